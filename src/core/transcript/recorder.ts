@@ -1,0 +1,82 @@
+import type { Annotation, Direction, ProtocolId, Transcript, TranscriptMessage } from './model';
+import { decodeWireBytes } from './bytes';
+
+/** Options for a new recording. */
+export interface RecorderOptions {
+  protocol: ProtocolId;
+  meta?: Transcript['meta'];
+  /** Clock in ms; injectable so tests and deterministic runs can fix time. Defaults to `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Appends messages and annotations to a transcript as a session runs. Append-only: nothing recorded is
+ * ever rewritten, so a crash or timeout later in the session cannot lose what came before.
+ */
+export class TranscriptRecorder {
+  readonly transcript: Transcript;
+  readonly #now: () => number;
+
+  constructor(options: RecorderOptions) {
+    this.#now = options.now ?? Date.now;
+    this.transcript = {
+      format: 'protoplay-transcript',
+      version: 1,
+      protocol: options.protocol,
+      startedAt: this.#now(),
+      meta: { ...(options.meta ?? {}) },
+      connections: [],
+      messages: [],
+      annotations: [],
+    };
+  }
+
+  /** Records a wire message given as text (already without its framing bytes). */
+  text(
+    conn: string,
+    dir: Direction,
+    text: string,
+    framing?: TranscriptMessage['framing'],
+  ): TranscriptMessage {
+    return this.#push({ conn, dir, kind: 'data', text, ...(framing ? { framing } : {}) });
+  }
+
+  /** Records a wire message given as raw bytes; stored as text when valid UTF-8, else base64. */
+  bytes(
+    conn: string,
+    dir: Direction,
+    bytes: Uint8Array,
+    framing?: TranscriptMessage['framing'],
+  ): TranscriptMessage {
+    return this.#push({
+      conn,
+      dir,
+      kind: 'data',
+      ...decodeWireBytes(bytes),
+      ...(framing ? { framing } : {}),
+    });
+  }
+
+  /** Records a connection event (open, close, error) with optional detail text. */
+  event(conn: string, dir: Direction, kind: 'open' | 'close' | 'error', detail?: string): TranscriptMessage {
+    return this.#push({ conn, dir, kind, ...(detail !== undefined ? { text: detail } : {}) });
+  }
+
+  /** Hangs an annotation off a message index (defaults to the last message). */
+  annotate(type: Annotation['type'], data: unknown, index = this.transcript.messages.length - 1): void {
+    this.transcript.annotations.push({ index: Math.max(0, index), type, data });
+  }
+
+  #push(partial: Omit<TranscriptMessage, 'index' | 't'>): TranscriptMessage {
+    const { transcript } = this;
+    if (!transcript.connections.some((c) => c.id === partial.conn))
+      transcript.connections.push({ id: partial.conn });
+    const message: TranscriptMessage = {
+      index: transcript.messages.length,
+      t: this.#now() - transcript.startedAt,
+      ...partial,
+    };
+    transcript.messages.push(message);
+    return message;
+  }
+}

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  plugins: [svelte()],
+  base: './',
+  build: {
+    target: 'es2022',
+    rollupOptions: {
+      input: {
+        index: resolve(import.meta.dirname, 'index.html'),
+      },
+    },
+  },
+  worker: { format: 'es' },
+  server: { port: 5173, strictPort: false },
+  preview: { port: 4173, strictPort: false },
+  test: {
+    environment: 'node',
+    include: ['tests/**/*.test.ts'],
+    exclude: ['tests/e2e/**', 'node_modules/**'],
+    testTimeout: 30_000,
+  },
+});
