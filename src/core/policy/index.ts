@@ -1,0 +1,22 @@
+/** The policy runtime: compiles, loads and calls user policies, and keeps them within a time budget. */
+export type {
+  CallOutcome,
+  CallSite,
+  LoadOutcome,
+  PolicyFault,
+  PolicyLanguage,
+  PolicyLevel,
+  PolicyLogLine,
+  PolicySource,
+} from './types';
+export { POLICY_LEVELS, type PolicyLevelContract } from './levels';
+export { compilePolicy, type CompiledPolicy, type CompileOutcome } from './compile';
+export { PolicyRuntime, findNonData, type PolicyHelpers } from './runtime';
+export {
+  PolicySupervisor,
+  budgetExceededMessage,
+  type PolicyEndpoint,
+  type PolicySupervisorOptions,
+} from './supervisor';
+export { createInProcessEndpoint } from './in-process-endpoint';
+export { withDeadline, type DeadlineOutcome } from './deadline';
