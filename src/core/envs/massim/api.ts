@@ -35,7 +35,8 @@ export interface MassimServerSettings {
   /** Milliseconds an agent has to answer a request-action. */
   agentTimeout: number;
   resultPath: string;
-  logLevel: 'debug' | 'normal' | 'error' | 'critical';
+  /** `debug`, `normal`, `error` or `critical` (anything else counts as `normal`). */
+  logLevel: string;
   logPath: string;
   replayPath: string;
   /** Frames longer than this many bytes are discarded by the server's receive loop. */
@@ -90,14 +91,16 @@ export interface MassimGridConfig {
 
 /** One norm template of the `regulation` block. */
 export interface MassimNormSubjectConfig {
-  /** `Carry` or `Adopt` (the real server's `RoleIndividual` template is not implemented). */
-  name: 'Carry' | 'Adopt';
+  /** `Carry`, `Adopt`, or the real server's undocumented `RoleIndividual`. */
+  name: 'Carry' | 'Adopt' | 'RoleIndividual';
   announcement: Bounds;
   duration: Bounds;
   punishment: Bounds;
   weight: number;
-  /** Carry: `quantity` bounds of the allowed cluster size. Adopt: `playing` percentage. */
-  optional: { quantity?: Bounds; playing?: number };
+  /** Carry: bounds of the allowed number of attached things (default [0, 4]). */
+  quantity: Bounds;
+  /** Adopt: percentage of the largest team's count of the chosen role that is allowed (default 100). */
+  playing: number;
 }
 
 /** One simulation of a match (an element of the configuration's `match` array), validated and completed. */
@@ -144,12 +147,12 @@ export interface MassimServerConfig {
 }
 
 /**
- * Reads the text of an included file for the `"$(relative/path.json)"` syntax. `path` is as written in the
- * including file, `from` is the name of the including file (the root's name is the one given to the parser);
- * returns the file's text, or undefined when it does not exist (the parser then reports a located error).
- * Paths resolve relative to the including file, as the real server does.
+ * Reads the text of an included file for the `"$(relative/path.json)"` syntax. The parser resolves the
+ * written path against the directory of the including file (as the real server does) and passes the result,
+ * normalised with `/` separators (e.g. `conf/sim/roles/standard.json` for `"$(roles/standard.json)"` inside
+ * `conf/sim/sim1.json`). Returns the text, or undefined when there is no such file.
  */
-export type MassimIncludeReader = (path: string, from: string) => string | undefined;
+export type MassimIncludeReader = (path: string) => string | undefined;
 
 /** Options of `parseMassimConfig`. */
 export interface MassimConfigParseOptions {

@@ -1,0 +1,76 @@
+/**
+ * Goal or role zones: Manhattan diamonds keyed by their centre cell. Membership is a per-cell counter so
+ * overlapping zones work, and so that adding a zone at a centre that already has one replaces the entry
+ * but keeps counting both areas, which is what the real server does (agents can observe the leftover cells).
+ */
+import type { MassimZone } from './api';
+import type { Torus } from './torus';
+
+interface Zone {
+  center: number;
+  radius: number;
+}
+
+export class ZoneSet {
+  readonly #torus: Torus;
+  readonly #zones = new Map<number, Zone>();
+  readonly #cover: Uint16Array;
+
+  constructor(torus: Torus) {
+    this.#torus = torus;
+    this.#cover = new Uint16Array(torus.cells);
+  }
+
+  add(center: number, radius: number): void {
+    this.#zones.set(center, { center, radius });
+    for (const cell of this.#torus.diamondCells(center, radius)) this.#cover[cell]!++;
+  }
+
+  remove(center: number): void {
+    const zone = this.#zones.get(center);
+    if (!zone) return;
+    this.#zones.delete(center);
+    for (const cell of this.#torus.diamondCells(center, zone.radius)) this.#cover[cell]!--;
+  }
+
+  /** True when the cell belongs to some zone. */
+  covers(cell: number): boolean {
+    return this.#cover[cell]! > 0;
+  }
+
+  /** True when a zone is centred on the cell. */
+  hasCenter(cell: number): boolean {
+    return this.#zones.has(cell);
+  }
+
+  get size(): number {
+    return this.#zones.size;
+  }
+
+  /** Distance from `cell` to the nearest zone centre, or undefined without zones. */
+  distanceToNearestCenter(cell: number): number | undefined {
+    let best: number | undefined;
+    for (const zone of this.#zones.values()) {
+      const d = this.#torus.distance(zone.center, cell);
+      if (best === undefined || d < best) best = d;
+    }
+    return best;
+  }
+
+  /** A zone whose diamond contains `cell`, if any. */
+  zoneAt(cell: number): { center: number; radius: number } | undefined {
+    for (const zone of this.#zones.values()) {
+      if (this.#torus.distance(zone.center, cell) <= zone.radius) return zone;
+    }
+    return undefined;
+  }
+
+  /** The zones in absolute coordinates, for the world view. */
+  list(): MassimZone[] {
+    return [...this.#zones.values()].map((zone) => ({
+      x: this.#torus.x(zone.center),
+      y: this.#torus.y(zone.center),
+      radius: zone.radius,
+    }));
+  }
+}
