@@ -1,0 +1,333 @@
+/**
+ * Message framing of rddlsim byte streams. By default every message ends with one NUL byte, in both
+ * directions. After a client sends `<no-header/>`, the real server sends messages without declaration and
+ * without NUL, simply concatenated, so a receiver must find where each root element ends. Splitters are
+ * streaming: feed chunks as they arrive (several messages per chunk, or one message over many chunks).
+ */
+
+/** How one message was delimited: by a NUL byte, or by the end of its root element (no terminator). */
+export type WireFraming = 'nul' | 'none';
+
+/** One message's bytes, without the NUL terminator. */
+export interface WireFrame {
+  bytes: Uint8Array;
+  framing: WireFraming;
+  /**
+   * Set when no terminator came within the size limit. Like the real server's reader, the frame then holds
+   * the first `maxMessageBytes - 1` bytes, one byte is lost, and the rest starts the next frame.
+   */
+  oversize?: true;
+}
+
+/** The real server's read buffer: 10 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** Options common to the splitters. */
+export interface SplitterOptions {
+  /** Largest message accepted before cutting it (default 10 MiB, as the server). */
+  maxMessageBytes?: number;
+}
+
+/** A growable byte buffer with a read position, so appending is amortised O(1). */
+class ByteQueue {
+  #bytes = new Uint8Array(0);
+  #start = 0;
+  #end = 0;
+
+  get length(): number {
+    return this.#end - this.#start;
+  }
+
+  append(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (this.#end + chunk.length > this.#bytes.length) {
+      const needed = this.length + chunk.length;
+      const grown = new Uint8Array(Math.max(needed, this.#bytes.length * 2, 4096));
+      grown.set(this.#bytes.subarray(this.#start, this.#end));
+      this.#bytes = grown;
+      this.#end -= this.#start;
+      this.#start = 0;
+    }
+    this.#bytes.set(chunk, this.#end);
+    this.#end += chunk.length;
+  }
+
+  /** Byte at `offset` from the read position. */
+  at(offset: number): number {
+    return this.#bytes[this.#start + offset]!;
+  }
+
+  /** Offset of the first `byte` at or after `from`, or -1. */
+  indexOf(byte: number, from: number): number {
+    const found = this.#bytes.subarray(0, this.#end).indexOf(byte, this.#start + from);
+    return found < 0 ? -1 : found - this.#start;
+  }
+
+  /** Removes and returns a copy of the first `count` bytes, then drops `skip` more. */
+  take(count: number, skip = 0): Uint8Array {
+    const taken = this.#bytes.slice(this.#start, this.#start + count);
+    this.#start += count + skip;
+    if (this.#start === this.#end) this.#start = this.#end = 0;
+    return taken;
+  }
+}
+
+const NUL = 0;
+
+/**
+ * Splits at NUL bytes: what the real server does with everything it reads, and what a client does in
+ * default mode. Empty messages (two NULs in a row) are frames too: the server parses them (and fails).
+ */
+export class NulSplitter {
+  readonly #queue = new ByteQueue();
+  readonly #max: number;
+  #scanned = 0;
+
+  constructor({ maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES }: SplitterOptions = {}) {
+    this.#max = maxMessageBytes;
+  }
+
+  /** Bytes received that do not yet form a complete message. */
+  get pendingLength(): number {
+    return this.#queue.length;
+  }
+
+  /** Feeds a chunk; returns the messages it completed. */
+  push(chunk: Uint8Array): WireFrame[] {
+    this.#queue.append(chunk);
+    const frames: WireFrame[] = [];
+    for (;;) {
+      const end = this.#queue.indexOf(NUL, this.#scanned);
+      if (end >= 0 && end < this.#max) {
+        frames.push({ bytes: this.#queue.take(end, 1), framing: 'nul' });
+        this.#scanned = 0;
+      } else if (this.#queue.length >= this.#max) {
+        frames.push({ bytes: this.#queue.take(this.#max - 1, 1), framing: 'nul', oversize: true });
+        this.#scanned = 0;
+      } else {
+        this.#scanned = this.#queue.length;
+        return frames;
+      }
+    }
+  }
+
+  /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
+  end(): WireFrame[] {
+    this.#scanned = 0;
+    return this.#queue.length ? [{ bytes: this.#queue.take(this.#queue.length), framing: 'none' }] : [];
+  }
+}
+
+/** Where the XML scanner of a no-header message is. */
+type ScanState =
+  | 'start'
+  | 'text'
+  | 'markup'
+  | 'start-tag'
+  | 'end-tag'
+  | 'instruction'
+  | 'bang'
+  | 'comment'
+  | 'cdata'
+  | 'declaration';
+
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
+const BANG = 0x21;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+
+/**
+ * Splits what a server sends, in either framing, and switches per message: a message that starts with an
+ * XML declaration (or is the literal `null`) ends at its NUL; one that starts directly with an element is a
+ * `<no-header/>` mode message and ends where its root element closes. Since rddlsim's no-header flag is
+ * global to the server process, a client may receive no-header messages without having asked for them.
+ */
+export class ServerStreamSplitter {
+  readonly #queue = new ByteQueue();
+  readonly #max: number;
+  /** Offset of the next byte to scan. */
+  #pos = 0;
+  #mode: 'undecided' | 'nul' | 'xml' = 'undecided';
+  #state: ScanState = 'start';
+  #depth = 0;
+  #quote = 0;
+  #previous = 0;
+  /** Characters matched so far of a multi-byte terminator (`?>`, `-->`, `]]>`) or of `<!--`/`<![CDATA[`. */
+  #matched = 0;
+  #bangText = '';
+
+  constructor({ maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES }: SplitterOptions = {}) {
+    this.#max = maxMessageBytes;
+  }
+
+  /** Bytes received that do not yet form a complete message. */
+  get pendingLength(): number {
+    return this.#queue.length;
+  }
+
+  /** Feeds a chunk; returns the messages it completed. */
+  push(chunk: Uint8Array): WireFrame[] {
+    this.#queue.append(chunk);
+    const frames: WireFrame[] = [];
+    for (;;) {
+      const frame = this.#next();
+      if (!frame) return frames;
+      frames.push(frame);
+    }
+  }
+
+  /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
+  end(): WireFrame[] {
+    const rest = this.#queue.length
+      ? [{ bytes: this.#queue.take(this.#queue.length), framing: 'none' as const }]
+      : [];
+    this.#reset();
+    return rest;
+  }
+
+  #reset(): void {
+    this.#pos = 0;
+    this.#mode = 'undecided';
+    this.#state = 'start';
+    this.#depth = 0;
+    this.#quote = 0;
+    this.#previous = 0;
+    this.#matched = 0;
+    this.#bangText = '';
+  }
+
+  #next(): WireFrame | undefined {
+    const queue = this.#queue;
+    // A NUL left over right after a no-header frame carries nothing: drop it.
+    while (this.#mode === 'undecided' && queue.length > 0 && queue.at(0) === NUL) queue.take(0, 1);
+    if (this.#mode === 'undecided') {
+      let first = 0;
+      while (first < queue.length && isSpace(queue.at(first))) first++;
+      if (first + 1 >= queue.length) return this.#oversizeOrWait();
+      this.#mode = queue.at(first) === LT && queue.at(first + 1) !== QUESTION ? 'xml' : 'nul';
+    }
+    if (this.#mode === 'nul') {
+      const end = queue.indexOf(NUL, this.#pos);
+      if (end >= 0 && end < this.#max) {
+        this.#reset();
+        return { bytes: queue.take(end, 1), framing: 'nul' };
+      }
+      this.#pos = queue.length;
+      return this.#oversizeOrWait();
+    }
+    const end = this.#scanRootEnd();
+    if (end < 0 || end > this.#max) return this.#oversizeOrWait();
+    this.#reset();
+    return { bytes: queue.take(end), framing: 'none' };
+  }
+
+  #oversizeOrWait(): WireFrame | undefined {
+    if (this.#queue.length < this.#max) return undefined;
+    this.#reset();
+    return {
+      bytes: this.#queue.take(this.#max - 1, 1),
+      framing: this.#mode === 'xml' ? 'none' : 'nul',
+      oversize: true,
+    };
+  }
+
+  /**
+   * Scans from where the last call stopped; returns the offset just past the root's closing `>`, or -1 when
+   * the root is not complete yet. Only markup boundaries matter here: well-formedness is the parser's job.
+   */
+  #scanRootEnd(): number {
+    const queue = this.#queue;
+    for (; this.#pos < queue.length; this.#pos++) {
+      const byte = queue.at(this.#pos);
+      switch (this.#state) {
+        case 'start':
+        case 'text':
+          if (byte === LT) this.#state = 'markup';
+          break;
+        case 'markup':
+          if (byte === SLASH) this.#state = 'end-tag';
+          else if (byte === QUESTION) this.#enter('instruction');
+          else if (byte === BANG) this.#enter('bang');
+          else {
+            this.#state = 'start-tag';
+            this.#quote = 0;
+            this.#previous = byte;
+          }
+          break;
+        case 'start-tag':
+          if (this.#quote) {
+            if (byte === this.#quote) this.#quote = 0;
+          } else if (byte === QUOTE || byte === APOSTROPHE) this.#quote = byte;
+          else if (byte === GT) {
+            this.#state = 'text';
+            if (this.#previous !== SLASH) this.#depth++;
+            else if (this.#depth === 0) return this.#pos + 1;
+          }
+          this.#previous = byte;
+          break;
+        case 'end-tag':
+          if (byte === GT) {
+            this.#state = 'text';
+            this.#depth--;
+            if (this.#depth <= 0) return this.#pos + 1;
+          }
+          break;
+        case 'instruction':
+          this.#terminator(byte, '?>');
+          break;
+        case 'comment':
+          this.#terminator(byte, '-->');
+          break;
+        case 'cdata':
+          this.#terminator(byte, ']]>');
+          break;
+        case 'declaration':
+          if (byte === GT) this.#state = 'text';
+          break;
+        case 'bang':
+          this.#bangText += String.fromCharCode(byte);
+          if (this.#bangText === '--') this.#enter('comment');
+          else if (this.#bangText === '[CDATA[') this.#enter('cdata');
+          else if (!'--'.startsWith(this.#bangText) && !'[CDATA['.startsWith(this.#bangText)) {
+            this.#state = byte === GT ? 'text' : 'declaration';
+          }
+          break;
+      }
+    }
+    return -1;
+  }
+
+  #enter(state: ScanState): void {
+    this.#state = state;
+    this.#matched = 0;
+    this.#bangText = '';
+  }
+
+  /**
+   * Advances the match of a multi-character terminator; back to text when it is complete. Each terminator
+   * is a run of one character before its last (`?>`, `-->`, `]]>`), so `--->` keeps its partial match.
+   */
+  #terminator(byte: number, terminator: string): void {
+    if (byte === terminator.charCodeAt(this.#matched)) this.#matched++;
+    else this.#matched = byte === terminator.charCodeAt(0) ? Math.max(1, this.#matched) : 0;
+    if (this.#matched === terminator.length) this.#state = 'text';
+  }
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+const asciiEncoder = new TextEncoder();
+
+/** The bytes of one message on the wire: its text (already ASCII when it comes from a serialiser), then a NUL unless the framing is `none`. */
+export function encodeFrame(text: string, framing: WireFraming): Uint8Array {
+  const body = asciiEncoder.encode(text);
+  if (framing === 'none') return body;
+  const bytes = new Uint8Array(body.length + 1);
+  bytes.set(body);
+  return bytes;
+}

@@ -1,0 +1,171 @@
+/**
+ * A small XML element tree built with saxes (a maintained, conformant, streaming parser that runs in
+ * workers, where there is no DOMParser). Only what rddlsim messages need: elements, attributes and the
+ * character data between them, kept as separate nodes the way xerces' DOM keeps them, because the real
+ * server reads "the first child node's value" of an element.
+ */
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { ProtoplayError } from '../../errors';
+
+/** An element with its attributes and child nodes in document order. */
+export interface XmlElement {
+  kind: 'element';
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlNode[];
+}
+
+/** Character data: text (entities resolved, adjacent runs merged), a CDATA section, a comment or a PI. */
+export interface XmlCharacterData {
+  kind: 'text' | 'cdata' | 'comment' | 'processing-instruction';
+  value: string;
+}
+
+/** Any node below the root. */
+export type XmlNode = XmlElement | XmlCharacterData;
+
+/** A parsed document: its root element and whether it started with an XML declaration. */
+export interface XmlDocument {
+  root: XmlElement;
+  declaration: boolean;
+}
+
+/** Where and why saxes gave up. */
+interface ParseFailure {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * Builds the tree while saxes reports events. One parser is reused for every document (saxes resets itself
+ * on `close`), which saves its set-up cost on each of the thousands of messages of a session.
+ */
+class TreeBuilder {
+  readonly #parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  #stack: XmlElement[] = [];
+  #root: XmlElement | undefined;
+  #declaration = false;
+  #error: ParseFailure | undefined;
+
+  constructor() {
+    const parser = this.#parser;
+    parser.on('xmldecl', () => (this.#declaration = true));
+    parser.on('opentag', (tag: SaxesTagPlain) => {
+      const element: XmlElement = {
+        kind: 'element',
+        name: tag.name,
+        attributes: tag.attributes,
+        children: [],
+      };
+      const parent = this.#stack[this.#stack.length - 1];
+      if (parent) parent.children.push(element);
+      else this.#root ??= element;
+      this.#stack.push(element);
+    });
+    parser.on('closetag', () => void this.#stack.pop());
+    parser.on('text', (text) => this.#characters('text', text));
+    parser.on('cdata', (text) => this.#characters('cdata', text));
+    parser.on('comment', (text) => this.#characters('comment', text));
+    parser.on('processinginstruction', ({ body }) => this.#characters('processing-instruction', body));
+    parser.on('error', (error) => {
+      // saxes prefixes "line:column: "; the location is kept separately, so only the words remain.
+      this.#error ??= {
+        message: error.message.replace(/^\d+:\d+: /, ''),
+        line: parser.line,
+        column: Math.max(1, parser.column),
+      };
+    });
+  }
+
+  parse(text: string, source: string): XmlDocument {
+    this.#stack = [];
+    this.#root = undefined;
+    this.#declaration = false;
+    this.#error = undefined;
+    this.#parser.write(text).close();
+    // Set by the error handler during `write`, which the compiler cannot see.
+    const error = this.#error as ParseFailure | undefined;
+    if (error) {
+      throw new ProtoplayError('rddlsim.xml.malformed', `malformed XML: ${error.message}`, {
+        source,
+        line: error.line,
+        column: error.column,
+      });
+    }
+    return { root: this.#root!, declaration: this.#declaration };
+  }
+
+  #characters(kind: XmlCharacterData['kind'], value: string): void {
+    const parent = this.#stack[this.#stack.length - 1];
+    if (!parent) return; // whitespace around the root: allowed, and not part of any element
+    const last = parent.children[parent.children.length - 1];
+    if (kind === 'text' && last?.kind === 'text') last.value += value;
+    else parent.children.push({ kind, value });
+  }
+}
+
+let builder: TreeBuilder | undefined;
+
+/**
+ * Parses one XML document. Malformed input throws a ProtoplayError (`rddlsim.xml.malformed`) located at
+ * the line and column where the parser gave up, in the text named `source` (e.g. "message 12").
+ */
+export function parseXml(text: string, source = 'message'): XmlDocument {
+  builder ??= new TreeBuilder();
+  return builder.parse(text, source);
+}
+
+/** The element children of `element` named `name`, in order. */
+export function childElements(element: XmlElement, name: string): XmlElement[] {
+  return element.children.filter((node): node is XmlElement => node.kind === 'element' && node.name === name);
+}
+
+/**
+ * Every element below `element` named `name`, in document order (like DOM's `getElementsByTagName`, which
+ * the real server uses for every field it reads, so nesting and order do not matter to it).
+ */
+export function descendantElements(element: XmlElement, name: string): XmlElement[] {
+  const found: XmlElement[] = [];
+  const visit = (node: XmlElement) => {
+    for (const child of node.children) {
+      if (child.kind !== 'element') continue;
+      if (child.name === name) found.push(child);
+      visit(child);
+    }
+  };
+  visit(element);
+  return found;
+}
+
+/** The first element below `element` named `name`, in document order. */
+export function firstDescendant(element: XmlElement, name: string): XmlElement | undefined {
+  for (const child of element.children) {
+    if (child.kind !== 'element') continue;
+    if (child.name === name) return child;
+    const deeper = firstDescendant(child, name);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+/**
+ * What DOM's `element.getFirstChild().getNodeValue()` gives: the first child's character data, `null`
+ * when that child is an element (elements have no value), `undefined` when there is no child at all (the
+ * real server then fails with a NullPointerException).
+ */
+export function firstChildValue(element: XmlElement): string | null | undefined {
+  const first = element.children[0];
+  if (!first) return undefined;
+  return first.kind === 'element' ? null : first.value;
+}
+
+/** All text and CDATA below `element`, concatenated. */
+export function textContent(element: XmlElement): string {
+  let text = '';
+  for (const child of element.children) {
+    if (child.kind === 'element') text += textContent(child);
+    else if (child.kind === 'text' || child.kind === 'cdata') text += child.value;
+  }
+  return text;
+}

@@ -1,0 +1,167 @@
+/**
+ * Imports the byte-level record format of recorded rddlsim sessions (`*.transcript`): one record per chunk
+ * a relay or probe saw, `@@ <seq> <C>S|S>C> <ms> <len>\n` followed by exactly `len` raw bytes and `\n`, or
+ * `@@ <seq> <dir> <ms> CLOSE` / `ERROR <code>` for connection events. A record may hold several messages
+ * (pipelined) or part of one, so each direction's bytes go through the protocol's splitter.
+ */
+import { ProtoplayError } from '../errors';
+import { decodeWireBytes } from './bytes';
+import type { Direction, ProtocolId, Transcript, TranscriptMessage } from './model';
+import { messageSplitter, type MessageSplitter } from './stream-framing';
+import type { WireFrame } from '../protocols/rddlsim/framing';
+
+/** Options for importing a record file. */
+export interface RecordImportOptions {
+  protocol?: ProtocolId;
+  /** Connection id given to the single connection of the file (default `session-1`). */
+  conn?: string;
+  /** File name, for error locations and `meta.source`. */
+  name?: string;
+}
+
+const HEADER = /^@@ (\d+) (C>S|S>C) (\d+) (?:(\d+)|CLOSE|ERROR(?: (.*))?)$/;
+const NEWLINE = 0x0a;
+const latin1 = new TextDecoder('latin1');
+
+/** One record of the file. */
+interface RawRecord {
+  dir: Direction;
+  ms: number;
+  kind: 'data' | 'close' | 'error';
+  bytes?: Uint8Array;
+  detail?: string;
+}
+
+/** True when the text (or bytes) starts like a record file. */
+export function looksLikeRecordFile(start: string): boolean {
+  return /^@@ \d+ (C>S|S>C) \d+ /.test(start);
+}
+
+/** Reads a record file into a transcript; throws a located ProtoplayError on a malformed record. */
+export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions = {}): Transcript {
+  const protocol = options.protocol ?? 'rddlsim';
+  const conn = options.conn ?? 'session-1';
+  const builder = new FrameCollector(protocol, conn);
+  for (const record of readRecords(bytes, options.name ?? 'transcript')) {
+    if (record.kind === 'data') builder.data(record.dir, record.ms, record.bytes!);
+    else builder.event(record.dir, record.ms, record.kind, record.detail);
+  }
+  builder.finish();
+  return {
+    format: 'protoplay-transcript',
+    version: 1,
+    protocol,
+    startedAt: 0,
+    meta: { source: options.name ?? 'record file', imported: 'record-file' },
+    connections: [{ id: conn, label: 'session 1' }],
+    messages: builder.messages,
+    annotations: [],
+  };
+}
+
+function* readRecords(bytes: Uint8Array, name: string): Generator<RawRecord> {
+  let offset = 0;
+  let line = 1;
+  while (offset < bytes.length) {
+    const end = bytes.indexOf(NEWLINE, offset);
+    const header = latin1.decode(bytes.subarray(offset, end < 0 ? bytes.length : end));
+    const match = HEADER.exec(header);
+    if (!match || end < 0) {
+      if (!header.trim() && end < 0) return; // trailing blank line
+      throw new ProtoplayError('transcript.record.header', `not a record header: '${header.slice(0, 60)}'`, {
+        source: name,
+        line,
+        column: 1,
+        offset,
+      });
+    }
+    const [, , dirText, ms, length, errorDetail] = match;
+    const dir: Direction = dirText === 'C>S' ? 'c2s' : 's2c';
+    offset = end + 1;
+    line++;
+    if (length === undefined) {
+      const kind = header.includes(' CLOSE') ? 'close' : 'error';
+      yield { dir, ms: Number(ms), kind, ...(errorDetail ? { detail: errorDetail } : {}) };
+      continue;
+    }
+    const size = Number(length);
+    if (offset + size > bytes.length) {
+      throw new ProtoplayError(
+        'transcript.record.truncated',
+        `record announces ${size} bytes but the file ends first`,
+        {
+          source: name,
+          line,
+          column: 1,
+          offset,
+        },
+      );
+    }
+    const body = bytes.subarray(offset, offset + size);
+    for (const byte of body) if (byte === NEWLINE) line++;
+    offset += size;
+    if (bytes[offset] === NEWLINE) {
+      offset++;
+      line++;
+    }
+    yield { dir, ms: Number(ms), kind: 'data', bytes: body };
+  }
+}
+
+/**
+ * Turns per-direction byte chunks into transcript messages in arrival order: a message is recorded when its
+ * last byte arrives, with that chunk's time.
+ */
+export class FrameCollector {
+  readonly messages: TranscriptMessage[] = [];
+  readonly #splitters = new Map<Direction, MessageSplitter>();
+  readonly #lastTime = new Map<Direction, number>();
+
+  constructor(
+    readonly protocol: ProtocolId,
+    readonly conn: string,
+  ) {}
+
+  /** A chunk of bytes that travelled in `dir` at time `t` (ms). */
+  data(dir: Direction, t: number, chunk: Uint8Array): void {
+    this.#lastTime.set(dir, t);
+    for (const frame of this.#splitter(dir).push(chunk)) this.#frame(dir, t, frame);
+  }
+
+  /** A connection event; a close first ends the stream of its direction. */
+  event(dir: Direction, t: number, kind: 'close' | 'error' | 'open', detail?: string): void {
+    if (kind === 'close') this.#flush(dir, t);
+    this.#push({ conn: this.conn, dir, t, kind, ...(detail !== undefined ? { text: detail } : {}) });
+  }
+
+  /** End of input: unterminated leftovers become messages without framing. */
+  finish(): void {
+    for (const dir of this.#splitters.keys()) this.#flush(dir, this.#lastTime.get(dir) ?? 0);
+  }
+
+  #flush(dir: Direction, t: number): void {
+    const splitter = this.#splitters.get(dir);
+    if (splitter) for (const frame of splitter.end()) this.#frame(dir, t, frame);
+  }
+
+  #splitter(dir: Direction): MessageSplitter {
+    let splitter = this.#splitters.get(dir);
+    if (!splitter) this.#splitters.set(dir, (splitter = messageSplitter(this.protocol, dir)));
+    return splitter;
+  }
+
+  #frame(dir: Direction, t: number, frame: WireFrame): void {
+    this.#push({
+      conn: this.conn,
+      dir,
+      t,
+      kind: 'data',
+      ...decodeWireBytes(frame.bytes),
+      ...(frame.framing === 'none' ? { framing: 'none' as const } : {}),
+    });
+  }
+
+  #push(message: Omit<TranscriptMessage, 'index'>): void {
+    this.messages.push({ index: this.messages.length, ...message });
+  }
+}
