@@ -151,7 +151,6 @@ function completeStatusResponse(content: OrgJsonObject): boolean {
 
 /** Why a server frame is not a well-formed server message; ready to become a `Violation`. */
 export interface ServerFrameProblem {
-  rule: string;
   expected: string;
   got: string;
   message: string;
@@ -172,7 +171,6 @@ export function decodeServerFrame(text: string, source?: string): ServerFrameDec
     return {
       ok: false,
       problem: {
-        rule: 'massim.frame.json',
         expected: 'a JSON object',
         got: `invalid JSON (${syntax.message})`,
         message: `The frame is not valid JSON: ${syntax.message}.`,
@@ -181,20 +179,18 @@ export function decodeServerFrame(text: string, source?: string): ServerFrameDec
     };
   }
   if (!isRecord(json) || typeof json.type !== 'string' || !isRecord(json.content)) {
-    return fail('massim.message.envelope', '{"type": <string>, "content": <object>}', describe(json));
+    return fail('{"type": <string>, "content": <object>}', describe(json));
   }
   const { type, content } = json;
-  if (clientMessageTypes.has(type))
-    return fail('massim.message.direction', 'a server message type', `"${type}", which only agents send`);
-  if (!serverMessageTypes.has(type))
-    return fail('massim.message.unknown-type', 'a server message type', `"${type}"`);
+  if (clientMessageTypes.has(type)) return fail('a server message type', `"${type}", which only agents send`);
+  if (!serverMessageTypes.has(type)) return fail('a server message type', `"${type}"`);
   const wrong = checkContent(type as MassimServerMessage['type'], content);
-  if (wrong) return fail(`massim.${type}.content`, wrong.expected, wrong.got);
+  if (wrong) return fail(`${wrong.expected} in ${type}`, wrong.got);
   return { ok: true, message: json as unknown as MassimServerMessage };
 }
 
-function fail(rule: string, expected: string, got: string): ServerFrameDecoding {
-  return { ok: false, problem: { rule, expected, got, message: `Expected ${expected}, got ${got}.` } };
+function fail(expected: string, got: string): ServerFrameDecoding {
+  return { ok: false, problem: { expected, got, message: `Expected ${expected}, got ${got}.` } };
 }
 
 type FieldKind = 'int' | 'natural' | 'positive' | 'number' | 'object' | 'string[]' | 'int[]';

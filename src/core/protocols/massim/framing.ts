@@ -28,18 +28,53 @@ export interface FrameSplitterOptions {
 }
 
 /**
+ * The real server's byte counters for `maxPacketLength` (its receive loop in `AgentManager`): how many bytes
+ * count against the current frame, and whether it is skipping to the next 0 byte.
+ */
+export interface PacketLimitCounter {
+  readBytes: number;
+  skipping: boolean;
+}
+
+/** The counters of a freshly started receive loop. */
+export const freshPacketLimitCounter: PacketLimitCounter = { readBytes: 0, skipping: false };
+
+/**
+ * Runs the real server's counting over one frame of `frameLength` bytes plus its terminator, byte for byte
+ * in effect: a counter at the limit resets and starts skipping (the frame is lost), so the first frame may
+ * hold `limit` bytes, later ones `limit - 1` (the terminator counts against the next frame), and bytes skipped
+ * past the limit also count against the next frame, which can then be lost whole.
+ */
+export function countFrameAgainstPacketLimit(
+  counter: PacketLimitCounter,
+  frameLength: number,
+  limit: number,
+): { discarded: boolean; counter: PacketLimitCounter } {
+  // Per byte the counter goes r -> (r == limit ? 0 : r + 1); a byte seen at r == limit starts skipping.
+  const cycle = limit + 1;
+  const triggered = frameLength > limit - counter.readBytes;
+  let readBytes = (counter.readBytes + frameLength) % cycle;
+  let skipping = counter.skipping || triggered;
+  const discarded = skipping;
+  // The terminator ends a skip, or completes the frame and resets the count; then it is counted itself.
+  if (skipping) skipping = false;
+  else readBytes = 0;
+  if (readBytes >= limit) {
+    readBytes = 0;
+    skipping = true;
+  } else readBytes++;
+  return { discarded, counter: { readBytes, skipping } };
+}
+
+/**
  * Cuts a byte stream into 0-terminated frames. Keeps any unterminated tail until more bytes arrive.
  */
 export class NulFrameSplitter {
-  #limit: number | undefined;
+  readonly #limit: number | undefined;
   /** Bytes of the current, still unterminated frame. */
   #chunks: Uint8Array[] = [];
   #pendingLength = 0;
-  // The real server's counters (AgentManager.receive): bytes counted against the current frame, and
-  // whether it is skipping to the next 0 byte.
-  #readBytes = 0;
-  #skipping = false;
-  #frameDiscarded = false;
+  #counter = freshPacketLimitCounter;
 
   constructor(options: FrameSplitterOptions = {}) {
     this.#limit = options.maxPacketLength;
@@ -59,40 +94,23 @@ export class NulFrameSplitter {
   push(chunk: Uint8Array, onFrame: (frame: SplitFrame) => boolean | void): Uint8Array | undefined {
     let start = 0;
     while (start < chunk.length) {
-      const end = this.#limit === undefined ? chunk.indexOf(0, start) : this.#scanLimited(chunk, start);
+      const end = chunk.indexOf(0, start);
       if (end < 0) {
         this.#keep(chunk.subarray(start));
         return undefined;
       }
       this.#keep(chunk.subarray(start, end));
-      const frame = { bytes: this.#takePending(), discarded: this.#frameDiscarded };
-      this.#frameDiscarded = this.#skipping;
+      const bytes = this.#takePending();
+      let discarded = false;
+      if (this.#limit !== undefined) {
+        const counted = countFrameAgainstPacketLimit(this.#counter, bytes.length, this.#limit);
+        this.#counter = counted.counter;
+        discarded = counted.discarded;
+      }
       start = end + 1;
-      if (onFrame(frame) === false) return chunk.subarray(start);
+      if (onFrame({ bytes, discarded }) === false) return chunk.subarray(start);
     }
     return undefined;
-  }
-
-  /**
-   * Advances the real server's byte counters from `start` up to and including the next 0 byte, and returns
-   * that byte's position (or -1). Mirrors the Java loop byte for byte, including its off-by-one.
-   */
-  #scanLimited(chunk: Uint8Array, start: number): number {
-    const limit = this.#limit!;
-    for (let i = start; i < chunk.length; i++) {
-      const isTerminator = chunk[i] === 0;
-      if (isTerminator) {
-        if (this.#skipping) this.#skipping = false;
-        else this.#readBytes = 0;
-      }
-      if (this.#readBytes++ >= limit) {
-        this.#readBytes = 0;
-        this.#skipping = true;
-        if (!isTerminator) this.#frameDiscarded = true;
-      }
-      if (isTerminator) return i;
-    }
-    return -1;
   }
 
   #keep(bytes: Uint8Array): void {
@@ -104,7 +122,8 @@ export class NulFrameSplitter {
   #takePending(): Uint8Array {
     const chunks = this.#chunks;
     let bytes: Uint8Array;
-    if (chunks.length === 1) bytes = chunks[0]!;
+    if (chunks.length === 0) bytes = new Uint8Array(0);
+    else if (chunks.length === 1) bytes = chunks[0]!;
     else {
       bytes = new Uint8Array(this.#pendingLength);
       let offset = 0;

@@ -1,0 +1,246 @@
+/**
+ * The agent's side of one MASSim connection: which server messages an agent may receive, given what it sent.
+ * It judges the server (violations are about `s2c` messages) and follows the agent's frames only for
+ * context. Legal, per the real server: request-actions with no sim-start before them right after a
+ * (re)login (the re-sent sim-start can be lost), no bye at the end, silence after a bad first frame.
+ */
+import type { ProtocolMachine, Step } from '../machine';
+import type { TranscriptMessage } from '../../transcript/model';
+import { decodeServerFrame, readClientFrame } from './codec';
+import type { MassimServerMessage } from './messages';
+import { massimViolation, messageText, type MassimViolation } from './violation';
+
+/** Where the connection is, as the agent sees it. */
+export type MassimClientPhase =
+  /** Nothing sent yet: the server must stay silent. */
+  | 'fresh'
+  /** auth-request sent, waiting for auth-response. */
+  | 'awaiting-auth'
+  /** status-request sent as the first frame, waiting for its answer. */
+  | 'awaiting-status'
+  /** The first frame was neither: the server answers nothing, ever. */
+  | 'unanswered'
+  /** status-response received; the server has nothing more to say on this connection. */
+  | 'status-answered'
+  | 'logged-in'
+  /** auth-response `fail`; the server closes. */
+  | 'rejected'
+  /** bye received. */
+  | 'ended'
+  | 'closed';
+
+/** Where the agent is in the simulation cycle (only meaningful once logged in). */
+export type MassimSimulationPhase =
+  /** No simulation seen on this connection yet. */
+  | 'none'
+  /** Between sim-start and sim-end. */
+  | 'running'
+  /** Request-actions arrived without a sim-start (lost after a reconnection). */
+  | 'unannounced'
+  /** After sim-end, waiting for the next sim-start or bye. */
+  | 'between';
+
+/** State of the client machine; plain data, never mutated. */
+export interface MassimClientMachineState {
+  phase: MassimClientPhase;
+  simulation: MassimSimulationPhase;
+  /** The user name the agent logged in with. */
+  agent?: string;
+  /** `steps` of the current simulation's sim-start. */
+  steps?: number;
+  lastStep?: number;
+  lastId?: number;
+  /** The last server message received, for views. */
+  lastMessage?: MassimServerMessage;
+}
+
+/** Checks a MASSim server's messages from the agent's side of one connection. */
+export const massimClientMachine: ProtocolMachine<MassimClientMachineState> = {
+  role: 'client',
+  initial: () => ({ phase: 'fresh', simulation: 'none' }),
+  accept(state, message) {
+    if (message.kind === 'close') return { ok: true, state: { ...state, phase: 'closed' } };
+    if (message.kind !== 'data') return { ok: true, state };
+    if (message.dir === 'c2s') return { ok: true, state: afterAgentFrame(state, message) };
+    return acceptServerFrame(state, message);
+  },
+  finish: () => null,
+};
+
+function afterAgentFrame(
+  state: MassimClientMachineState,
+  message: TranscriptMessage,
+): MassimClientMachineState {
+  if (state.phase !== 'fresh') return state;
+  const reading = readClientFrame(messageText(message));
+  if (reading.kind === 'auth-request') return { ...state, phase: 'awaiting-auth', agent: reading.user };
+  if (reading.kind === 'status-request') return { ...state, phase: 'awaiting-status' };
+  return { ...state, phase: 'unanswered' };
+}
+
+function acceptServerFrame(
+  state: MassimClientMachineState,
+  message: TranscriptMessage,
+): Step<MassimClientMachineState> {
+  const index = message.index;
+  const decoded = decodeServerFrame(messageText(message), `message ${index}`);
+  if (!decoded.ok) {
+    const { expected, got, message: what } = decoded.problem;
+    return reject(state, massimViolation(index, 'massim.server.bad-frame', expected, got, what));
+  }
+  const received = decoded.message;
+  const next = { ...state, lastMessage: received };
+  const unexpected = (expected: string, what: string) =>
+    reject(next, massimViolation(index, 'massim.server.unexpected-reply', expected, received.type, what));
+  switch (state.phase) {
+    case 'fresh':
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.server.spoke-first',
+          'nothing until the agent sends',
+          received.type,
+          `The server sent ${received.type} first.`,
+        ),
+      );
+    case 'awaiting-auth':
+      if (received.type !== 'auth-response')
+        return unexpected('auth-response', `${received.type} before auth-response.`);
+      return accept({ ...next, phase: received.content.result === 'ok' ? 'logged-in' : 'rejected' });
+    case 'awaiting-status':
+      if (received.type !== 'status-response')
+        return unexpected('status-response', `${received.type} in answer to a status-request.`);
+      return accept({ ...next, phase: 'status-answered' });
+    case 'unanswered':
+      return unexpected('nothing', `${received.type} after a first frame the server does not answer.`);
+    case 'status-answered':
+      return unexpected('nothing', `${received.type} after status-response on a status connection.`);
+    case 'rejected':
+    case 'ended':
+    case 'closed':
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.server.after-end',
+          'nothing',
+          received.type,
+          `${received.type} after the session ended.`,
+        ),
+      );
+    case 'logged-in':
+      return acceptInSession(next, received, index);
+  }
+}
+
+function acceptInSession(
+  state: MassimClientMachineState,
+  received: MassimServerMessage,
+  index: number,
+): Step<MassimClientMachineState> {
+  const unexpected = (expected: string, what: string) =>
+    reject(state, massimViolation(index, 'massim.server.unexpected-reply', expected, received.type, what));
+  switch (received.type) {
+    case 'auth-response':
+    case 'status-response':
+      return unexpected(
+        'sim-start, request-action, sim-end or bye',
+        `A second ${received.type} on a logged-in connection.`,
+      );
+    case 'sim-start': {
+      if (state.simulation === 'running' || state.simulation === 'unannounced')
+        return unexpected('request-action or sim-end', 'sim-start while a simulation is running.');
+      const steps = received.content.percept.steps;
+      return accept({
+        ...state,
+        simulation: 'running',
+        steps: typeof steps === 'number' ? steps : undefined,
+        lastStep: undefined,
+      });
+    }
+    case 'request-action':
+      return acceptRequestAction(state, received, index);
+    case 'sim-end':
+      if (state.simulation === 'between') return unexpected('sim-start or bye', 'sim-end twice.');
+      return accept({ ...state, simulation: 'between', steps: undefined, lastStep: undefined });
+    case 'bye':
+      if (state.simulation === 'running' || state.simulation === 'unannounced')
+        return unexpected('request-action or sim-end', 'bye before the simulation ended.');
+      return accept({ ...state, phase: 'ended' });
+  }
+}
+
+function acceptRequestAction(
+  state: MassimClientMachineState,
+  received: Extract<MassimServerMessage, { type: 'request-action' }>,
+  index: number,
+): Step<MassimClientMachineState> {
+  const { id, step, time, deadline } = received.content;
+  if (state.simulation === 'between') {
+    return reject(
+      state,
+      massimViolation(
+        index,
+        'massim.server.unexpected-reply',
+        'sim-start or bye',
+        'request-action',
+        'request-action after sim-end.',
+      ),
+    );
+  }
+  const simulation = state.simulation === 'none' ? 'unannounced' : state.simulation;
+  const next: MassimClientMachineState = { ...state, simulation, lastId: id, lastStep: step };
+  if (state.lastId !== undefined && id <= state.lastId) {
+    return reject(
+      next,
+      massimViolation(
+        index,
+        'massim.request-action.id-order',
+        `an id above ${state.lastId}`,
+        String(id),
+        `Action id ${id} after id ${state.lastId}.`,
+      ),
+    );
+  }
+  if (
+    (state.lastStep !== undefined && step <= state.lastStep) ||
+    (state.steps !== undefined && step >= state.steps)
+  ) {
+    const expected =
+      state.steps !== undefined
+        ? `a step in ${(state.lastStep ?? -1) + 1}..${state.steps - 1}`
+        : `a step above ${state.lastStep}`;
+    return reject(
+      next,
+      massimViolation(
+        index,
+        'massim.request-action.step-order',
+        expected,
+        String(step),
+        `Step ${step} is out of order.`,
+      ),
+    );
+  }
+  if (deadline < time) {
+    return reject(
+      next,
+      massimViolation(
+        index,
+        'massim.request-action.deadline',
+        `a deadline after time ${time}`,
+        String(deadline),
+        'The deadline is before the request was made.',
+      ),
+    );
+  }
+  return accept(next);
+}
+
+function accept(state: MassimClientMachineState): Step<MassimClientMachineState> {
+  return { ok: true, state };
+}
+
+function reject(state: MassimClientMachineState, violation: MassimViolation): Step<MassimClientMachineState> {
+  return { ok: false, violation, state };
+}

@@ -1,0 +1,403 @@
+/**
+ * The server's side of one MASSim connection: what the real server does with each frame an agent sends.
+ * It judges the agent (violations are about `c2s` frames) and follows the server's frames for context
+ * (which ids were issued, when a step closed, whether the login succeeded). Every violation is something
+ * the real server silently ignored, or the frame that made it stop reading the connection.
+ *
+ * Lateness is judged by order: an action that arrives after the next request-action (or sim-end) of its
+ * connection was too late. An id issued on an earlier connection of the same agent cannot be known here.
+ */
+import type { ProtocolMachine, Step } from '../machine';
+import type { TranscriptMessage } from '../../transcript/model';
+import { payloadBytes } from '../../transcript/bytes';
+import { readClientFrame, type ClientFrameReading } from './codec';
+import { countFrameAgainstPacketLimit, freshPacketLimitCounter, type PacketLimitCounter } from './framing';
+import { massimViolation, messageText, type MassimViolation } from './violation';
+import type { MassimRuleId } from './rules';
+
+/** Where the connection is, as the server sees it. */
+export type MassimServerPhase =
+  /** Waiting for the first frame (the front desk). */
+  | 'fresh'
+  /** auth-request read, waiting to see the server's answer. */
+  | 'logging-in'
+  /** Logged in: the receive loop reads every frame. */
+  | 'logged-in'
+  /** The receive loop stopped (bad JSON, action without `p`...): nothing is read any more. */
+  | 'receiver-dead'
+  /** The first frame was a status-request or was dropped: nothing is read any more. */
+  | 'front-desk-done'
+  /** Login failed; the server closed the connection. */
+  | 'rejected'
+  | 'closed';
+
+/** State of the server machine; plain data, never mutated. */
+export interface MassimServerMachineState {
+  phase: MassimServerPhase;
+  /** The frame that stopped the receive loop, when it stopped. */
+  stoppedBy?: { index: number; rule: MassimRuleId };
+  /** Index of the auth-request, to blame it if the login fails. */
+  authIndex?: number;
+  /** The user name of the auth-request. */
+  agent?: string;
+  packetCounter: PacketLimitCounter;
+  /** Action ids the server issued on this connection, in order. */
+  issued: readonly number[];
+  /** Ids for which an action was accepted (the first one wins). */
+  answered: ReadonlySet<number>;
+  /** The id of the request whose step is still open, if any. */
+  openId?: number;
+  /** What the last agent frame did (accepted action, or why not), for views and the host. */
+  lastReading?: ClientFrameReading;
+}
+
+/** Options of the server machine. */
+export interface MassimServerMachineOptions {
+  /** The server's `maxPacketLength` (65536 in every shipped configuration). */
+  maxPacketLength?: number;
+}
+
+/** Creates the machine that checks an agent's frames the way a server with these settings treats them. */
+export function createMassimServerMachine(
+  options: MassimServerMachineOptions = {},
+): ProtocolMachine<MassimServerMachineState> {
+  const limit = options.maxPacketLength ?? 65536;
+  return {
+    role: 'server',
+    initial: () => ({
+      phase: 'fresh',
+      packetCounter: freshPacketLimitCounter,
+      issued: [],
+      answered: new Set(),
+    }),
+    accept(state, message) {
+      if (message.kind === 'close') return accept({ ...state, phase: 'closed' });
+      if (message.kind !== 'data') return accept(state);
+      if (message.dir === 's2c') return acceptServerFrame(state, message);
+      return acceptAgentFrame(state, message, limit);
+    },
+    finish: () => null,
+  };
+}
+
+function acceptServerFrame(
+  state: MassimServerMachineState,
+  message: TranscriptMessage,
+): Step<MassimServerMachineState> {
+  let json: unknown;
+  try {
+    json = JSON.parse(messageText(message));
+  } catch {
+    return accept(state); // the client machine reports broken server frames
+  }
+  const { type, content } = (json ?? {}) as { type?: unknown; content?: Record<string, unknown> };
+  if (type === 'auth-response' && state.phase === 'logging-in') {
+    if (content?.result === 'ok') return accept({ ...state, phase: 'logged-in' });
+    const index = state.authIndex ?? message.index;
+    return reject(
+      { ...state, phase: 'rejected' },
+      massimViolation(
+        index,
+        'massim.auth.rejected',
+        'a configured user and its password',
+        `user "${state.agent ?? ''}"`,
+        `Login of "${state.agent ?? ''}" failed.`,
+      ),
+    );
+  }
+  if (type === 'request-action' && typeof content?.id === 'number') {
+    return accept({ ...state, issued: [...state.issued, content.id], openId: content.id });
+  }
+  if (type === 'sim-end') return accept({ ...state, openId: undefined });
+  return accept(state);
+}
+
+function acceptAgentFrame(
+  state: MassimServerMachineState,
+  message: TranscriptMessage,
+  limit: number,
+): Step<MassimServerMachineState> {
+  const index = message.index;
+  switch (state.phase) {
+    case 'fresh':
+      return acceptFirstFrame(state, message);
+    case 'front-desk-done':
+    case 'rejected':
+    case 'closed':
+      return reject(
+        state,
+        massimViolation(index, 'massim.front-desk.unread', 'nothing', 'a frame', 'This frame is never read.'),
+      );
+    case 'receiver-dead': {
+      const stopped = state.stoppedBy;
+      return reject(
+        state,
+        massimViolation(
+          index,
+          'massim.receiver.dead',
+          'a reconnection',
+          'a frame',
+          `The server stopped reading this connection at message ${stopped?.index ?? '?'} (${stopped?.rule ?? ''}).`,
+        ),
+      );
+    }
+    case 'logging-in':
+    case 'logged-in':
+      return acceptSessionFrame(state, message, limit);
+  }
+}
+
+function acceptFirstFrame(
+  state: MassimServerMachineState,
+  message: TranscriptMessage,
+): Step<MassimServerMachineState> {
+  const index = message.index;
+  const reading = readClientFrame(messageText(message));
+  const done = { ...state, phase: 'front-desk-done' as const, lastReading: reading };
+  switch (reading.kind) {
+    case 'auth-request':
+      return accept({
+        ...state,
+        phase: 'logging-in',
+        authIndex: index,
+        agent: reading.user,
+        lastReading: reading,
+      });
+    case 'status-request':
+      return accept(done);
+    case 'invalid-json':
+      return reject(
+        done,
+        massimViolation(
+          index,
+          'massim.front-desk.invalid-json',
+          'an auth-request',
+          `invalid JSON: ${reading.error.message}`,
+          'The first frame is not JSON.',
+        ),
+      );
+    case 'no-content':
+      return reject(
+        done,
+        massimViolation(
+          index,
+          'massim.front-desk.no-content',
+          'a "content" object',
+          'none',
+          `The first frame ("${reading.type}") has no content object.`,
+        ),
+      );
+    default:
+      return reject(
+        done,
+        massimViolation(
+          index,
+          'massim.front-desk.not-auth',
+          'auth-request or status-request',
+          describeReading(reading),
+          `The first frame is ${describeReading(reading)}.`,
+        ),
+      );
+  }
+}
+
+function acceptSessionFrame(
+  state: MassimServerMachineState,
+  message: TranscriptMessage,
+  limit: number,
+): Step<MassimServerMachineState> {
+  const index = message.index;
+  const counted = countFrameAgainstPacketLimit(state.packetCounter, payloadBytes(message).length, limit);
+  const counter = { ...state, packetCounter: counted.counter };
+  if (counted.discarded) {
+    return reject(
+      counter,
+      massimViolation(
+        index,
+        'massim.frame.oversized',
+        `at most ${limit} bytes`,
+        `${payloadBytes(message).length} bytes`,
+        'The frame is too long.',
+      ),
+    );
+  }
+  const reading = readClientFrame(messageText(message));
+  const next = { ...counter, lastReading: reading };
+  const dead = (rule: MassimRuleId) => ({
+    ...next,
+    phase: 'receiver-dead' as const,
+    stoppedBy: { index, rule },
+  });
+  switch (reading.kind) {
+    case 'invalid-json': {
+      const { message: problem, location } = reading.error;
+      return reject(
+        dead('massim.receiver.invalid-json'),
+        massimViolation(
+          index,
+          'massim.receiver.invalid-json',
+          'a JSON object',
+          `${problem} at column ${location.column}`,
+          `Invalid JSON: ${problem} (line ${location.line}, column ${location.column}).`,
+        ),
+      );
+    }
+    case 'action-without-p':
+      return reject(
+        dead('massim.receiver.action-without-p'),
+        massimViolation(
+          index,
+          'massim.receiver.action-without-p',
+          '"p": [...] (an array, [] for no parameters)',
+          reading.got,
+          `Action ${reading.id} has no "p" array.`,
+        ),
+      );
+    case 'server-message':
+      if (reading.breaksReceiver) {
+        return reject(
+          dead('massim.receiver.server-message'),
+          massimViolation(
+            index,
+            'massim.receiver.server-message',
+            'action',
+            reading.type,
+            `An agent sent "${reading.type}".`,
+          ),
+        );
+      }
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.message.ignored-type',
+          'action',
+          reading.type,
+          `An agent sent "${reading.type}".`,
+        ),
+      );
+    case 'no-content':
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.message.no-content',
+          'a "content" object',
+          'none',
+          `"${reading.type}" without content.`,
+        ),
+      );
+    case 'unknown-type':
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.message.unknown-type',
+          'action',
+          `"${reading.type}"`,
+          `Unknown message type "${reading.type}".`,
+        ),
+      );
+    case 'auth-request':
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.auth.after-login',
+          'action',
+          'auth-request',
+          'auth-request on a logged-in connection.',
+        ),
+      );
+    case 'status-request':
+      return reject(
+        next,
+        massimViolation(
+          index,
+          'massim.status.after-login',
+          'action',
+          'status-request',
+          'status-request on a logged-in connection.',
+        ),
+      );
+    case 'action':
+      return acceptAction(next, index, reading.id);
+  }
+}
+
+function acceptAction(
+  state: MassimServerMachineState,
+  index: number,
+  id: number,
+): Step<MassimServerMachineState> {
+  if (id === state.openId && !state.answered.has(id)) {
+    return accept({ ...state, answered: new Set(state.answered).add(id) });
+  }
+  const expected = state.openId === undefined ? 'no action (no step is open)' : `id ${state.openId}`;
+  if (id === state.openId)
+    return reject(
+      state,
+      massimViolation(
+        index,
+        'massim.action.duplicate',
+        `one action for id ${id}`,
+        `a second action for id ${id}`,
+        `Action ${id} was already answered.`,
+      ),
+    );
+  if (state.issued.includes(id)) {
+    if (state.answered.has(id))
+      return reject(
+        state,
+        massimViolation(
+          index,
+          'massim.action.stale-id',
+          expected,
+          `id ${id}`,
+          `Action id ${id} belongs to an earlier, answered request.`,
+        ),
+      );
+    return reject(
+      state,
+      massimViolation(
+        index,
+        'massim.action.late',
+        expected,
+        `id ${id}`,
+        `Action ${id} arrived after its step ran.`,
+      ),
+    );
+  }
+  return reject(
+    state,
+    massimViolation(
+      index,
+      'massim.action.unknown-id',
+      expected,
+      `id ${id}`,
+      `Action id ${id} was never issued on this connection.`,
+    ),
+  );
+}
+
+function describeReading(reading: ClientFrameReading): string {
+  switch (reading.kind) {
+    case 'action':
+    case 'action-without-p':
+      return 'an action';
+    case 'unknown-type':
+    case 'server-message':
+    case 'no-content':
+      return `"${reading.type}"`;
+    default:
+      return reading.kind;
+  }
+}
+
+function accept(state: MassimServerMachineState): Step<MassimServerMachineState> {
+  return { ok: true, state };
+}
+
+function reject(state: MassimServerMachineState, violation: MassimViolation): Step<MassimServerMachineState> {
+  return { ok: false, violation, state };
+}

@@ -1,0 +1,200 @@
+/**
+ * Imports MASSim traffic recorded per TCP connection: `<connection>.timeline.jsonl` files, one JSON line per
+ * frame or connection event (`{"t": epoch ms, "dir": "c2s" | "s2c" | "event", "text": ...}`; the merged
+ * `all.timeline.jsonl` adds `"conn"`), optionally with the raw `<connection>.c2s.bin` / `.s2c.bin` byte
+ * streams, which then supply the exact bytes of every frame.
+ */
+import { ProtoplayError } from '../errors';
+import { decodeWireBytes } from './bytes';
+import type { Annotation, Direction, Transcript, TranscriptMessage } from './model';
+
+/** One file of a recording, by name (a path is fine: only the base name counts) and content. */
+export interface MassimRecordingFile {
+  name: string;
+  /** Text for `.jsonl` files; bytes for `.bin` files. */
+  content: string | Uint8Array;
+}
+
+interface TimelineEntry {
+  t: number;
+  conn: string;
+  dir: Direction | 'event';
+  text: string;
+  /** Position in its file, to keep the recorded order among equal timestamps. */
+  order: number;
+}
+
+const timelineSuffix = '.timeline.jsonl';
+const mergedTimeline = 'all.timeline.jsonl';
+
+/**
+ * True when a text looks like a MASSim timeline (JSON lines with `t`, `dir` and `text`), for format
+ * detection of pasted or dropped files.
+ */
+export function looksLikeMassimTimeline(text: string): boolean {
+  const firstLine = text.trimStart().split('\n', 1)[0] ?? '';
+  try {
+    const entry = JSON.parse(firstLine) as Record<string, unknown>;
+    return (
+      typeof entry.t === 'number' &&
+      typeof entry.text === 'string' &&
+      ['c2s', 's2c', 'event'].includes(String(entry.dir))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds one transcript from the files of a recording. Connections are named after their files
+ * (`agentA1.conn1`); frames keep their recorded order, connections are merged by time.
+ * Throws a located `ProtoplayError` for a malformed line or a byte stream that disagrees with its timeline.
+ */
+export function importMassimRecording(files: readonly MassimRecordingFile[]): Transcript {
+  const own: TimelineEntry[] = [];
+  const merged: TimelineEntry[] = [];
+  const streams = new Map<string, Uint8Array>();
+  for (const file of files) {
+    const name = baseName(file.name);
+    if (name.endsWith('.bin')) {
+      const bytes = typeof file.content === 'string' ? new TextEncoder().encode(file.content) : file.content;
+      streams.set(name.slice(0, -'.bin'.length), bytes);
+    } else if (name.endsWith(timelineSuffix)) {
+      const text = typeof file.content === 'string' ? file.content : new TextDecoder().decode(file.content);
+      const order = own.length + merged.length;
+      if (name === mergedTimeline) merged.push(...readTimeline(text, name, undefined, order));
+      else own.push(...readTimeline(text, name, name.slice(0, -timelineSuffix.length), order));
+    }
+  }
+  // The merged timeline repeats the per-connection ones: a connection's own file wins.
+  const owned = new Set(own.map((entry) => entry.conn));
+  const entries = [...own, ...merged.filter((entry) => !owned.has(entry.conn))];
+  entries.sort((a, b) => a.t - b.t || a.order - b.order);
+  const frames = splitStreams(streams, entries);
+
+  const startedAt = entries[0]?.t ?? 0;
+  const transcript: Transcript = {
+    format: 'protoplay-transcript',
+    version: 1,
+    protocol: 'massim',
+    startedAt,
+    meta: { source: 'massim-recording' },
+    connections: [],
+    messages: [],
+    annotations: [],
+  };
+  const clientClosed = new Set<string>();
+  const used = new Map<string, number>();
+  for (const entry of entries) {
+    if (!transcript.connections.some((c) => c.id === entry.conn))
+      transcript.connections.push({ id: entry.conn });
+    const base = { index: transcript.messages.length, conn: entry.conn, t: entry.t - startedAt };
+    if (entry.dir !== 'event') {
+      const key = `${entry.conn}.${entry.dir}`;
+      const position = used.get(key) ?? 0;
+      used.set(key, position + 1);
+      const bytes = frames.get(key)?.[position];
+      const payload = bytes ? decodeWireBytes(bytes) : { text: entry.text };
+      transcript.messages.push({ ...base, dir: entry.dir, kind: 'data', ...payload, framing: 'nul' });
+      continue;
+    }
+    const event = readEvent(entry.text, clientClosed.has(entry.conn));
+    if (event.clientCloses) clientClosed.add(entry.conn);
+    if (event.message) transcript.messages.push({ ...base, ...event.message, text: entry.text });
+    else transcript.annotations.push(note(transcript.messages.length - 1, entry));
+  }
+  return transcript;
+}
+
+function readTimeline(
+  text: string,
+  source: string,
+  conn: string | undefined,
+  offset: number,
+): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  text.split('\n').forEach((line, lineIndex) => {
+    if (line.trim() === '') return;
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new ProtoplayError('massim.import.line', 'Not a JSON line.', {
+        source,
+        line: lineIndex + 1,
+        column: 1,
+      });
+    }
+    const connection = conn ?? json.conn;
+    if (
+      typeof json.t !== 'number' ||
+      typeof json.text !== 'string' ||
+      typeof connection !== 'string' ||
+      !['c2s', 's2c', 'event'].includes(String(json.dir))
+    ) {
+      throw new ProtoplayError(
+        'massim.import.line',
+        'Expected {"t": <ms>, "dir": "c2s" | "s2c" | "event", "text": <string>}' +
+          (conn ? '' : ' with "conn"'),
+        { source, line: lineIndex + 1, column: 1 },
+      );
+    }
+    entries.push({
+      t: json.t,
+      conn: connection,
+      dir: json.dir as TimelineEntry['dir'],
+      text: json.text,
+      order: offset + entries.length,
+    });
+  });
+  return entries;
+}
+
+/**
+ * Cuts every `.bin` stream into its frames, keyed `<connection>.<dir>`, and checks that each stream has as
+ * many frames as its timeline.
+ */
+function splitStreams(
+  streams: ReadonlyMap<string, Uint8Array>,
+  entries: readonly TimelineEntry[],
+): Map<string, Uint8Array[]> {
+  const frames = new Map<string, Uint8Array[]>();
+  for (const [key, bytes] of streams) {
+    const list: Uint8Array[] = [];
+    let start = 0;
+    for (let end = bytes.indexOf(0); end >= 0; end = bytes.indexOf(0, start)) {
+      list.push(bytes.subarray(start, end));
+      start = end + 1;
+    }
+    const inTimeline = entries.filter((entry) => `${entry.conn}.${entry.dir}` === key).length;
+    if (inTimeline !== list.length) {
+      throw new ProtoplayError(
+        'massim.import.mismatch',
+        `${key}.bin holds ${list.length} frames but the timeline lists ${inTimeline}.`,
+        { source: `${key}.bin`, line: 1, column: 1 },
+      );
+    }
+    frames.set(key, list);
+  }
+  return frames;
+}
+
+/** Connection events of the recorder: which become transcript events, which stay notes. */
+function readEvent(
+  text: string,
+  closedByClient: boolean,
+): { message?: Pick<TranscriptMessage, 'kind' | 'dir'>; clientCloses?: boolean } {
+  if (text.startsWith('connected')) return { message: { kind: 'open', dir: 'c2s' } };
+  if (text === 'connection closed')
+    return { message: { kind: 'close', dir: closedByClient ? 'c2s' : 's2c' } };
+  if (text.startsWith('socket error')) return { message: { kind: 'error', dir: 's2c' } };
+  return { clientCloses: /client (destroys|closes)/.test(text) };
+}
+
+function note(index: number, entry: TimelineEntry): Annotation {
+  return { index: Math.max(0, index), type: 'note', data: { conn: entry.conn, text: entry.text } };
+}
+
+function baseName(name: string): string {
+  return name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+}
