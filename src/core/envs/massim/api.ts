@@ -135,6 +135,8 @@ export interface MassimSimConfig {
   regulation: { simultaneous: number; chance: number; subjects: readonly MassimNormSubjectConfig[] };
   /** When true, request-action percepts carry `absolutePosition`. */
   absolutePosition: boolean;
+  /** Path of a setup script as written in the configuration; the host reads it and passes its text. */
+  setup?: string;
 }
 
 /** A whole configuration file: server settings, the simulations of each match, and the teams. */
@@ -378,6 +380,11 @@ export interface MassimSimulationOptions {
    * Defaults to teams A and B with prefix `agent`.
    */
   teams?: readonly Pick<MassimTeamAccount, 'name' | 'prefix'>[];
+  /**
+   * The text of a setup script run after map generation (the real server's `setup` file: `move`, `add`,
+   * `create task`, `attach`, `terrain` commands, one per line). Malformed lines are located errors.
+   */
+  setup?: string;
 }
 
 /** A clear area as the world view draws it. */

@@ -331,6 +331,7 @@ function readSimConfig(
   if (typeof sim['id'] === 'string') config.id = sim['id'];
   if (randomSeed !== undefined) config.randomSeed = read.int(sim, 'randomSeed', path);
   if (typeof grid['file'] === 'string' && grid['file'] !== '') config.grid.file = grid['file'];
+  if (typeof sim['setup'] === 'string' && sim['setup'] !== '') config.setup = sim['setup'];
   return config;
 }
 

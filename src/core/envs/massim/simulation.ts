@@ -27,6 +27,7 @@ import { javaHashMapOrder } from './javaHashOrder';
 import { generateWorld } from './mapgen';
 import { Officer } from './norms';
 import { buildStepPercept, type StepShared } from './percepts';
+import { applySetup } from './setup';
 import { TaskBoard } from './tasks';
 import type { Entity } from './things';
 import type { World } from './world';
@@ -95,6 +96,7 @@ class Simulation implements MassimSimulation {
     this.#officer = new Officer(config, world, this.#energy, this.#rng);
     this.#tasks = new TaskBoard(config.tasks, blockTypes, this.#rng);
     this.#clearEvents = new ClearEvents(config.events, world, this.#energy, this.#rng);
+    if (options.setup !== undefined) applySetup(options.setup, world, this.#tasks, blockTypes);
     this.#rules = new ActionRules({
       config,
       world,

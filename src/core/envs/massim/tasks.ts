@@ -74,16 +74,21 @@ export class TaskBoard {
       else y++;
       put(x, y);
     }
-    const requirements = [...cells.values()].sort((a, b) => a.x - b.x || a.y - b.y);
-    const name = `task${this.#tasks.size}`;
+    this.addTask(`task${this.#tasks.size}`, step + duration, iterations, [...cells.values()]);
+  }
+
+  /** Adds (or replaces) a task; the reward is 10 x the number of cells squared. */
+  addTask(name: string, deadline: number, iterations: number, requirements: TaskRequirement[]): void {
+    const sorted = [...requirements].sort((a, b) => a.x - b.x || a.y - b.y);
     this.#tasks.set(name, {
       name,
-      deadline: step + duration,
-      reward: 10 * requirements.length ** 2,
+      deadline,
+      reward: 10 * sorted.length ** 2,
       iterations,
       completions: 0,
-      requirements,
+      requirements: sorted,
     });
+    this.invalidate();
   }
 
   /** The active tasks as agents see them; one shared list per step (treat as read-only). */

@@ -266,6 +266,11 @@ export class World {
     });
   }
 
+  /** Puts a thing without attachments on a free cell (setup scripts); does nothing otherwise. */
+  placeAlone(thing: Attachable, cell: number): void {
+    if (this.isFree(cell) && thing.links.length === 0) this.#relocate([thing], [cell]);
+  }
+
   /** Moves `anchor` and its cluster one cell; false (nothing moves) when any target cell is blocked. */
   moveCluster(anchor: Attachable, direction: Direction): boolean {
     if (anchor.links.length === 0) {
