@@ -1,0 +1,30 @@
+/**
+ * What the learner is looking at in the transcript: the selected message (the state panel shows the turn
+ * it belongs to), whether the views follow the newest message, the selected round of the chart, and the
+ * log's filter.
+ */
+export class Playback {
+  /** The selected message index; undefined means "the newest". */
+  selectedIndex = $state<number | undefined>();
+  /** The round whose per-step rewards the chart shows; undefined shows totals only. */
+  selectedRound = $state<number | undefined>();
+  /** Message types hidden from the log. */
+  hiddenTypes = $state<string[]>([]);
+
+  /** Selects a message; selecting none returns to following the newest. */
+  select(index: number | undefined): void {
+    this.selectedIndex = index;
+  }
+
+  toggleType(type: string): void {
+    this.hiddenTypes = this.hiddenTypes.includes(type)
+      ? this.hiddenTypes.filter((t) => t !== type)
+      : [...this.hiddenTypes, type];
+  }
+
+  /** Back to the start: for a new session or a loaded transcript. */
+  reset(): void {
+    this.selectedIndex = undefined;
+    this.selectedRound = undefined;
+  }
+}

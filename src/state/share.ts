@@ -1,0 +1,77 @@
+/**
+ * Shareable configurations in the URL: protocol, environment, seed, rounds and the policy code (deflated
+ * and base64url-encoded), so a teacher can hand out or embed a ready-to-run setup. The fragment is used
+ * (`#p=rddlsim&e=...`): it never reaches a server, and static hosting needs nothing special.
+ */
+import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import type { PolicyLanguage } from '../core/policy/types';
+import type { ProtocolId } from '../core/transcript/model';
+
+/** What a shared link carries. Every field is optional: a link may set only a seed. */
+export interface SharedConfig {
+  protocol?: ProtocolId;
+  environment?: string;
+  seed?: number;
+  rounds?: number;
+  language?: PolicyLanguage;
+  code?: string;
+}
+
+const PROTOCOLS: readonly ProtocolId[] = ['rddlsim', 'massim', 'aisys', 'scavenger'];
+
+/** Encodes text as deflated base64url (no padding), compact enough for a URL. */
+export function compressToBase64Url(text: string): string {
+  const bytes = deflateSync(strToU8(text), { level: 9 });
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Decodes what `compressToBase64Url` made; throws on anything else. */
+export function decompressFromBase64Url(encoded: string): string {
+  const base64 = encoded.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return strFromU8(inflateSync(bytes));
+}
+
+/** The URL fragment (without `#`) for a configuration. */
+export function encodeSharedConfig(config: SharedConfig): string {
+  const params = new URLSearchParams();
+  if (config.protocol) params.set('p', config.protocol);
+  if (config.environment) params.set('e', config.environment);
+  if (config.seed !== undefined) params.set('seed', String(config.seed));
+  if (config.rounds !== undefined) params.set('rounds', String(config.rounds));
+  if (config.language) params.set('lang', config.language);
+  if (config.code !== undefined) params.set('code', compressToBase64Url(config.code));
+  return params.toString();
+}
+
+/**
+ * Reads a URL fragment (with or without `#`). Unknown or malformed fields are dropped, never fatal: a
+ * damaged link still opens the playground. Returns undefined when the fragment carries no configuration.
+ */
+export function decodeSharedConfig(fragment: string): SharedConfig | undefined {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const config: SharedConfig = {};
+  const protocol = params.get('p');
+  if (protocol && (PROTOCOLS as readonly string[]).includes(protocol))
+    config.protocol = protocol as ProtocolId;
+  const environment = params.get('e');
+  if (environment) config.environment = environment;
+  const seed = Number(params.get('seed') ?? NaN);
+  if (Number.isInteger(seed) && seed >= 0) config.seed = seed;
+  const rounds = Number(params.get('rounds') ?? NaN);
+  if (Number.isInteger(rounds) && rounds > 0) config.rounds = rounds;
+  const language = params.get('lang');
+  if (language === 'ts' || language === 'js') config.language = language;
+  const code = params.get('code');
+  if (code) {
+    try {
+      config.code = decompressFromBase64Url(code);
+    } catch {
+      // A truncated link loses only its code; the rest still applies.
+    }
+  }
+  return Object.keys(config).length ? config : undefined;
+}

@@ -1,0 +1,56 @@
+/**
+ * The slim Monaco build the policy editor loads lazily: the editor core, the features an editing learner
+ * uses (suggestions, hovers, signature help, find, folding, comments, error navigation), TypeScript and
+ * JavaScript highlighting, and the TypeScript language service in its own worker. Nothing else of Monaco's
+ * eighty languages is bundled. Imported only through `import()`, so the first paint never waits for it.
+ */
+import * as monaco from 'monaco-editor/editor/editor.api';
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/codeEditor/register';
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/clipboard/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/contextmenu/register';
+import 'monaco-editor/features/cursorUndo/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/folding/register';
+import 'monaco-editor/features/format/register';
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/gotoSymbol/register';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/features/indentation/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/parameterHints/register';
+import 'monaco-editor/features/rename/register';
+import 'monaco-editor/features/snippet/register';
+import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/features/wordHighlighter/register';
+import 'monaco-editor/features/wordOperations/register';
+import 'monaco-editor/languages/definitions/typescript/register';
+import 'monaco-editor/languages/definitions/javascript/register';
+import { javascriptDefaults, typescriptDefaults } from 'monaco-editor/languages/features/typescript/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import TypeScriptWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string): Worker {
+    return label === 'typescript' || label === 'javascript' ? new TypeScriptWorker() : new EditorWorker();
+  },
+};
+
+/** Compiler settings for policies: modern targets, strict, no DOM (policies run in a worker). */
+const compilerOptions = {
+  target: 99 /* ESNext */,
+  module: 99 /* ESNext */,
+  lib: ['es2023', 'webworker'],
+  strict: true,
+  noEmit: true,
+  allowNonTsExtensions: true,
+  checkJs: true,
+};
+typescriptDefaults.setCompilerOptions(compilerOptions);
+javascriptDefaults.setCompilerOptions(compilerOptions);
+typescriptDefaults.setEagerModelSync(true);
+
+export { monaco, javascriptDefaults, typescriptDefaults };

@@ -1,0 +1,75 @@
+/**
+ * The contract between the page and the session worker. The worker runs the whole session (host,
+ * environment, and the policy in a nested policy worker); the page only sends commands and receives
+ * batched updates, at most one per animation frame, as a JSON string (one string crosses the boundary
+ * far faster than thousands of small cloned objects).
+ */
+import type { PolicyFault, PolicySource } from '../src/core/policy/types';
+import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../src/core/transcript/model';
+
+/** Everything needed to start a session. */
+export interface SessionConfig {
+  protocol: ProtocolId;
+  /** Environment id from the protocol's catalogue (e.g. an RDDL example domain). */
+  environment: string;
+  rounds: number;
+  seed: number;
+  /** Pause between turns in ms; 0 runs as fast as possible. */
+  delayMs: number;
+  /** Time the policy may take per call, in ms. */
+  budgetMs: number;
+  policy: PolicySource;
+  /** Start paused before the first decision (the Step button from idle). */
+  startPaused: boolean;
+}
+
+/** Where a session stands. */
+export type SessionStatus = 'running' | 'paused' | 'awaiting-decision' | 'finished' | 'stopped' | 'failed';
+
+/**
+ * Actions the client adapter refused to send as they are (unknown action name, wrongly typed value): the
+ * session waits until the learner sends them anyway (to see what the server does) or stops.
+ */
+export interface PendingDecision {
+  round: number;
+  turn: number;
+  problems: string[];
+  /** The message that would be sent. */
+  message: string;
+}
+
+/** One batch of news from the worker. */
+export interface SessionUpdate {
+  /** The transcript header, first batch only (messages and annotations arrive in batches). */
+  header?: Omit<Transcript, 'messages' | 'annotations'>;
+  messages: TranscriptMessage[];
+  annotations: Annotation[];
+  status?: SessionStatus;
+  /** Where the session is, for the status line. */
+  position?: { round: number; turn: number };
+  /** The policy failed (syntax error, throw, budget): shown located in the editor. */
+  fault?: PolicyFault;
+  /** Set when the session waits for a decision; null when it no longer does. */
+  decision?: PendingDecision | null;
+  /** An error of the session itself (environment failed to load...), in one sentence. */
+  error?: string;
+}
+
+/** Receives updates; passed to the worker wrapped in `Comlink.proxy`. */
+export interface SessionListener {
+  update(batchJson: string): void;
+}
+
+/** What the session worker exposes. */
+export interface SessionWorkerApi {
+  /** Starts a session (stopping any running one). Resolves when it has started, not when it ends. */
+  start(config: SessionConfig, listener: SessionListener): Promise<void>;
+  pause(): void;
+  resume(): void;
+  /** Runs until the next decision of the policy, then pauses. */
+  step(): void;
+  stop(): void;
+  setDelay(ms: number): void;
+  /** Answers a pending decision: send the refused actions as they are, or stop the session. */
+  decide(choice: 'send' | 'stop'): void;
+}
