@@ -102,9 +102,10 @@ export class Torus {
     let offsets = this.#diamonds.get(radius);
     if (!offsets) {
       const list: DiamondOffset[] = [];
-      for (let dx = -radius; dx <= radius; dx++) {
+      for (let dx = 0 - radius; dx <= radius; dx++) {
         const reach = radius - Math.abs(dx);
-        for (let dy = -reach; dy <= reach; dy++) list.push({ dx, dy });
+        // `0 - r` rather than `-r`: no -0 offsets, which would reach percepts.
+        for (let dy = 0 - reach; dy <= reach; dy++) list.push({ dx, dy });
       }
       offsets = list;
       this.#diamonds.set(radius, offsets);
