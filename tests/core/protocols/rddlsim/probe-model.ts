@@ -26,7 +26,12 @@ export interface ProbeOptions {
 const OBJECTS = ['a', 'b'];
 const LEVELS = ['@low', '@mid', '@high'];
 
-function fluent(name: string, kind: FluentDecl['kind'], range: string, extra: Partial<FluentDecl> = {}): FluentDecl {
+function fluent(
+  name: string,
+  kind: FluentDecl['kind'],
+  range: string,
+  extra: Partial<FluentDecl> = {},
+): FluentDecl {
   return { name, kind, range, paramTypes: [], ...extra };
 }
 
@@ -97,13 +102,22 @@ class ProbeSimulator implements RddlSimulator {
     if (count > this.info.maxNondefActions)
       return {
         kind: 'illegal',
-        illegal: { reason: 'max-nondef-actions', detail: `${count} non-default actions exceed ${this.info.maxNondefActions}` },
+        illegal: {
+          reason: 'max-nondef-actions',
+          detail: `${count} non-default actions exceed ${this.info.maxNondefActions}`,
+        },
       };
     const inc = value('inc', [], 0) as number;
     if (!(inc >= 0 && inc <= 5))
-      return { kind: 'illegal', illegal: { reason: 'action-precondition', detail: `violated precondition on inc = ${inc}` } };
+      return {
+        kind: 'illegal',
+        illegal: { reason: 'action-precondition', detail: `violated precondition on inc = ${inc}` },
+      };
     const reward =
-      this.count + this.pos + (this.mode === '@high' ? 100 : 0) + this.flags.reduce((sum, f) => sum + (f ? 1.5 : 0), 0);
+      this.count +
+      this.pos +
+      (this.mode === '@high' ? 100 : 0) +
+      this.flags.reduce((sum, f) => sum + (f ? 1.5 : 0), 0);
     this.count += inc;
     this.pos += value('move', [], 0) as number;
     this.mode = value('setmode', [], '@low') as string;
@@ -115,7 +129,12 @@ class ProbeSimulator implements RddlSimulator {
   stateFluents(): GroundFluent[] {
     return [
       { name: 'mode', args: [], value: this.mode, valueType: this.mode.startsWith('@') ? 'enum' : 'object' },
-      ...OBJECTS.map((o, i) => ({ name: 'flag', args: [o], value: this.flags[i]!, valueType: 'bool' as const })),
+      ...OBJECTS.map((o, i) => ({
+        name: 'flag',
+        args: [o],
+        value: this.flags[i]!,
+        valueType: 'bool' as const,
+      })),
       { name: 'pos', args: [], value: this.pos, valueType: 'real' },
       { name: 'count', args: [], value: this.count, valueType: 'int' },
     ];

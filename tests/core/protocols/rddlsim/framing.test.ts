@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  NulSplitter,
+  ServerStreamSplitter,
+  encodeFrame,
+  type WireFrame,
+} from '../../../../src/core/protocols/rddlsim/framing';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const bytes = (text: string) => encoder.encode(text);
+const texts = (frames: WireFrame[]) => frames.map((frame) => decoder.decode(frame.bytes));
+
+/** Feeds `data` in chunks of the given sizes (cycling), collecting every frame. */
+function feed(
+  splitter: { push(chunk: Uint8Array): WireFrame[] },
+  data: Uint8Array,
+  sizes: number[],
+): WireFrame[] {
+  const frames: WireFrame[] = [];
+  let offset = 0;
+  for (let i = 0; offset < data.length; i++) {
+    const size = Math.max(1, sizes[i % sizes.length]!);
+    frames.push(...splitter.push(data.subarray(offset, offset + size)));
+    offset += size;
+  }
+  return frames;
+}
+
+describe('NulSplitter', () => {
+  it('splits pipelined messages sent in one chunk', () => {
+    const frames = new NulSplitter().push(bytes('<a/>\0<b/>\0<c'));
+    expect(texts(frames)).toEqual(['<a/>', '<b/>']);
+    expect(frames.every((frame) => frame.framing === 'nul')).toBe(true);
+  });
+
+  it('joins a message that arrives one byte at a time', () => {
+    const splitter = new NulSplitter();
+    expect(texts(feed(splitter, bytes('<?xml version="1.0"?>\n<round-request/>\0'), [1]))).toEqual([
+      '<?xml version="1.0"?>\n<round-request/>',
+    ]);
+    expect(splitter.pendingLength).toBe(0);
+  });
+
+  it('keeps empty messages (the server parses them and fails)', () => {
+    expect(texts(new NulSplitter().push(bytes('\0\0')))).toEqual(['', '']);
+  });
+
+  it('returns the unterminated rest at the end of the stream', () => {
+    const splitter = new NulSplitter();
+    splitter.push(bytes('<a/>\0<actions/'));
+    const rest = splitter.end();
+    expect(texts(rest)).toEqual(['<actions/']);
+    expect(rest[0]!.framing).toBe('none');
+    expect(splitter.end()).toEqual([]);
+  });
+
+  it('cuts an oversize message like the real server: max - 1 bytes, one byte lost, the rest is the next message', () => {
+    const splitter = new NulSplitter({ maxMessageBytes: 8 });
+    const frames = splitter.push(bytes('0123456789AB\0'));
+    expect(texts(frames)).toEqual(['0123456', '89AB']);
+    expect(frames[0]!.oversize).toBe(true);
+    expect(frames[1]!.oversize).toBeUndefined();
+  });
+});
+
+describe('ServerStreamSplitter', () => {
+  it('splits NUL-terminated messages, including the literal null', () => {
+    const stream = bytes('null\0<?xml version="1.0" encoding="UTF-8"?>\n<round-init/>\0');
+    const frames = new ServerStreamSplitter().push(stream);
+    expect(texts(frames)).toEqual(['null', '<?xml version="1.0" encoding="UTF-8"?>\n<round-init/>']);
+    expect(frames.map((frame) => frame.framing)).toEqual(['nul', 'nul']);
+  });
+
+  it('finds the end of each root element in no-header mode, whatever the chunking', () => {
+    const messages = [
+      '<session-init><task>QUJD</task><session-id>1</session-id></session-init>',
+      '<round-init><round-num>1</round-num></round-init>',
+      '<turn><turn-num>1</turn-num><no-observed-fluents/></turn>',
+      '<x a="1>2" b=\'/>\'><!-- </x> --><![CDATA[</x>]]><?pi </x>?><y/></x>',
+      '<empty/>',
+      '<c><!----->x<![CDATA[]]]]>y</c>',
+    ];
+    for (const sizes of [[1], [3, 7], [1000]]) {
+      const frames = feed(new ServerStreamSplitter(), bytes(messages.join('')), sizes);
+      expect(texts(frames)).toEqual(messages);
+      expect(frames.every((frame) => frame.framing === 'none')).toBe(true);
+    }
+  });
+
+  it('follows a server switching to no-header mode mid-stream (the flag is global to the process)', () => {
+    const frames = new ServerStreamSplitter().push(
+      bytes('<?xml version="1.0" encoding="UTF-8"?>\n<round-end/>\0<session-end><a/></session-end>'),
+    );
+    expect(frames.map((frame) => [decoder.decode(frame.bytes), frame.framing])).toEqual([
+      ['<?xml version="1.0" encoding="UTF-8"?>\n<round-end/>', 'nul'],
+      ['<session-end><a/></session-end>', 'none'],
+    ]);
+  });
+
+  it('keeps an incomplete no-header message until the end of the stream', () => {
+    const splitter = new ServerStreamSplitter();
+    expect(splitter.push(bytes('<turn><turn-num>1</turn-num>'))).toEqual([]);
+    const rest = splitter.end();
+    expect(texts(rest)).toEqual(['<turn><turn-num>1</turn-num>']);
+    expect(rest[0]!.framing).toBe('none');
+  });
+
+  it('cuts an oversize message', () => {
+    const frames = new ServerStreamSplitter({ maxMessageBytes: 10 }).push(bytes('<a>xxxxxxxxxxxxxxx</a>'));
+    expect(frames[0]!.oversize).toBe(true);
+    expect(frames[0]!.bytes.length).toBe(9);
+  });
+
+  it('recovers any mix of framings from any chunking (property)', () => {
+    const element = fc
+      .tuple(
+        fc.constantFrom('turn', 'round-init', 'x'),
+        fc.string({ unit: fc.constantFrom('a', '<', '>', '&', ' ', '"') }),
+      )
+      .map(
+        ([name, text]) =>
+          `<${name} k="${text.replace(/[<&"]/g, '')}"><v>${text.replace(/[<&]/g, '')}</v><e/></${name}>`,
+      );
+    const message = fc.record({ body: element, framing: fc.constantFrom('nul' as const, 'none' as const) });
+    fc.assert(
+      fc.property(
+        fc.array(message, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1 }),
+        (list, sizes) => {
+          const wire = list.map(({ body, framing }) =>
+            framing === 'nul' ? `<?xml version="1.0" encoding="UTF-8"?>\n${body}\0` : body,
+          );
+          const frames = feed(new ServerStreamSplitter(), bytes(wire.join('')), sizes);
+          expect(frames.map((frame) => frame.framing)).toEqual(list.map((m) => m.framing));
+          expect(texts(frames)).toEqual(wire.map((w) => w.replace(/\0$/, '')));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('encodeFrame', () => {
+  it('appends one NUL in default mode and nothing in no-header mode', () => {
+    expect([...encodeFrame('<a/>', 'nul')]).toEqual([...bytes('<a/>'), 0]);
+    expect([...encodeFrame('<a/>', 'none')]).toEqual([...bytes('<a/>')]);
+  });
+});
