@@ -87,7 +87,11 @@ export interface IllegalAction {
   location?: SourceLocation;
 }
 
-/** The outcome of one step. */
+/**
+ * The outcome of one step. `terminated` is true when the round ends after this step as rddlsim's server
+ * ends it: the horizon is reached, or, for instances with `terminate-when`, the condition holds in the new
+ * state (the horizon is then ignored).
+ */
 export type StepOutcome =
   | { kind: 'ok'; reward: number; rewardType: RddlValueType; terminated: boolean }
   | { kind: 'illegal'; illegal: IllegalAction }
@@ -99,6 +103,13 @@ export interface SimulatorOptions {
   seed: number;
   /** Reproduce rddlsim's evaluation quirks (double sampling under `^ | => *`, ...). Default false. */
   rddlsimQuirks?: boolean;
+  /**
+   * Where random numbers come from. `'protoplay'` (default): the project's seeded `Rng`. `'rddlsim'`: the
+   * WELL19937c generator seeded as rddlsim's server seeds a session (server seed + session number - 1);
+   * with `rddlsimQuirks` too, a session draws the same numbers as the real server and replays its
+   * trajectories.
+   */
+  generator?: 'protoplay' | 'rddlsim';
 }
 
 /**

@@ -1,0 +1,157 @@
+/**
+ * Applying a joint action the way rddlsim's server does (research §1.5): names match case-insensitively with
+ * `-` read as `_`; a value equal to the action's default is dropped and not counted; every other entry
+ * counts toward max-nondef-actions, even one whose arguments name nothing (wrong arity, unknown objects),
+ * which is then ignored; of duplicate entries any non-default one wins. "Equal to the default" is Java's
+ * `equals`, so the value's kind matters: a real action declared with an int default (`default = 0`) never
+ * equals a real value and always counts.
+ */
+import type { GroundAction, RddlValue } from './api';
+import type { ConstValue } from './ast';
+import { constantToNumber, type FluentLayout, type GroundedInstance } from './grounding';
+import { canonicalFluentName } from './names';
+
+/** A resolved action entry. */
+export type ResolvedAction =
+  /** Applies `value` at `index` of the action array. */
+  | { kind: 'apply'; index: number; value: number; isDefault: boolean }
+  /** Counts as a non-default action (unless `isDefault`) but changes nothing (unknown arguments). */
+  | { kind: 'ignored'; isDefault: boolean }
+  /** Not an action fluent of the domain. */
+  | { kind: 'error'; message: string };
+
+type ValueClass = 'bool' | 'int' | 'real' | 'enum' | 'object';
+
+/** Resolves actions against one grounded instance, caching by name and arguments. */
+export class ActionResolver {
+  readonly #layouts = new Map<string, FluentLayout>();
+  readonly #positions = new Map<string, number>();
+
+  constructor(private readonly grounded: GroundedInstance) {
+    for (const layout of grounded.layouts.values()) this.#layouts.set(layout.info.canonical, layout);
+  }
+
+  resolve(action: GroundAction): ResolvedAction {
+    const layout = this.#layouts.get(canonicalFluentName(action.name));
+    if (!layout) return { kind: 'error', message: `unknown action '${action.name}'` };
+    if (layout.store !== 'action') {
+      return { kind: 'error', message: `'${action.name}' is a ${layout.info.kind}, not an action fluent` };
+    }
+    const converted = this.convert(layout, action.value);
+    if ('error' in converted) return { kind: 'error', message: converted.error };
+    const isDefault = this.sameAsDefault(layout.info.default, converted.valueClass, converted.number);
+    const index = this.position(layout, action.args);
+    if (index < 0) return { kind: 'ignored', isDefault };
+    return { kind: 'apply', index, value: converted.number, isDefault };
+  }
+
+  /** Index of the grounding named by `args`, or -1 when they name none. */
+  private position(layout: FluentLayout, args: readonly string[]): number {
+    const key = `${layout.info.canonical}(${args.join(',')})`;
+    const cached = this.#positions.get(key);
+    if (cached !== undefined) return cached;
+    let index = -1;
+    if (args.length === layout.paramValues.length) {
+      index = layout.offset;
+      for (let i = 0; i < args.length; i++) {
+        const raw = args[i]!;
+        const name = raw.startsWith('$') ? raw.slice(1) : raw;
+        const position = layout.paramValues[i]!.indexOf(name);
+        if (position < 0) {
+          index = -1;
+          break;
+        }
+        index += position * layout.strides[i]!;
+      }
+    }
+    this.#positions.set(key, index);
+    return index;
+  }
+
+  private convert(
+    layout: FluentLayout,
+    value: RddlValue,
+  ): { number: number; valueClass: ValueClass } | { error: string } {
+    const range = layout.info.range;
+    switch (range.kind) {
+      case 'bool': {
+        // rddlsim reads bools with Boolean.valueOf: only "true" (any case) is true.
+        const truth =
+          typeof value === 'boolean'
+            ? value
+            : typeof value === 'string'
+              ? value.toLowerCase() === 'true'
+              : value !== 0;
+        return { number: truth ? 1 : 0, valueClass: 'bool' };
+      }
+      case 'int': {
+        const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+        if (!Number.isInteger(n) || n < -2147483648 || n > 2147483647) {
+          return { error: `'${layout.info.name}' takes an int, not ${JSON.stringify(value)}` };
+        }
+        return { number: n, valueClass: 'int' };
+      }
+      case 'real': {
+        const n =
+          typeof value === 'number'
+            ? value
+            : typeof value === 'string' && value.trim() !== ''
+              ? Number(value)
+              : NaN;
+        if (Number.isNaN(n) && value !== 'NaN' && !(typeof value === 'number')) {
+          return { error: `'${layout.info.name}' takes a real number, not ${JSON.stringify(value)}` };
+        }
+        return { number: n, valueClass: 'real' };
+      }
+      case 'enum':
+      case 'object': {
+        if (typeof value !== 'string') {
+          return {
+            error: `'${layout.info.name}' takes a value of ${range.name}, not ${JSON.stringify(value)}`,
+          };
+        }
+        // An enum value without `@` is taken as an object name: it is stored, and equals no enum value.
+        const name = value.startsWith('$') ? value.slice(1) : value;
+        return {
+          number: this.grounded.symbols.id(name),
+          valueClass: name.startsWith('@') ? 'enum' : 'object',
+        };
+      }
+      case 'struct':
+        return { error: `not yet supported in simulation: vector-valued action '${layout.info.name}'` };
+    }
+  }
+
+  /** Java's `equals` between the declared default and a value: same kind and same value. */
+  private sameAsDefault(
+    defaultValue: ConstValue | undefined,
+    valueClass: ValueClass,
+    value: number,
+  ): boolean {
+    if (!defaultValue || defaultValue.kind === 'struct' || defaultValue.kind !== valueClass) return false;
+    switch (defaultValue.kind) {
+      case 'bool':
+        return (defaultValue.value ? 1 : 0) === value;
+      case 'int':
+      case 'real':
+        return defaultValue.value === value;
+      case 'enum':
+      case 'object':
+        return this.grounded.symbols.lookup(defaultValue.value) === value;
+    }
+  }
+
+  /** Values to put in the action array before applying a step's actions. */
+  defaults(size: number): Float64Array {
+    const values = new Float64Array(size);
+    for (const layout of this.#layouts.values()) {
+      if (layout.store !== 'action' || !layout.info.default) continue;
+      values.fill(
+        constantToNumber(layout.info.default, this.grounded.symbols),
+        layout.offset,
+        layout.offset + layout.count,
+      );
+    }
+    return values;
+  }
+}

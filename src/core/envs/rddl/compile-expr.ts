@@ -1,0 +1,1137 @@
+/**
+ * Compiles one RDDL expression, for one grounding, to a JavaScript expression.
+ *
+ * Everything known before simulation is decided here: variables are bound to concrete objects, so every
+ * fluent read becomes an array element (`s[17]`); non-fluents become constants and are folded away
+ * (`CONNECTED(c1, c4) ^ running(c1)` is `false` or `s[0] === 1`); quantifiers and aggregations are
+ * unrolled over the objects. When a quantified body starts with a boolean non-fluent that is mostly
+ * false (a graph's edges, a grid's neighbours), only the objects for which it is true are visited, so
+ * compiling a sum over a sparse graph costs its number of edges, not objects squared.
+ *
+ * Folding never removes a random draw that rddlsim would make, so with the same generator the compiled
+ * code draws the same numbers in the same order as rddlsim; rddlsim's evaluation quirks are emitted only
+ * when requested.
+ */
+import type { SourceLocation } from '../../errors';
+import type { Expr, PvarRef, Term, TypedVariable } from './ast';
+import type { ExprContext, PvarInfo } from './domain';
+import type { FluentLayout, GroundedInstance } from './grounding';
+import { canonicalFluentName } from './names';
+import { javaDoubleToInt, javaRound } from './runtime';
+import { BOOL, INT, REAL, arithmeticType, describeType, type ValueType } from './value-types';
+
+/** A problem found while compiling (an unsupported construct, a name that does not exist in the instance). */
+export class CompileError extends Error {
+  constructor(
+    message: string,
+    readonly location: SourceLocation,
+  ) {
+    super(message);
+    this.name = 'CompileError';
+  }
+}
+
+/** A compiled expression. */
+export interface Code {
+  /** JavaScript expression. Bools are JS booleans; numbers are numbers; enum and object values are symbol ids. */
+  js: string;
+  type: ValueType;
+  /** The value, when known at compile time (never set for code that draws random numbers). */
+  value?: boolean | number;
+  /** Draws random numbers (so it must be evaluated exactly where and as often as rddlsim does). */
+  random: boolean;
+  /** With rddlsim's `*` quirk, a number-typed value may be a JS boolean (`false * 3.5` is `false`). */
+  mayBeBool?: boolean;
+}
+
+/** A quantified variable bound to one value (the grounding is fixed at compile time). */
+interface Binding {
+  /** Object name or enum value. */
+  value: string;
+  symbol: number;
+  type: string;
+}
+
+type Env = ReadonlyMap<string, Binding>;
+
+/** Above this many bindings for one quantifier or aggregation, compiling stops with an explanation. */
+const MAX_UNROLL = 20_000_000;
+/** Unrolled lists longer than this go into a helper function of statements instead of one expression. */
+const INLINE_TERMS = 8;
+/** Statements per helper function, so that every function stays small enough for the optimising compiler. */
+const STATEMENTS_PER_HELPER = 400;
+
+/** The arrays generated functions read and write, in parameter order. */
+export const ARRAY_PARAMS = 's, a, ns, im, ob';
+
+/** Where the generated code lives: helper functions, constant tables and source locations. */
+export class ModuleBuilder {
+  readonly helpers: string[] = [];
+  readonly data: (Float64Array | Int32Array)[] = [];
+  readonly locations: SourceLocation[] = [];
+  readonly #locationIds = new Map<SourceLocation, number>();
+  #names = 0;
+  size = 0;
+
+  name(prefix: string): string {
+    return `${prefix}${this.#names++}`;
+  }
+
+  /** Index of a location in the table the runtime uses for error messages. */
+  location(loc: SourceLocation): number {
+    let id = this.#locationIds.get(loc);
+    if (id === undefined) {
+      id = this.locations.length;
+      this.locations.push(loc);
+      this.#locationIds.set(loc, id);
+    }
+    return id;
+  }
+
+  /** Adds a constant table; returns the JS name under which generated code sees it. */
+  table(values: Float64Array | Int32Array): string {
+    this.data.push(values);
+    return `D[${this.data.length - 1}]`;
+  }
+
+  addFunction(source: string): void {
+    this.helpers.push(source);
+    this.size += source.length;
+  }
+}
+
+/** Formats a constant as JavaScript source. */
+export function literal(value: boolean | number): string {
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return 'Infinity';
+  if (value === -Infinity) return '(-Infinity)';
+  if (Object.is(value, -0)) return '(-0)';
+  return value < 0 ? `(${value})` : String(value);
+}
+
+function constant(value: boolean | number, type: ValueType): Code {
+  return { js: literal(value), type, value, random: false };
+}
+
+function isZeroValue(value: boolean | number | undefined): boolean {
+  return value === 0 || value === false;
+}
+
+/** What the compiler knows about the surrounding statement. */
+export interface ExprSite {
+  context: ExprContext;
+  /** While compiling state cpfs: which next-state groundings are already computed (others read as default). */
+  computedState?: Uint8Array;
+  /** Interm/derived groundings read by the expression (for evaluation order). */
+  intermReads?: Set<number>;
+}
+
+/** Compiles expressions of one grounded instance. */
+export class ExpressionCompiler {
+  #site: ExprSite = { context: 'reward' };
+  /** Temporaries of the statement being compiled. */
+  #temps = 0;
+  readonly #guardIndexes = new Map<string, Map<string, string[][]>>();
+  readonly #typeOfObject = new Map<string, string>();
+  readonly #enumOfValue = new Map<string, string>();
+  readonly #dense = new Map<string, string>();
+
+  constructor(
+    private readonly grounded: GroundedInstance,
+    private readonly module: ModuleBuilder,
+    private readonly quirks: boolean,
+    private readonly posTables: Map<string, number>,
+  ) {
+    for (const [type, values] of grounded.typeValues) {
+      const kind = grounded.domain.types.get(type)?.kind;
+      for (const value of values) {
+        if (kind === 'enum' && !this.#enumOfValue.has(value)) this.#enumOfValue.set(value, type);
+        if (kind === 'object' && !this.#typeOfObject.has(value)) this.#typeOfObject.set(value, type);
+      }
+    }
+  }
+
+  /**
+   * Compiles a whole statement's expression. Returns the code and the temporaries it needs declared.
+   * `bindings` binds the cpf head's variables to one grounding.
+   */
+  compileStatement(
+    expr: Expr,
+    bindings: ReadonlyMap<string, { value: string; type: string }>,
+    site: ExprSite,
+  ): { code: Code; temps: string[] } {
+    this.#site = site;
+    this.#temps = 0;
+    const env = new Map<string, Binding>();
+    for (const [name, { value, type }] of bindings) env.set(name, this.binding(value, type));
+    const code = this.compile(expr, env);
+    return { code, temps: Array.from({ length: this.#temps }, (_, i) => `t${i}`) };
+  }
+
+  private binding(value: string, type: string): Binding {
+    return { value, symbol: this.grounded.symbols.id(value), type };
+  }
+
+  private temp(): string {
+    return `t${this.#temps++}`;
+  }
+
+  /** The number view of a value: bools as 0/1, number-valued enums as their number. */
+  asNumber(code: Code): Code {
+    if (code.type.kind === 'bool') {
+      if (code.value !== undefined) return constant(code.value ? 1 : 0, INT);
+      return { js: `(${code.js} ? 1 : 0)`, type: INT, random: code.random };
+    }
+    if (code.type.kind === 'enum') {
+      if (code.value !== undefined) {
+        const n = Number(this.grounded.symbols.name(code.value as number).slice(1));
+        return constant(n, INT);
+      }
+      return { js: `EI[${code.js}]`, type: INT, random: code.random };
+    }
+    if (code.mayBeBool) return { js: `(+${code.js})`, type: code.type, random: code.random };
+    return code;
+  }
+
+  compile(expr: Expr, env: Env): Code {
+    switch (expr.kind) {
+      case 'bool':
+        return constant(expr.value, BOOL);
+      case 'number':
+        return constant(expr.value, expr.isInt ? INT : REAL);
+      case 'enum': {
+        const type = this.#enumOfValue.get(expr.value);
+        if (!type) throw new CompileError(`unknown enum value ${expr.value}`, expr.loc);
+        return constant(this.grounded.symbols.id(expr.value), { kind: 'enum', name: type });
+      }
+      case 'object': {
+        const type = this.#typeOfObject.get(expr.name);
+        if (!type) throw new CompileError(`'${expr.name}' is not an object of this instance`, expr.loc);
+        return constant(this.grounded.symbols.id(expr.name), { kind: 'object', name: type });
+      }
+      case 'variable': {
+        const binding = env.get(expr.name);
+        if (!binding) throw new CompileError(`unknown variable ${expr.name}`, expr.loc);
+        return constant(binding.symbol, this.typeOfSymbol(binding));
+      }
+      case 'pvar':
+        return this.compilePvar(expr, env);
+      case 'unary': {
+        const operand = this.compile(expr.operand, env);
+        if (expr.op === '~') {
+          if (operand.value !== undefined) return constant(!operand.value, BOOL);
+          return { js: `!${operand.js}`, type: BOOL, random: operand.random };
+        }
+        // rddlsim reads -e as 0 - e (so -0.0 is 0.0 and ints stay ints).
+        return this.arithmetic('-', constant(0, INT), operand);
+      }
+      case 'binary':
+        return this.compileBinary(expr, env);
+      case 'quantifier':
+        return this.compileQuantifier(expr, env);
+      case 'aggregation':
+        return this.compileAggregation(expr, env);
+      case 'if': {
+        const condition = this.compile(expr.condition, env);
+        if (condition.value !== undefined) return this.compile(condition.value ? expr.then : expr.else, env);
+        const [a, b] = this.joinBranches([this.compile(expr.then, env), this.compile(expr.else, env)]);
+        return {
+          js: `(${condition.js} ? ${a!.js} : ${b!.js})`,
+          type: a!.type,
+          random: condition.random || a!.random || b!.random,
+          mayBeBool: a!.mayBeBool || b!.mayBeBool,
+        };
+      }
+      case 'switch':
+        return this.compileSwitch(expr, env);
+      case 'call':
+        return this.compileCall(expr, env);
+      case 'distribution':
+        return this.compileDistribution(expr, env);
+      case 'struct':
+        throw new CompileError(`not yet supported in simulation: vector expressions < ... >`, expr.loc);
+    }
+  }
+
+  private typeOfSymbol(binding: Binding): ValueType {
+    const kind = this.grounded.domain.types.get(binding.type)?.kind;
+    if (kind === 'enum' || binding.value.startsWith('@')) {
+      return { kind: 'enum', name: binding.type || this.#enumOfValue.get(binding.value) || '' };
+    }
+    return { kind: 'object', name: binding.type || this.#typeOfObject.get(binding.value) || '' };
+  }
+
+  /** Makes if/switch alternatives agree: numbers of different kinds become numbers (int, or real if any). */
+  private joinBranches(codes: Code[]): Code[] {
+    const kinds = new Set(codes.map((c) => c.type.kind));
+    if (kinds.size <= 1) return codes;
+    const numeric = [...kinds].every((k) => k === 'bool' || k === 'int' || k === 'real');
+    if (!numeric) return codes;
+    const type = kinds.has('real') ? REAL : INT;
+    return codes.map((c) => ({ ...this.asNumber(c), type }));
+  }
+
+  // ---------------------------------------------------------------- fluents
+
+  private layoutOf(ref: PvarRef): FluentLayout {
+    const layout = this.grounded.layouts.get(canonicalFluentName(ref.name));
+    if (!layout) throw new CompileError(`unknown fluent '${ref.name}'`, ref.nameLoc);
+    return layout;
+  }
+
+  private defaultCode(info: PvarInfo): Code {
+    if (!info.default) throw new CompileError(`'${info.name}' has no default value`, info.decl.nameLoc);
+    const d = info.default;
+    switch (d.kind) {
+      case 'bool':
+        return constant(d.value, BOOL);
+      case 'int':
+        return constant(d.value, INT);
+      case 'real':
+        return constant(d.value, REAL);
+      case 'enum':
+      case 'object':
+        return constant(this.grounded.symbols.id(d.value), info.range);
+      case 'struct':
+        throw new CompileError(`not yet supported in simulation: vector values`, info.decl.loc);
+    }
+  }
+
+  private compilePvar(ref: PvarRef, env: Env): Code {
+    const layout = this.layoutOf(ref);
+    const info = layout.info;
+    if (ref.isDefault) return this.defaultCode(info);
+    if (ref.members) throw new CompileError(`not yet supported in simulation: vector member access`, ref.loc);
+    if (info.range.kind === 'struct')
+      throw new CompileError(`not yet supported in simulation: vector-valued fluents`, ref.loc);
+    let index = layout.offset;
+    const dynamic: { code: Code; param: number }[] = [];
+    for (let i = 0; i < ref.args.length; i++) {
+      const arg = ref.args[i]!;
+      const position = this.argumentPosition(arg, layout, i, env);
+      if (typeof position === 'number') {
+        // rddlsim looks the grounding up by its arguments; a value outside the parameter's type finds
+        // nothing and reads as the default.
+        if (position < 0) return this.defaultCode(info);
+        index += position * layout.strides[i]!;
+      } else {
+        dynamic.push({ code: position, param: i });
+      }
+    }
+    if (dynamic.length > 0) return this.dynamicRead(ref, layout, index, dynamic);
+    return this.readAt(ref, layout, index);
+  }
+
+  /** A static position, or the code of a nested fluent giving a symbol at run time. */
+  private argumentPosition(arg: Term, layout: FluentLayout, param: number, env: Env): number | Code {
+    switch (arg.kind) {
+      case 'variable': {
+        const binding = env.get(arg.name);
+        if (!binding) throw new CompileError(`unknown variable ${arg.name}`, arg.loc);
+        return layout.paramValues[param]!.indexOf(binding.value);
+      }
+      case 'enum':
+        return layout.paramValues[param]!.indexOf(arg.value);
+      case 'object': {
+        const position = layout.paramValues[param]!.indexOf(arg.name);
+        if (position < 0) {
+          throw new CompileError(
+            `'${arg.name}' is not an object of type ${layout.info.params[param]}`,
+            arg.loc,
+          );
+        }
+        return position;
+      }
+      case 'pvar': {
+        const code = this.compilePvar(arg, env);
+        if (code.value !== undefined)
+          return layout.paramValues[param]!.indexOf(this.grounded.symbols.name(code.value as number));
+        return code;
+      }
+    }
+  }
+
+  private readAt(ref: PvarRef, layout: FluentLayout, index: number): Code {
+    const info = layout.info;
+    const type = info.range;
+    const read = (array: string) =>
+      type.kind === 'bool' ? `(${array}[${index}] === 1)` : `${array}[${index}]`;
+    switch (layout.store) {
+      case 'nonfluent': {
+        const raw = this.grounded.nonFluentValues.get(layout, index);
+        return constant(type.kind === 'bool' ? raw !== 0 : raw, type);
+      }
+      case 'state':
+        if (ref.primed) {
+          const computed = this.#site.computedState;
+          if (computed && computed[index] !== 1) return this.defaultCode(info);
+          return { js: read('ns'), type, random: false };
+        }
+        return { js: read('s'), type, random: false };
+      case 'action':
+        return { js: read('a'), type, random: false };
+      case 'interm':
+        this.#site.intermReads?.add(index);
+        return { js: read('im'), type, random: false };
+      case 'observ':
+        return { js: read('ob'), type, random: false };
+    }
+  }
+
+  /** A fluent read whose arguments come from nested fluents: positions are looked up at run time. */
+  private dynamicRead(
+    ref: PvarRef,
+    layout: FluentLayout,
+    staticIndex: number,
+    dynamic: { code: Code; param: number }[],
+  ): Code {
+    const info = layout.info;
+    let array: string;
+    switch (layout.store) {
+      case 'nonfluent':
+        array = this.denseNonFluent(layout, ref.loc);
+        break;
+      case 'state':
+        array = ref.primed ? 'ns' : 's';
+        break;
+      case 'action':
+        array = 'a';
+        break;
+      case 'interm':
+        for (let i = 0; i < layout.count; i++) this.#site.intermReads?.add(layout.offset + i);
+        array = 'im';
+        break;
+      case 'observ':
+        array = 'ob';
+        break;
+    }
+    const fallback = this.asNumber(this.defaultCode(info)).js;
+    const name = this.module.name('r');
+    const params = dynamic.map((_, i) => `i${i}`);
+    const lines = dynamic.map(({ param }, i) => {
+      const table = this.posTableName(info.params[param]!);
+      return `  const p${i} = ${table}[i${i}]; if (!(p${i} >= 0)) return ${fallback};`;
+    });
+    const offset = [
+      String(staticIndex),
+      ...dynamic.map(({ param }, i) => `p${i} * ${layout.strides[param]}`),
+    ].join(' + ');
+    this.module.addFunction(
+      `function ${name}(X, ${params.join(', ')}) {\n${lines.join('\n')}\n  return X[${offset}];\n}`,
+    );
+    const call = `${name}(${array}, ${dynamic.map((d) => d.code.js).join(', ')})`;
+    return {
+      js: info.range.kind === 'bool' ? `(${call} === 1)` : call,
+      type: info.range,
+      random: dynamic.some((d) => d.code.random),
+    };
+  }
+
+  private posTableName(type: string): string {
+    const index = this.posTables.get(type);
+    if (index === undefined) throw new Error(`no position table for ${type}`);
+    return `POS[${index}]`;
+  }
+
+  /** A dense copy of a non-fluent, only for fluents read with run-time arguments. */
+  private denseNonFluent(layout: FluentLayout, loc: SourceLocation): string {
+    let name = this.#dense.get(layout.info.canonical);
+    if (name) return name;
+    if (layout.count > 5_000_000) {
+      throw new CompileError(
+        `'${layout.info.name}' is read with computed arguments, which needs all its ${layout.count.toLocaleString('en-US')} values in memory: too many`,
+        loc,
+      );
+    }
+    const values = new Float64Array(layout.count + layout.offset);
+    for (let i = 0; i < layout.count; i++)
+      values[layout.offset + i] = this.grounded.nonFluentValues.get(layout, layout.offset + i);
+    name = this.module.table(values);
+    this.#dense.set(layout.info.canonical, name);
+    return name;
+  }
+
+  // ---------------------------------------------------------------- operators
+
+  private compileBinary(expr: Extract<Expr, { kind: 'binary' }>, env: Env): Code {
+    switch (expr.op) {
+      case '^':
+      case '|':
+        return this.connective(
+          expr.op,
+          flatten(expr, expr.op).map((e) => () => this.compile(e, env)),
+        );
+      case '=>': {
+        const left = this.compile(expr.left, env);
+        const right = this.compile(expr.right, env);
+        return this.implies(left, right);
+      }
+      case '<=>': {
+        const left = this.compile(expr.left, env);
+        const right = this.compile(expr.right, env);
+        if (left.value !== undefined && right.value !== undefined)
+          return constant(left.value === right.value, BOOL);
+        return { js: `(${left.js} === ${right.js})`, type: BOOL, random: left.random || right.random };
+      }
+      case '==':
+      case '~=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return this.compare(expr.op, this.compile(expr.left, env), this.compile(expr.right, env));
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+        return this.arithmetic(expr.op, this.compile(expr.left, env), this.compile(expr.right, env));
+    }
+  }
+
+  /**
+   * `^` and `|` over operands compiled lazily (an operand after a deciding constant is never compiled,
+   * as rddlsim never evaluates it). Constants are folded only when no random draw precedes them.
+   */
+  private connective(op: '^' | '|', operands: (() => Code)[]): Code {
+    const decisive = op === '|';
+    const kept: Code[] = [];
+    for (const make of operands) {
+      const code = make();
+      if (code.value !== undefined) {
+        if (code.value !== decisive) continue;
+        if (kept.every((k) => !k.random)) return constant(decisive, BOOL);
+        kept.push(code);
+        break;
+      }
+      kept.push(code);
+    }
+    if (kept.length === 0) return constant(!decisive, BOOL);
+    if (kept.length === 1) return kept[0]!;
+    const jsOp = op === '^' ? ' && ' : ' || ';
+    const joined = `(${kept.map((k) => k.js).join(jsOp)})`;
+    const random = kept.some((k) => k.random);
+    if (this.quirks && random) {
+      // rddlsim first evaluates the operands looking for a deciding value, then evaluates them all again.
+      return {
+        js: `(${joined} ? ${op === '^' ? joined : 'true'} : ${op === '^' ? 'false' : joined})`,
+        type: BOOL,
+        random,
+      };
+    }
+    return { js: joined, type: BOOL, random };
+  }
+
+  private implies(left: Code, right: Code): Code {
+    const random = left.random || right.random;
+    if (this.quirks && random) {
+      // rddlsim evaluates both sides once looking for `false => ?` or `? => true`, then again.
+      return {
+        js: `(or2(!${left.js}, ${right.js}) ? true : (!${left.js} || ${right.js}))`,
+        type: BOOL,
+        random,
+      };
+    }
+    if (left.value === false || right.value === true) {
+      if (!random) return constant(true, BOOL);
+    }
+    if (left.value === true) return right;
+    if (right.value === false) return { js: `!${left.js}`, type: BOOL, random };
+    return { js: `(!${left.js} || ${right.js})`, type: BOOL, random };
+  }
+
+  private compare(op: string, left: Code, right: Code): Code {
+    const symbolic = (c: Code) => c.type.kind === 'enum' || c.type.kind === 'object';
+    const jsOp = op === '==' ? '===' : op === '~=' ? '!==' : op;
+    if (symbolic(left) || symbolic(right)) {
+      if (left.value !== undefined && right.value !== undefined) {
+        return constant(op === '==' ? left.value === right.value : left.value !== right.value, BOOL);
+      }
+      return { js: `(${left.js} ${jsOp} ${right.js})`, type: BOOL, random: left.random || right.random };
+    }
+    if (left.type.kind === 'bool' && right.type.kind === 'bool' && (op === '==' || op === '~=')) {
+      if (left.value !== undefined && right.value !== undefined) {
+        return constant(op === '==' ? left.value === right.value : left.value !== right.value, BOOL);
+      }
+      return { js: `(${left.js} ${jsOp} ${right.js})`, type: BOOL, random: left.random || right.random };
+    }
+    const a = this.asNumber(left);
+    const b = this.asNumber(right);
+    if (a.value !== undefined && b.value !== undefined) {
+      const x = a.value as number;
+      const y = b.value as number;
+      const result =
+        op === '=='
+          ? x === y
+          : op === '~='
+            ? x !== y
+            : op === '<'
+              ? x < y
+              : op === '<='
+                ? x <= y
+                : op === '>'
+                  ? x > y
+                  : x >= y;
+      return constant(result, BOOL);
+    }
+    return { js: `(${a.js} ${jsOp} ${b.js})`, type: BOOL, random: a.random || b.random };
+  }
+
+  /** `+ - * /` with rddlsim's typing: int op int is a 32-bit int (except `/`), anything with a real is real. */
+  arithmetic(op: '+' | '-' | '*' | '/', left: Code, right: Code): Code {
+    const type = arithmeticType(left.type, right.type, op);
+    if (op === '*' && this.quirks) return this.quirkTimes(left, right, type);
+    const a = this.asNumber(left);
+    const b = this.asNumber(right);
+    const random = a.random || b.random;
+    if (a.value !== undefined && b.value !== undefined)
+      return constant(applyArithmetic(op, a.value as number, b.value as number, type), type);
+    if (type.kind === 'int') {
+      if (op === '*') return { js: `Math.imul(${a.js}, ${b.js})`, type, random };
+      return { js: `((${a.js} ${op} ${b.js}) | 0)`, type, random };
+    }
+    return { js: `(${a.js} ${op} ${b.js})`, type, random };
+  }
+
+  /**
+   * rddlsim's `*`: it evaluates the left operand and returns it if it is zero (0, 0.0 or false, unconverted),
+   * then the same for the right one, and only then evaluates both again and multiplies.
+   */
+  private quirkTimes(left: Code, right: Code, type: ValueType): Code {
+    if (left.value !== undefined && isZeroValue(left.value)) return left;
+    if (left.value !== undefined && right.value !== undefined) {
+      if (isZeroValue(right.value)) return right;
+      const a = this.asNumber(left).value as number;
+      const b = this.asNumber(right).value as number;
+      return constant(applyArithmetic('*', a, b, type), type);
+    }
+    const numeric = (c: Code) => (c.type.kind === 'enum' ? this.asNumber(c) : c);
+    const a = numeric(left);
+    const b = numeric(right);
+    const mayBeBool = left.type.kind === 'bool' || right.type.kind === 'bool' || a.mayBeBool || b.mayBeBool;
+    const mul = type.kind === 'int' ? 'qmuli' : 'qmul';
+    if (!a.random && !b.random) return { js: `${mul}(${a.js}, ${b.js})`, type, random: false, mayBeBool };
+    const t1 = this.temp();
+    const t2 = this.temp();
+    const product = type.kind === 'int' ? `Math.imul(+${a.js}, +${b.js})` : `((+${a.js}) * (+${b.js}))`;
+    return {
+      js: `(((${t1} = ${a.js}) === 0 || ${t1} === false) ? ${t1} : ((${t2} = ${b.js}) === 0 || ${t2} === false) ? ${t2} : ${product})`,
+      type,
+      random: true,
+      mayBeBool,
+    };
+  }
+
+  // ---------------------------------------------------------------- quantifiers and aggregations
+
+  /** Every binding of the variables, first variable outermost (rddlsim's order). */
+  private bindings(variables: TypedVariable[], env: Env, loc: SourceLocation): Env[] {
+    const lists = variables.map((v) => {
+      const values = this.grounded.typeValues.get(v.type);
+      if (!values) throw new CompileError(`unknown type '${v.type}'`, v.typeLoc);
+      return values.map((value) => this.binding(value, v.type));
+    });
+    const total = lists.reduce((n, l) => n * l.length, 1);
+    if (total > MAX_UNROLL) {
+      throw new CompileError(
+        `too big to simulate: this ranges over ${total.toLocaleString('en-US')} combinations of ${variables.map((v) => v.name).join(', ')}`,
+        loc,
+      );
+    }
+    let envs: Map<string, Binding>[] = [new Map(env)];
+    variables.forEach((variable, i) => {
+      const next: Map<string, Binding>[] = [];
+      for (const e of envs) {
+        for (const binding of lists[i]!) {
+          const extended = new Map(e);
+          extended.set(variable.name, binding);
+          next.push(extended);
+        }
+      }
+      envs = next;
+    });
+    return envs;
+  }
+
+  private compileQuantifier(expr: Extract<Expr, { kind: 'quantifier' }>, env: Env): Code {
+    const forall = expr.quantifier === 'forall';
+    const guarded = this.guardedBindings(expr.variables, expr.body, env, forall ? 'forall' : 'exists');
+    const envs = guarded?.envs ?? this.bindings(expr.variables, env, expr.loc);
+    const body = guarded?.body ?? expr.body;
+    const decisive = !forall;
+    const terms: Code[] = [];
+    for (const e of envs) {
+      const code = this.compile(body, e);
+      if (code.value !== undefined) {
+        if (code.value !== decisive) continue;
+        if (terms.every((t) => !t.random)) return constant(decisive, BOOL);
+        terms.push(code);
+        break;
+      }
+      terms.push(code);
+    }
+    if (terms.length === 0) return constant(!decisive, BOOL);
+    if (terms.length === 1) return terms[0]!;
+    const random = terms.some((t) => t.random);
+    if (terms.length <= INLINE_TERMS) {
+      return { js: `(${terms.map((t) => t.js).join(forall ? ' && ' : ' || ')})`, type: BOOL, random };
+    }
+    const statements = terms.map((t) => `if (${forall ? '!' : ''}${t.js}) return ${decisive};`);
+    return { js: this.helperChain(statements, `return ${!decisive};`, 'q'), type: BOOL, random };
+  }
+
+  private compileAggregation(expr: Extract<Expr, { kind: 'aggregation' }>, env: Env): Code {
+    const op = expr.op;
+    if (op !== 'sum' && op !== 'prod' && op !== 'min' && op !== 'max') {
+      throw new CompileError(`unknown aggregation '${op}' (use sum, prod, min or max)`, expr.opLoc);
+    }
+    const total = expr.variables.reduce((n, v) => n * (this.grounded.typeValues.get(v.type)?.length ?? 0), 1);
+    const guarded =
+      op === 'sum' && total > 1 ? this.guardedBindings(expr.variables, expr.body, env, 'sum') : undefined;
+    const envs = guarded?.envs ?? this.bindings(expr.variables, env, expr.loc);
+    const body = guarded?.body ?? expr.body;
+    if (total === 0) {
+      if (op === 'sum') return constant(0, INT);
+      if (op === 'prod') return constant(1, INT);
+      throw new CompileError(`${op} over no objects has no value`, expr.loc);
+    }
+    const terms = envs.map((e) => this.compile(body, e));
+    // rddlsim starts from the first value unconverted: one binding gives that value as it is.
+    if (total === 1) return terms[0] ?? constant(0, INT);
+    let type: ValueType = terms.length ? terms[0]!.type : INT;
+    for (const t of terms.slice(1))
+      type =
+        op === 'min' || op === 'max'
+          ? minMaxType(type, t.type)
+          : arithmeticType(type, t.type, op === 'sum' ? '+' : '*');
+    if (guarded && type.kind === 'bool') type = INT;
+    if (terms.length === 1 && guarded) return { ...this.asNumber(terms[0]!), type };
+    if (type.kind === 'bool') type = INT;
+    const numbers = terms.map((t) => this.asNumber(t));
+    const random = numbers.some((t) => t.random);
+    let dropped = guarded !== undefined && numbers.length < total;
+    if (op === 'prod' && !random && numbers.some((t) => t.value !== undefined && t.value === 0)) {
+      return constant(0, type);
+    }
+    let kept = numbers;
+    if (op === 'sum') {
+      kept = numbers.filter((t) => !(t.value === 0 && !Object.is(t.value, -0)));
+      dropped ||= kept.length < numbers.length;
+    }
+    if (kept.length === 0) return constant(0, type);
+    const int = type.kind === 'int';
+    // Constants at the front are combined now: folding a prefix keeps the left-to-right order exactly.
+    let prefix = 0;
+    while (prefix < kept.length && kept[prefix]!.value !== undefined) prefix++;
+    if (prefix > 1) {
+      let folded = kept[0]!.value as number;
+      for (let i = 1; i < prefix; i++) folded = combineValues(op, folded, kept[i]!.value as number, int);
+      kept = [constant(folded, type), ...kept.slice(prefix)];
+    }
+    if (kept.length === 1 && kept[0]!.value !== undefined) {
+      const value = kept[0]!.value as number;
+      return constant(tail(dropped, int, op) ? value + 0 : value, type);
+    }
+    const combine = (acc: string, term: string): string => {
+      switch (op) {
+        case 'sum':
+          return int ? `((${acc} + ${term}) | 0)` : `(${acc} + ${term})`;
+        case 'prod':
+          return int ? `Math.imul(${acc}, ${term})` : `(${acc} * ${term})`;
+        default:
+          return `Math.${op}(${acc}, ${term})`;
+      }
+    };
+    // Folding constants together would change floating-point rounding, so constants stay in place.
+    // A dropped +0 still turns a -0 total into +0, as rddlsim's addition of it would.
+    const plusZero = tail(dropped, int, op) ? ' + 0' : '';
+    if (kept.length <= INLINE_TERMS) {
+      const js = kept.slice(1).reduce((acc, t) => combine(acc, t.js), kept[0]!.js);
+      return { js: plusZero ? `(${js}${plusZero})` : js, type, random };
+    }
+    const statements = kept.slice(1).map((t) => `r = ${combine('r', t.js)};`);
+    return { js: this.helperChain(statements, `return r${plusZero};`, 'g', kept[0]!.js), type, random };
+  }
+
+  /**
+   * Emits statements into helper functions of bounded size (large functions are not optimised by the
+   * engine): each helper runs its share and hands the accumulator `r` on. Returns the call expression.
+   */
+  private helperChain(statements: string[], ending: string, prefix: string, initial?: string): string {
+    const temps = this.#temps;
+    const declare =
+      temps > 0 ? `  let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')};\n` : '';
+    const chunks: string[][] = [];
+    for (let i = 0; i < statements.length; i += STATEMENTS_PER_HELPER)
+      chunks.push(statements.slice(i, i + STATEMENTS_PER_HELPER));
+    const accumulating = initial !== undefined;
+    let call = '';
+    chunks.forEach((chunk, i) => {
+      const name = this.module.name(prefix);
+      const last = i === chunks.length - 1;
+      const params = accumulating ? `${ARRAY_PARAMS}, r` : ARRAY_PARAMS;
+      const end = last ? ending : accumulating ? 'return r;' : 'return undefined;';
+      this.module.addFunction(
+        `function ${name}(${params}) {\n${declare}  ${chunk.join('\n  ')}\n  ${end}\n}`,
+      );
+      const args = accumulating ? `${ARRAY_PARAMS}, ${i === 0 ? initial : call}` : ARRAY_PARAMS;
+      if (accumulating) {
+        call = `${name}(${args})`;
+      } else {
+        // Early-exit chains: a chunk returns undefined to continue with the next one.
+        call = i === 0 ? `${name}(${args})` : `(${call} ?? ${name}(${args}))`;
+      }
+    });
+    return call;
+  }
+
+  /**
+   * The sparse-guard shortcut. For `sum`/`exists` whose body is `G` or `G ^ ...`, and `forall`
+   * whose body is `G => ...`, where G is a boolean non-fluent that is false by default and mentions every
+   * quantified variable: only bindings where G is true can contribute, so only those are visited (in the
+   * same order). Returns undefined when the shortcut does not apply.
+   */
+  private guardedBindings(
+    variables: TypedVariable[],
+    body: Expr,
+    env: Env,
+    mode: 'sum' | 'exists' | 'forall',
+  ): { envs: Env[]; body: Expr } | undefined {
+    const guard = findGuard(body, mode);
+    if (!guard) return undefined;
+    const layout = this.grounded.layouts.get(canonicalFluentName(guard.name));
+    if (!layout || layout.store !== 'nonfluent' || layout.info.range.kind !== 'bool' || guard.primed)
+      return undefined;
+    if (layout.info.default?.kind !== 'bool' || layout.info.default.value) return undefined;
+    const names = variables.map((v) => v.name);
+    if (new Set(names).size !== names.length) return undefined;
+    const covered = new Set(
+      guard.args
+        .filter((a) => a.kind === 'variable' && names.includes(a.name))
+        .map((a) => (a as { name: string }).name),
+    );
+    if (covered.size !== names.length) return undefined;
+    if (guard.args.some((a) => a.kind === 'pvar')) return undefined;
+    // Pattern: each argument is fixed (outer variable or constant) or one of the quantified variables.
+    const fixed: string[] = [];
+    const freeParams: number[] = [];
+    for (let i = 0; i < guard.args.length; i++) {
+      const arg = guard.args[i]!;
+      if (arg.kind === 'variable' && names.includes(arg.name)) {
+        freeParams.push(i);
+        fixed.push('*');
+      } else if (arg.kind === 'variable') {
+        const binding = env.get(arg.name);
+        if (!binding) return undefined;
+        fixed.push(binding.value);
+      } else if (arg.kind === 'enum') {
+        fixed.push(arg.value);
+      } else if (arg.kind === 'object') {
+        fixed.push(arg.name);
+      }
+    }
+    const tuples = this.trueGroundings(layout, fixed);
+    const lists = variables.map((v) => this.grounded.typeValues.get(v.type) ?? []);
+    const envs: { env: Env; order: number[] }[] = [];
+    for (const tuple of tuples) {
+      // tuple: values of the guard's free parameters; map back to the quantified variables.
+      const assignment = new Map<string, string>();
+      let consistent = true;
+      freeParams.forEach((param, k) => {
+        const name = (guard.args[param] as { name: string }).name;
+        const value = tuple[k]!;
+        const previous = assignment.get(name);
+        if (previous !== undefined && previous !== value) consistent = false;
+        assignment.set(name, value);
+      });
+      if (!consistent) continue;
+      const order: number[] = [];
+      const extended = new Map(env);
+      for (let i = 0; i < variables.length; i++) {
+        const value = assignment.get(variables[i]!.name)!;
+        const position = lists[i]!.indexOf(value);
+        if (position < 0) {
+          consistent = false;
+          break;
+        }
+        order.push(position);
+        extended.set(variables[i]!.name, this.binding(value, variables[i]!.type));
+      }
+      if (consistent) envs.push({ env: extended, order });
+    }
+    envs.sort((x, y) => {
+      for (let i = 0; i < x.order.length; i++)
+        if (x.order[i] !== y.order[i]) return x.order[i]! - y.order[i]!;
+      return 0;
+    });
+    return { envs: envs.map((e) => e.env), body };
+  }
+
+  /** True groundings of a boolean non-fluent matching a pattern ('*' = free), as tuples of the free values. */
+  private trueGroundings(layout: FluentLayout, pattern: string[]): string[][] {
+    const shape = pattern.map((p) => (p === '*' ? '*' : '=')).join('');
+    const cacheKey = `${layout.info.canonical}|${shape}`;
+    let index = this.#guardIndexes.get(cacheKey);
+    if (!index) {
+      index = new Map();
+      for (const { args } of this.grounded.nonFluentValues.trueGroundings(layout)) {
+        const fixedKey = pattern.map((p, i) => (p === '*' ? '' : args[i])).join('\u0000');
+        let list = index.get(fixedKey);
+        if (!list) index.set(fixedKey, (list = []));
+        list.push(pattern.flatMap((p, i) => (p === '*' ? [args[i]!] : [])));
+      }
+      this.#guardIndexes.set(cacheKey, index);
+    }
+    return index.get(pattern.map((p) => (p === '*' ? '' : p)).join('\u0000')) ?? [];
+  }
+
+  // ---------------------------------------------------------------- switch, functions, distributions
+
+  private compileSwitch(expr: Extract<Expr, { kind: 'switch' }>, env: Env): Code {
+    const subject = this.compile(expr.subject, env);
+    if (subject.type.kind !== 'enum' && subject.type.kind !== 'object') {
+      throw new CompileError(
+        `switch needs an enum or object value, not ${describeType(subject.type)}`,
+        expr.subject.loc,
+      );
+    }
+    // rddlsim takes `default` as soon as it reaches it; the language means it as the fallback.
+    const cases = this.quirks
+      ? expr.cases
+      : [...expr.cases.filter((c) => c.value), ...expr.cases.filter((c) => !c.value)];
+    const loc = this.module.location(expr.loc);
+    const arms: { test?: Code; body: () => Code }[] = cases.map((c) => ({
+      test: c.value ? this.compile(c.value, env) : undefined,
+      body: () => this.compile(c.body, env),
+    }));
+    if (subject.value !== undefined && arms.every((arm) => !arm.test || arm.test.value !== undefined)) {
+      const chosen = arms.find((arm) => !arm.test || arm.test.value === subject.value);
+      if (!chosen) {
+        throw new CompileError(
+          `switch has no case for ${this.grounded.symbols.name(subject.value as number)} and no default`,
+          expr.loc,
+        );
+      }
+      return chosen.body();
+    }
+    const t = this.temp();
+    const bodies = this.joinBranches(arms.map((arm) => arm.body()));
+    let js = `fail("switch has no case for this value", ${loc})`;
+    for (let i = arms.length - 1; i >= 0; i--) {
+      const test = arms[i]!.test;
+      js = test ? `(${t} === ${test.js} ? ${bodies[i]!.js} : ${js})` : bodies[i]!.js;
+    }
+    return {
+      js: `((${t} = ${subject.js}), ${js})`,
+      type: bodies[0]?.type ?? INT,
+      random: subject.random || bodies.some((b) => b.random),
+      mayBeBool: bodies.some((b) => b.mayBeBool),
+    };
+  }
+
+  private compileCall(expr: Extract<Expr, { kind: 'call' }>, env: Env): Code {
+    const args = expr.args.map((a) => this.asNumber(this.compile(a, env)));
+    const random = args.some((a) => a.random);
+    const known = args.every((a) => a.value !== undefined);
+    const values = args.map((a) => a.value as number);
+    const js = args.map((a) => a.js);
+    const loc = this.module.location(expr.loc);
+    const real = (f: (...x: number[]) => number, source: string): Code =>
+      known ? constant(f(...values), REAL) : { js: source, type: REAL, random };
+    const bothInt = args.every((a) => a.type.kind === 'int');
+    switch (expr.name) {
+      case 'div':
+      case 'mod': {
+        if (!bothInt) throw new CompileError(`${expr.name}[...] needs two integers`, expr.loc);
+        if (known && values[1] !== 0)
+          return constant(
+            expr.name === 'div' ? (values[0]! / values[1]!) | 0 : (values[0]! % values[1]!) | 0,
+            INT,
+          );
+        return {
+          js: `${expr.name === 'div' ? 'idiv' : 'imod'}(${js[0]}, ${js[1]}, ${loc})`,
+          type: INT,
+          random,
+        };
+      }
+      case 'min':
+      case 'max': {
+        const type = bothInt ? INT : REAL;
+        if (known) return constant(Math[expr.name](values[0]!, values[1]!), type);
+        return { js: `Math.${expr.name}(${js[0]}, ${js[1]})`, type, random };
+      }
+      case 'abs':
+      case 'sgn': {
+        const type = bothInt ? INT : REAL;
+        const f = expr.name === 'abs' ? Math.abs : Math.sign;
+        const wrap = (x: string) => (type.kind === 'int' && expr.name === 'abs' ? `(${x} | 0)` : x);
+        if (known)
+          return constant(
+            type.kind === 'int' && expr.name === 'abs' ? f(values[0]!) | 0 : f(values[0]!),
+            type,
+          );
+        return { js: wrap(`Math.${expr.name === 'abs' ? 'abs' : 'sign'}(${js[0]})`), type, random };
+      }
+      case 'round':
+        return known ? constant(javaRound(values[0]!), INT) : { js: `jround(${js[0]})`, type: INT, random };
+      case 'floor':
+      case 'ceil':
+        return known
+          ? constant(javaDoubleToInt(Math[expr.name](values[0]!)), INT)
+          : { js: `d2i(Math.${expr.name}(${js[0]}))`, type: INT, random };
+      case 'pow':
+        return real(Math.pow, `Math.pow(${js[0]}, ${js[1]})`);
+      case 'log':
+        return real((a, b) => Math.log(a!) / Math.log(b!), `(Math.log(${js[0]}) / Math.log(${js[1]}))`);
+      case 'ln':
+        return real(Math.log, `Math.log(${js[0]})`);
+      case 'cos':
+      case 'sin':
+      case 'tan':
+      case 'acos':
+      case 'asin':
+      case 'atan':
+      case 'cosh':
+      case 'sinh':
+      case 'tanh':
+      case 'exp':
+      case 'sqrt': {
+        const name = expr.name;
+        return real(Math[name], `Math.${name}(${js[0]})`);
+      }
+      default:
+        throw new CompileError(`unknown function '${expr.name}'`, expr.nameLoc);
+    }
+  }
+
+  private compileDistribution(expr: Extract<Expr, { kind: 'distribution' }>, env: Env): Code {
+    const loc = this.module.location(expr.loc);
+    const numbers = () => expr.args.map((a) => this.asNumber(this.compile(a, env)));
+    switch (expr.name) {
+      case 'KronDelta':
+      case 'DiracDelta':
+        return this.compile(expr.args[0]!, env);
+      case 'Bernoulli': {
+        const [p] = numbers();
+        return { js: `bern(${p!.js}, ${loc})`, type: BOOL, random: true };
+      }
+      case 'Uniform': {
+        const [l, u] = numbers();
+        return { js: `unif(${l!.js}, ${u!.js}, ${loc})`, type: REAL, random: true };
+      }
+      case 'Normal': {
+        const [m, v] = numbers();
+        return { js: `norm(${m!.js}, ${v!.js}, ${loc})`, type: REAL, random: true };
+      }
+      case 'Exponential': {
+        const [m] = numbers();
+        return { js: `expo(${m!.js}, ${loc})`, type: REAL, random: true };
+      }
+      case 'Poisson': {
+        const [m] = numbers();
+        return { js: `pois(${m!.js}, ${loc})`, type: INT, random: true };
+      }
+      case 'Weibull':
+      case 'Gamma': {
+        const [shape, scale] = numbers();
+        return {
+          js: `${expr.name === 'Weibull' ? 'weib' : 'gam'}(${shape!.js}, ${scale!.js}, ${loc})`,
+          type: REAL,
+          random: true,
+        };
+      }
+      case 'Discrete':
+        return this.compileDiscrete(expr, env, loc);
+      case 'Multinomial':
+      case 'Dirichlet':
+        throw new CompileError(
+          `not yet supported in simulation: ${expr.name} (it returns a vector)`,
+          expr.loc,
+        );
+    }
+  }
+
+  private compileDiscrete(expr: Extract<Expr, { kind: 'distribution' }>, env: Env, loc: number): Code {
+    const typeName = expr.typeName ?? '';
+    const values = this.grounded.typeValues.get(typeName);
+    const declared = this.grounded.domain.types.get(typeName);
+    if (!values || !declared || (declared.kind !== 'enum' && declared.kind !== 'object')) {
+      throw new CompileError(`unknown type '${typeName}'`, expr.typeLoc ?? expr.loc);
+    }
+    const cases = expr.cases ?? [];
+    const labels = new Int32Array(cases.length);
+    cases.forEach((c, i) => {
+      const label = c.label.kind === 'enum' ? c.label.value : c.label.kind === 'object' ? c.label.name : '';
+      if (!values.includes(label))
+        throw new CompileError(`'${label}' is not a value of ${typeName}`, c.label.loc);
+      labels[i] = this.grounded.symbols.id(label);
+    });
+    const probabilities = this.module.table(new Float64Array(cases.length));
+    const labelTable = this.module.table(labels);
+    const assignments = cases.map((c, i) => {
+      if (c.probability)
+        return `${probabilities}[${i}] = ${this.asNumber(this.compile(c.probability, env)).js}`;
+      const others = cases
+        .slice(0, i)
+        .map((_, j) => ` - ${probabilities}[${j}]`)
+        .join('');
+      return `${probabilities}[${i}] = 1${others}`;
+    });
+    return {
+      js: `(${assignments.join(', ')}, ${labelTable}[disc(${probabilities}, ${cases.length}, ${loc})])`,
+      type: { kind: declared.kind, name: typeName },
+      random: true,
+    };
+  }
+}
+
+function flatten(expr: Expr, op: '^' | '|'): Expr[] {
+  if (expr.kind === 'binary' && expr.op === op)
+    return [...flatten(expr.left, op), ...flatten(expr.right, op)];
+  return [expr];
+}
+
+/** The guard of a quantified body: `G ^ ...` / `G * ...` / `G` (sum, exists), `G => ...` (forall). */
+function findGuard(body: Expr, mode: 'sum' | 'exists' | 'forall'): PvarRef | undefined {
+  if (mode === 'forall') {
+    if (body.kind === 'binary' && body.op === '=>' && body.left.kind === 'pvar') return body.left;
+    return undefined;
+  }
+  if (body.kind === 'pvar') return body;
+  if (body.kind === 'binary' && body.op === '^') {
+    const first = flatten(body, '^')[0]!;
+    if (first.kind === 'pvar') return first;
+  }
+  return undefined;
+}
+
+/** Whether a sum that skipped zero terms must still add +0 (a -0 total becomes +0 when any +0 is added). */
+function tail(dropped: boolean, int: boolean, op: string): boolean {
+  return dropped && !int && op === 'sum';
+}
+
+function combineValues(op: 'sum' | 'prod' | 'min' | 'max', a: number, b: number, int: boolean): number {
+  switch (op) {
+    case 'sum':
+      return int ? (a + b) | 0 : a + b;
+    case 'prod':
+      return int ? Math.imul(a, b) : a * b;
+    default:
+      return Math[op](a, b);
+  }
+}
+
+function minMaxType(a: ValueType, b: ValueType): ValueType {
+  const intLike = (t: ValueType) => t.kind === 'int' || t.kind === 'bool';
+  return intLike(a) && intLike(b) ? INT : REAL;
+}
+
+function applyArithmetic(op: '+' | '-' | '*' | '/', a: number, b: number, type: ValueType): number {
+  if (op === '/') return a / b;
+  if (type.kind === 'int') {
+    if (op === '+') return (a + b) | 0;
+    if (op === '-') return (a - b) | 0;
+    return Math.imul(a, b);
+  }
+  return op === '+' ? a + b : op === '-' ? a - b : a * b;
+}

@@ -1,0 +1,344 @@
+/**
+ * Compiles a grounded instance to one JavaScript module (built with `new Function`, which works in Node and
+ * in Web Workers alike unless a Content-Security-Policy forbids it). The module has one statement per
+ * grounded fluent, in the order rddlsim evaluates them: interm fluents in dependency order, next state in
+ * rddlsim's fluent order, observations, then the reward. State lives in flat Float64Arrays; statements
+ * are split into functions of bounded size so the engine optimises each of them.
+ */
+import type { SourceLocation } from '../../errors';
+import type { Expr } from './ast';
+import type { ExprContext, PvarInfo } from './domain';
+import { ARRAY_PARAMS, CompileError, ExpressionCompiler, ModuleBuilder, type Code } from './compile-expr';
+import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
+import type { CompiledRuntime } from './runtime';
+import type { ValueType } from './value-types';
+
+/** Source text of generated functions is cut into pieces of about this many characters. */
+const CHUNK_CHARS = 12_000;
+/** Refuse to build programs larger than this (characters of generated source). */
+const MAX_SOURCE_CHARS = 256_000_000;
+
+/** The functions of a compiled instance; each takes the state arrays `(s, a, ns, im, ob)`. */
+export interface CompiledFunctions {
+  /** Interm fluents, next state and observations; returns the reward. */
+  step(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): number;
+  /** Index of the first false precondition or state-action constraint, or -1. */
+  checkActions(
+    s: Float64Array,
+    a: Float64Array,
+    ns: Float64Array,
+    im: Float64Array,
+    ob: Float64Array,
+  ): number;
+  /** Recomputes derived fluents from the state. */
+  derived(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): void;
+  /** The terminate-when (or IPC 2018 terminal) condition on the current state. */
+  terminal(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): boolean;
+  /** Index of the first false state invariant, or -1. */
+  invariants(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): number;
+}
+
+/** A constraint as the simulator reports it when false. */
+export interface ConstraintInfo {
+  kind: 'action-precondition' | 'state-action-constraint' | 'state-invariant';
+  location: SourceLocation;
+}
+
+/** A compiled instance, ready to be instantiated with a runtime (one per simulator). */
+export interface CompiledProgram {
+  instantiate(runtime: CompiledRuntime): CompiledFunctions;
+  locations: SourceLocation[];
+  data: (Float64Array | Int32Array)[];
+  /** Per object/enum type: its index in the position tables. */
+  positionTables: Map<string, number>;
+  /** Value type of each state grounding once its cpf has run. */
+  stateCpfTypes: ValueType[];
+  /** Value type of each interm/derived grounding and each observation grounding. */
+  intermTypes: ValueType[];
+  observTypes: ValueType[];
+  rewardType: ValueType;
+  actionConstraints: ConstraintInfo[];
+  stateInvariants: ConstraintInfo[];
+  /** Characters of generated source (for the benchmarks' memory figures). */
+  sourceSize: number;
+}
+
+/** Options that change the generated code. */
+export interface CompileOptions {
+  /** Reproduce rddlsim's evaluation quirks. */
+  quirks: boolean;
+}
+
+interface Statement {
+  source: string;
+}
+
+/** Compiles a grounded instance; throws CompileError (with a location) for what cannot be simulated. */
+export function compileProgram(grounded: GroundedInstance, options: CompileOptions): CompiledProgram {
+  const module = new ModuleBuilder();
+  const positionTables = new Map<string, number>();
+  for (const type of grounded.typeValues.keys()) positionTables.set(type, positionTables.size);
+  const compiler = new ExpressionCompiler(grounded, module, options.quirks, positionTables);
+  const domain = grounded.domain;
+  const layoutOf = (info: PvarInfo) => grounded.layouts.get(info.canonical)!;
+  const cpfOf = (info: PvarInfo) => {
+    const cpf = domain.cpfs.get(info.canonical);
+    if (!cpf) throw new CompileError(`${info.kind} '${info.name}' has no cpf`, info.decl.nameLoc);
+    return cpf;
+  };
+
+  const stateCpfTypes: ValueType[] = new Array(grounded.sizes.state);
+  const intermTypes: ValueType[] = new Array(grounded.sizes.interm);
+  const observTypes: ValueType[] = new Array(grounded.sizes.observ);
+
+  /** Compiles `info`'s cpf for every grounding, handing each compiled statement to `emit`. */
+  const eachGrounding = (
+    info: PvarInfo,
+    context: ExprContext,
+    emit: (index: number, code: Code, temps: string[], reads: Set<number>) => void,
+    computedState?: Uint8Array,
+  ) => {
+    const layout = layoutOf(info);
+    const cpf = cpfOf(info);
+    const variables = cpf.head.args.map((arg) => (arg.kind === 'variable' ? arg.name : ''));
+    for (let i = 0; i < layout.count; i++) {
+      const args = groundingArgs(layout, i);
+      const bindings = new Map(
+        variables.map((name, p) => [name, { value: args[p]!, type: info.params[p]! }]),
+      );
+      const reads = new Set<number>();
+      const { code, temps } = compiler.compileStatement(cpf.expr, bindings, {
+        context,
+        computedState,
+        intermReads: reads,
+      });
+      emit(layout.offset + i, code, temps, reads);
+      computedState?.fill(1, layout.offset + i, layout.offset + i + 1);
+    }
+  };
+  const store = (array: string, index: number, code: Code, temps: string[]): Statement => {
+    const value = storedValue(compiler, code);
+    const body = `${array}[${index}] = ${value};`;
+    return { source: temps.length ? `{ let ${temps.join(', ')}; ${body} }` : body };
+  };
+
+  // Interm fluents, then derived fluents, each in dependency order.
+  const interms = domain.pvariableList.filter((p) => p.kind === 'interm-fluent');
+  const deriveds = domain.pvariableList.filter((p) => p.kind === 'derived-fluent');
+  const orderedStatements = (infos: PvarInfo[], context: ExprContext): Statement[] => {
+    const nodes: DependencyNode[] = [];
+    infos.forEach((info, declarationIndex) =>
+      eachGrounding(info, context, (index, code, temps, reads) => {
+        intermTypes[index] = code.type;
+        nodes.push({
+          index,
+          priority: [info.level ?? 0, declarationIndex, index],
+          reads,
+          statement: store('im', index, code, temps),
+          label: `${info.name}${describeArgs(layoutOf(info), index)}`,
+          location: cpfOf(info).loc,
+        });
+      }),
+    );
+    return dependencyOrder(nodes).map((n) => n.statement);
+  };
+  const intermStatements = orderedStatements(interms, 'interm-cpf');
+  const derivedStatements = orderedStatements(deriveds, 'derived-cpf');
+
+  const computedState = new Uint8Array(grounded.sizes.state);
+  const stateStatements: Statement[] = [];
+  for (const info of grounded.stateEvaluationOrder) {
+    eachGrounding(
+      info,
+      'state-cpf',
+      (index, code, temps) => {
+        stateCpfTypes[index] = code.type;
+        stateStatements.push(store('ns', index, code, temps));
+      },
+      computedState,
+    );
+  }
+  const observStatements: Statement[] = [];
+  for (const info of grounded.observEvaluationOrder) {
+    eachGrounding(info, 'observ-cpf', (index, code, temps) => {
+      observTypes[index] = code.type;
+      observStatements.push(store('ob', index, code, temps));
+    });
+  }
+
+  const noBindings = new Map<string, { value: string; type: string }>();
+  const compileAlone = (expr: Expr, context: ExprContext) =>
+    compiler.compileStatement(expr, noBindings, { context });
+  const reward = domain.block.reward;
+  if (!reward) throw new CompileError(`the domain has no reward`, domain.block.nameLoc);
+  const rewardCode = compileAlone(reward, 'reward');
+  const rewardValue = compiler.asNumber(rewardCode.code).js;
+
+  const actionConstraints: ConstraintInfo[] = [];
+  const constraintStatements: Statement[] = [];
+  const constraintGroups = [
+    { list: domain.block.actionPreconditions, kind: 'action-precondition' as const },
+    { list: domain.block.stateActionConstraints, kind: 'state-action-constraint' as const },
+  ];
+  for (const { list, kind } of constraintGroups) {
+    for (const constraint of list) {
+      const { code, temps } = compileAlone(constraint.expr, 'precondition');
+      const index = actionConstraints.length;
+      actionConstraints.push({ kind, location: constraint.loc });
+      if (code.value === true) continue;
+      const test = `if (!${code.js}) return ${index};`;
+      constraintStatements.push({ source: temps.length ? `{ let ${temps.join(', ')}; ${test} }` : test });
+    }
+  }
+  const stateInvariants: ConstraintInfo[] = [];
+  const invariantStatements: Statement[] = [];
+  for (const invariant of domain.block.stateInvariants) {
+    const { code, temps } = compileAlone(invariant.expr, 'invariant');
+    const index = stateInvariants.length;
+    stateInvariants.push({ kind: 'state-invariant', location: invariant.loc });
+    if (code.value === true) continue;
+    const test = `if (!${code.js}) return ${index};`;
+    invariantStatements.push({ source: temps.length ? `{ let ${temps.join(', ')}; ${test} }` : test });
+  }
+  const horizon = grounded.instance.horizon;
+  const terminalCode =
+    horizon.kind === 'terminate-when' || horizon.kind === 'terminal'
+      ? compileAlone(horizon.condition, 'terminal')
+      : undefined;
+
+  const sections: string[] = [];
+  const section = (name: string, statements: Statement[], ending: string) => {
+    const chunkNames: string[] = [];
+    let current: string[] = [];
+    let size = 0;
+    const flush = () => {
+      if (current.length === 0) return;
+      const chunk = module.name('c');
+      chunkNames.push(chunk);
+      sections.push(`function ${chunk}(${ARRAY_PARAMS}) {\n  ${current.join('\n  ')}\n  return -1;\n}`);
+      current = [];
+      size = 0;
+    };
+    for (const statement of statements) {
+      current.push(statement.source);
+      size += statement.source.length;
+      if (size > CHUNK_CHARS) flush();
+    }
+    flush();
+    // Constraint chunks return the index of a false constraint, -1 when all hold.
+    const calls = chunkNames.map((chunk) =>
+      ending === 'constraints'
+        ? `  { const k = ${chunk}(${ARRAY_PARAMS}); if (k >= 0) return k; }`
+        : `  ${chunk}(${ARRAY_PARAMS});`,
+    );
+    const tail = ending === 'constraints' ? '  return -1;' : ending;
+    sections.push(`function ${name}(${ARRAY_PARAMS}) {\n${calls.join('\n')}\n${tail}\n}`);
+  };
+  section('intermAndNext', [...intermStatements, ...stateStatements, ...observStatements], '');
+  section('checkActions', constraintStatements, 'constraints');
+  section('invariants', invariantStatements, 'constraints');
+  section('derived', derivedStatements, '');
+  const temps = (list: string[]) => (list.length ? `  let ${list.join(', ')};\n` : '');
+  sections.push(
+    `function reward(${ARRAY_PARAMS}) {\n${temps(rewardCode.temps)}  return ${rewardValue};\n}`,
+    `function step(${ARRAY_PARAMS}) {\n  intermAndNext(${ARRAY_PARAMS});\n  return reward(${ARRAY_PARAMS});\n}`,
+    `function terminal(${ARRAY_PARAMS}) {\n${terminalCode ? `${temps(terminalCode.temps)}  return ${terminalCode.code.js};` : '  return false;'}\n}`,
+  );
+  const source = [
+    '"use strict";',
+    'const { U, bern, unif, norm, expo, pois, weib, gam, disc, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
+    'const D = rt.data;',
+    ...module.helpers,
+    ...sections,
+    'return { step, checkActions, derived, terminal, invariants };',
+  ].join('\n');
+  if (source.length > MAX_SOURCE_CHARS) {
+    throw new CompileError(
+      `this instance is too big to compile (${Math.round(source.length / 1e6)} million characters of code)`,
+      grounded.instance.nameLoc,
+    );
+  }
+  // The generated text is built only from numbers, fixed helper names and the escaped message above,
+  // never from names in the RDDL text, so no RDDL input can inject code.
+  const factory = new Function('rt', source) as (rt: CompiledRuntime) => CompiledFunctions;
+  return {
+    instantiate: factory,
+    locations: module.locations,
+    data: module.data,
+    positionTables,
+    stateCpfTypes,
+    intermTypes,
+    observTypes,
+    rewardType: rewardCode.code.type,
+    actionConstraints,
+    stateInvariants,
+    sourceSize: source.length,
+  };
+}
+
+/** The number stored for a value: bools as 0/1, numbers as they are, enum and object values as symbols. */
+function storedValue(compiler: ExpressionCompiler, code: Code): string {
+  if (code.type.kind === 'bool')
+    return code.value !== undefined ? (code.value ? '1' : '0') : `${code.js} ? 1 : 0`;
+  if (code.type.kind === 'int' || code.type.kind === 'real') return compiler.asNumber(code).js;
+  return code.js;
+}
+
+function describeArgs(layout: FluentLayout, index: number): string {
+  const args = groundingArgs(layout, index - layout.offset);
+  return args.length ? `(${args.join(', ')})` : '';
+}
+
+interface DependencyNode {
+  index: number;
+  priority: number[];
+  reads: Set<number>;
+  statement: Statement;
+  label: string;
+  location: SourceLocation;
+}
+
+/**
+ * Orders groundings so that each comes after those it reads (depth-first, visiting in priority order so
+ * independent fluents keep level, declaration and grounding order). A cycle is reported with its path.
+ */
+function dependencyOrder(nodes: DependencyNode[]): DependencyNode[] {
+  const byIndex = new Map(nodes.map((n) => [n.index, n]));
+  const sorted = [...nodes].sort((x, y) => {
+    for (let i = 0; i < x.priority.length; i++)
+      if (x.priority[i] !== y.priority[i]) return x.priority[i]! - y.priority[i]!;
+    return 0;
+  });
+  const state = new Map<number, 1 | 2>();
+  const result: DependencyNode[] = [];
+  for (const root of sorted) {
+    if (state.has(root.index)) continue;
+    const stack: { node: DependencyNode; pending: number[] }[] = [{ node: root, pending: [...root.reads] }];
+    state.set(root.index, 1);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const next = top.pending.pop();
+      if (next === undefined) {
+        stack.pop();
+        state.set(top.node.index, 2);
+        result.push(top.node);
+        continue;
+      }
+      const dependency = byIndex.get(next);
+      if (!dependency) continue;
+      const mark = state.get(next);
+      if (mark === 2) continue;
+      if (mark === 1) {
+        const from = stack.findIndex((frame) => frame.node.index === next);
+        const path = [...stack.slice(from).map((frame) => frame.node.label), dependency.label];
+        throw new CompileError(
+          `these fluents depend on each other in a cycle: ${path.join(' -> ')}`,
+          dependency.location,
+        );
+      }
+      state.set(next, 1);
+      stack.push({ node: dependency, pending: [...dependency.reads] });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,17 @@
+/**
+ * The RDDL environment: parse RDDL texts, load an instance and simulate it with rddlsim's semantics.
+ * Types of the contract live in `./api`.
+ */
+import type { RddlDiagnostic, RddlSource } from './api';
+import type { RddlFile } from './ast';
+import { parseRddlText } from './parser';
+
+export type * from './api';
+export { checkRddl, listInstances, loadRddl, type LoadOptions } from './load';
+export type { CompiledModel } from './model';
+
+/** Parses one text: its syntax tree (possibly partial) and its syntax errors, with line:column. */
+export function parseRddl(source: RddlSource): { diagnostics: RddlDiagnostic[]; file: RddlFile } {
+  const { file, diagnostics } = parseRddlText(source);
+  return { file, diagnostics };
+}

@@ -1,0 +1,1721 @@
+/**
+ * The RDDL parser: chevrotain's embedded-actions parser building the syntax tree of `ast.ts` directly.
+ *
+ * The grammar is rddlsim's (JavaCUP) grammar rewritten for an LL parser. Binary operators get one rule per
+ * precedence level, lowest first: `<=>`, `=>`, `|`, `^`/`&`, comparisons, `+ -`, `* /`, then the prefix
+ * operators `~ - +`. `if`, quantifiers and aggregations have the lowest precedence of all in rddlsim, which
+ * means their last operand extends as far to the right as possible (`sum_{?x : t} a + b` sums `a + b`);
+ * here that falls out of parsing those operands as whole expressions.
+ */
+import {
+  EmbeddedActionsParser,
+  type IParserErrorMessageProvider,
+  type IToken,
+  type TokenType,
+} from 'chevrotain';
+import type { SourceLocation } from '../../errors';
+import type {
+  AggregationExpr,
+  Assignment,
+  BinaryOp,
+  Block,
+  ConstValue,
+  ConstraintDef,
+  CpfDef,
+  DiscreteCase,
+  DistributionName,
+  DomainBlock,
+  Expr,
+  HorizonSpec,
+  InstanceBlock,
+  MemberTerm,
+  NonFluentsBlock,
+  ObjectsDecl,
+  PvarDecl,
+  PvarKindKeyword,
+  PvarRef,
+  RddlFile,
+  SwitchCase,
+  Term,
+  TypeDecl,
+  TypedVariable,
+} from './ast';
+import type { RddlDiagnostic, RddlSource } from './api';
+import {
+  ALL_TOKENS,
+  Ampersand,
+  And,
+  Assign,
+  BlockComment,
+  Colon,
+  Comma,
+  Divide,
+  Dollar,
+  Dot,
+  Equal,
+  EnumValue,
+  Equiv,
+  ExponentLiteral,
+  Greater,
+  GreaterEqual,
+  Identifier,
+  Imply,
+  IntegerLiteral,
+  KEYWORDS as K,
+  LBracket,
+  LCurly,
+  LParen,
+  Less,
+  LessEqual,
+  Minus,
+  Not,
+  NotEqual,
+  Or,
+  Plus,
+  Question,
+  RBracket,
+  RCurly,
+  RParen,
+  RealLiteral,
+  Semicolon,
+  Times,
+  Underscore,
+  Variable,
+  WhiteSpace,
+  tokenize,
+} from './lexer';
+
+/** Words for tokens in error messages: "end of text" rather than chevrotain's EOF. */
+function describeToken(token: IToken): string {
+  if (token.tokenType.name === 'EOF') return 'the end of the text';
+  return `'${token.image}'`;
+}
+
+function describeExpected(types: TokenType[]): string {
+  const labels = [...new Set(types.map((t) => t.LABEL ?? t.name))];
+  if (labels.length === 1) return labels[0]!;
+  if (labels.length <= 6) return `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
+  return `${labels.slice(0, 6).join(', ')}, ...`;
+}
+
+const errorMessages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual }) {
+    return `expected ${expected.LABEL ?? expected.name} but found ${describeToken(actual)}`;
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    return `expected 'domain', 'non-fluents' or 'instance' but found ${describeToken(firstRedundant)}`;
+  },
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual }) {
+    const firsts = expectedPathsPerAlt.flatMap((paths) =>
+      paths.map((path) => path[0]).filter((t) => t !== undefined),
+    );
+    return `expected ${describeExpected(firsts as TokenType[])} but found ${describeToken(actual[0]!)}`;
+  },
+  buildEarlyExitMessage({ expectedIterationPaths, actual }) {
+    const firsts = expectedIterationPaths.map((path) => path[0]).filter((t) => t !== undefined);
+    return `expected at least one ${describeExpected(firsts as TokenType[])} but found ${describeToken(actual[0]!)}`;
+  },
+};
+
+const PVAR_KINDS: PvarKindKeyword[] = [
+  'state-fluent',
+  'non-fluent',
+  'action-fluent',
+  'interm-fluent',
+  'derived-fluent',
+  'observ-fluent',
+];
+
+const SIMPLE_DISTRIBUTIONS: { name: DistributionName; arity: 1 | 2 }[] = [
+  { name: 'Bernoulli', arity: 1 },
+  { name: 'KronDelta', arity: 1 },
+  { name: 'DiracDelta', arity: 1 },
+  { name: 'Poisson', arity: 1 },
+  { name: 'Exponential', arity: 1 },
+  { name: 'Uniform', arity: 2 },
+  { name: 'Normal', arity: 2 },
+  { name: 'Weibull', arity: 2 },
+  { name: 'Gamma', arity: 2 },
+];
+
+const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
+  [Equal, '=='],
+  [NotEqual, '~='],
+  [LessEqual, '<='],
+  [Less, '<'],
+  [GreaterEqual, '>='],
+  [Greater, '>'],
+];
+
+const placeholderLoc: SourceLocation = { line: 1, column: 1 };
+
+function finite(x: number | undefined): number | undefined {
+  return x !== undefined && Number.isFinite(x) ? x : undefined;
+}
+
+class RddlParser extends EmbeddedActionsParser {
+  /** Name of the text being parsed, copied into every location. */
+  source = '';
+
+  constructor() {
+    super(
+      ALL_TOKENS.filter((t) => t !== WhiteSpace),
+      { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: errorMessages },
+    );
+    this.performSelfAnalysis();
+  }
+
+  loc(first: IToken, last: IToken = first): SourceLocation {
+    // Tokens inserted by error recovery have no position: fall back to the other end, then to 1:1.
+    const line = finite(first.startLine) ?? finite(last.startLine) ?? 1;
+    const column = finite(first.startColumn) ?? finite(last.startColumn) ?? 1;
+    return {
+      source: this.source,
+      line,
+      column,
+      endLine: finite(last.endLine) ?? line,
+      endColumn: (finite(last.endColumn) ?? column - 1) + 1,
+      offset: finite(first.startOffset) ?? finite(last.startOffset),
+    };
+  }
+
+  span(from: SourceLocation, to: SourceLocation): SourceLocation {
+    return { ...from, endLine: to.endLine, endColumn: to.endColumn };
+  }
+
+  // ---------------------------------------------------------------- files and blocks
+
+  public file = this.RULE('file', (): Block[] => {
+    const blocks: Block[] = [];
+    this.MANY(() => {
+      const block = this.OR([
+        { ALT: () => this.SUBRULE(this.domainBlock) as Block },
+        { ALT: () => this.SUBRULE(this.nonFluentsBlock) as Block },
+        { ALT: () => this.SUBRULE(this.instanceBlock) as Block },
+      ]);
+      this.ACTION(() => {
+        if (block) blocks.push(block);
+      });
+    });
+    return blocks;
+  });
+
+  private domainBlock = this.RULE('domainBlock', (): DomainBlock => {
+    const start = this.CONSUME(K.domain);
+    const name = this.CONSUME(Identifier);
+    this.CONSUME(LCurly);
+    const block = this.ACTION((): DomainBlock => ({
+      kind: 'domain',
+      name: name.image,
+      nameLoc: this.loc(name),
+      requirements: [],
+      types: [],
+      pvariables: [],
+      pvariableInsertionOrder: [],
+      typeInsertionOrder: [],
+      cpfs: [],
+      actionPreconditions: [],
+      stateActionConstraints: [],
+      stateInvariants: [],
+      objects: [],
+      loc: this.loc(start),
+    }));
+    const pvariableSections: PvarDecl[][] = [];
+    const typeSections: TypeDecl[][] = [];
+    this.OPTION(() => {
+      const requirements = this.SUBRULE(this.requirementsSection);
+      this.ACTION(() => block.requirements.push(...requirements));
+    });
+    this.MANY(() => {
+      this.OR([
+        {
+          ALT: () => {
+            const types = this.SUBRULE(this.typesSection);
+            this.ACTION(() => {
+              block.types.push(...types);
+              typeSections.push(types);
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const pvariables = this.SUBRULE(this.pvariablesSection);
+            this.ACTION(() => {
+              block.pvariables.push(...pvariables);
+              pvariableSections.push(pvariables);
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const header = this.OR1([
+              { ALT: () => this.CONSUME(K.cpfs) },
+              { ALT: () => this.CONSUME(K.cdfs) },
+            ]);
+            const cpfs = this.SUBRULE(this.cpfsBody);
+            this.ACTION(() => {
+              block.cpfsKeyword = header.image as 'cpfs' | 'cdfs';
+              block.cpfs.push(...cpfs);
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.reward);
+            this.CONSUME(Assign);
+            const expr = this.SUBRULE(this.expression);
+            const semi = this.CONSUME(Semicolon);
+            this.ACTION(() => {
+              block.reward = expr;
+              block.rewardLoc = this.loc(keyword, semi);
+            });
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(K['state-action-constraints']);
+            const list = this.SUBRULE(this.constraintList);
+            this.ACTION(() => block.stateActionConstraints.push(...list));
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(K['action-preconditions']);
+            const list = this.SUBRULE1(this.constraintList);
+            this.ACTION(() => block.actionPreconditions.push(...list));
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(K['state-invariants']);
+            const list = this.SUBRULE2(this.constraintList);
+            this.ACTION(() => block.stateInvariants.push(...list));
+          },
+        },
+        {
+          ALT: () => {
+            const objects = this.SUBRULE(this.objectsSection);
+            this.ACTION(() => block.objects.push(...objects));
+          },
+        },
+      ]);
+    });
+    const end = this.CONSUME(RCurly);
+    this.ACTION(() => {
+      block.loc = this.span(block.loc, this.loc(end));
+      block.pvariableInsertionOrder = pvariableSections.reverse().flat();
+      block.typeInsertionOrder = typeSections.reverse().flat();
+    });
+    return block;
+  });
+
+  private requirementsSection = this.RULE('requirementsSection', () => {
+    const requirements: { name: string; loc: SourceLocation }[] = [];
+    this.CONSUME(K.requirements);
+    this.OPTION(() => this.CONSUME(Assign));
+    this.CONSUME(LCurly);
+    this.MANY_SEP({
+      SEP: Comma,
+      DEF: () => {
+        const word = this.CONSUME(Identifier);
+        this.ACTION(() => requirements.push({ name: word.image, loc: this.loc(word) }));
+      },
+    });
+    this.CONSUME(RCurly);
+    this.CONSUME(Semicolon);
+    return requirements;
+  });
+
+  private typesSection = this.RULE('typesSection', (): TypeDecl[] => {
+    const types: TypeDecl[] = [];
+    this.CONSUME(K.types);
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      const decl = this.SUBRULE(this.typeDecl);
+      this.ACTION(() => types.push(decl));
+    });
+    this.CONSUME(RCurly);
+    this.CONSUME(Semicolon);
+    return types;
+  });
+
+  private typeDecl = this.RULE('typeDecl', (): TypeDecl => {
+    const name = this.CONSUME(Identifier);
+    this.CONSUME(Colon);
+    const decl = this.OR([
+      {
+        ALT: (): TypeDecl => {
+          this.CONSUME(K.object);
+          return this.ACTION(() => ({ kind: 'object', name: name.image, loc: this.loc(name) }));
+        },
+      },
+      {
+        ALT: (): TypeDecl => {
+          const parent = this.CONSUME1(Identifier);
+          return this.ACTION(() => ({
+            kind: 'object',
+            name: name.image,
+            parent: parent.image,
+            parentLoc: this.loc(parent),
+            loc: this.loc(name),
+          }));
+        },
+      },
+      {
+        ALT: (): TypeDecl => {
+          this.CONSUME(LCurly);
+          const first = this.CONSUME(EnumValue);
+          const decl = this.OR1([
+            {
+              ALT: (): TypeDecl => {
+                this.CONSUME(Dot);
+                this.CONSUME1(Dot);
+                const last = this.CONSUME1(EnumValue);
+                return this.ACTION(() => this.enumRange(name, first, last));
+              },
+            },
+            {
+              ALT: (): TypeDecl => {
+                const values = this.ACTION(() => [{ value: first.image, loc: this.loc(first) }]);
+                this.MANY(() => {
+                  this.CONSUME(Comma);
+                  const next = this.CONSUME2(EnumValue);
+                  this.ACTION(() => values.push({ value: next.image, loc: this.loc(next) }));
+                });
+                return this.ACTION(() => ({ kind: 'enum', name: name.image, values, loc: this.loc(name) }));
+              },
+            },
+          ]);
+          this.CONSUME(RCurly);
+          return decl;
+        },
+      },
+      {
+        ALT: (): TypeDecl => {
+          this.CONSUME(LBracket);
+          const index = this.CONSUME2(Identifier);
+          this.CONSUME(RBracket);
+          this.CONSUME(Less);
+          this.CONSUME(Question);
+          this.CONSUME1(Colon);
+          const range = this.SUBRULE(this.typeSpec);
+          this.CONSUME(Greater);
+          return this.ACTION(() => ({
+            kind: 'struct',
+            name: name.image,
+            indexType: index.image,
+            members: [{ label: '?', range: range.image }],
+            loc: this.loc(name),
+          }));
+        },
+      },
+      {
+        ALT: (): TypeDecl => {
+          this.CONSUME1(Less);
+          const members: { label: string; range: string }[] = [];
+          this.AT_LEAST_ONE_SEP({
+            SEP: Comma,
+            DEF: () => {
+              const label = this.SUBRULE(this.constantName);
+              this.CONSUME2(Colon);
+              const range = this.SUBRULE1(this.typeSpec);
+              this.ACTION(() => members.push({ label: label.value, range: range.image }));
+            },
+          });
+          this.CONSUME1(Greater);
+          return this.ACTION(() => ({ kind: 'struct', name: name.image, members, loc: this.loc(name) }));
+        },
+      },
+    ]);
+    this.CONSUME(Semicolon);
+    return decl;
+  });
+
+  private enumRange(name: IToken, first: IToken, last: IToken): TypeDecl {
+    const from = Number(first.image.slice(1));
+    const to = Number(last.image.slice(1));
+    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from) {
+      this.extraErrors.push({
+        severity: 'error',
+        message: `an enum range needs integer bounds in increasing order, as in {@1 .. @5}`,
+        location: this.loc(first, last),
+      });
+      return { kind: 'enum', name: name.image, values: [], loc: this.loc(name) };
+    }
+    return { kind: 'enum-range', name: name.image, from, to, loc: this.loc(name) };
+  }
+
+  /** Problems found while building nodes (not grammar errors), reported with the syntax errors. */
+  extraErrors: RddlDiagnostic[] = [];
+
+  private typeSpec = this.RULE('typeSpec', (): IToken => {
+    return this.OR([
+      { ALT: () => this.CONSUME(Identifier) },
+      { ALT: () => this.CONSUME(K.int) },
+      { ALT: () => this.CONSUME(K.real) },
+      { ALT: () => this.CONSUME(K.bool) },
+    ]);
+  });
+
+  private pvariablesSection = this.RULE('pvariablesSection', (): PvarDecl[] => {
+    const decls: PvarDecl[] = [];
+    this.CONSUME(K.pvariables);
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      const decl = this.SUBRULE(this.pvarDecl);
+      this.ACTION(() => decls.push(decl));
+    });
+    this.CONSUME(RCurly);
+    this.CONSUME(Semicolon);
+    return decls;
+  });
+
+  private pvarDecl = this.RULE('pvarDecl', (): PvarDecl => {
+    const name = this.CONSUME(Identifier);
+    const params: { type: string; loc: SourceLocation }[] = [];
+    this.OPTION(() => {
+      this.CONSUME(LParen);
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const type = this.SUBRULE(this.typeSpec);
+          this.ACTION(() => params.push({ type: type.image, loc: this.loc(type) }));
+        },
+      });
+      this.CONSUME(RParen);
+    });
+    this.CONSUME(Colon);
+    this.CONSUME(LCurly);
+    const kind = this.OR(PVAR_KINDS.map((k) => ({ ALT: () => this.CONSUME(K[k]) })));
+    this.CONSUME(Comma);
+    const range = this.SUBRULE1(this.typeSpec);
+    const decl = this.ACTION((): PvarDecl => ({
+      name: name.image,
+      nameLoc: this.loc(name),
+      params,
+      kind: kind.image as PvarKindKeyword,
+      range: range.image,
+      rangeLoc: this.loc(range),
+      loc: this.loc(name),
+    }));
+    this.OPTION1(() => {
+      this.CONSUME1(Comma);
+      this.OR1([
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.default);
+            this.CONSUME(Assign);
+            const value = this.SUBRULE(this.constValue);
+            this.ACTION(() => {
+              decl.default = value.value;
+              decl.defaultLoc = this.span(this.loc(keyword), value.loc);
+            });
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(K.level);
+            this.CONSUME1(Assign);
+            const level = this.CONSUME(IntegerLiteral);
+            this.ACTION(() => {
+              decl.level = Number(level.image);
+            });
+          },
+        },
+      ]);
+    });
+    this.CONSUME(RCurly);
+    const end = this.CONSUME(Semicolon);
+    this.ACTION(() => {
+      decl.loc = this.loc(name, end);
+    });
+    return decl;
+  });
+
+  /** A constant in a declaration or assignment (rddlsim's RANGE_CONST). */
+  private constValue = this.RULE('constValue', (): { value: ConstValue; loc: SourceLocation } => {
+    return this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(K.true);
+          return this.ACTION(() => ({
+            value: { kind: 'bool', value: true } as ConstValue,
+            loc: this.loc(t),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(K.false);
+          return this.ACTION(() => ({
+            value: { kind: 'bool', value: false } as ConstValue,
+            loc: this.loc(t),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          let minus: IToken | undefined;
+          this.OPTION(() => {
+            minus = this.CONSUME(Minus);
+          });
+          const number = this.SUBRULE(this.numberToken);
+          return this.ACTION(() => {
+            const sign = minus ? -1 : 1;
+            const isInt = number.tokenType === IntegerLiteral;
+            const value = sign * Number(number.image);
+            return {
+              value: (isInt ? { kind: 'int', value } : { kind: 'real', value }) as ConstValue,
+              loc: this.loc(minus ?? number, number),
+            };
+          });
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(K['pos-inf']);
+          return this.ACTION(() => ({
+            value: { kind: 'real', value: Infinity } as ConstValue,
+            loc: this.loc(t),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(K['neg-inf']);
+          return this.ACTION(() => ({
+            value: { kind: 'real', value: -Infinity } as ConstValue,
+            loc: this.loc(t),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const c = this.SUBRULE(this.constantName);
+          return this.ACTION(() => ({
+            value: (c.value.startsWith('@')
+              ? { kind: 'enum', value: c.value }
+              : { kind: 'object', value: c.value }) as ConstValue,
+            loc: c.loc,
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(Less);
+          const value = this.SUBRULE(this.structConst);
+          const close = this.CONSUME(Greater);
+          return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(LParen);
+          this.CONSUME1(Less);
+          const value = this.SUBRULE1(this.structConst);
+          this.CONSUME1(Greater);
+          const close = this.CONSUME(RParen);
+          return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(LBracket);
+          this.CONSUME2(Less);
+          const value = this.SUBRULE2(this.structConst);
+          this.CONSUME2(Greater);
+          const close = this.CONSUME(RBracket);
+          return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+        },
+      },
+    ]);
+  });
+
+  private structConst = this.RULE('structConst', (): ConstValue => {
+    return this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Question);
+          this.CONSUME(Colon);
+          const inner = this.SUBRULE(this.constValue);
+          return this.ACTION((): ConstValue => ({
+            kind: 'struct',
+            members: [{ label: '?', value: inner.value }],
+            wildcard: true,
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const members: { label: string; value: ConstValue }[] = [];
+          this.AT_LEAST_ONE_SEP({
+            SEP: Comma,
+            DEF: () => {
+              const label = this.SUBRULE(this.constantName);
+              this.CONSUME1(Colon);
+              const value = this.SUBRULE1(this.constValue);
+              this.ACTION(() => members.push({ label: label.value, value: value.value }));
+            },
+          });
+          return this.ACTION((): ConstValue => ({ kind: 'struct', members }));
+        },
+      },
+    ]);
+  });
+
+  /** `name`, `$name` or `@value` (rddlsim's LCONST); objects lose their `$`. */
+  private constantName = this.RULE('constantName', (): { value: string; loc: SourceLocation } => {
+    return this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(Identifier);
+          return this.ACTION(() => ({ value: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const dollar = this.CONSUME(Dollar);
+          const t = this.CONSUME1(Identifier);
+          return this.ACTION(() => ({ value: t.image, loc: this.loc(dollar, t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(EnumValue);
+          return this.ACTION(() => ({ value: t.image, loc: this.loc(t) }));
+        },
+      },
+    ]);
+  });
+
+  private numberToken = this.RULE('numberToken', (): IToken => {
+    return this.OR([
+      { ALT: () => this.CONSUME(IntegerLiteral) },
+      { ALT: () => this.CONSUME(RealLiteral) },
+      {
+        ALT: () => {
+          const t = this.CONSUME(ExponentLiteral);
+          this.ACTION(() =>
+            this.extraErrors.push({
+              severity: 'error',
+              message: `RDDL has no exponent notation: write ${t.image} as a plain number (e.g. ${Number(t.image).toFixed(1)})`,
+              location: this.loc(t),
+            }),
+          );
+          return t;
+        },
+      },
+    ]);
+  });
+
+  private cpfsBody = this.RULE('cpfsBody', (): CpfDef[] => {
+    const cpfs: CpfDef[] = [];
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      const head = this.SUBRULE(this.pvarExpression);
+      this.CONSUME(Assign);
+      const expr = this.SUBRULE(this.expression);
+      const end = this.CONSUME(Semicolon);
+      this.ACTION(() => cpfs.push({ head, expr, loc: this.span(head.loc, this.loc(end)) }));
+    });
+    this.CONSUME(RCurly);
+    this.CONSUME1(Semicolon);
+    return cpfs;
+  });
+
+  private constraintList = this.RULE('constraintList', (): ConstraintDef[] => {
+    const list: ConstraintDef[] = [];
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      const expr = this.SUBRULE(this.expression);
+      const end = this.CONSUME(Semicolon);
+      this.ACTION(() => list.push({ expr, loc: this.span(expr.loc, this.loc(end)) }));
+    });
+    this.CONSUME(RCurly);
+    this.CONSUME1(Semicolon);
+    return list;
+  });
+
+  private objectsSection = this.RULE('objectsSection', (): ObjectsDecl[] => {
+    const decls: ObjectsDecl[] = [];
+    this.CONSUME(K.objects);
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      const type = this.CONSUME(Identifier);
+      this.CONSUME(Colon);
+      this.CONSUME1(LCurly);
+      const objects: { name: string; loc: SourceLocation }[] = [];
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const c = this.SUBRULE(this.constantName);
+          this.ACTION(() => objects.push({ name: c.value, loc: c.loc }));
+        },
+      });
+      this.CONSUME1(RCurly);
+      const end = this.CONSUME(Semicolon);
+      this.ACTION(() =>
+        decls.push({ type: type.image, typeLoc: this.loc(type), objects, loc: this.loc(type, end) }),
+      );
+    });
+    this.CONSUME(RCurly);
+    this.CONSUME1(Semicolon);
+    return decls;
+  });
+
+  private nonFluentsBlock = this.RULE('nonFluentsBlock', (): NonFluentsBlock => {
+    const start = this.CONSUME(K['non-fluents']);
+    const name = this.CONSUME(Identifier);
+    this.CONSUME(LCurly);
+    this.CONSUME(K.domain);
+    this.CONSUME(Assign);
+    const domain = this.CONSUME1(Identifier);
+    this.CONSUME(Semicolon);
+    let objects: ObjectsDecl[] = [];
+    this.OPTION(() => {
+      objects = this.SUBRULE(this.objectsSection);
+    });
+    this.CONSUME1(K['non-fluents']);
+    const assignments = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME1(LCurly);
+          const list = this.SUBRULE(this.assignmentList);
+          this.CONSUME(RCurly);
+          this.CONSUME1(Semicolon);
+          return list;
+        },
+      },
+      {
+        // rddlsim's form without braces: `non-fluents p = 1; q; ;`
+        ALT: () => {
+          const list = this.SUBRULE1(this.assignmentList);
+          this.CONSUME2(Semicolon);
+          return list;
+        },
+      },
+    ]);
+    const end = this.CONSUME1(RCurly);
+    return this.ACTION(() => ({
+      kind: 'non-fluents',
+      name: name.image,
+      nameLoc: this.loc(name),
+      domain: domain.image,
+      domainLoc: this.loc(domain),
+      objects,
+      assignments,
+      loc: this.loc(start, end),
+    }));
+  });
+
+  private assignmentList = this.RULE('assignmentList', (): Assignment[] => {
+    const list: Assignment[] = [];
+    this.MANY(() => {
+      const assignment = this.SUBRULE(this.assignment);
+      this.ACTION(() => list.push(assignment));
+    });
+    return list;
+  });
+
+  private assignment = this.RULE('assignment', (): Assignment => {
+    let negated: IToken | undefined;
+    this.OPTION(() => {
+      negated = this.CONSUME(Not);
+    });
+    const name = this.CONSUME(Identifier);
+    const args: { value: string; loc: SourceLocation }[] = [];
+    this.OPTION1(() => {
+      this.CONSUME(LParen);
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const c = this.SUBRULE(this.constantName);
+          this.ACTION(() => args.push(c));
+        },
+      });
+      this.CONSUME(RParen);
+    });
+    let value: { value: ConstValue; loc: SourceLocation } | undefined;
+    this.OPTION2(() => {
+      this.CONSUME(Assign);
+      value = this.SUBRULE(this.constValue);
+    });
+    const end = this.CONSUME(Semicolon);
+    return this.ACTION(() => {
+      if (negated && value) {
+        this.extraErrors.push({
+          severity: 'error',
+          message: `write either ~${name.image}(...) or ${name.image}(...) = value, not both`,
+          location: this.loc(negated),
+        });
+      }
+      return {
+        name: name.image,
+        nameLoc: this.loc(name),
+        args,
+        value: value?.value ?? { kind: 'bool', value: !negated },
+        loc: this.loc(negated ?? name, end),
+      };
+    });
+  });
+
+  private instanceBlock = this.RULE('instanceBlock', (): InstanceBlock => {
+    const start = this.CONSUME(K.instance);
+    const name = this.CONSUME(Identifier);
+    this.CONSUME(LCurly);
+    this.CONSUME(K.domain);
+    this.CONSUME(Assign);
+    const domain = this.CONSUME1(Identifier);
+    this.CONSUME(Semicolon);
+    const block = this.ACTION((): InstanceBlock => ({
+      kind: 'instance',
+      name: name.image,
+      nameLoc: this.loc(name),
+      domain: domain.image,
+      domainLoc: this.loc(domain),
+      objects: [],
+      nonFluentAssignments: [],
+      initState: [],
+      horizon: { kind: 'pos-inf' },
+      horizonLoc: this.loc(start),
+      discount: 1,
+      loc: this.loc(start),
+    }));
+    this.OPTION(() => {
+      this.CONSUME(K['non-fluents']);
+      this.CONSUME1(Assign);
+      const nf = this.CONSUME2(Identifier);
+      this.CONSUME1(Semicolon);
+      this.ACTION(() => {
+        block.nonFluents = nf.image;
+        block.nonFluentsLoc = this.loc(nf);
+      });
+    });
+    this.OPTION1(() => {
+      const objects = this.SUBRULE(this.objectsSection);
+      this.ACTION(() => block.objects.push(...objects));
+    });
+    this.OPTION2(() => {
+      // IPC 2018: non-fluent values inside the instance
+      this.CONSUME1(K['non-fluents']);
+      this.CONSUME1(LCurly);
+      const list = this.SUBRULE(this.assignmentList);
+      this.CONSUME(RCurly);
+      this.CONSUME2(Semicolon);
+      this.ACTION(() => block.nonFluentAssignments.push(...list));
+    });
+    this.OPTION3(() => {
+      this.CONSUME(K['init-state']);
+      this.CONSUME2(LCurly);
+      const list = this.SUBRULE1(this.assignmentList);
+      this.CONSUME1(RCurly);
+      this.CONSUME3(Semicolon);
+      this.ACTION(() => block.initState.push(...list));
+    });
+    this.OPTION4(() => {
+      this.CONSUME(K['max-nondef-actions']);
+      this.CONSUME2(Assign);
+      const value = this.OR([
+        { ALT: () => this.CONSUME(IntegerLiteral) },
+        { ALT: () => this.CONSUME(K['pos-inf']) },
+      ]);
+      this.CONSUME4(Semicolon);
+      this.ACTION(() => {
+        block.maxNondefActions = value.tokenType === IntegerLiteral ? Number(value.image) : 'pos-inf';
+      });
+    });
+    const horizon = this.SUBRULE(this.horizonSpec);
+    this.CONSUME5(Semicolon);
+    this.CONSUME(K.discount);
+    this.CONSUME3(Assign);
+    const discount = this.SUBRULE(this.numberToken);
+    this.CONSUME6(Semicolon);
+    const end = this.CONSUME2(RCurly);
+    this.ACTION(() => {
+      block.horizon = horizon.spec;
+      block.horizonLoc = horizon.loc;
+      block.discount = Number(discount.image);
+      if (discount.tokenType === IntegerLiteral) {
+        this.extraWarnings.push({
+          severity: 'warning',
+          message: `rddlsim requires a real number here: write ${discount.image}.0`,
+          location: this.loc(discount),
+        });
+      }
+      block.loc = this.loc(start, end);
+    });
+    return block;
+  });
+
+  /** Advice that does not stop loading (e.g. forms rddlsim would reject). */
+  extraWarnings: RddlDiagnostic[] = [];
+
+  private horizonSpec = this.RULE('horizonSpec', (): { spec: HorizonSpec; loc: SourceLocation } => {
+    return this.OR([
+      {
+        ALT: () => {
+          const keyword = this.CONSUME(K.horizon);
+          this.CONSUME(Assign);
+          return this.OR1([
+            {
+              ALT: () => {
+                const n = this.CONSUME(IntegerLiteral);
+                return this.ACTION(() => ({
+                  spec: { kind: 'steps', steps: Number(n.image) } as HorizonSpec,
+                  loc: this.loc(keyword, n),
+                }));
+              },
+            },
+            {
+              ALT: () => {
+                const t = this.CONSUME(K['pos-inf']);
+                return this.ACTION(() => ({
+                  spec: { kind: 'pos-inf' } as HorizonSpec,
+                  loc: this.loc(keyword, t),
+                }));
+              },
+            },
+            {
+              ALT: () => {
+                this.CONSUME(K['terminate-when']);
+                this.CONSUME(LParen);
+                const condition = this.SUBRULE(this.expression);
+                const close = this.CONSUME(RParen);
+                return this.ACTION(() => ({
+                  spec: { kind: 'terminate-when', condition } as HorizonSpec,
+                  loc: this.loc(keyword, close),
+                }));
+              },
+            },
+          ]);
+        },
+      },
+      {
+        ALT: () => {
+          const keyword = this.CONSUME(K.terminal);
+          this.CONSUME1(Assign);
+          const condition = this.SUBRULE1(this.expression);
+          return this.ACTION(() => ({
+            spec: { kind: 'terminal', condition } as HorizonSpec,
+            loc: this.span(this.loc(keyword), condition.loc),
+          }));
+        },
+      },
+    ]);
+  });
+
+  // ---------------------------------------------------------------- expressions
+
+  public expression = this.RULE('expression', (): Expr => this.SUBRULE(this.equivExpr), {
+    recoveryValueFunc: (): Expr => ({ kind: 'bool', value: false, loc: placeholderLoc }),
+  });
+
+  private binaryLevel(
+    operand: () => Expr,
+    operators: [TokenType, BinaryOp][],
+    next: (idx: number) => Expr,
+  ): Expr {
+    let left = operand();
+    this.MANY(() => {
+      const opToken = this.OR(operators.map(([type]) => ({ ALT: () => this.CONSUME(type) })));
+      const right = next(1);
+      this.ACTION(() => {
+        const op = operators.find(([type]) => type === opToken.tokenType)![1];
+        left = {
+          kind: 'binary',
+          op,
+          left,
+          right,
+          opLoc: this.loc(opToken),
+          loc: this.span(left.loc, right.loc),
+        };
+      });
+    });
+    return left;
+  }
+
+  private equivExpr = this.RULE('equivExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.implyExpr),
+      [[Equiv, '<=>']],
+      () => this.SUBRULE1(this.implyExpr),
+    ),
+  );
+
+  private implyExpr = this.RULE('implyExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.orExpr),
+      [[Imply, '=>']],
+      () => this.SUBRULE1(this.orExpr),
+    ),
+  );
+
+  private orExpr = this.RULE('orExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.andExpr),
+      [[Or, '|']],
+      () => this.SUBRULE1(this.andExpr),
+    ),
+  );
+
+  private andExpr = this.RULE('andExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.comparisonExpr),
+      [
+        [And, '^'],
+        [Ampersand, '^'],
+      ],
+      () => this.SUBRULE1(this.comparisonExpr),
+    ),
+  );
+
+  private comparisonExpr = this.RULE('comparisonExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.additiveExpr),
+      COMPARISON_TOKENS,
+      () => this.SUBRULE1(this.additiveExpr),
+    ),
+  );
+
+  private additiveExpr = this.RULE('additiveExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.multiplicativeExpr),
+      [
+        [Plus, '+'],
+        [Minus, '-'],
+      ],
+      () => this.SUBRULE1(this.multiplicativeExpr),
+    ),
+  );
+
+  private multiplicativeExpr = this.RULE('multiplicativeExpr', (): Expr =>
+    this.binaryLevel(
+      () => this.SUBRULE(this.unaryExpr),
+      [
+        [Times, '*'],
+        [Divide, '/'],
+      ],
+      () => this.SUBRULE1(this.unaryExpr),
+    ),
+  );
+
+  private unaryExpr = this.RULE('unaryExpr', (): Expr => {
+    return this.OR([
+      {
+        ALT: () => {
+          const op = this.CONSUME(Not);
+          const operand = this.SUBRULE(this.unaryExpr);
+          return this.ACTION((): Expr => ({
+            kind: 'unary',
+            op: '~',
+            operand,
+            loc: this.span(this.loc(op), operand.loc),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const op = this.CONSUME(Minus);
+          const operand = this.SUBRULE1(this.unaryExpr);
+          return this.ACTION((): Expr => ({
+            kind: 'unary',
+            op: '-',
+            operand,
+            loc: this.span(this.loc(op), operand.loc),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Plus);
+          return this.SUBRULE2(this.unaryExpr);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.primaryExpr) },
+    ]);
+  });
+
+  private primaryExpr = this.RULE('primaryExpr', (): Expr => {
+    return this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(Variable);
+          return this.ACTION((): Expr => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(EnumValue);
+          return this.ACTION((): Expr => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const dollar = this.CONSUME(Dollar);
+          const t = this.CONSUME(Identifier);
+          return this.ACTION((): Expr => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(K.true);
+          return this.ACTION((): Expr => ({ kind: 'bool', value: true, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(K.false);
+          return this.ACTION((): Expr => ({ kind: 'bool', value: false, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.SUBRULE(this.numberToken);
+          return this.ACTION((): Expr => ({
+            kind: 'number',
+            value: Number(t.image),
+            isInt: t.tokenType === IntegerLiteral,
+            loc: this.loc(t),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(LParen);
+          const inner = this.SUBRULE(this.expression);
+          const close = this.CONSUME(RParen);
+          return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(LBracket);
+          const inner = this.SUBRULE1(this.expression);
+          const close = this.CONSUME(RBracket);
+          return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
+        },
+      },
+      { ALT: () => this.SUBRULE(this.ifExpr) },
+      { ALT: () => this.SUBRULE(this.switchExpr) },
+      { ALT: () => this.SUBRULE(this.quantifierExpr) },
+      { ALT: () => this.SUBRULE(this.distributionExpr) },
+      { ALT: () => this.SUBRULE(this.structExpr) },
+      { ALT: () => this.SUBRULE(this.identifierExpr) },
+    ]);
+  });
+
+  private ifExpr = this.RULE('ifExpr', (): Expr => {
+    const start = this.CONSUME(K.if);
+    this.CONSUME(LParen);
+    const condition = this.SUBRULE(this.expression);
+    this.CONSUME(RParen);
+    this.CONSUME(K.then);
+    const thenExpr = this.SUBRULE1(this.expression);
+    this.CONSUME(K.else);
+    const elseExpr = this.SUBRULE2(this.expression);
+    return this.ACTION((): Expr => ({
+      kind: 'if',
+      condition,
+      then: thenExpr,
+      else: elseExpr,
+      loc: this.span(this.loc(start), elseExpr.loc),
+    }));
+  });
+
+  private switchExpr = this.RULE('switchExpr', (): Expr => {
+    const start = this.CONSUME(K.switch);
+    this.CONSUME(LParen);
+    const subject = this.SUBRULE(this.term);
+    this.CONSUME(RParen);
+    this.CONSUME(LCurly);
+    const cases: SwitchCase[] = [];
+    this.AT_LEAST_ONE_SEP({
+      SEP: Comma,
+      DEF: () => {
+        this.OR([
+          {
+            ALT: () => {
+              const keyword = this.CONSUME(K.case);
+              const value = this.SUBRULE1(this.term);
+              this.CONSUME(Colon);
+              const body = this.SUBRULE(this.expression);
+              this.ACTION(() => cases.push({ value, body, loc: this.span(this.loc(keyword), body.loc) }));
+            },
+          },
+          {
+            ALT: () => {
+              const keyword = this.CONSUME(K.default);
+              this.CONSUME1(Colon);
+              const body = this.SUBRULE1(this.expression);
+              this.ACTION(() => cases.push({ body, loc: this.span(this.loc(keyword), body.loc) }));
+            },
+          },
+        ]);
+      },
+    });
+    const end = this.CONSUME(RCurly);
+    return this.ACTION((): Expr => ({ kind: 'switch', subject, cases, loc: this.loc(start, end) }));
+  });
+
+  private quantifierExpr = this.RULE('quantifierExpr', (): Expr => {
+    const keyword = this.OR([{ ALT: () => this.CONSUME(K.forall) }, { ALT: () => this.CONSUME(K.exists) }]);
+    const variables = this.SUBRULE(this.typedVariables);
+    const body = this.SUBRULE(this.expression);
+    return this.ACTION((): Expr => ({
+      kind: 'quantifier',
+      quantifier: keyword.image as 'forall' | 'exists',
+      variables,
+      body,
+      loc: this.span(this.loc(keyword), body.loc),
+    }));
+  });
+
+  /** `_{?x : t, ?y : u}` */
+  private typedVariables = this.RULE('typedVariables', (): TypedVariable[] => {
+    const variables: TypedVariable[] = [];
+    this.CONSUME(Underscore);
+    this.CONSUME(LCurly);
+    this.AT_LEAST_ONE_SEP({
+      SEP: Comma,
+      DEF: () => {
+        const name = this.CONSUME(Variable);
+        this.CONSUME(Colon);
+        const type = this.CONSUME(Identifier);
+        this.ACTION(() =>
+          variables.push({
+            name: name.image,
+            type: type.image,
+            loc: this.loc(name),
+            typeLoc: this.loc(type),
+          }),
+        );
+      },
+    });
+    this.CONSUME(RCurly);
+    return variables;
+  });
+
+  private distributionExpr = this.RULE('distributionExpr', (): Expr => {
+    return this.OR([
+      {
+        ALT: () => {
+          const keyword = this.OR1(
+            SIMPLE_DISTRIBUTIONS.map(({ name }) => ({ ALT: () => this.CONSUME(K[name]) })),
+          );
+          this.CONSUME(LParen);
+          const args = [this.SUBRULE(this.expression)];
+          this.OPTION(() => {
+            this.CONSUME(Comma);
+            const second = this.SUBRULE1(this.expression);
+            this.ACTION(() => args.push(second));
+          });
+          const close = this.CONSUME(RParen);
+          return this.ACTION((): Expr => {
+            const name = keyword.image as DistributionName;
+            const arity = SIMPLE_DISTRIBUTIONS.find((d) => d.name === name)!.arity;
+            if (args.length !== arity) {
+              this.extraErrors.push({
+                severity: 'error',
+                message: `${name} takes ${arity === 1 ? 'one parameter' : 'two parameters'}, not ${args.length}`,
+                location: this.loc(keyword, close),
+              });
+            }
+            return { kind: 'distribution', name, args, loc: this.loc(keyword, close) };
+          });
+        },
+      },
+      {
+        ALT: () => {
+          const keyword = this.CONSUME(K.Discrete);
+          this.CONSUME1(LParen);
+          const type = this.CONSUME(Identifier);
+          this.CONSUME2(Comma);
+          const cases = this.SUBRULE(this.discreteCases);
+          const close = this.CONSUME1(RParen);
+          return this.ACTION((): Expr => ({
+            kind: 'distribution',
+            name: 'Discrete',
+            args: [],
+            typeName: type.image,
+            typeLoc: this.loc(type),
+            cases,
+            loc: this.loc(keyword, close),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const keyword = this.CONSUME(K.Multinomial);
+          this.CONSUME2(LParen);
+          const type = this.CONSUME1(Identifier);
+          this.CONSUME3(Comma);
+          const count = this.SUBRULE2(this.expression);
+          this.CONSUME4(Comma);
+          const cases = this.SUBRULE1(this.discreteCases);
+          const close = this.CONSUME2(RParen);
+          return this.ACTION((): Expr => ({
+            kind: 'distribution',
+            name: 'Multinomial',
+            args: [count],
+            typeName: type.image,
+            typeLoc: this.loc(type),
+            cases,
+            loc: this.loc(keyword, close),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const keyword = this.CONSUME(K.Dirichlet);
+          this.CONSUME3(LParen);
+          const type = this.CONSUME2(Identifier);
+          this.CONSUME5(Comma);
+          const alpha = this.SUBRULE3(this.expression);
+          const close = this.CONSUME3(RParen);
+          return this.ACTION((): Expr => ({
+            kind: 'distribution',
+            name: 'Dirichlet',
+            args: [alpha],
+            typeName: type.image,
+            typeLoc: this.loc(type),
+            loc: this.loc(keyword, close),
+          }));
+        },
+      },
+    ]);
+  });
+
+  private discreteCases = this.RULE('discreteCases', (): DiscreteCase[] => {
+    const cases: DiscreteCase[] = [];
+    this.AT_LEAST_ONE_SEP({
+      SEP: Comma,
+      DEF: () => {
+        const label = this.SUBRULE(this.constantTerm);
+        this.CONSUME(Colon);
+        this.OR([
+          {
+            ALT: () => {
+              const keyword = this.CONSUME(K.otherwise);
+              this.ACTION(() => cases.push({ label, loc: this.span(label.loc, this.loc(keyword)) }));
+            },
+          },
+          {
+            ALT: () => {
+              const probability = this.SUBRULE(this.expression);
+              this.ACTION(() =>
+                cases.push({ label, probability, loc: this.span(label.loc, probability.loc) }),
+              );
+            },
+          },
+        ]);
+      },
+    });
+    return cases;
+  });
+
+  /** `name`, `$name` or `@value` as a term (labels of Discrete, struct members). */
+  private constantTerm = this.RULE('constantTerm', (): Term => {
+    const c = this.SUBRULE(this.constantName);
+    return this.ACTION((): Term =>
+      c.value.startsWith('@')
+        ? { kind: 'enum', value: c.value, loc: c.loc }
+        : { kind: 'object', name: c.value, loc: c.loc },
+    );
+  });
+
+  private structExpr = this.RULE('structExpr', (): Expr => {
+    const open = this.CONSUME(Less);
+    const members: { label: Term; value: Expr }[] = [];
+    this.AT_LEAST_ONE_SEP({
+      SEP: Comma,
+      DEF: () => {
+        const label = this.SUBRULE(this.constantTerm);
+        this.CONSUME(Colon);
+        // Members are read without top-level comparisons: `>` closes the literal.
+        const value = this.SUBRULE(this.additiveExpr);
+        this.ACTION(() => members.push({ label, value }));
+      },
+    });
+    const close = this.CONSUME(Greater);
+    return this.ACTION((): Expr => ({ kind: 'struct', members, loc: this.loc(open, close) }));
+  });
+
+  /** Everything that starts with a name: a pvariable, a function call `f[..]` or an aggregation `sum_{..}`. */
+  private identifierExpr = this.RULE('identifierExpr', (): Expr => {
+    const name = this.CONSUME(Identifier);
+    return this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(LBracket);
+          const args: Expr[] = [];
+          this.AT_LEAST_ONE_SEP({
+            SEP: Comma,
+            DEF: () => {
+              const arg = this.SUBRULE(this.expression);
+              this.ACTION(() => args.push(arg));
+            },
+          });
+          const close = this.CONSUME(RBracket);
+          return this.ACTION((): Expr => ({
+            kind: 'call',
+            name: name.image,
+            nameLoc: this.loc(name),
+            args,
+            loc: this.loc(name, close),
+          }));
+        },
+      },
+      {
+        ALT: () => {
+          const variables = this.SUBRULE(this.typedVariables);
+          const body = this.SUBRULE1(this.expression);
+          return this.ACTION((): AggregationExpr => ({
+            kind: 'aggregation',
+            op: name.image,
+            opLoc: this.loc(name),
+            variables,
+            body,
+            loc: this.span(this.loc(name), body.loc),
+          }));
+        },
+      },
+      { ALT: () => this.SUBRULE(this.pvarRest, { ARGS: [name] }) },
+    ]);
+  });
+
+  /** What follows a pvariable's name: arguments, member accesses, `.default` — all optional. */
+  private pvarRest = this.RULE('pvarRest', (name: IToken): PvarRef => {
+    const args: Term[] = [];
+    let end = name;
+    this.OPTION(() => {
+      this.CONSUME(LParen);
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const arg = this.SUBRULE(this.term);
+          this.ACTION(() => args.push(arg));
+        },
+      });
+      end = this.CONSUME(RParen);
+    });
+    const ref = this.ACTION((): PvarRef => {
+      const primed = name.image.endsWith("'");
+      return {
+        kind: 'pvar',
+        name: primed ? name.image.slice(0, -1) : name.image,
+        primed,
+        args,
+        nameLoc: this.loc(name),
+        loc: this.loc(name, end),
+      };
+    });
+    this.MANY(() => {
+      this.CONSUME(Dot);
+      this.OR([
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.default);
+            this.ACTION(() => {
+              ref.isDefault = true;
+              ref.loc = this.span(ref.loc, this.loc(keyword));
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const member = this.SUBRULE(this.memberTerm);
+            this.ACTION(() => {
+              (ref.members ??= []).push(member);
+              ref.loc = this.span(ref.loc, member.loc);
+            });
+          },
+        },
+      ]);
+    });
+    return ref;
+  });
+
+  private memberTerm = this.RULE('memberTerm', (): MemberTerm => {
+    return this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(Variable);
+          return this.ACTION((): MemberTerm => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(EnumValue);
+          return this.ACTION((): MemberTerm => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const dollar = this.CONSUME(Dollar);
+          const t = this.CONSUME(Identifier);
+          return this.ACTION((): MemberTerm => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(LParen);
+          const p = this.SUBRULE(this.pvarExpression);
+          this.CONSUME(RParen);
+          return p;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(LBracket);
+          const p = this.SUBRULE1(this.pvarExpression);
+          this.CONSUME(RBracket);
+          return p;
+        },
+      },
+    ]);
+  });
+
+  /** A pvariable on its own (cpf heads, nested arguments). */
+  private pvarExpression = this.RULE('pvarExpression', (): PvarRef => {
+    const name = this.CONSUME(Identifier);
+    return this.SUBRULE(this.pvarRest, { ARGS: [name] });
+  });
+
+  /** A pvariable argument or switch subject: `?x`, `@e`, `$o` or a nested pvariable. */
+  private term = this.RULE(
+    'term',
+    (): Term => {
+      return this.OR([
+        {
+          ALT: () => {
+            const t = this.CONSUME(Variable);
+            return this.ACTION((): Term => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.CONSUME(EnumValue);
+            return this.ACTION((): Term => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+          },
+        },
+        {
+          ALT: () => {
+            const dollar = this.CONSUME(Dollar);
+            const t = this.CONSUME(Identifier);
+            return this.ACTION((): Term => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
+          },
+        },
+        { ALT: () => this.SUBRULE(this.pvarExpression) },
+      ]);
+    },
+    { recoveryValueFunc: (): Term => ({ kind: 'variable', name: '?', loc: placeholderLoc }) },
+  );
+}
+
+let sharedParser: RddlParser | undefined;
+
+/** The parser is expensive to build (grammar analysis) and stateless between runs, so one is shared. */
+function getParser(): RddlParser {
+  sharedParser ??= new RddlParser();
+  return sharedParser;
+}
+
+/** A parsed text: its blocks (possibly partial when there are errors) and every problem found. */
+export interface ParsedRddl {
+  file: RddlFile;
+  diagnostics: RddlDiagnostic[];
+}
+
+/**
+ * Parses one RDDL text. Never throws: syntax errors come back as diagnostics with line:column and what was
+ * expected, and the blocks that could be read are still returned (the parser recovers after an error).
+ */
+export function parseRddlText(source: RddlSource): ParsedRddl {
+  const lexed = tokenize(source.text);
+  const diagnostics: RddlDiagnostic[] = [];
+  for (const error of lexed.errors) {
+    diagnostics.push({
+      severity: 'error',
+      message: describeUnknownCharacters(error.text),
+      location: {
+        source: source.name,
+        line: error.line,
+        column: error.column,
+        endLine: error.line,
+        endColumn: error.column + error.length,
+        offset: error.offset,
+      },
+    });
+  }
+  for (const comment of lexed.comments) {
+    if (comment.tokenType === BlockComment) {
+      diagnostics.push({
+        severity: 'error',
+        message: 'RDDL has only // line comments (rddlsim cannot read /* ... */)',
+        location: {
+          source: source.name,
+          line: comment.startLine ?? 1,
+          column: comment.startColumn ?? 1,
+          endLine: comment.endLine,
+          endColumn: (comment.endColumn ?? 0) + 1,
+          offset: comment.startOffset,
+        },
+      });
+    }
+  }
+  const parser = getParser();
+  parser.source = source.name;
+  parser.extraErrors = [];
+  parser.extraWarnings = [];
+  parser.input = lexed.tokens;
+  let blocks: Block[] = [];
+  try {
+    blocks = parser.file() ?? [];
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    diagnostics.push({
+      severity: 'error',
+      message: 'the text is nested too deeply to read (too many brackets inside each other)',
+      location: { source: source.name, line: 1, column: 1 },
+    });
+  }
+  for (const error of parser.errors) {
+    const token = error.token;
+    const previous = (error as { previousToken?: IToken }).previousToken;
+    // A missing separator is reported right after the text it should follow, where it has to be typed.
+    const missingSeparator =
+      /^expected '[;,)\]}]'/.test(error.message) && previous && Number.isFinite(previous.endLine);
+    const atEnd = token.tokenType.name === 'EOF' || missingSeparator;
+    const last = missingSeparator ? previous : lexed.tokens[lexed.tokens.length - 1];
+    const anchor = atEnd && last ? last : token;
+    diagnostics.push({
+      severity: 'error',
+      message: error.message,
+      location: {
+        source: source.name,
+        line: (atEnd ? anchor.endLine : anchor.startLine) ?? 1,
+        column: (atEnd ? (anchor.endColumn ?? 0) + 1 : anchor.startColumn) ?? 1,
+        endLine: anchor.endLine ?? anchor.startLine ?? 1,
+        endColumn: (anchor.endColumn ?? anchor.startColumn ?? 0) + 1,
+        offset: atEnd ? (anchor.endOffset ?? 0) + 1 : anchor.startOffset,
+      },
+    });
+  }
+  diagnostics.push(...parser.extraErrors, ...parser.extraWarnings);
+  diagnostics.sort(compareDiagnostics);
+  return { file: { source: source.name, blocks: blocks.filter((b) => b !== undefined) }, diagnostics };
+}
+
+function describeUnknownCharacters(text: string): string {
+  if (text.startsWith("'")) {
+    return "unexpected ': a prime goes right after a state fluent's name, as in running'(?x)";
+  }
+  if (text.startsWith('!')) return "unexpected '!': RDDL writes negation as ~";
+  if (text.startsWith('%')) return "unexpected '%': RDDL writes the remainder as mod[a, b]";
+  return `unexpected character${text.length > 1 ? 's' : ''} '${text}'`;
+}
+
+/** Orders diagnostics by position. */
+export function compareDiagnostics(a: RddlDiagnostic, b: RddlDiagnostic): number {
+  return a.location.line - b.location.line || a.location.column - b.location.column;
+}

@@ -1,0 +1,118 @@
+/**
+ * The helpers compiled RDDL code calls at run time: random draws with rddlsim's parameter checks, Java's
+ * integer arithmetic (truncating division, saturating and wrapping conversions), and located errors. Kept
+ * small and monomorphic so the JavaScript engine inlines them into the generated functions.
+ */
+import type { SourceLocation } from '../../errors';
+import { DistributionError, type RandomSource } from './distributions';
+
+/** An error while simulating, at a known place in the RDDL text. */
+export class RddlEvalError extends Error {
+  constructor(
+    message: string,
+    readonly location?: SourceLocation,
+  ) {
+    super(message);
+    this.name = 'RddlEvalError';
+  }
+}
+
+/** What the generated code receives; names are short because they appear in the generated text. */
+export interface CompiledRuntime {
+  /** Uniform double in [0, 1). */
+  U: () => number;
+  bern: (p: number, loc: number) => boolean;
+  unif: (lower: number, upper: number, loc: number) => number;
+  norm: (mean: number, variance: number, loc: number) => number;
+  expo: (mean: number, loc: number) => number;
+  pois: (mean: number, loc: number) => number;
+  weib: (shape: number, scale: number, loc: number) => number;
+  gam: (shape: number, scale: number, loc: number) => number;
+  disc: (probabilities: Float64Array, count: number, loc: number) => number;
+  idiv: (a: number, b: number, loc: number) => number;
+  imod: (a: number, b: number, loc: number) => number;
+  /** Java `(int) Math.round(x)`: round half up to a long, then keep the low 32 bits. */
+  jround: (x: number) => number;
+  /** Java `(int) x` for a double: truncation, saturating, NaN to 0. */
+  d2i: (x: number) => number;
+  /** rddlsim's `*`: a zero operand (0, 0.0 or false) is returned as it is, unconverted. */
+  qmul: (a: number | boolean, b: number | boolean) => number | boolean;
+  qmuli: (a: number | boolean, b: number | boolean) => number | boolean;
+  /** Evaluates both arguments (already done by the call) and returns the first unless falsy. */
+  or2: (a: boolean, b: boolean) => boolean;
+  fail: (message: string, loc: number) => never;
+  /** Symbol id -> integer value of an enum value written as a number (`@3`), NaN otherwise. */
+  EI: Float64Array;
+  /** Per type: symbol id -> position in the type's value list, -1 if not a member. */
+  POS: Int32Array[];
+  /** Constant tables of the compiled program (probabilities scratch space, labels, dense non-fluents). */
+  data: (Float64Array | Int32Array)[];
+}
+
+/** Builds the runtime for one simulator: draws come from `random`, errors point into `locations`. */
+export function createRuntime(
+  random: RandomSource,
+  locations: readonly SourceLocation[],
+  tables: { EI: Float64Array; POS: Int32Array[]; data: (Float64Array | Int32Array)[] },
+): CompiledRuntime {
+  const fail = (message: string, loc: number): never => {
+    throw new RddlEvalError(message, locations[loc]);
+  };
+  /** Runs a draw, turning a parameter error into an error at the expression's location. */
+  const at = (loc: number, draw: () => number): number => {
+    try {
+      return draw();
+    } catch (error) {
+      if (error instanceof DistributionError) fail(error.message, loc);
+      throw error;
+    }
+  };
+  const zero = (x: number | boolean) => x === 0 || x === false;
+  return {
+    U: () => random.uniform(),
+    bern: (p, loc) => {
+      if (p >= 0 && p <= 1) return random.uniform() < p;
+      return fail(`Bernoulli probability ${p} is not in [0, 1]`, loc);
+    },
+    unif: (lower, upper, loc) => at(loc, () => random.uniformBetween(lower, upper)),
+    norm: (mean, variance, loc) => {
+      if (variance > 0) return Math.sqrt(variance) * random.gaussian() + mean;
+      if (variance === 0) return mean;
+      return fail(`Normal variance ${variance} is negative`, loc);
+    },
+    expo: (mean, loc) => at(loc, () => random.exponential(mean)),
+    pois: (mean, loc) => at(loc, () => random.poisson(mean)),
+    weib: (shape, scale, loc) => at(loc, () => random.weibull(shape, scale)),
+    gam: (shape, scale, loc) => at(loc, () => random.gamma(shape, scale)),
+    disc: (probabilities, count, loc) => at(loc, () => random.discrete(probabilities, count)),
+    idiv: (a, b, loc) => (b === 0 ? fail('integer division by zero (div[a, 0])', loc) : (a / b) | 0),
+    imod: (a, b, loc) => (b === 0 ? fail('integer remainder by zero (mod[a, 0])', loc) : (a % b) | 0),
+    jround: javaRound,
+    d2i: javaDoubleToInt,
+    qmul: (a, b) => (zero(a) ? a : zero(b) ? b : (a as number) * (b as number)),
+    qmuli: (a, b) => (zero(a) ? a : zero(b) ? b : Math.imul(a as number, b as number)),
+    or2: (a, b) => a || b,
+    fail,
+    EI: tables.EI,
+    POS: tables.POS,
+    data: tables.data,
+  };
+}
+
+/** Java's `(int) Math.round(x)`: round half up, saturate to a long, keep the low 32 bits. */
+export function javaRound(x: number): number {
+  if (Number.isNaN(x)) return 0;
+  const rounded = Math.round(x);
+  if (rounded >= -2147483648 && rounded <= 2147483647) return rounded;
+  if (rounded >= 2 ** 63) return -1;
+  if (rounded <= -(2 ** 63)) return 0;
+  return Number(BigInt.asIntN(32, BigInt(rounded)));
+}
+
+/** Java's `(int) x` for a double: truncate, saturate at the int range, NaN becomes 0. */
+export function javaDoubleToInt(x: number): number {
+  if (Number.isNaN(x)) return 0;
+  if (x >= 2147483647) return 2147483647;
+  if (x <= -2147483648) return -2147483648;
+  return Math.trunc(x);
+}

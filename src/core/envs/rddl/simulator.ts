@@ -1,0 +1,267 @@
+/**
+ * A running simulation of one compiled instance, with rddlsim's step semantics (research §2.9): set the
+ * actions, count non-default ones against max-nondef-actions, check action preconditions and
+ * state-action constraints, compute interm fluents, the next state and observations, the reward over
+ * s, a and s', advance, recompute derived fluents, then check termination. State invariants are checked
+ * after advancing unless rddlsim's quirks are on (its server never checks them).
+ */
+import type {
+  GroundAction,
+  GroundFluent,
+  InstanceInfo,
+  RddlSimulator,
+  RddlValue,
+  SimulatorOptions,
+  StepOutcome,
+} from './api';
+import type { ActionResolver } from './actions';
+import type { CompiledFunctions, CompiledProgram, ConstraintInfo } from './compile';
+import { RandomSource, type UniformGenerator } from './distributions';
+import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
+import { createRuntime, RddlEvalError } from './runtime';
+import { Rng } from '../../random';
+import { Well19937c } from './well19937c';
+import { wireValueType, type ValueType } from './value-types';
+
+/** What a simulator shares with its model (all read-only). */
+export interface SimulationPlan {
+  info: InstanceInfo;
+  grounded: GroundedInstance;
+  program: CompiledProgram;
+  resolver: ActionResolver;
+  actionDefaults: Float64Array;
+  /** Source texts by name, to quote a constraint that failed. */
+  texts: ReadonlyMap<string, string>;
+}
+
+/** One listed grounding: where its value is and how it is named. */
+interface ListedGrounding {
+  name: string;
+  args: string[];
+  index: number;
+}
+
+function listGroundings(layouts: FluentLayout[]): ListedGrounding[] {
+  return layouts.flatMap((layout) =>
+    Array.from({ length: layout.count }, (_, i) => ({
+      name: layout.info.name,
+      args: groundingArgs(layout, i),
+      index: layout.offset + i,
+    })),
+  );
+}
+
+/** Where each simulator's uniform numbers come from. */
+function createGenerator(options: SimulatorOptions): UniformGenerator {
+  if (options.generator === 'rddlsim') return new Well19937c(options.seed);
+  const rng = new Rng(options.seed);
+  return { nextDouble: () => rng.nextFloat() };
+}
+
+/** A simulator over compiled code and flat arrays. */
+export class CompiledSimulator implements RddlSimulator {
+  readonly info: InstanceInfo;
+  readonly #plan: SimulationPlan;
+  readonly #functions: CompiledFunctions;
+  readonly #quirks: boolean;
+  #s: Float64Array;
+  #ns: Float64Array;
+  readonly #a: Float64Array;
+  readonly #im: Float64Array;
+  readonly #ob: Float64Array;
+  /** Action array positions set by the last step, to reset to their default before the next. */
+  readonly #touched: number[] = [];
+  #steps = 0;
+  #observed = false;
+  #stepped = false;
+  readonly #stateList: ListedGrounding[];
+  readonly #observList: ListedGrounding[];
+  readonly #internalList: ListedGrounding[];
+
+  constructor(plan: SimulationPlan, options: SimulatorOptions) {
+    this.#plan = plan;
+    this.info = plan.info;
+    this.#quirks = options.rddlsimQuirks ?? false;
+    const { grounded, program } = plan;
+    const random = new RandomSource(createGenerator(options));
+    const positions: Int32Array[] = [];
+    const symbolCount = grounded.symbols.names.length;
+    for (const [type, index] of program.positionTables) {
+      const table = new Int32Array(symbolCount).fill(-1);
+      (grounded.typeValues.get(type) ?? []).forEach((value, position) => {
+        table[grounded.symbols.id(value)] = position;
+      });
+      positions[index] = table;
+    }
+    const enumIntegers = new Float64Array(symbolCount).fill(NaN);
+    grounded.symbols.names.forEach((name, id) => {
+      if (/^@-?\d+$/.test(name)) enumIntegers[id] = Number(name.slice(1));
+    });
+    const runtime = createRuntime(random, program.locations, {
+      EI: enumIntegers,
+      POS: positions,
+      data: program.data,
+    });
+    this.#functions = program.instantiate(runtime);
+    this.#s = new Float64Array(grounded.sizes.state);
+    this.#ns = new Float64Array(grounded.sizes.state);
+    this.#a = new Float64Array(plan.actionDefaults);
+    this.#im = new Float64Array(grounded.sizes.interm);
+    this.#ob = new Float64Array(grounded.sizes.observ);
+    const layoutsOf = (infos: { canonical: string }[]) =>
+      infos.map((p) => grounded.layouts.get(p.canonical)!);
+    this.#stateList = listGroundings(layoutsOf(grounded.stateWireOrder));
+    this.#observList = listGroundings(layoutsOf(grounded.observWireOrder));
+    this.#internalList = listGroundings(
+      grounded.domain.pvariableList
+        .filter((p) => p.kind === 'interm-fluent' || p.kind === 'derived-fluent')
+        .map((p) => grounded.layouts.get(p.canonical)!),
+    );
+    this.reset();
+  }
+
+  reset(): void {
+    this.#s.set(this.#plan.grounded.initialState);
+    this.#steps = 0;
+    this.#observed = false;
+    this.#stepped = false;
+    this.#im.fill(0);
+    this.#functions.derived(this.#s, this.#a, this.#ns, this.#im, this.#ob);
+  }
+
+  step(actions: readonly GroundAction[], options?: { nondefaultCount?: number }): StepOutcome {
+    const a = this.#a;
+    const defaults = this.#plan.actionDefaults;
+    for (const index of this.#touched) a[index] = defaults[index]!;
+    this.#touched.length = 0;
+    let nondefault = 0;
+    for (const action of actions) {
+      const resolved = this.#plan.resolver.resolve(action);
+      if (resolved.kind === 'error') return { kind: 'error', message: resolved.message };
+      if (resolved.isDefault) continue;
+      nondefault++;
+      if (resolved.kind === 'apply') {
+        a[resolved.index] = resolved.value;
+        this.#touched.push(resolved.index);
+      }
+    }
+    const counted = options?.nondefaultCount ?? nondefault;
+    if (counted > this.info.maxNondefActions) {
+      return {
+        kind: 'illegal',
+        illegal: {
+          reason: 'max-nondef-actions',
+          detail: `${counted} non-default actions, but max-nondef-actions is ${this.info.maxNondefActions}`,
+        },
+      };
+    }
+    const s = this.#s;
+    const ns = this.#ns;
+    const im = this.#im;
+    const ob = this.#ob;
+    let reward: number;
+    try {
+      const violated = this.#functions.checkActions(s, a, ns, im, ob);
+      if (violated >= 0) {
+        const constraint = this.#plan.program.actionConstraints[violated]!;
+        return {
+          kind: 'illegal',
+          illegal: {
+            reason:
+              constraint.kind === 'state-action-constraint'
+                ? 'state-action-constraint'
+                : 'action-precondition',
+            detail: `${constraint.kind.replace(/-/g, ' ')} is false: ${this.quote(constraint)}`,
+            location: constraint.location,
+          },
+        };
+      }
+      if (!this.#quirks && this.#steps === 0) {
+        const initiallyViolated = this.#functions.invariants(s, a, ns, im, ob);
+        if (initiallyViolated >= 0) return this.invariantError(initiallyViolated, 'the initial state');
+      }
+      reward = this.#functions.step(s, a, ns, im, ob);
+      this.#s = ns;
+      this.#ns = s;
+      this.#steps++;
+      this.#observed = true;
+      this.#stepped = true;
+      this.#functions.derived(ns, a, s, im, ob);
+      if (!this.#quirks) {
+        const violated = this.#functions.invariants(ns, a, s, im, ob);
+        if (violated >= 0) return this.invariantError(violated, 'the new state');
+      }
+      const terminated = this.info.terminateWhen
+        ? this.#functions.terminal(ns, a, s, im, ob)
+        : this.#steps >= this.info.horizon;
+      return { kind: 'ok', reward, rewardType: wireValueType(this.#plan.program.rewardType), terminated };
+    } catch (error) {
+      if (error instanceof RddlEvalError)
+        return { kind: 'error', message: error.message, location: error.location };
+      if (error instanceof RangeError)
+        return { kind: 'error', message: `simulation failed: ${error.message}` };
+      throw error;
+    }
+  }
+
+  private invariantError(index: number, where: string): StepOutcome {
+    const invariant = this.#plan.program.stateInvariants[index]!;
+    return {
+      kind: 'error',
+      message: `state invariant is false in ${where}: ${this.quote(invariant)}`,
+      location: invariant.location,
+    };
+  }
+
+  /** The constraint's own text, trimmed to one line. */
+  private quote(constraint: ConstraintInfo): string {
+    const { location } = constraint;
+    const text = location.source !== undefined ? this.#plan.texts.get(location.source) : undefined;
+    if (!text || location.offset === undefined) return `line ${location.line}`;
+    const lines = text.split('\n');
+    const end = location.endLine ?? location.line;
+    const excerpt =
+      end === location.line
+        ? lines[location.line - 1]!.slice(location.column - 1, (location.endColumn ?? location.column) - 1)
+        : lines.slice(location.line - 1, end).join(' ');
+    const oneLine = excerpt.replace(/\s+/g, ' ').trim();
+    return `${oneLine.length > 120 ? `${oneLine.slice(0, 117)}...` : oneLine} (line ${location.line})`;
+  }
+
+  stateFluents(): GroundFluent[] {
+    const types = this.#stepped ? this.#plan.program.stateCpfTypes : this.#plan.grounded.initialStateTypes;
+    return this.#stateList.map((g) => this.fluent(g, this.#s[g.index]!, types[g.index]!));
+  }
+
+  observations(): GroundFluent[] {
+    if (!this.#observed) return [];
+    const types = this.#plan.program.observTypes;
+    return this.#observList.map((g) => this.fluent(g, this.#ob[g.index]!, types[g.index]!));
+  }
+
+  internalFluents(): GroundFluent[] {
+    const types = this.#plan.program.intermTypes;
+    return this.#internalList.map((g) => this.fluent(g, this.#im[g.index]!, types[g.index]!));
+  }
+
+  private fluent(grounding: ListedGrounding, raw: number, type: ValueType): GroundFluent {
+    return {
+      name: grounding.name,
+      args: grounding.args.slice(),
+      value: this.value(raw, type),
+      valueType: wireValueType(type),
+    };
+  }
+
+  private value(raw: number, type: ValueType): RddlValue {
+    switch (type.kind) {
+      case 'bool':
+        return raw !== 0;
+      case 'int':
+      case 'real':
+        return raw;
+      default:
+        return this.#plan.grounded.symbols.name(raw);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { javaHashMapOrder, javaStringHashCode } from '../../../../src/core/envs/rddl/java-hash-order';
+
+const keys = (...names: string[]) => names.map((key) => ({ key, hashCode: javaStringHashCode(key) }));
+
+describe('javaStringHashCode', () => {
+  it('computes String.hashCode as Java does', () => {
+    // Values from the Java documentation's formula s[0]*31^(n-1) + ... (checked by hand).
+    expect(javaStringHashCode('')).toBe(0);
+    expect(javaStringHashCode('a')).toBe(97);
+    expect(javaStringHashCode('ab')).toBe(97 * 31 + 98);
+    // The classic collision pair.
+    expect(javaStringHashCode('Aa')).toBe(javaStringHashCode('BB'));
+    // Overflow wraps to a negative int: "polygenelubricants".hashCode() == Integer.MIN_VALUE.
+    expect(javaStringHashCode('polygenelubricants')).toBe(-2147483648);
+  });
+});
+
+describe('javaHashMapOrder', () => {
+  it('iterates buckets in index order', () => {
+    expect(javaHashMapOrder(keys('c', 'a', 'b'))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps insertion order inside a bucket', () => {
+    expect(javaHashMapOrder(keys('BB', 'Aa'))).toEqual(['BB', 'Aa']);
+    expect(javaHashMapOrder(keys('Aa', 'BB'))).toEqual(['Aa', 'BB']);
+  });
+
+  it('splits buckets when the table grows past 12 entries', () => {
+    // \u0011 (17) and \u0001 (1) share bucket 1 of 16, then go to buckets 17 and 1 of 32.
+    const fillers = Array.from({ length: 11 }, (_, i) => String.fromCharCode(2 + i));
+    const small = javaHashMapOrder(keys('\u0011', '\u0001', ...fillers.slice(0, 10)));
+    expect(small.slice(0, 2)).toEqual(['\u0011', '\u0001']);
+    const grown = javaHashMapOrder(keys('\u0011', '\u0001', ...fillers));
+    expect(grown[0]).toBe('\u0001');
+    expect(grown[grown.length - 1]).toBe('\u0011');
+  });
+
+  it('ignores repeated keys', () => {
+    expect(javaHashMapOrder(keys('b', 'a', 'b'))).toEqual(['a', 'b']);
+  });
+});
