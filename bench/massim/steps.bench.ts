@@ -1,10 +1,11 @@
 /**
  * Steps per second of the MASSim scenario with trivial agents (random move or skip), computing every
  * agent's percept every step as the server must, on the contest's two sample shapes, next to the real
- * server's rate measured on this kind of machine (research: ~43 and ~23 steps/s). Baseline in the same
- * run: the same loop without percepts, so the cost of percepts is visible. Also the percept size.
+ * server's rate measured on this kind of machine (research: ~43 and ~23 steps/s). Baseline in the same run:
+ * the same loop without percepts, so the cost of percepts is visible; and with the percepts turned into
+ * JSON text, as a server sends them. Also the size of that text per agent per step.
  */
-import type { MassimAction, MassimSimConfig, MassimSimulation } from '../../src/core/envs/massim/api';
+import type { MassimAction, MassimSimConfig } from '../../src/core/envs/massim/api';
 import { createSimulation, sampleSimConfig } from '../../src/core/envs/massim/index';
 import { Rng } from '../../src/core/random';
 import { measureRate, printTable } from '../lib';
@@ -16,70 +17,67 @@ const SHAPES: { label: string; config: MassimSimConfig; realServerStepsPerSecond
 
 const DIRECTIONS = ['n', 's', 'e', 'w'];
 const STEPS_PER_BATCH = 200;
+type PerceptMode = 'none' | 'objects' | 'json';
 
-/** Runs batches of steps on one simulation long enough for every batch (map generation is not timed). */
-function makeRunner(config: MassimSimConfig, percepts: 'none' | 'objects' | 'json') {
+/** Batches of steps on one simulation long enough for all of them (map generation is not timed). */
+function makeRunner(config: MassimSimConfig, mode: PerceptMode) {
   const rng = new Rng(99);
-  const sim: MassimSimulation = createSimulation({ ...config, steps: 1_000_000 }, { seed: 1 });
+  const sim = createSimulation({ ...config, steps: 1_000_000 }, { seed: 1 });
   let bytes = 0;
-  let perceptCount = 0;
+  let percepts = 0;
   const batch = () => {
     for (let i = 0; i < STEPS_PER_BATCH; i++) {
-      for (const agent of sim.agents) {
-        if (percepts === 'objects') sim.requestActionPercept(agent);
-        else if (percepts === 'json') {
-          bytes += JSON.stringify(sim.requestActionPercept(agent)).length;
-          perceptCount++;
+      if (mode !== 'none') {
+        for (const agent of sim.agents) {
+          const percept = sim.requestActionPercept(agent);
+          if (mode === 'json') {
+            bytes += JSON.stringify(percept).length;
+            percepts++;
+          }
         }
       }
       const actions = new Map<string, MassimAction>();
       for (const agent of sim.agents) {
+        const move = rng.nextInt(4) !== 0;
         actions.set(
           agent,
-          rng.nextInt(4) === 0 ? { type: 'skip', p: [] } : { type: 'move', p: [DIRECTIONS[rng.nextInt(4)]!] },
+          move ? { type: 'move', p: [DIRECTIONS[rng.nextInt(4)]!] } : { type: 'skip', p: [] },
         );
       }
       sim.step(actions);
     }
   };
-  return { batch, meanBytes: () => bytes / perceptCount };
+  return { batch, meanBytes: () => bytes / percepts };
 }
 
 export default async function () {
-  const rows: (string | number)[][] = [['setup', 'steps/s', 'x real server', 'share of step']];
-  const sizes: (string | number)[][] = [
-    ['setup', 'percept JSON bytes / agent / step', 'per step (all agents)'],
-  ];
+  const rows: (string | number)[][] = [['setup', 'steps/s', 'ms/step', 'x real server']];
+  const sizes: (string | number)[][] = [['setup', 'bytes/agent/step', 'KiB/step (all agents)']];
   for (const shape of SHAPES) {
-    const without = await measureRate(
-      `${shape.label}, no percepts`,
-      STEPS_PER_BATCH,
-      makeRunner(shape.config, 'none').batch,
-    );
-    const objects = await measureRate(
-      `${shape.label}, percepts`,
-      STEPS_PER_BATCH,
-      makeRunner(shape.config, 'objects').batch,
-    );
-    const json = makeRunner(shape.config, 'json');
-    const serialised = await measureRate(
-      `${shape.label}, percepts + JSON text`,
-      STEPS_PER_BATCH,
-      json.batch,
-      options,
-    );
-    for (const rate of [without, objects, serialised]) {
+    const runs: [string, PerceptMode][] = [
+      ['world only (baseline)', 'none'],
+      ['with every percept', 'objects'],
+      ['with every percept as JSON text', 'json'],
+    ];
+    for (const [what, mode] of runs) {
+      const runner = makeRunner(shape.config, mode);
+      const rate = await measureRate(`${shape.label}: ${what}`, STEPS_PER_BATCH, runner.batch, {
+        warmup: 2,
+        repeats: 7,
+      });
       rows.push([
         rate.label,
         rate.opsPerSecond,
+        (1000 / rate.opsPerSecond).toFixed(3),
         `${(rate.opsPerSecond / shape.realServerStepsPerSecond).toFixed(0)}x`,
-        `${((without.opsPerSecond / rate.opsPerSecond) * 100).toFixed(0)}% world`,
       ]);
+      if (mode === 'json') {
+        const agents = shape.config.agentsPerTeam * 2;
+        sizes.push([shape.label, runner.meanBytes(), ((runner.meanBytes() * agents) / 1024).toFixed(0)]);
+      }
     }
-    rows.push([`${shape.label}, real server (research)`, shape.realServerStepsPerSecond, '1x', '']);
-    const agents = shape.config.agentsPerTeam * 2;
-    sizes.push([shape.label, json.meanBytes(), `${((json.meanBytes() * agents) / 1024).toFixed(0)} KiB`]);
+    rows.push([`${shape.label}: real server (research)`, shape.realServerStepsPerSecond, '', '1x']);
   }
-  printTable('MASSim steps/s, random move/skip agents (baseline: the same loop without percepts)', rows);
-  printTable('MASSim percept size', sizes);
+  printTable('MASSim steps/s with random move/skip agents', rows);
+  printTable('MASSim percept size (JSON text)', sizes);
 }

@@ -1,8 +1,8 @@
 /**
  * The request-action percept: what one agent sees this step. Built by walking the agent's vision diamond
  * once, reading the per-cell tables of the world, so the cost is proportional to the vision area and
- * what is in it. Keys are created in the real server's output order, which makes our messages look like
- * its messages even though agents must not rely on key order.
+ * what is in it. Keys are created in the real server's output order (except `absolutePosition`, which comes
+ * last instead of second), so our messages read like its messages; agents must not rely on key order.
  */
 import type { MassimNormPercept, MassimStepPercept, MassimTaskPercept, MassimThing } from './api';
 import type { Entity } from './things';
@@ -65,9 +65,8 @@ export function buildStepPercept(world: World, entity: Entity, shared: StepShare
     if (inRole) roleZones.push([rx, ry]);
   }
 
-  return {
+  const percept: MassimStepPercept = {
     lastActionParams: [...entity.lastActionParams],
-    ...(shared.absolutePosition ? { absolutePosition: [ox, oy] as [number, number] } : undefined),
     role: entity.role.name,
     violations: [...(shared.violations.get(entity) ?? [])],
     deactivated: entity.deactivated,
@@ -83,4 +82,6 @@ export function buildStepPercept(world: World, entity: Entity, shared: StepShare
     events: [...entity.events],
     energy: entity.energy,
   };
+  if (shared.absolutePosition) percept.absolutePosition = [ox, oy];
+  return percept;
 }
