@@ -88,7 +88,18 @@ function acceptServerFrame(
     const { expected, got, message: what } = decoded.problem;
     return reject(state, massimViolation(index, 'massim.server.bad-frame', expected, got, what));
   }
-  const received = decoded.message;
+  return acceptServerMessage(state, decoded.message, index);
+}
+
+/**
+ * Advances the client machine with a server message that is already decoded (an in-memory transport hands
+ * over the object it serialised, so the agent need not parse it again). `index` is the message's index.
+ */
+export function acceptServerMessage(
+  state: MassimClientMachineState,
+  received: MassimServerMessage,
+  index: number,
+): Step<MassimClientMachineState> {
   const next = { ...state, lastMessage: received };
   const unexpected = (expected: string, what: string) =>
     reject(next, massimViolation(index, 'massim.server.unexpected-reply', expected, received.type, what));

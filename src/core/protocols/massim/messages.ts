@@ -35,10 +35,13 @@ export interface MassimRequestAction {
   content: { step: number; id: number; time: number; percept: MassimStepPercept; deadline: number };
 }
 
-/** `action`: the answer to a request-action, matched by `id`. Parameters are strings on the wire. */
+/**
+ * `action`: the answer to a request-action, matched by `id`. The server reads every parameter as a string
+ * (numbers too), and echoes them as strings in `lastActionParams`.
+ */
 export interface MassimActionMessage {
   type: 'action';
-  content: { id: number; type: string; p: string[] };
+  content: { id: number; type: string; p: (string | number)[] };
 }
 
 /** `sim-end`: the team's final score and rank (distinct ranks even for equal scores). */

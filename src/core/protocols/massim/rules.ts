@@ -136,6 +136,17 @@ export const massimRules = {
     severity: 'server',
     consequence: "Within a simulation, steps only grow and stay below the simulation's step count.",
   },
+  // Real-server races, reproduced only with the host's `faithfulRaces` option.
+  'massim.race.sim-start-lost': {
+    severity: 'server',
+    consequence:
+      "The real server re-sends sim-start after a login, but its old connection's sender often takes it first and writes it to the dead socket: agents must cope with a request-action without sim-start.",
+  },
+  'massim.race.bye-lost': {
+    severity: 'server',
+    consequence:
+      "With no pause after the last simulation, the real server's sender can stop before bye is queued: agents must treat the connection closing after sim-end as the end.",
+  },
   'massim.request-action.deadline': {
     severity: 'server',
     consequence: "The deadline is the time of the request plus the server's agentTimeout.",

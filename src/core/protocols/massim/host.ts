@@ -1,0 +1,872 @@
+/**
+ * An emulated MASSim server, sans-IO: transports hand it the bytes agents send and give it a sink for what it
+ * sends; time comes from an injected scheduler. The same host serves in-memory agents in a worker, real
+ * agents over TCP in the command line and agents behind a WebSocket bridge.
+ *
+ * It does what the real massim_2022 server does (research notes, protocol part): a front desk that reads
+ * exactly one frame per new connection, accounts `prefix + team + i` from 1, per-agent action ids from 0
+ * that are never reset, first-action-wins, silent drops of stale, late and duplicate actions, `no_action`
+ * on timeout, a step that runs as soon as every agent answered (else at the deadline), a receive loop that
+ * dies on malformed JSON or an action without `p`, reconnection that replaces the old connection and
+ * re-sends sim-start, sim-end with distinct ranks, a pause after every simulation, then bye and close.
+ * The real server's two races (lost sim-start after a reconnection, lost bye) only happen with
+ * `faithfulRaces`. Every connection is recorded in one transcript, one connection id per agent connection.
+ */
+import type {
+  CreateMassimSimulation,
+  MassimAction,
+  MassimServerConfig,
+  MassimSimulation,
+  MassimWorldSnapshot,
+  MassimWorldStatic,
+} from '../../envs/massim/api';
+import { createSimulation as createScenarioSimulation, massimAccountNames } from '../../envs/massim/index';
+import { Rng } from '../../random';
+import { TranscriptRecorder } from '../../transcript/recorder';
+import type { Transcript, TranscriptMessage } from '../../transcript/model';
+import { readClientFrame } from './codec';
+import { NulFrameSplitter, type SplitFrame } from './framing';
+import { serializeMassimMessage, type MassimServerMessage } from './messages';
+import { massimRules, type MassimRuleId } from './rules';
+import { realTimeScheduler, type MassimScheduler, type TimerHandle } from './scheduler';
+import { massimViolation, type MassimViolation } from './violation';
+
+/** Options of an emulated server. */
+export interface MassimHostOptions {
+  /** The server configuration (the real file format, parsed by the scenario's `parseMassimConfig`). */
+  config: MassimServerConfig;
+  /** Clock and timers; defaults to the wall clock. */
+  scheduler?: MassimScheduler;
+  /**
+   * Seed of the session: simulation k (counting over all matches from 0) uses `seed + k`. Without it each
+   * simulation uses its configured `randomSeed` (else k), as the real server does with a fixed seed.
+   */
+  seed?: number;
+  /** Reproduce the real server's lossy races (sim-start after a reconnection, bye at the end). Default off. */
+  faithfulRaces?: boolean;
+  /** Where to record the session; by default the host records into its own transcript. */
+  recorder?: TranscriptRecorder;
+  /** Annotate the transcript with the world after every step (for the world view). Default true. */
+  recordWorld?: boolean;
+  /** The scenario; defaults to the 2022 scenario. */
+  createSimulation?: CreateMassimSimulation;
+  /** Told about simulations, steps, ignored frames and races as they happen. */
+  onEvent?: (event: MassimHostEvent) => void;
+}
+
+/** Where the host sends frames for one connection. */
+export interface MassimConnectionSink {
+  /**
+   * One frame: its text without the 0 terminator (`encodeFrame` gives the wire bytes). `message` is the
+   * object the text was serialised from, for in-memory agents that need not parse it (do not modify it).
+   */
+  send(text: string, message: MassimServerMessage): void;
+  /** The server closes the connection (after a failed login, a replacing login, or after bye). */
+  close(): void;
+}
+
+/** An agent frame the host ignored or that stopped its reader, with where it happened. */
+export interface MassimHostViolation extends MassimViolation {
+  /** Transcript connection id. */
+  conn: string;
+  /** The agent logged in on that connection, if any. */
+  agent?: string;
+}
+
+/** Something the real server would have lost in a race (only with `faithfulRaces`). */
+export interface MassimRaceNote {
+  rule: Extract<MassimRuleId, `massim.race.${string}`>;
+  conn: string;
+  agent: string;
+  message: string;
+}
+
+/** What the host reports as a session runs. */
+export type MassimHostEvent =
+  | {
+      kind: 'simulation-start';
+      match: number;
+      simulation: number;
+      teams: readonly string[];
+      world: MassimWorldStatic;
+    }
+  /** A step ran: `step` is the step whose actions were executed. */
+  | {
+      kind: 'step';
+      simulation: number;
+      step: number;
+      scores: Record<string, number>;
+      world: MassimWorldSnapshot;
+    }
+  | { kind: 'simulation-end'; simulation: number; scores: Record<string, number> }
+  | { kind: 'finished' }
+  | { kind: 'violation'; violation: MassimHostViolation }
+  | { kind: 'race'; note: MassimRaceNote };
+
+/** The payload of a transcript `world` annotation. */
+export type MassimWorldAnnotation =
+  | { kind: 'static'; simulation: number; world: MassimWorldStatic }
+  | { kind: 'snapshot'; simulation: number; world: MassimWorldSnapshot };
+
+/** The payload of a transcript `reward` annotation: team scores after a step. */
+export interface MassimScoreAnnotation {
+  simulation: number;
+  step: number;
+  scores: Record<string, number>;
+}
+
+/** Where the tournament is. */
+export interface MassimHostStatus {
+  phase: 'waiting' | 'running' | 'paused' | 'pause-between-simulations' | 'finished';
+  /** Index of the current (or last) match; -1 before the first. */
+  match: number;
+  /** Index of the current (or last) simulation in the configuration's `match` list; -1 before the first. */
+  simulation: number;
+  /** The step whose actions are being collected (or next), when a simulation runs. */
+  step?: number;
+  /** Teams of the current (or last) match. */
+  teams: readonly string[];
+}
+
+/** One connection as the host sees it; the transport feeds it. */
+export interface MassimHostConnection {
+  /** The connection's transcript id: `<agent>.conn<k>` after a login attempt for a known user, else `conn<n>`. */
+  readonly id: string;
+  /** Bytes from the agent, in any chunking. */
+  receive(bytes: Uint8Array): void;
+  /** The agent closed the connection (or it broke). */
+  disconnect(): void;
+}
+
+// Measured on the real server (research notes): 13 of 24 re-sent sim-starts arrived when the old connection
+// was still open, 18 of 24 when it had been closed shortly before; 2 of 8 byes were lost with no pause.
+const simStartLossWhileOpen = 11 / 24;
+const simStartLossAfterClose = 6 / 24;
+const byeLoss = 2 / 8;
+/** Messages written after the agent closed before the old sender notices the dead socket and stops. */
+const sendsUntilSenderStops = 2;
+
+interface AgentSlot {
+  name: string;
+  team: string;
+  password: string;
+  connection?: Connection;
+  connectionsOpened: number;
+  /** The next action id; ids are never reset. */
+  nextId: number;
+  answeredIds: Set<number>;
+  /** The request of the current (or last) step. */
+  request?: { id: number; action?: MassimAction; answered: boolean };
+  /** The sim-start of the running simulation (and its text), re-sent after a login. */
+  simStart?: { message: MassimServerMessage; text: string };
+  /** The old connection's sender is still running (decides the sim-start race). */
+  previousSender?: 'open' | 'closed';
+  sendsSinceClose: number;
+}
+
+type ConnectionPhase = 'front-desk' | 'agent' | 'receiver-dead' | 'unread' | 'closed';
+
+/** An emulated MASSim server process. */
+export class MassimHost {
+  readonly config: MassimServerConfig;
+  readonly recorder: TranscriptRecorder;
+  readonly #scheduler: MassimScheduler;
+  readonly #options: MassimHostOptions;
+  readonly #createSimulation: CreateMassimSimulation;
+  readonly #raceRng: Rng;
+  readonly #slots = new Map<string, AgentSlot>();
+  readonly #connections = new Set<Connection>();
+  readonly #matches: string[][];
+  #connectionSerial = 0;
+  #queue: (() => void)[] = [];
+  #draining = false;
+
+  #phase: MassimHostStatus['phase'] = 'waiting';
+  #matchIndex = -1;
+  #simIndex = -1;
+  #simCounter = 0;
+  #statusTeams: string[] = [];
+  #simulation: MassimSimulation | undefined;
+  #stepOpen = false;
+  #waitingFor = new Set<string>();
+  #timer: TimerHandle | undefined;
+  #pauseRequested = false;
+  #resumeStep: (() => void) | undefined;
+
+  constructor(options: MassimHostOptions) {
+    this.#options = options;
+    this.config = options.config;
+    this.#scheduler = options.scheduler ?? realTimeScheduler();
+    this.#createSimulation = options.createSimulation ?? createScenarioSimulation;
+    this.#raceRng = new Rng(`${options.seed ?? 0}:massim-races`);
+    this.recorder =
+      options.recorder ??
+      new TranscriptRecorder({
+        protocol: 'massim',
+        now: () => this.#scheduler.now(),
+        meta: {
+          origin: 'emulated',
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          faithfulRaces: options.faithfulRaces ?? false,
+        },
+      });
+    for (const team of this.config.teams) {
+      for (const name of massimAccountNames(this.config, team)) {
+        this.#slots.set(name, {
+          name,
+          team: team.name,
+          password: team.password,
+          connectionsOpened: 0,
+          nextId: 0,
+          answeredIds: new Set(),
+          sendsSinceClose: 0,
+        });
+      }
+    }
+    this.#matches = planMatches(this.config, this.#raceRng);
+  }
+
+  /** The session's transcript (append-only; grows as the session runs). */
+  get transcript(): Transcript {
+    return this.recorder.transcript;
+  }
+
+  /** Where the tournament is. */
+  get status(): MassimHostStatus {
+    return {
+      phase: this.#phase,
+      match: this.#matchIndex,
+      simulation: this.#simIndex,
+      ...(this.#simulation && !this.#simulation.isFinished ? { step: this.#simulation.currentStep } : {}),
+      teams: this.#statusTeams,
+    };
+  }
+
+  /** The simulation running now (or last), for the world view. */
+  get simulation(): MassimSimulation | undefined {
+    return this.#simulation;
+  }
+
+  /** Every account that can log in, with its team (password as configured). */
+  get accounts(): readonly { name: string; team: string; password: string }[] {
+    return [...this.#slots.values()].map(({ name, team, password }) => ({ name, team, password }));
+  }
+
+  /** A transport accepted a connection; `sink` carries what the server sends on it. */
+  connect(sink: MassimConnectionSink): MassimHostConnection {
+    const connection = new Connection(this.#hooks, ++this.#connectionSerial, sink);
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  /** Launches the tournament now (the real server waits for its `launch` setting; the caller decides). */
+  start(): void {
+    this.#run(() => {
+      if (this.#phase !== 'waiting') return;
+      this.#phase = 'running';
+      this.#nextSimulation();
+    });
+  }
+
+  /** Holds the tournament before the next step (like the real server's `pause` console command). */
+  pause(): void {
+    this.#pauseRequested = true;
+  }
+
+  /** Continues after `pause`. */
+  resume(): void {
+    this.#run(() => {
+      this.#pauseRequested = false;
+      const resume = this.#resumeStep;
+      this.#resumeStep = undefined;
+      if (resume) {
+        this.#phase = 'running';
+        resume();
+      }
+    });
+  }
+
+  /** Stops everything now: cancels timers and closes every connection, without bye. */
+  shutdown(): void {
+    this.#run(() => {
+      this.#clearTimer();
+      this.#phase = 'finished';
+      for (const connection of this.#connections) connection.closeByServer();
+    });
+  }
+
+  /** Runs work one piece at a time, so a transport answering inside `send` never re-enters the host. */
+  #run(work: () => void): void {
+    this.#queue.push(work);
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (let next = this.#queue.shift(); next; next = this.#queue.shift()) next();
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  // ---- what connections need from the host ---------------------------------------------------------------
+
+  readonly #hooks: HostHooks = {
+    run: (work) => this.#run(work),
+    recorder: () => this.recorder,
+    maxPacketLength: () => this.config.server.maxPacketLength,
+    slot: (name) => this.#slots.get(name),
+    newConnectionId: (connection, user) => {
+      const slot = this.#slots.get(user ?? '');
+      if (!slot) return `conn${connection.serial}`;
+      slot.connectionsOpened++;
+      return `${slot.name}.conn${slot.connectionsOpened}`;
+    },
+    statusResponse: () => ({
+      type: 'status-response',
+      content: {
+        teams: this.#statusTeams,
+        time: this.#scheduler.now(),
+        teamSizes: this.config.match.map((sim) => sim.agentsPerTeam),
+        currentSimulation: this.#simIndex,
+      },
+    }),
+    login: (connection, slot) => this.#login(connection, slot),
+    action: (slot, id, action, index, conn) => this.#receiveAction(slot, id, action, index, conn),
+    violation: (violation) => {
+      this.recorder.annotate('violation', violation, violation.index);
+      this.#options.onEvent?.({ kind: 'violation', violation });
+    },
+    closed: (connection) => this.#connectionClosed(connection),
+  };
+
+  /** A message for an agent that is not connected: lost, but it is what stops an old connection's sender. */
+  #undelivered(slot: AgentSlot): void {
+    slot.sendsSinceClose++;
+  }
+
+  #login(connection: Connection, slot: AgentSlot): void {
+    const previous = slot.connection;
+    const previousSender = previous
+      ? 'open'
+      : slot.previousSender === 'closed' && slot.sendsSinceClose < sendsUntilSenderStops
+        ? 'closed'
+        : undefined;
+    slot.connection = connection;
+    slot.previousSender = undefined;
+    if (previous) previous.closeByServer();
+    if (!slot.simStart) return;
+    const lossChance =
+      previousSender === 'open'
+        ? simStartLossWhileOpen
+        : previousSender === 'closed'
+          ? simStartLossAfterClose
+          : 0;
+    if (this.#options.faithfulRaces && lossChance > 0 && this.#raceRng.nextFloat() < lossChance) {
+      this.#race('massim.race.sim-start-lost', connection, slot.name, 'The re-sent sim-start was lost.');
+      return;
+    }
+    connection.send(slot.simStart.message, slot.simStart.text);
+  }
+
+  #connectionClosed(connection: Connection): void {
+    this.#connections.delete(connection);
+    const slot = connection.slot;
+    if (slot && slot.connection === connection) {
+      slot.connection = undefined;
+      slot.previousSender = 'closed';
+      slot.sendsSinceClose = 0;
+    }
+  }
+
+  #race(rule: MassimRaceNote['rule'], connection: Connection, agent: string, what: string): void {
+    const note: MassimRaceNote = {
+      rule,
+      conn: connection.id,
+      agent,
+      message: `${what} ${massimRules[rule].consequence}`,
+    };
+    this.recorder.annotate('note', note);
+    this.#options.onEvent?.({ kind: 'race', note });
+  }
+
+  // ---- the tournament ------------------------------------------------------------------------------------
+
+  #nextSimulation(): void {
+    this.#simulation = undefined;
+    this.#simIndex++;
+    if (this.#matchIndex < 0 || this.#simIndex >= this.config.match.length) {
+      this.#matchIndex++;
+      this.#simIndex = 0;
+    }
+    const teams = this.#matches[this.#matchIndex];
+    if (!teams) {
+      this.#simIndex = this.config.match.length - 1;
+      this.#matchIndex = this.#matches.length - 1;
+      this.#finish();
+      return;
+    }
+    this.#statusTeams = teams;
+    const simConfig = this.config.match[this.#simIndex]!;
+    const seed =
+      this.#options.seed !== undefined
+        ? this.#options.seed + this.#simCounter
+        : (simConfig.randomSeed ?? this.#simCounter);
+    this.#simCounter++;
+    const accounts = teams.map((name) => this.config.teams.find((team) => team.name === name)!);
+    const simulation = this.#createSimulation(simConfig, { seed, teams: accounts });
+    this.#simulation = simulation;
+    const time = this.#scheduler.now();
+    const world = simulation.staticInfo();
+    this.#annotateWorld({ kind: 'static', simulation: this.#simIndex, world });
+    this.#options.onEvent?.({
+      kind: 'simulation-start',
+      match: this.#matchIndex,
+      simulation: this.#simIndex,
+      teams,
+      world,
+    });
+    for (const agent of simulation.agents) {
+      const slot = this.#slots.get(agent)!;
+      const message: MassimServerMessage = {
+        type: 'sim-start',
+        content: { time, percept: simulation.simStartPercept(agent) },
+      };
+      slot.simStart = { message, text: serializeMassimMessage(message) };
+      slot.request = undefined;
+      if (slot.connection) slot.connection.send(message, slot.simStart.text);
+      else this.#undelivered(slot);
+    }
+    this.#beginStep();
+  }
+
+  #beginStep(): void {
+    const simulation = this.#simulation!;
+    if (this.#pauseRequested) {
+      this.#phase = 'paused';
+      this.#resumeStep = () => this.#beginStep();
+      return;
+    }
+    const time = this.#scheduler.now();
+    const timeout = this.config.server.agentTimeout;
+    const deadline = time + timeout;
+    const step = simulation.currentStep;
+    this.#stepOpen = true;
+    this.#waitingFor = new Set(simulation.agents);
+    for (const agent of simulation.agents) {
+      const slot = this.#slots.get(agent)!;
+      const id = slot.nextId++;
+      slot.request = { id, answered: false };
+      if (!slot.connection) {
+        this.#undelivered(slot);
+        continue;
+      }
+      const percept = simulation.requestActionPercept(agent);
+      slot.connection.send({ type: 'request-action', content: { step, id, time, percept, deadline } });
+    }
+    this.#timer = this.#scheduler.setTimer(timeout, () => this.#run(() => this.#closeStep()));
+  }
+
+  #receiveAction(slot: AgentSlot, id: number, action: MassimAction, index: number, conn: string): void {
+    const request = slot.request;
+    if (
+      request &&
+      request.id === id &&
+      this.#stepOpen &&
+      !request.answered &&
+      this.#waitingFor.has(slot.name)
+    ) {
+      request.answered = true;
+      request.action = action;
+      slot.answeredIds.add(id);
+      this.#waitingFor.delete(slot.name);
+      if (this.#waitingFor.size === 0) this.#closeStep();
+      return;
+    }
+    const rule: MassimRuleId =
+      request && request.id === id && request.answered
+        ? 'massim.action.duplicate'
+        : id >= 0 && id < slot.nextId
+          ? slot.answeredIds.has(id)
+            ? 'massim.action.stale-id'
+            : 'massim.action.late'
+          : 'massim.action.unknown-id';
+    const expected = request && this.#stepOpen && !request.answered ? `id ${request.id}` : 'no action now';
+    this.#hooks.violation({
+      ...massimViolation(index, rule, expected, `id ${id}`, `Action ${id} of ${slot.name} was dropped.`),
+      conn,
+      agent: slot.name,
+    });
+  }
+
+  #closeStep(): void {
+    if (!this.#stepOpen) return;
+    this.#clearTimer();
+    this.#stepOpen = false;
+    const simulation = this.#simulation!;
+    const step = simulation.currentStep;
+    const actions = new Map<string, MassimAction | undefined>();
+    for (const agent of simulation.agents) actions.set(agent, this.#slots.get(agent)!.request?.action);
+    simulation.step(actions);
+    const scores = Object.fromEntries(simulation.scores().map(({ team, score }) => [team, score]));
+    const world = simulation.snapshot();
+    this.recorder.annotate('reward', {
+      simulation: this.#simIndex,
+      step,
+      scores,
+    } satisfies MassimScoreAnnotation);
+    this.#annotateWorld({ kind: 'snapshot', simulation: this.#simIndex, world });
+    this.#options.onEvent?.({ kind: 'step', simulation: this.#simIndex, step, scores, world });
+    if (simulation.isFinished) this.#endSimulation(scores);
+    else this.#beginStep();
+  }
+
+  #endSimulation(scores: Record<string, number>): void {
+    const simulation = this.#simulation!;
+    const time = this.#scheduler.now();
+    for (const agent of simulation.agents) {
+      const slot = this.#slots.get(agent)!;
+      slot.simStart = undefined;
+      const { score, ranking } = simulation.simEndContent(agent);
+      if (slot.connection) slot.connection.send({ type: 'sim-end', content: { score, ranking, time } });
+      else this.#undelivered(slot);
+    }
+    this.#options.onEvent?.({ kind: 'simulation-end', simulation: this.#simIndex, scores });
+    this.#phase = 'pause-between-simulations';
+    this.#timer = this.#scheduler.setTimer(this.config.server.waitBetweenSimulations, () =>
+      this.#run(() => {
+        this.#timer = undefined;
+        this.#phase = 'running';
+        this.#nextSimulation();
+      }),
+    );
+  }
+
+  #finish(): void {
+    this.#phase = 'finished';
+    const noPause = this.config.server.waitBetweenSimulations <= 0;
+    for (const slot of this.#slots.values()) {
+      const connection = slot.connection;
+      if (!connection) continue;
+      if (this.#options.faithfulRaces && noPause && this.#raceRng.nextFloat() < byeLoss) {
+        this.#race('massim.race.bye-lost', connection, slot.name, 'bye was lost.');
+        continue;
+      }
+      connection.send({ type: 'bye', content: {} });
+    }
+    for (const connection of [...this.#connections]) connection.closeByServer();
+    this.#options.onEvent?.({ kind: 'finished' });
+  }
+
+  #annotateWorld(annotation: MassimWorldAnnotation): void {
+    if (this.#options.recordWorld === false) return;
+    this.recorder.annotate('world', annotation);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer) this.#scheduler.clearTimer(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** Teams of every match: round-robin (every combination, in configuration order), manual, or random. */
+function planMatches(config: MassimServerConfig, rng: Rng): string[][] {
+  const names = config.teams.map((team) => team.name);
+  const size = config.server.teamsPerMatch;
+  if (config.server.tournamentMode === 'manual' && config.manualMode)
+    return config.manualMode.map((teams) => [...teams]);
+  if (config.server.tournamentMode === 'random') {
+    const shuffled = [...names];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = rng.nextInt(i + 1);
+      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+    }
+    return [shuffled.slice(0, size)];
+  }
+  const matches: string[][] = [];
+  const choose = (start: number, chosen: string[]) => {
+    if (chosen.length === size) {
+      matches.push(chosen);
+      return;
+    }
+    for (let i = start; i < names.length; i++) choose(i + 1, [...chosen, names[i]!]);
+  };
+  choose(0, []);
+  return matches;
+}
+
+/** What a connection needs from its host. */
+interface HostHooks {
+  run(work: () => void): void;
+  recorder(): TranscriptRecorder;
+  maxPacketLength(): number;
+  slot(name: string): AgentSlot | undefined;
+  newConnectionId(connection: Connection, user: string | undefined): string;
+  statusResponse(): MassimServerMessage;
+  login(connection: Connection, slot: AgentSlot): void;
+  action(slot: AgentSlot, id: number, action: MassimAction, index: number, conn: string): void;
+  violation(violation: MassimHostViolation): void;
+  closed(connection: Connection): void;
+}
+
+class Connection implements MassimHostConnection {
+  #id: string | undefined;
+  #phase: ConnectionPhase = 'front-desk';
+  #splitter = new NulFrameSplitter();
+  #stoppedBy: { index: number; rule: MassimRuleId } | undefined;
+  slot: AgentSlot | undefined;
+
+  constructor(
+    private readonly hooks: HostHooks,
+    readonly serial: number,
+    private readonly sink: MassimConnectionSink,
+  ) {}
+
+  get id(): string {
+    return this.#id ?? `conn${this.serial}`;
+  }
+
+  receive(bytes: Uint8Array): void {
+    this.hooks.run(() => {
+      let rest: Uint8Array | undefined = bytes;
+      while (rest && rest.length > 0 && this.#phase !== 'closed') {
+        const splitter = this.#splitter;
+        rest = splitter.push(rest, (frame) => {
+          this.#onFrame(frame);
+          return this.#splitter === splitter && this.#phase !== 'closed';
+        });
+      }
+    });
+  }
+
+  disconnect(): void {
+    this.hooks.run(() => {
+      if (this.#phase === 'closed') return;
+      this.#ensureOpened(undefined);
+      this.#phase = 'closed';
+      this.hooks.recorder().event(this.id, 'c2s', 'close');
+      this.hooks.closed(this);
+    });
+  }
+
+  /** The server closes this connection. */
+  closeByServer(): void {
+    if (this.#phase === 'closed') return;
+    this.#ensureOpened(undefined);
+    this.#phase = 'closed';
+    this.hooks.recorder().event(this.id, 's2c', 'close');
+    this.hooks.closed(this);
+    this.sink.close();
+  }
+
+  send(message: MassimServerMessage, text = serializeMassimMessage(message)): void {
+    if (this.#phase === 'closed') return;
+    this.hooks.recorder().text(this.id, 's2c', text, 'nul');
+    this.sink.send(text, message);
+  }
+
+  /** Records the connection's opening once its name is known (from its first frame). */
+  #ensureOpened(user: string | undefined): void {
+    if (this.#id !== undefined) return;
+    this.#id = this.hooks.newConnectionId(this, user);
+    this.hooks.recorder().event(this.#id, 'c2s', 'open');
+  }
+
+  #onFrame(frame: SplitFrame): void {
+    const text = serverDecoder.decode(frame.bytes);
+    if (this.#phase === 'front-desk') {
+      this.#atFrontDesk(frame, text);
+      return;
+    }
+    const recorded = this.hooks.recorder().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    switch (this.#phase) {
+      case 'unread':
+        this.#violation(
+          recorded,
+          'massim.front-desk.unread',
+          'nothing',
+          'a frame',
+          'This frame is never read.',
+        );
+        return;
+      case 'receiver-dead':
+        this.#violation(
+          recorded,
+          'massim.receiver.dead',
+          'a reconnection',
+          'a frame',
+          `The server stopped reading this connection at message ${this.#stoppedBy?.index}.`,
+        );
+        return;
+      case 'agent':
+        this.#inSession(frame, text, recorded);
+        return;
+    }
+  }
+
+  #atFrontDesk(frame: SplitFrame, text: string): void {
+    const reading = readClientFrame(text);
+    this.#ensureOpened(reading.kind === 'auth-request' ? reading.user : undefined);
+    const recorded = this.hooks.recorder().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    // Whatever happens next, the front desk never reads another frame of this connection.
+    this.#phase = 'unread';
+    this.#splitter = new NulFrameSplitter();
+    switch (reading.kind) {
+      case 'auth-request': {
+        const slot = this.hooks.slot(reading.user);
+        if (!slot || slot.password !== reading.password) {
+          this.send({ type: 'auth-response', content: { result: 'fail' } });
+          this.#violation(
+            recorded,
+            'massim.auth.rejected',
+            'a configured user and its password',
+            `user "${reading.user}"`,
+            `Login of "${reading.user}" failed.`,
+          );
+          this.closeByServer();
+          return;
+        }
+        this.slot = slot;
+        this.send({ type: 'auth-response', content: { result: 'ok' } });
+        this.#phase = 'agent';
+        this.#splitter = new NulFrameSplitter({ maxPacketLength: this.hooks.maxPacketLength() });
+        this.hooks.login(this, slot);
+        return;
+      }
+      case 'status-request':
+        this.send(this.hooks.statusResponse());
+        return;
+      case 'invalid-json':
+        this.#violation(
+          recorded,
+          'massim.front-desk.invalid-json',
+          'an auth-request',
+          `invalid JSON: ${reading.error.message}`,
+          'The first frame is not JSON.',
+        );
+        return;
+      case 'no-content':
+        this.#violation(
+          recorded,
+          'massim.front-desk.no-content',
+          'a "content" object',
+          'none',
+          `The first frame ("${reading.type}") has no content object.`,
+        );
+        return;
+      default:
+        this.#violation(
+          recorded,
+          'massim.front-desk.not-auth',
+          'auth-request or status-request',
+          reading.kind,
+          `The first frame is ${reading.kind}.`,
+        );
+    }
+  }
+
+  #inSession(frame: SplitFrame, text: string, recorded: TranscriptMessage): void {
+    if (frame.discarded) {
+      this.#violation(
+        recorded,
+        'massim.frame.oversized',
+        `at most ${this.hooks.maxPacketLength()} bytes`,
+        `${frame.bytes.length} bytes`,
+        'The frame is too long.',
+      );
+      return;
+    }
+    const reading = readClientFrame(text);
+    const stop = (rule: MassimRuleId, expected: string, got: string, what: string) => {
+      this.#phase = 'receiver-dead';
+      this.#stoppedBy = { index: recorded.index, rule };
+      this.#violation(recorded, rule, expected, got, what);
+    };
+    switch (reading.kind) {
+      case 'action':
+        this.hooks.action(this.slot!, reading.id, reading.action, recorded.index, this.id);
+        return;
+      case 'invalid-json': {
+        const { message, location } = reading.error;
+        stop(
+          'massim.receiver.invalid-json',
+          'a JSON object',
+          `${message} at column ${location.column}`,
+          `Invalid JSON: ${message} (line ${location.line}, column ${location.column}).`,
+        );
+        return;
+      }
+      case 'action-without-p':
+        stop(
+          'massim.receiver.action-without-p',
+          '"p": [...] (an array, [] for no parameters)',
+          reading.got,
+          `Action ${reading.id} has no "p" array.`,
+        );
+        return;
+      case 'server-message':
+        if (reading.breaksReceiver)
+          stop('massim.receiver.server-message', 'action', reading.type, `An agent sent "${reading.type}".`);
+        else
+          this.#violation(
+            recorded,
+            'massim.message.ignored-type',
+            'action',
+            reading.type,
+            `An agent sent "${reading.type}".`,
+          );
+        return;
+      case 'no-content':
+        this.#violation(
+          recorded,
+          'massim.message.no-content',
+          'a "content" object',
+          'none',
+          `"${reading.type}" without content.`,
+        );
+        return;
+      case 'unknown-type':
+        this.#violation(
+          recorded,
+          'massim.message.unknown-type',
+          'action',
+          `"${reading.type}"`,
+          `Unknown message type "${reading.type}".`,
+        );
+        return;
+      case 'auth-request':
+        this.#violation(
+          recorded,
+          'massim.auth.after-login',
+          'action',
+          'auth-request',
+          'auth-request on a logged-in connection.',
+        );
+        return;
+      case 'status-request':
+        this.#violation(
+          recorded,
+          'massim.status.after-login',
+          'action',
+          'status-request',
+          'status-request on a logged-in connection.',
+        );
+        return;
+    }
+  }
+
+  #violation(
+    recorded: TranscriptMessage,
+    rule: MassimRuleId,
+    expected: string,
+    got: string,
+    what: string,
+  ): void {
+    this.hooks.violation({
+      ...massimViolation(recorded.index, rule, expected, got, what),
+      conn: this.id,
+      ...(this.slot ? { agent: this.slot.name } : {}),
+    });
+  }
+}
+
+/** The server decodes frames as UTF-8, replacing invalid bytes with U+FFFD. */
+const serverDecoder = new TextDecoder('utf-8');

@@ -1,0 +1,189 @@
+/**
+ * A whole MASSim match in memory: the emulated host plus one agent connection per agent of every team,
+ * joined by in-memory pipes that carry the same frames TCP would. Policies are asynchronous callbacks
+ * supplied by the caller (a worker, or `createTeamDecide` in-process).
+ *
+ * Timing: `virtual` (default) runs as fast as the policies answer; the clock only jumps forward when every
+ * agent is idle and the host is still waiting (a silent agent's deadline, the pause between simulations),
+ * so timeouts behave exactly as on a real server. `real` uses the wall clock.
+ */
+import type { MassimServerConfig } from '../../envs/massim/api';
+import type { Transcript } from '../../transcript/model';
+import { MassimAgentClient, type MassimAgentEvent, type MassimDecide } from './client';
+import { encodeFrame } from './framing';
+import { MassimHost, type MassimHostEvent } from './host';
+import { realTimeScheduler, VirtualScheduler } from './scheduler';
+
+/** Options of an in-memory match. */
+export interface MassimMatchRunnerOptions {
+  config: MassimServerConfig;
+  /** How each team decides, by team name. Teams without one do not connect (their agents stay silent). */
+  teams: Readonly<Record<string, MassimDecide>>;
+  /** Session seed (see `MassimHostOptions.seed`). */
+  seed?: number;
+  timing?: 'virtual' | 'real';
+  /** Epoch milliseconds the virtual clock starts at (default: the wall clock at creation). */
+  startTime?: number;
+  faithfulRaces?: boolean;
+  recordWorld?: boolean;
+  onHostEvent?(event: MassimHostEvent): void;
+  onAgentEvent?(event: MassimAgentEvent): void;
+}
+
+/** The outcome of a match: final scores of every simulation, in order. */
+export interface MassimMatchResult {
+  simulations: { simulation: number; scores: Record<string, number> }[];
+}
+
+/** An in-memory match that can be run to the end or one step at a time. */
+export class MassimMatchRunner {
+  readonly host: MassimHost;
+  readonly #virtual: VirtualScheduler | undefined;
+  readonly #options: MassimMatchRunnerOptions;
+  readonly #results: MassimMatchResult['simulations'] = [];
+  #pending = 0;
+  #idle: (() => void)[] = [];
+  #stepWaiters: (() => void)[] = [];
+  #finished = false;
+  #connected = false;
+
+  constructor(options: MassimMatchRunnerOptions) {
+    this.#options = options;
+    this.#virtual =
+      options.timing === 'real' ? undefined : new VirtualScheduler(options.startTime ?? Date.now());
+    this.host = new MassimHost({
+      config: options.config,
+      scheduler: this.#virtual ?? realTimeScheduler(),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      faithfulRaces: options.faithfulRaces ?? false,
+      recordWorld: options.recordWorld ?? true,
+      onEvent: (event) => this.#onHostEvent(event),
+    });
+  }
+
+  /** The session so far. */
+  get transcript(): Transcript {
+    return this.host.transcript;
+  }
+
+  /** True once the host said bye (or shut down). */
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Runs the whole match and returns the scores. */
+  async run(): Promise<MassimMatchResult> {
+    this.#launch();
+    this.host.resume();
+    await this.#drive(() => this.#finished);
+    return { simulations: [...this.#results] };
+  }
+
+  /** Runs until one more step has been executed (or the match is over), then holds the host. */
+  async step(): Promise<void> {
+    if (this.#finished) return;
+    let stepped = false;
+    this.#stepWaiters.push(() => {
+      stepped = true;
+      this.host.pause();
+    });
+    this.#launch();
+    this.host.resume();
+    await this.#drive(() => stepped || this.#finished);
+  }
+
+  /** Stops the match now (no bye). */
+  stop(): void {
+    this.host.shutdown();
+    this.#finished = true;
+  }
+
+  #launch(): void {
+    if (this.#connected) return;
+    this.#connected = true;
+    for (const account of this.host.accounts) {
+      const decide = this.#options.teams[account.team];
+      if (decide) this.#connectAgent(account, decide);
+    }
+    this.host.start();
+  }
+
+  #connectAgent(account: { name: string; team: string; password: string }, decide: MassimDecide): void {
+    const teamAccounts = this.host.accounts
+      .filter((other) => other.team === account.team)
+      .map((other) => other.name);
+    // The host only calls the sink once the agent has logged in, after `client` exists.
+    const connection = this.host.connect({
+      send: (_text, message) => {
+        const answering = client.receiveDecoded(message);
+        if (answering) void this.#track(answering);
+      },
+      close: () => client.closed(),
+    });
+    const client: MassimAgentClient = new MassimAgentClient({
+      user: account.name,
+      password: account.password,
+      team: account.team,
+      teamAccounts,
+      decide,
+      send: (text) => connection.receive(encodeFrame(text)),
+      ...(this.#options.onAgentEvent ? { onEvent: this.#options.onAgentEvent } : {}),
+    });
+    client.login();
+  }
+
+  /**
+   * Counts answers in flight (from request-action to the action sent), so the virtual clock only moves
+   * when every agent is idle. Sending an action runs the host synchronously, so the next step's requests
+   * are counted before the answer that caused them is done.
+   */
+  async #track(answering: Promise<void>): Promise<void> {
+    this.#pending++;
+    try {
+      await answering;
+    } finally {
+      this.#pending--;
+      if (this.#pending === 0) queueMicrotask(() => this.#wakeIdle());
+    }
+  }
+
+  #wakeIdle(): void {
+    if (this.#pending > 0) return;
+    const waiters = this.#idle;
+    this.#idle = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves once no decision is in flight (after the answers they caused were delivered). */
+  #settled(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#idle.push(resolve);
+      queueMicrotask(() => this.#wakeIdle());
+    });
+  }
+
+  async #drive(done: () => boolean): Promise<void> {
+    while (!done()) {
+      await this.#settled();
+      if (done()) return;
+      if (this.#virtual) {
+        if (this.host.status.phase === 'paused') return;
+        if (!this.#virtual.fireNext()) return;
+      } else {
+        await new Promise<void>((resolve) => this.#stepWaiters.push(resolve));
+      }
+    }
+  }
+
+  #onHostEvent(event: MassimHostEvent): void {
+    if (event.kind === 'simulation-end')
+      this.#results.push({ simulation: event.simulation, scores: event.scores });
+    if (event.kind === 'finished') this.#finished = true;
+    if (event.kind === 'step' || event.kind === 'finished') {
+      const waiters = this.#stepWaiters;
+      this.#stepWaiters = [];
+      for (const wake of waiters) wake();
+    }
+    this.#options.onHostEvent?.(event);
+  }
+}
