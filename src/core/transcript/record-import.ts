@@ -23,12 +23,14 @@ const HEADER = /^@@ (\d+) (C>S|S>C) (\d+) (?:(\d+)|CLOSE|ERROR(?: (.*))?)$/;
 const NEWLINE = 0x0a;
 const latin1 = new TextDecoder('latin1');
 
-/** One record of the file. */
-interface RawRecord {
+/** One record of the file: a chunk of bytes as it travelled, or a side closing. */
+export interface RecordedChunk {
   dir: Direction;
+  /** Milliseconds since the connection was accepted. */
   ms: number;
   kind: 'data' | 'close' | 'error';
   bytes?: Uint8Array;
+  /** Detail of an `ERROR` record. */
   detail?: string;
 }
 
@@ -42,7 +44,7 @@ export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions
   const protocol = options.protocol ?? 'rddlsim';
   const conn = options.conn ?? 'session-1';
   const builder = new FrameCollector(protocol, conn);
-  for (const record of readRecords(bytes, options.name ?? 'transcript')) {
+  for (const record of readRecordFile(bytes, options.name ?? 'transcript')) {
     if (record.kind === 'data') builder.data(record.dir, record.ms, record.bytes!);
     else builder.event(record.dir, record.ms, record.kind, record.detail);
   }
@@ -59,7 +61,11 @@ export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions
   };
 }
 
-function* readRecords(bytes: Uint8Array, name: string): Generator<RawRecord> {
+/**
+ * The records of a record file, in order, with their bytes untouched (for replaying a recorded stream
+ * chunk by chunk). Throws a ProtoplayError located in `name` on a malformed record.
+ */
+export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generator<RecordedChunk> {
   let offset = 0;
   let line = 1;
   while (offset < bytes.length) {

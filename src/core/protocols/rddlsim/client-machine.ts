@@ -107,7 +107,7 @@ export const rddlsimClientMachine: ProtocolMachine<ClientMachineState> & {
       const head = state.pending[0];
       return fail(
         { ...state, pending: state.pending.slice(1), awaitingFirstTurn: false },
-        violation(decoded.index, rule, head ? DESCRIBE[head] : 'no message', decoded.result.error.format()),
+        violation(decoded.index, rule, head ? DESCRIBE[head] : 'no message', describeDecoded(decoded)),
       );
     }
     // Decoded in the s2c direction, so it was parsed as a server message.

@@ -62,6 +62,11 @@ export interface RddlsimHostOptions {
   maxMessageBytes?: number;
   /** Reproduce rddlsim's evaluation quirks in the simulator (double sampling...). */
   rddlsimQuirks?: boolean;
+  /**
+   * The simulator's random numbers: Protoplay's seeded generator (default), or rddlsim's own (WELL19937c
+   * seeded like the real server's sessions), which with the quirks replays the real server's trajectories.
+   */
+  generator?: 'protoplay' | 'rddlsim';
   /** Milliseconds clock (default `Date.now`); whole milliseconds are used, as the real server does. */
   now?: () => number;
 }
@@ -146,6 +151,7 @@ export class RddlsimHost {
       noHeaderScope: options.noHeaderScope ?? 'process',
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       rddlsimQuirks: options.rddlsimQuirks ?? false,
+      generator: options.generator ?? 'protoplay',
       now: options.now ?? Date.now,
     };
     const seconds =
@@ -379,6 +385,7 @@ export class HostConnection {
       simulator: hosted.model.createSimulator({
         seed: options.seed + this.sessionId - 1,
         rddlsimQuirks: options.rddlsimQuirks,
+        generator: options.generator,
       }),
       round: 0,
       executePolicy: true,
@@ -544,10 +551,9 @@ export class HostConnection {
     session.step++;
     session.outOfTime =
       options.timeLimitSeconds > 0 && this.#clock() - this.#startTime > this.#host.timeAllowedMs;
-    const done =
-      session.outOfTime ||
-      (!info.terminateWhen && session.step === info.horizon) ||
-      (info.terminateWhen && outcome.terminated);
+    // The simulator says when the round ends (horizon, or terminate-when instead of it); the time limit is
+    // the server's own business.
+    const done = session.outOfTime || outcome.terminated || (!info.terminateWhen && session.step >= info.horizon);
     if (done) {
       if (session.outOfTime)
         this.#note(
