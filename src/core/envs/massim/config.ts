@@ -29,7 +29,9 @@ const INCLUDE = /^\$\(([^$]*)\)$/;
 export function parseMassimConfig(text: string, options: MassimConfigParseOptions = {}): MassimServerConfig {
   const json = new LocatedJson();
   const source = options.source ?? 'config.json';
-  const root = expandIncludes(json, json.parse(text, source), source, options.readInclude, [source]);
+  const root = expandIncludes(json, json.parse(text, source), undefined, source, options.readInclude, [
+    source,
+  ]);
   const read = new ConfigReader(json);
   const top = read.object(root, 'the configuration');
   const match = read.array(top, 'match', '');
@@ -82,41 +84,41 @@ export function resolveIncludePath(from: string, path: string): string {
   return parts.join('/');
 }
 
+/**
+ * Replaces every `"$(path)"` string by the parsed content of that file, recursively; `where` locates the
+ * value for error messages.
+ */
 function expandIncludes(
   json: LocatedJson,
   value: JsonValue,
-  source: string,
-  readInclude: MassimIncludeReader | undefined,
-  stack: string[],
-): JsonValue {
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => (value[i] = expandMember(json, value, i, item, source, readInclude, stack)));
-  } else if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value)) {
-      value[key] = expandMember(json, value, key, value[key]!, source, readInclude, stack);
-    }
-  }
-  return value;
-}
-
-function expandMember(
-  json: LocatedJson,
-  container: object,
-  key: string | number,
-  value: JsonValue,
+  where: SourceLocation | undefined,
   source: string,
   readInclude: MassimIncludeReader | undefined,
   stack: string[],
 ): JsonValue {
   const include = typeof value === 'string' ? INCLUDE.exec(value) : null;
-  if (!include) return expandIncludes(json, value, source, readInclude, stack);
-  const where = json.locate(container, key);
-  const path = resolveIncludePath(source, include[1]!);
-  if (!readInclude) throw configError(`cannot include ${path}: no files to include from here`, where);
-  if (stack.includes(path)) throw configError(`${path} includes itself`, where);
-  const text = readInclude(path);
-  if (text === undefined) throw configError(`included file not found: ${path}`, where);
-  return expandIncludes(json, json.parse(text, path), path, readInclude, [...stack, path]);
+  if (include) {
+    const path = resolveIncludePath(source, include[1]!);
+    if (!readInclude) throw configError(`cannot include ${path}: no files to include from here`, where);
+    if (stack.includes(path)) throw configError(`${path} includes itself`, where);
+    const text = readInclude(path);
+    if (text === undefined) throw configError(`included file not found: ${path}`, where);
+    const included = json.parse(text, path);
+    return expandIncludes(json, included, { source: path, line: 1, column: 1 }, path, readInclude, [
+      ...stack,
+      path,
+    ]);
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      value[i] = expandIncludes(json, item, json.locate(value, i), source, readInclude, stack);
+    });
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      value[key] = expandIncludes(json, value[key]!, json.locate(value, key), source, readInclude, stack);
+    }
+  }
+  return value;
 }
 
 /** `parent.key`, or `key` at the top level. */
