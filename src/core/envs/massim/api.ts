@@ -392,7 +392,7 @@ export interface MassimClearArea {
   x: number;
   y: number;
   radius: number;
-  /** Steps until it fires (0 = fires while preparing the next step). */
+  /** Steps until it fires: it fires while step `snapshot.step + stepsLeft` is prepared. */
   stepsLeft: number;
 }
 
@@ -482,7 +482,11 @@ export interface MassimSimulation {
   teamOf(agent: string): string | undefined;
   /** The sim-start percept of an agent (the same object every time, as the real server re-sends it). */
   simStartPercept(agent: string): MassimSimStartPercept;
-  /** The request-action percept of an agent for `currentStep`. A fresh object the caller may keep. */
+  /**
+   * The request-action percept of an agent for `currentStep`. The simulation never changes it afterwards, so
+   * the caller may keep it; it must not change it either, since `tasks` and `norms` are shared by all agents
+   * of a step.
+   */
   requestActionPercept(agent: string): MassimStepPercept;
   /** Executes the joint action of `currentStep`, then prepares the next step. Throws once finished. */
   step(actions: MassimJointAction): void;
