@@ -139,6 +139,16 @@ const BANG = 0x21;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 
+/** Options of a ServerStreamSplitter. */
+export interface ServerSplitterOptions extends SplitterOptions {
+  /**
+   * `declaration` (the wire): a message starting with a declaration ends at its NUL, one starting with an
+   * element where its root closes. `root`: every message ends where its root closes, a NUL right after it
+   * being its terminator (for text pasted from logs, where NULs are often lost).
+   */
+  findEnd?: 'declaration' | 'root';
+}
+
 /**
  * Splits what a server sends, in either framing, and switches per message: a message that starts with an
  * XML declaration (or is the literal `null`) ends at its NUL; one that starts directly with an element is a
@@ -158,9 +168,16 @@ export class ServerStreamSplitter {
   /** Characters matched so far of a multi-byte terminator (`?>`, `-->`, `]]>`) or of `<!--`/`<![CDATA[`. */
   #matched = 0;
   #bangText = '';
+  readonly #byRoot: boolean;
+  /** In `root` mode: where the current message's root ended, while waiting to see whether a NUL follows. */
+  #rootEnd = -1;
 
-  constructor({ maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES }: SplitterOptions = {}) {
+  constructor({
+    maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+    findEnd = 'declaration',
+  }: ServerSplitterOptions = {}) {
     this.#max = maxMessageBytes;
+    this.#byRoot = findEnd === 'root';
   }
 
   /** Bytes received that do not yet form a complete message. */
@@ -181,11 +198,11 @@ export class ServerStreamSplitter {
 
   /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
   end(): WireFrame[] {
-    const rest = this.#queue.length
-      ? [{ bytes: this.#queue.take(this.#queue.length), framing: 'none' as const }]
-      : [];
+    const frames: WireFrame[] = [];
+    if (this.#rootEnd >= 0) frames.push({ bytes: this.#queue.take(this.#rootEnd), framing: 'none' });
+    if (this.#queue.length) frames.push({ bytes: this.#queue.take(this.#queue.length), framing: 'none' });
     this.#reset();
-    return rest;
+    return frames;
   }
 
   #reset(): void {
@@ -197,6 +214,7 @@ export class ServerStreamSplitter {
     this.#previous = 0;
     this.#matched = 0;
     this.#bangText = '';
+    this.#rootEnd = -1;
   }
 
   #next(): WireFrame | undefined {
@@ -207,7 +225,8 @@ export class ServerStreamSplitter {
       let first = 0;
       while (first < queue.length && isSpace(queue.at(first))) first++;
       if (first + 1 >= queue.length) return this.#oversizeOrWait();
-      this.#mode = queue.at(first) === LT && queue.at(first + 1) !== QUESTION ? 'xml' : 'nul';
+      const declaration = queue.at(first) !== LT || queue.at(first + 1) === QUESTION;
+      this.#mode = declaration && !this.#byRoot ? 'nul' : 'xml';
     }
     if (this.#mode === 'nul') {
       const end = queue.indexOf(NUL, this.#pos);
@@ -218,8 +237,18 @@ export class ServerStreamSplitter {
       this.#pos = queue.length;
       return this.#oversizeOrWait();
     }
-    const end = this.#scanRootEnd();
+    const end = this.#rootEnd >= 0 ? this.#rootEnd : this.#scanRootEnd();
     if (end < 0 || end > this.#max) return this.#oversizeOrWait();
+    if (this.#byRoot) {
+      // Is the root followed by its NUL? Wait for the next byte to tell.
+      if (end === queue.length) {
+        this.#rootEnd = end;
+        return undefined;
+      }
+      const terminated = queue.at(end) === NUL;
+      this.#reset();
+      return { bytes: queue.take(end, terminated ? 1 : 0), framing: terminated ? 'nul' : 'none' };
+    }
     this.#reset();
     return { bytes: queue.take(end), framing: 'none' };
   }

@@ -553,7 +553,8 @@ export class HostConnection {
       options.timeLimitSeconds > 0 && this.#clock() - this.#startTime > this.#host.timeAllowedMs;
     // The simulator says when the round ends (horizon, or terminate-when instead of it); the time limit is
     // the server's own business.
-    const done = session.outOfTime || outcome.terminated || (!info.terminateWhen && session.step >= info.horizon);
+    const done =
+      session.outOfTime || outcome.terminated || (!info.terminateWhen && session.step >= info.horizon);
     if (done) {
       if (session.outOfTime)
         this.#note(

@@ -1,0 +1,54 @@
+/**
+ * Exports a transcript as raw wire byte streams, one per connection and direction, framed as the protocol
+ * frames them: what a packet capture of the session would show (and what `importRawStreams` reads back).
+ */
+import { payloadBytes } from './bytes';
+import type { Direction, Transcript } from './model';
+import { defaultFraming } from './stream-framing';
+
+/** The bytes one side of one connection sent. */
+export interface WireStream {
+  conn: string;
+  dir: Direction;
+  /** Suggested file name, e.g. `session-1.c2s.raw`. */
+  fileName: string;
+  bytes: Uint8Array;
+  messages: number;
+}
+
+/**
+ * Every data message's bytes in order, each followed by a NUL when its framing is `nul` (the default of
+ * rddlsim and MASSim). Messages carried in frames (WebSocket, HTTP) are simply concatenated.
+ */
+export function exportWireStreams(transcript: Transcript): WireStream[] {
+  const fallback = defaultFraming(transcript.protocol);
+  const parts = new Map<string, { conn: string; dir: Direction; chunks: Uint8Array[]; messages: number }>();
+  for (const message of transcript.messages) {
+    if (message.kind !== 'data') continue;
+    const key = `${message.conn}\u0000${message.dir}`;
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = { conn: message.conn, dir: message.dir, chunks: [], messages: 0 }));
+    part.chunks.push(payloadBytes(message));
+    if ((message.framing ?? fallback) === 'nul') part.chunks.push(NUL_BYTE);
+    part.messages++;
+  }
+  return [...parts.values()].map(({ conn, dir, chunks, messages }) => ({
+    conn,
+    dir,
+    fileName: `${conn.replace(/[^\w.-]+/g, '_')}.${dir}.raw`,
+    bytes: concat(chunks),
+    messages,
+  }));
+}
+
+const NUL_BYTE = new Uint8Array([0]);
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ProtoplayError } from '../../../src/core/errors';
+import { parseTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
+import type { Transcript } from '../../../src/core/transcript/model';
+import { loadRecording } from '../protocols/rddlsim/recordings';
+
+const small: Transcript = {
+  format: 'protoplay-transcript',
+  version: 1,
+  protocol: 'rddlsim',
+  startedAt: 1_700_000_000_000,
+  meta: { seed: 3, source: 'emulated', quirks: false },
+  connections: [{ id: 'session-1', label: 'session 1' }],
+  messages: [
+    { index: 0, conn: 'session-1', dir: 'c2s', t: 0, kind: 'data', text: '<round-request/>' },
+    { index: 1, conn: 'session-1', dir: 's2c', t: 2, kind: 'data', base64: '/w==', framing: 'none' },
+    { index: 2, conn: 'session-1', dir: 's2c', t: 3, kind: 'close' },
+  ],
+  annotations: [{ index: 1, type: 'note', data: { message: 'n' } }],
+};
+
+function shapeError(transform: (t: Record<string, unknown>) => void): string {
+  const value = JSON.parse(serialiseTranscript(small)) as Record<string, unknown>;
+  transform(value);
+  try {
+    parseTranscriptJson(JSON.stringify(value));
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProtoplayError);
+    return (error as ProtoplayError).message;
+  }
+  throw new Error('no error');
+}
+
+describe('Protoplay JSON', () => {
+  it('reads back what it writes, for a small transcript and a whole recorded session', () => {
+    expect(parseTranscriptJson(serialiseTranscript(small))).toEqual(small);
+    const recorded = loadRecording('sysadmin_inst_pomdp__1');
+    expect(parseTranscriptJson(serialiseTranscript(recorded))).toEqual(recorded);
+  });
+
+  it('writes one message per line', () => {
+    const lines = serialiseTranscript(small).split('\n');
+    expect(lines.filter((line) => line.includes('"conn":"session-1"'))).toHaveLength(3);
+    expect(lines[1]).toBe('  "format": "protoplay-transcript",');
+  });
+
+  it('locates JSON syntax errors by line and column', () => {
+    try {
+      parseTranscriptJson('{\n  "format": "protoplay-transcript",\n  oops\n}', 'mine.json');
+      expect.unreachable();
+    } catch (error) {
+      const located = error as ProtoplayError;
+      expect(located.code).toBe('transcript.json.syntax');
+      expect(located.location).toMatchObject({ source: 'mine.json', line: 3, column: 3 });
+    }
+  });
+
+  it('names the first wrong field', () => {
+    expect(shapeError((t) => (t.version = 2))).toBe('version: expected 1, got 2');
+    expect(shapeError((t) => ((t.messages as Record<string, unknown>[])[1]!.dir = 'up'))).toBe(
+      'messages[1].dir: expected "c2s" or "s2c", got "up"',
+    );
+    expect(shapeError((t) => ((t.messages as Record<string, unknown>[])[2]!.index = 5))).toMatch(
+      /^messages\[2\]\.index: expected 2 \(indices count from 0 without gaps\)/,
+    );
+    expect(shapeError((t) => ((t.messages as Record<string, unknown>[])[0]!.base64 = 'AA=='))).toMatch(
+      /^messages\[0\]: expected exactly one of "text" and "base64"/,
+    );
+    expect(shapeError((t) => ((t.annotations as Record<string, unknown>[])[0]!.index = 9))).toBe(
+      'annotations[0].index: expected a message index from 0 to 2, got 9',
+    );
+    expect(shapeError((t) => (t.meta = { deep: {} }))).toBe(
+      'meta.deep: expected a string, number or boolean, got {}',
+    );
+  });
+
+  it('adds connections that messages use but the list forgets', () => {
+    const value = JSON.parse(serialiseTranscript(small)) as Transcript;
+    value.connections = [];
+    expect(parseTranscriptJson(JSON.stringify(value)).connections).toEqual([{ id: 'session-1' }]);
+  });
+});
