@@ -9,14 +9,16 @@ import type { CallOutcome, LoadOutcome, PolicyLogLine, PolicySource } from './ty
 const MAX_LOG_LINES_PER_CALL = 200;
 
 /**
- * Helpers the runtime adds to every context it passes to a hook. Seeded from the session seed, so a
- * randomised policy is as reproducible as the environment.
+ * What the runtime adds to every context it passes to a hook. They live in the policy's thread, since a
+ * context crosses a worker boundary as plain data and functions or shared objects cannot.
  */
 export interface PolicyHelpers {
-  /** A uniformly distributed number in [0, 1). */
+  /** Anything the policy keeps between calls; one object for the whole session (until a restart). */
+  memory: Record<string, unknown>;
+  /** A uniformly distributed number in [0, 1), seeded with the session's seed so runs repeat exactly. */
   random(): number;
-  /** A uniformly distributed integer in [0, n). */
-  randomInt(n: number): number;
+  /** Prints to the policy log, like `console.log`. */
+  log(...values: unknown[]): void;
 }
 
 /**
@@ -28,6 +30,7 @@ export interface PolicyHelpers {
 export class PolicyRuntime {
   #policy: EvaluatedPolicy | undefined;
   #rng = new Rng(0);
+  #memory: Record<string, unknown> = {};
   #logs: PolicyLogLine[] = [];
   #droppedLogs = 0;
   readonly #console: PolicyConsole;
@@ -53,6 +56,7 @@ export class PolicyRuntime {
   load(source: PolicySource): LoadOutcome {
     this.#policy = undefined;
     this.#rng = new Rng(source.seed);
+    this.#memory = {};
     this.#startCapture();
     const compiled = compilePolicy(source.code, source.language, source.fileName);
     if (!compiled.ok) return { ok: false, fault: compiled.fault, logs: this.#endCapture() };
@@ -92,8 +96,9 @@ export class PolicyRuntime {
     if (typeof fn !== 'function') return { ok: true, value: undefined, logs: [], ms: 0 };
     this.#startCapture();
     const helpers: PolicyHelpers = {
+      memory: this.#memory,
       random: () => this.#rng.nextFloat(),
-      randomInt: (n: number) => this.#rng.nextInt(n),
+      log: this.#console.log,
     };
     try {
       const value: unknown = await fn.apply(policy.exports, [...args, { ...context, ...helpers }]);

@@ -53,6 +53,7 @@ export class PolicySupervisor {
   /** The reload in a fresh runtime after an overrun; calls wait for it. */
   #reloading: Promise<LoadOutcome> | undefined;
   #restarts = 0;
+  #disposed = false;
 
   constructor(options: PolicySupervisorOptions) {
     this.#options = options;
@@ -97,6 +98,14 @@ export class PolicySupervisor {
     context: Record<string, unknown>,
     site: CallSite,
   ): Promise<CallOutcome> {
+    if (this.#disposed) {
+      return {
+        ok: false,
+        fault: { kind: 'crash', message: 'the policy was stopped', hook },
+        logs: [],
+        ms: 0,
+      };
+    }
     if (this.#reloading) {
       const reloaded = await this.#reloading;
       this.#reloading = undefined;
@@ -120,8 +129,10 @@ export class PolicySupervisor {
     return { ok: false, fault, logs: [], ms: performance.now() - started };
   }
 
-  /** Stops the runtime for good. */
+  /** Stops the runtime for good, even in the middle of a call; later calls fail at once. */
   dispose(): void {
+    this.#disposed = true;
+    this.#reloading = undefined;
     this.#endpoint.terminate();
   }
 
@@ -145,6 +156,7 @@ export class PolicySupervisor {
   }
 
   #restart(): void {
+    if (this.#disposed) return;
     this.#endpoint.terminate();
     this.#restarts++;
     this.#endpoint = this.#options.spawn();

@@ -146,7 +146,7 @@ describe('PolicyRuntime', () => {
   });
 
   it('gives the context seeded random helpers: the same seed replays the same choices', async () => {
-    const code = 'export function act(_o: unknown, ctx: any) { return [ctx.random(), ctx.randomInt(10)]; }';
+    const code = 'export function act(_o: unknown, ctx: any) { return [ctx.random(), ctx.random()]; }';
     const draw = async (seed: number) => {
       const runtime = new PolicyRuntime();
       runtime.load(source(code, { seed }));
@@ -156,6 +156,23 @@ describe('PolicyRuntime', () => {
     };
     expect(await draw(7)).toEqual(await draw(7));
     expect(await draw(7)).not.toEqual(await draw(8));
+  });
+
+  it('keeps context.memory between calls and sends context.log to the policy log', async () => {
+    const runtime = new PolicyRuntime();
+    runtime.load(
+      source(
+        'export function act(_o: unknown, ctx: any) { ctx.memory.n = (ctx.memory.n ?? 0) + 1; ctx.log("n is", ctx.memory.n); return ctx.memory.n; }',
+      ),
+    );
+    await runtime.call('act', [{}], { memory: 'ignored: the runtime owns memory' });
+    const second = await runtime.call('act', [{}], {});
+    expect(second).toMatchObject({ ok: true, value: 2, logs: [{ level: 'log', text: 'n is 2' }] });
+    // Loading again starts with fresh memory.
+    runtime.load(
+      source('export function act(_o: unknown, ctx: any) { return Object.keys(ctx.memory).length; }'),
+    );
+    expect(await runtime.call('act', [{}], {})).toMatchObject({ ok: true, value: 0 });
   });
 
   it('reports a result that cannot leave the worker', async () => {

@@ -89,3 +89,21 @@ describe('PolicySupervisor with real worker threads', () => {
     expect(await supervisor.call('act', [], {}, { round: 1, turn: 1 })).toMatchObject({ ok: true, value: 5 });
   });
 });
+
+describe('PolicySupervisor disposal', () => {
+  it('terminates a thread stuck in a call at once and refuses later calls', async () => {
+    const supervisor = supervise(60_000);
+    await supervisor.load(source('export function act() { while (true) {} }'));
+    const stuck = supervisor.call('act', [], {}, { round: 1, turn: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    supervisor.dispose();
+    for (let i = 0; i < 100 && live.size; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(live.size).toBe(0);
+    expect(await supervisor.call('act', [], {}, { round: 1, turn: 2 })).toMatchObject({
+      ok: false,
+      fault: { kind: 'crash', message: 'the policy was stopped' },
+    });
+    expect(supervisor.restarts).toBe(0);
+    void stuck;
+  });
+});
