@@ -90,13 +90,16 @@ export type MassimHostEvent =
       teams: readonly string[];
       world: MassimWorldStatic;
     }
-  /** A step ran: `step` is the step whose actions were executed. */
+  /**
+   * A step ran: `step` is the step whose actions were executed; `world` is the world after it, unless
+   * `recordWorld` is false.
+   */
   | {
       kind: 'step';
       simulation: number;
       step: number;
       scores: Record<string, number>;
-      world: MassimWorldSnapshot;
+      world?: MassimWorldSnapshot;
     }
   | { kind: 'simulation-end'; simulation: number; scores: Record<string, number> }
   | { kind: 'finished' }
@@ -507,14 +510,21 @@ export class MassimHost {
     for (const agent of simulation.agents) actions.set(agent, this.#slots.get(agent)!.request?.action);
     simulation.step(actions);
     const scores = Object.fromEntries(simulation.scores().map(({ team, score }) => [team, score]));
-    const world = simulation.snapshot();
     this.recorder.annotate('reward', {
       simulation: this.#simIndex,
       step,
       scores,
     } satisfies MassimScoreAnnotation);
-    this.#annotateWorld({ kind: 'snapshot', simulation: this.#simIndex, world });
-    this.#options.onEvent?.({ kind: 'step', simulation: this.#simIndex, step, scores, world });
+    // Snapshots cost more than a step on large maps: only when the world is recorded.
+    const world = this.#options.recordWorld === false ? undefined : simulation.snapshot();
+    if (world) this.#annotateWorld({ kind: 'snapshot', simulation: this.#simIndex, world });
+    this.#options.onEvent?.({
+      kind: 'step',
+      simulation: this.#simIndex,
+      step,
+      scores,
+      ...(world ? { world } : {}),
+    });
     if (simulation.isFinished) this.#endSimulation(scores);
     else this.#beginStep();
   }
