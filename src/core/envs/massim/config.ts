@@ -9,12 +9,14 @@ import { ProtoplayError, type SourceLocation } from '../../errors';
 import type {
   Bounds,
   JsonValue,
-  MassimConfigParseOptions,
+  MassimAccountNames,
   MassimGridInstruction,
   MassimIncludeReader,
   MassimNormSubjectConfig,
   MassimRoleConfig,
   MassimServerConfig,
+  ParseMassimConfig,
+  ParseMassimSimConfig,
   MassimServerSettings,
   MassimSimConfig,
   MassimTeamAccount,
@@ -26,7 +28,7 @@ type JsonObject = { [key: string]: JsonValue };
 const INCLUDE = /^\$\(([^$]*)\)$/;
 
 /** Parses a whole configuration file. See `ParseMassimConfig` in the api. */
-export function parseMassimConfig(text: string, options: MassimConfigParseOptions = {}): MassimServerConfig {
+export const parseMassimConfig: ParseMassimConfig = (text, options = {}) => {
   const json = new LocatedJson();
   const source = options.source ?? 'config.json';
   const root = expandIncludes(json, json.parse(text, source), undefined, source, options.readInclude, [
@@ -59,19 +61,17 @@ export function parseMassimConfig(text: string, options: MassimConfigParseOption
     });
   }
   return config;
-}
+};
 
 /** Validates one simulation object. See `ParseMassimSimConfig` in the api. */
-export function parseMassimSimConfig(json: JsonValue, path = 'match[0]'): MassimSimConfig {
-  const read = new ConfigReader(new LocatedJson());
-  return readSimConfig(read, json, path);
-}
+export const parseMassimSimConfig: ParseMassimSimConfig = (json, path = 'match[0]') =>
+  readSimConfig(new ConfigReader(new LocatedJson()), json, path);
 
 /** Account names of a team: `prefix + team + i` for i = 1..(largest agentsPerTeam of any simulation). */
-export function massimAccountNames(config: MassimServerConfig, team: MassimTeamAccount): string[] {
+export const massimAccountNames: MassimAccountNames = (config, team) => {
   const count = Math.max(...config.match.map((sim) => sim.agentsPerTeam));
   return Array.from({ length: count }, (_, i) => `${team.prefix}${team.name}${i + 1}`);
-}
+};
 
 /** Resolves `path` against the directory of `from`, with `/` separators and `.`/`..` removed. */
 export function resolveIncludePath(from: string, path: string): string {

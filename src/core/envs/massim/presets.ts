@@ -4,6 +4,7 @@
  * team on 100 x 100, 750 steps each) with the standard roles and norms.
  */
 import type {
+  CreateMassimQuickConfig,
   MassimNormSubjectConfig,
   MassimQuickSetup,
   MassimRoleConfig,
@@ -126,7 +127,7 @@ export function sampleMassimConfig(): MassimServerConfig {
  * cave is thinner than the contest's (a third of the cells are obstacles instead of about 60%), so that
  * simple first policies can move around.
  */
-export function quickMassimConfig(setup: MassimQuickSetup = {}): MassimServerConfig {
+export const quickMassimConfig: CreateMassimQuickConfig = (setup: MassimQuickSetup = {}) => {
   const teams = setup.teams ?? ['A', 'B'];
   const width = setup.width ?? 40;
   const height = setup.height ?? 40;
@@ -154,4 +155,4 @@ export function quickMassimConfig(setup: MassimQuickSetup = {}): MassimServerCon
     match: [sim],
     teams: teams.map((name) => ({ name, prefix: 'agent', password: '1' })),
   };
-}
+};

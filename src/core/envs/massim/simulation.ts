@@ -7,6 +7,7 @@
 import { ProtoplayError } from '../../errors';
 import { Rng } from '../../random';
 import type {
+  CreateMassimSimulation,
   MassimJointAction,
   MassimSimConfig,
   MassimSimEndContent,
@@ -33,12 +34,8 @@ import type { Entity } from './things';
 import type { World } from './world';
 
 /** Creates a simulation from one element of a configuration's `match` list. */
-export function createSimulation(
-  config: MassimSimConfig,
-  options: MassimSimulationOptions = {},
-): MassimSimulation {
-  return new Simulation(config, options);
-}
+export const createSimulation: CreateMassimSimulation = (config, options = {}) =>
+  new Simulation(config, options);
 
 const DEFAULT_TEAMS = [
   { name: 'A', prefix: 'agent' },
