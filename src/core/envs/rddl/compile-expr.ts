@@ -50,6 +50,12 @@ interface Binding {
   value: string;
   symbol: number;
   type: string;
+  /**
+   * Set (rddlsim quirks only) once a nested quantifier re-bound this variable: rddlsim then erases the
+   * binding, or leaves the nested one in place, so later reads take the symbol from this temporary
+   * (-1 when erased). Bindings are shared objects, so every scope that sees this variable sees the change.
+   */
+  runtime?: string;
 }
 
 type Env = ReadonlyMap<string, Binding>;
@@ -213,6 +219,7 @@ export class ExpressionCompiler {
       case 'variable': {
         const binding = env.get(expr.name);
         if (!binding) throw new CompileError(`unknown variable ${expr.name}`, expr.loc);
+        if (binding.runtime) return this.runtimeVariable(expr.name, binding, expr.loc);
         return constant(binding.symbol, this.typeOfSymbol(binding));
       }
       case 'pvar':
@@ -252,6 +259,18 @@ export class ExpressionCompiler {
       case 'struct':
         throw new CompileError(`not yet supported in simulation: vector expressions < ... >`, expr.loc);
     }
+  }
+
+  /** A variable whose value rddlsim lost or replaced (see `Binding.runtime`). */
+  private runtimeVariable(name: string, binding: Binding, loc: SourceLocation): Code {
+    const message = JSON.stringify(
+      `${name} has no value here: rddlsim erased it when a nested quantifier or aggregation re-bound ${name}`,
+    );
+    return {
+      js: `(${binding.runtime} >= 0 ? ${binding.runtime} : fail(${message}, ${this.module.location(loc)}))`,
+      type: this.typeOfSymbol(binding),
+      random: false,
+    };
   }
 
   private typeOfSymbol(binding: Binding): ValueType {
@@ -329,6 +348,7 @@ export class ExpressionCompiler {
       case 'variable': {
         const binding = env.get(arg.name);
         if (!binding) throw new CompileError(`unknown variable ${arg.name}`, arg.loc);
+        if (binding.runtime) return this.runtimeVariable(arg.name, binding, arg.loc);
         return layout.paramValues[param]!.indexOf(binding.value);
       }
       case 'enum':
@@ -507,10 +527,11 @@ export class ExpressionCompiler {
       kept.push(code);
     }
     if (kept.length === 0) return constant(!decisive, BOOL);
-    if (kept.length === 1) return kept[0]!;
+    const random = kept.some((k) => k.random);
+    // With quirks, even a lone random operand (the others folded away) is evaluated twice.
+    if (kept.length === 1 && !(this.quirks && random)) return kept[0]!;
     const jsOp = op === '^' ? ' && ' : ' || ';
     const joined = `(${kept.map((k) => k.js).join(jsOp)})`;
-    const random = kept.some((k) => k.random);
     if (this.quirks && random) {
       // rddlsim first evaluates the operands looking for a deciding value, then evaluates them all again.
       return {
@@ -653,7 +674,56 @@ export class ExpressionCompiler {
     return envs;
   }
 
-  private compileQuantifier(expr: Extract<Expr, { kind: 'quantifier' }>, env: Env): Code {
+  /**
+   * rddlsim keeps all variable bindings of an evaluation in one map. A nested quantifier or aggregation
+   * that re-binds a variable removes it from the map when it finishes, which erases the outer binding;
+   * a quantifier that stops early on a random body leaves its own last binding instead. Later reads of
+   * the variable in the enclosing expression see that (or fail). Emulated only with quirks on.
+   */
+  private compileShadowing(
+    expr: Extract<Expr, { kind: 'quantifier' | 'aggregation' }>,
+    env: Env,
+    compileNormally: () => Code,
+  ): Code {
+    const shadowed = expr.variables.filter((v) => env.has(v.name)).map((v) => env.get(v.name)!);
+    const names = expr.variables.filter((v) => env.has(v.name)).map((v) => v.name);
+    const temps = shadowed.map(() => this.temp());
+    const unbind = temps.map((t) => `${t} = -1`).join(', ');
+    let code: Code;
+    if (expr.kind === 'quantifier') {
+      const envs = this.bindings(expr.variables, env, expr.loc);
+      const terms = envs.map((e) => this.compile(expr.body, e));
+      const random = terms.some((t) => t.random);
+      const forall = expr.quantifier === 'forall';
+      if (random) {
+        const op = forall ? ' && ' : ' || ';
+        const assign = (e: Env) => names.map((name, k) => `${temps[k]} = ${e.get(name)!.symbol}`).join(', ');
+        const chain = terms.map((t, i) => `(${assign(envs[i]!)}, ${t.js})`).join(op);
+        code = { js: `(${chain}${op}(${unbind}, ${forall}))`, type: BOOL, random };
+      } else {
+        const result = this.temp();
+        const inner = compileNormally();
+        code = { ...inner, js: `((${result} = ${inner.js}), ${unbind}, ${result})` };
+      }
+    } else {
+      const result = this.temp();
+      const inner = compileNormally();
+      code = { ...inner, js: `((${result} = ${inner.js}), ${unbind}, ${result})`, value: undefined };
+    }
+    shadowed.forEach((binding, k) => {
+      binding.runtime = temps[k];
+    });
+    return code;
+  }
+
+  private compileQuantifier(
+    expr: Extract<Expr, { kind: 'quantifier' }>,
+    env: Env,
+    shadowingDone = false,
+  ): Code {
+    if (this.quirks && !shadowingDone && expr.variables.some((v) => env.has(v.name))) {
+      return this.compileShadowing(expr, env, () => this.compileQuantifier(expr, env, true));
+    }
     const forall = expr.quantifier === 'forall';
     const guarded = this.guardedBindings(expr.variables, expr.body, env, forall ? 'forall' : 'exists');
     const envs = guarded?.envs ?? this.bindings(expr.variables, env, expr.loc);
@@ -680,7 +750,14 @@ export class ExpressionCompiler {
     return { js: this.helperChain(statements, `return ${!decisive};`, 'q'), type: BOOL, random };
   }
 
-  private compileAggregation(expr: Extract<Expr, { kind: 'aggregation' }>, env: Env): Code {
+  private compileAggregation(
+    expr: Extract<Expr, { kind: 'aggregation' }>,
+    env: Env,
+    shadowingDone = false,
+  ): Code {
+    if (this.quirks && !shadowingDone && expr.variables.some((v) => env.has(v.name))) {
+      return this.compileShadowing(expr, env, () => this.compileAggregation(expr, env, true));
+    }
     const op = expr.op;
     if (op !== 'sum' && op !== 'prod' && op !== 'min' && op !== 'max') {
       throw new CompileError(`unknown aggregation '${op}' (use sum, prod, min or max)`, expr.opLoc);
@@ -696,8 +773,12 @@ export class ExpressionCompiler {
       throw new CompileError(`${op} over no objects has no value`, expr.loc);
     }
     const terms = envs.map((e) => this.compile(body, e));
-    // rddlsim starts from the first value unconverted: one binding gives that value as it is.
-    if (total === 1) return terms[0] ?? constant(0, INT);
+    if (total === 1) {
+      // rddlsim starts from the first value unconverted, so one binding gives that value as it is.
+      const single = terms[0]!;
+      if (this.quirks || single.type.kind !== 'bool') return single;
+      return { ...this.asNumber(single), type: INT };
+    }
     let type: ValueType = terms.length ? terms[0]!.type : INT;
     for (const t of terms.slice(1))
       type =

@@ -57,6 +57,9 @@ export interface CompiledProgram {
   intermTypes: ValueType[];
   observTypes: ValueType[];
   rewardType: ValueType;
+  /** 1 for groundings whose value may be a boolean at run time (rddlsim's `*` quirk); see `boolTags`. */
+  stateMayBeBool: Uint8Array;
+  observMayBeBool: Uint8Array;
   actionConstraints: ConstraintInfo[];
   stateInvariants: ConstraintInfo[];
   /** Characters of generated source (for the benchmarks' memory figures). */
@@ -117,9 +120,25 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     }
   };
   const store = (array: string, index: number, code: Code, temps: string[]): Statement => {
-    const value = storedValue(compiler, code);
-    const body = `${array}[${index}] = ${value};`;
-    return { source: temps.length ? `{ let ${temps.join(', ')}; ${body} }` : body };
+    let body: string;
+    const tags = array === 'ns' ? 'next' : array === 'ob' ? 'observ' : undefined;
+    if (code.mayBeBool && tags) {
+      // rddlsim's `*` may hand back `false` unconverted: the stored value then is a boolean.
+      dynamicTypes[tags][index] = 1;
+      body = `const v = ${code.js}; ${array}[${index}] = +v; BT.${tags}[${index}] = typeof v === 'boolean' ? 1 : 0;`;
+    } else {
+      body = `${array}[${index}] = ${storedValue(compiler, code)};`;
+    }
+    return {
+      source:
+        temps.length || code.mayBeBool
+          ? `{ ${temps.length ? `let ${temps.join(', ')}; ` : ''}${body} }`
+          : body,
+    };
+  };
+  const dynamicTypes = {
+    next: new Uint8Array(grounded.sizes.state),
+    observ: new Uint8Array(grounded.sizes.observ),
   };
 
   // Interm fluents, then derived fluents, each in dependency order.
@@ -248,6 +267,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     '"use strict";',
     'const { U, bern, unif, norm, expo, pois, weib, gam, disc, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
     'const D = rt.data;',
+    'const BT = rt.boolTags;',
     ...module.helpers,
     ...sections,
     'return { step, checkActions, derived, terminal, invariants };',
@@ -270,6 +290,8 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     intermTypes,
     observTypes,
     rewardType: rewardCode.code.type,
+    stateMayBeBool: dynamicTypes.next,
+    observMayBeBool: dynamicTypes.observ,
     actionConstraints,
     stateInvariants,
     sourceSize: source.length,

@@ -9,6 +9,7 @@ import { parseRddlText } from './parser';
 export type * from './api';
 export { checkRddl, listInstances, loadRddl, type LoadOptions } from './load';
 export type { CompiledModel } from './model';
+export { RDDLSIM_QUIRKS, type RddlsimQuirk } from './quirks';
 
 /** Parses one text: its syntax tree (possibly partial) and its syntax errors, with line:column. */
 export function parseRddl(source: RddlSource): { diagnostics: RddlDiagnostic[]; file: RddlFile } {

@@ -5,7 +5,7 @@
  */
 import { ProtoplayError } from '../../errors';
 import type { RddlDiagnostic, RddlSource } from './api';
-import type { DomainBlock, InstanceBlock, NonFluentsBlock, RddlFile } from './ast';
+import type { DomainBlock, InstanceBlock, NonFluentsBlock, ObjectsDecl, RddlFile } from './ast';
 import { CompileError } from './compile-expr';
 import { compileProgram } from './compile';
 import { buildDomain, type Domain } from './domain';
@@ -109,11 +109,33 @@ function resolveInstance(
     built = buildDomain(domainBlock);
     domainCache.set(domainBlock.name, built);
   }
-  diagnostics.push(...built.diagnostics);
+  diagnostics.push(
+    ...explainObjectNames(built.diagnostics, [
+      domainBlock.objects,
+      nonFluents?.objects ?? [],
+      instance.objects,
+    ]),
+  );
   if (built.diagnostics.some((d) => d.severity === 'error')) return { domain: built.domain, diagnostics };
   const grounding = groundInstance(built.domain, instance, nonFluents);
   diagnostics.push(...grounding.diagnostics);
   return { domain: built.domain, grounded: grounding.grounded, diagnostics };
+}
+
+/**
+ * A bare object name in an expression reads as a fluent name; when an "unknown fluent" is in fact an
+ * object of the instance, say how to write it.
+ */
+function explainObjectNames(diagnostics: RddlDiagnostic[], objectLists: ObjectsDecl[][]): RddlDiagnostic[] {
+  const objects = new Set(objectLists.flat().flatMap((decl) => decl.objects.map((o) => o.name)));
+  return diagnostics.map((d) => {
+    const name = /^unknown fluent '([^']+)'/.exec(d.message)?.[1];
+    if (name === undefined || !objects.has(name)) return d;
+    return {
+      ...d,
+      message: `'${name}' is an object: in expressions objects are written with $, as $${name}`,
+    };
+  });
 }
 
 /**
@@ -125,10 +147,12 @@ export function checkRddl(sources: readonly RddlSource[]): RddlDiagnostic[] {
   const diagnostics = [...workspace.diagnostics];
   if (diagnostics.some((d) => d.severity === 'error')) return dedupe(diagnostics);
   const domainCache = new Map<string, ReturnType<typeof buildDomain>>();
+  const used = new Set([...workspace.instances.values()].map((i) => i.domain));
   for (const block of workspace.domains.values()) {
     const built = buildDomain(block);
     domainCache.set(block.name, built);
-    diagnostics.push(...built.diagnostics);
+    // A domain's problems are reported with each of its instances (which can explain object names).
+    if (!used.has(block.name)) diagnostics.push(...built.diagnostics);
   }
   for (const instance of workspace.instances.values()) {
     const resolved = resolveInstance(workspace, instance, domainCache);

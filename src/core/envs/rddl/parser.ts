@@ -100,7 +100,10 @@ function describeExpected(types: TokenType[]): string {
 
 const errorMessages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({ expected, actual }) {
-    return `expected ${expected.LABEL ?? expected.name} but found ${describeToken(actual)}`;
+    // Text after the last block: the top-level loop stopped, so what was really expected is a block.
+    const wanted =
+      expected.name === 'EOF' ? "'domain', 'non-fluents' or 'instance'" : (expected.LABEL ?? expected.name);
+    return `expected ${wanted} but found ${describeToken(actual)}`;
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
     return `expected 'domain', 'non-fluents' or 'instance' but found ${describeToken(firstRedundant)}`;
@@ -1684,13 +1687,13 @@ export function parseRddlText(source: RddlSource): ParsedRddl {
     const previous = (error as { previousToken?: IToken }).previousToken;
     // A missing separator is reported right after the text it should follow, where it has to be typed.
     const missingSeparator =
-      /^expected '[;,)\]}]'/.test(error.message) && previous && Number.isFinite(previous.endLine);
+      /^expected ';'/.test(error.message) && previous && Number.isFinite(previous.endLine);
     const atEnd = token.tokenType.name === 'EOF' || missingSeparator;
     const last = missingSeparator ? previous : lexed.tokens[lexed.tokens.length - 1];
     const anchor = atEnd && last ? last : token;
     diagnostics.push({
       severity: 'error',
-      message: error.message,
+      message: error.message + reservedWordNote(token, lexed.tokens),
       location: {
         source: source.name,
         line: (atEnd ? anchor.endLine : anchor.startLine) ?? 1,
@@ -1704,6 +1707,14 @@ export function parseRddlText(source: RddlSource): ParsedRddl {
   diagnostics.push(...parser.extraErrors, ...parser.extraWarnings);
   diagnostics.sort(compareDiagnostics);
   return { file: { source: source.name, blocks: blocks.filter((b) => b !== undefined) }, diagnostics };
+}
+
+/** When a reserved word is used like a name (followed by `:`, `(` or `,`), say so. */
+function reservedWordNote(token: IToken, tokens: IToken[]): string {
+  if (!token.tokenType.name.startsWith('Kw_')) return '';
+  const next = tokens[tokens.indexOf(token) + 1]?.image;
+  if (next !== ':' && next !== '(' && next !== ',') return '';
+  return ` ('${token.image}' is a reserved word and cannot be used as a name)`;
 }
 
 function describeUnknownCharacters(text: string): string {

@@ -47,13 +47,22 @@ export interface CompiledRuntime {
   POS: Int32Array[];
   /** Constant tables of the compiled program (probabilities scratch space, labels, dense non-fluents). */
   data: (Float64Array | Int32Array)[];
+  /** Which stored values are booleans, where that is only known at run time (1 = boolean). */
+  boolTags: BoolTags;
+}
+
+/** Run-time boolean tags of state (current and next) and observation values; the simulator swaps them. */
+export interface BoolTags {
+  state: Uint8Array;
+  next: Uint8Array;
+  observ: Uint8Array;
 }
 
 /** Builds the runtime for one simulator: draws come from `random`, errors point into `locations`. */
 export function createRuntime(
   random: RandomSource,
   locations: readonly SourceLocation[],
-  tables: { EI: Float64Array; POS: Int32Array[]; data: (Float64Array | Int32Array)[] },
+  tables: { EI: Float64Array; POS: Int32Array[]; data: (Float64Array | Int32Array)[]; boolTags: BoolTags },
 ): CompiledRuntime {
   const fail = (message: string, loc: number): never => {
     throw new RddlEvalError(message, locations[loc]);
@@ -96,6 +105,7 @@ export function createRuntime(
     EI: tables.EI,
     POS: tables.POS,
     data: tables.data,
+    boolTags: tables.boolTags,
   };
 }
 

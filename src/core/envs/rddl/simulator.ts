@@ -18,10 +18,10 @@ import type { ActionResolver } from './actions';
 import type { CompiledFunctions, CompiledProgram, ConstraintInfo } from './compile';
 import { RandomSource, type UniformGenerator } from './distributions';
 import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
-import { createRuntime, RddlEvalError } from './runtime';
+import { createRuntime, RddlEvalError, type BoolTags } from './runtime';
 import { Rng } from '../../random';
 import { Well19937c } from './well19937c';
-import { wireValueType, type ValueType } from './value-types';
+import { BOOL, wireValueType, type ValueType } from './value-types';
 
 /** What a simulator shares with its model (all read-only). */
 export interface SimulationPlan {
@@ -69,6 +69,7 @@ export class CompiledSimulator implements RddlSimulator {
   readonly #a: Float64Array;
   readonly #im: Float64Array;
   readonly #ob: Float64Array;
+  readonly #boolTags: BoolTags;
   /** Action array positions set by the last step, to reset to their default before the next. */
   readonly #touched: number[] = [];
   #steps = 0;
@@ -97,10 +98,16 @@ export class CompiledSimulator implements RddlSimulator {
     grounded.symbols.names.forEach((name, id) => {
       if (/^@-?\d+$/.test(name)) enumIntegers[id] = Number(name.slice(1));
     });
+    this.#boolTags = {
+      state: new Uint8Array(grounded.sizes.state),
+      next: new Uint8Array(grounded.sizes.state),
+      observ: new Uint8Array(grounded.sizes.observ),
+    };
     const runtime = createRuntime(random, program.locations, {
       EI: enumIntegers,
       POS: positions,
       data: program.data,
+      boolTags: this.#boolTags,
     });
     this.#functions = program.instantiate(runtime);
     this.#s = new Float64Array(grounded.sizes.state);
@@ -183,6 +190,8 @@ export class CompiledSimulator implements RddlSimulator {
       reward = this.#functions.step(s, a, ns, im, ob);
       this.#s = ns;
       this.#ns = s;
+      const tags = this.#boolTags;
+      [tags.state, tags.next] = [tags.next, tags.state];
       this.#steps++;
       this.#observed = true;
       this.#stepped = true;
@@ -229,14 +238,28 @@ export class CompiledSimulator implements RddlSimulator {
   }
 
   stateFluents(): GroundFluent[] {
-    const types = this.#stepped ? this.#plan.program.stateCpfTypes : this.#plan.grounded.initialStateTypes;
-    return this.#stateList.map((g) => this.fluent(g, this.#s[g.index]!, types[g.index]!));
+    const { program, grounded } = this.#plan;
+    const types = this.#stepped ? program.stateCpfTypes : grounded.initialStateTypes;
+    const dynamic = this.#stepped ? program.stateMayBeBool : undefined;
+    return this.#stateList.map((g) =>
+      this.fluent(
+        g,
+        this.#s[g.index]!,
+        dynamic?.[g.index] && this.#boolTags.state[g.index] ? BOOL : types[g.index]!,
+      ),
+    );
   }
 
   observations(): GroundFluent[] {
     if (!this.#observed) return [];
-    const types = this.#plan.program.observTypes;
-    return this.#observList.map((g) => this.fluent(g, this.#ob[g.index]!, types[g.index]!));
+    const { observTypes, observMayBeBool } = this.#plan.program;
+    return this.#observList.map((g) =>
+      this.fluent(
+        g,
+        this.#ob[g.index]!,
+        observMayBeBool[g.index] && this.#boolTags.observ[g.index] ? BOOL : observTypes[g.index]!,
+      ),
+    );
   }
 
   internalFluents(): GroundFluent[] {
