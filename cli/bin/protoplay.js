@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// The `protoplay` command of the package. The command line is written in TypeScript; tsx compiles it as it
+// loads, so the command works straight after `npm install`, with no build step.
+import { register } from 'tsx/esm/api';
+
+// Every module imported after `register()` is resolved through tsx's loader thread, one message each way.
+// The RDDL parser's dependency pulls in hundreds of small modules, so it is loaded by Node's own loader
+// first: that halves the start-up time of every command that reads RDDL.
+await import('chevrotain');
+register();
+const { main } = await import('../main.ts');
+const code = await main(process.argv.slice(2));
+// Exit at once: a policy thread or socket left behind by a failure must not keep the process alive. Writes
+// to terminals, files and pipes are synchronous on Linux and macOS, so no output is lost.
+process.exit(code);

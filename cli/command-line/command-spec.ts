@@ -1,0 +1,70 @@
+/**
+ * The contract between the generic command line and the protocols. Every protocol offers the same three
+ * commands (run, serve, connect) by registering a `ProtocolCommands` value; the dispatcher knows nothing
+ * about any protocol beyond what these specs say.
+ */
+import type { CliIo } from './io';
+
+/** The three jobs of the command line. */
+export type CommandName = 'run' | 'serve' | 'connect';
+
+/** Every command name, in the order help lists them. */
+export const COMMAND_NAMES: readonly CommandName[] = ['run', 'serve', 'connect'];
+
+/** What each command does, for the top-level help. */
+export const COMMAND_SUMMARIES: Readonly<Record<CommandName, string>> = {
+  run: 'play sessions locally against the emulated server and print the results',
+  serve: 'be a server over TCP that real clients connect to',
+  connect: 'be a client of a real server (or of `protoplay serve`)',
+};
+
+/** One option of a command, as `util.parseArgs` reads it, with what help prints about it. */
+export interface OptionSpec {
+  /** Long name without dashes (`rounds` for `--rounds`). */
+  name: string;
+  type: 'string' | 'boolean';
+  /** The option may be given several times; its value is then a list. */
+  multiple?: boolean;
+  /** One-letter alias. */
+  short?: string;
+  /** Placeholder for the value in help (`N`, `FILE`). */
+  valueName?: string;
+  /** One line of help; mention the default here. */
+  description: string;
+}
+
+/** Option values as `util.parseArgs` returns them. */
+export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** What a running command may use besides its options. */
+export interface CommandContext {
+  io: CliIo;
+  /** `--debug`: show stack traces and internal details. */
+  debug: boolean;
+  /** Aborted on Ctrl-C (SIGINT) or SIGTERM: stop, keep what was recorded, exit with code 130. */
+  signal: AbortSignal;
+  /** Wall clock in ms (injectable so a test can make transcripts repeatable). */
+  now: () => number;
+}
+
+/** One command of one protocol. */
+export interface CommandSpec {
+  /** One line saying what it does. */
+  summary: string;
+  /** Paragraphs printed under the usage line. */
+  description?: string;
+  options: readonly OptionSpec[];
+  /** Complete command lines, without the leading `protoplay`. */
+  examples: readonly string[];
+  /** Runs the command; resolves to its exit code, or throws a CliError / ProtoplayError. */
+  handler(values: OptionValues, context: CommandContext): Promise<number>;
+}
+
+/** A protocol's entry in the command line. */
+export interface ProtocolCommands {
+  /** Name on the command line (`rddlsim`). */
+  id: string;
+  /** What it is, for help (`RDDLSim: IPPC planning competitions`). */
+  title: string;
+  commands: Partial<Record<CommandName, CommandSpec>>;
+}

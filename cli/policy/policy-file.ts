@@ -1,0 +1,104 @@
+/**
+ * Loading a user's policy file for any protocol: read it, pick the language from its extension, start a
+ * supervised policy thread and load the module there, so a syntax error or a top-level loop is reported
+ * (located in the user's file) before any session starts.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { formatLocated } from '../../src/core/errors';
+import { PolicySupervisor, type PolicyEndpoint } from '../../src/core/policy/supervisor';
+import type {
+  PolicyFault,
+  PolicyLanguage,
+  PolicyLevel,
+  PolicyLogLine,
+  PolicySource,
+} from '../../src/core/policy/types';
+import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
+import { spawnPolicyThread } from './thread-endpoint';
+
+/** Options of `loadPolicyFile`. */
+export interface PolicyFileOptions {
+  /** Directory the path is relative to. */
+  cwd: string;
+  /** Seed of the policy's `context.random()`. */
+  seed: number;
+  /** Time allowed per call, in ms. */
+  budgetMs: number;
+  /** Policy level (default `policy`: the module exports `act`). */
+  level?: PolicyLevel;
+  /** Starts a policy runtime (default: a worker thread). */
+  spawn?: () => PolicyEndpoint;
+}
+
+/** A policy module loaded in its supervised runtime. */
+export interface LoadedPolicyFile {
+  supervisor: PolicySupervisor;
+  source: PolicySource;
+  /** What the module's top-level code printed. */
+  logs: PolicyLogLine[];
+}
+
+const LANGUAGES: Record<string, PolicyLanguage> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+};
+
+/** Reads a policy file into a policy source; its name in error locations is the path as the user wrote it. */
+export async function readPolicySource(path: string, options: PolicyFileOptions): Promise<PolicySource> {
+  const language = LANGUAGES[extname(path).toLowerCase()];
+  if (!language) {
+    throw usageError(`policy '${path}' must be a .ts or .js file (or a built-in policy name)`);
+  }
+  const absolute = resolve(options.cwd, path);
+  let code: string;
+  try {
+    code = await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw usageError(
+      `cannot read policy '${path}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
+  return {
+    code,
+    language,
+    fileName: displayPath(path, options.cwd),
+    level: options.level ?? 'policy',
+    seed: options.seed,
+  };
+}
+
+/**
+ * Loads a policy file into a fresh supervised runtime. A compile or load failure is a CliError with exit
+ * code 3 and the located message; the runtime is stopped then.
+ */
+export async function loadPolicyFile(path: string, options: PolicyFileOptions): Promise<LoadedPolicyFile> {
+  const source = await readPolicySource(path, options);
+  const supervisor = new PolicySupervisor({
+    spawn: options.spawn ?? spawnPolicyThread,
+    budgetMs: options.budgetMs,
+  });
+  const loaded = await supervisor.load(source);
+  if (!loaded.ok) {
+    supervisor.dispose();
+    throw new CliError(ExitCode.policy, describePolicyFault(loaded.fault, source.fileName));
+  }
+  return { supervisor, source, logs: loaded.logs };
+}
+
+/** A policy fault as one line: `file:line:column: message` when located, else `file: message`. */
+export function describePolicyFault(fault: PolicyFault, fileName: string): string {
+  if (fault.location) return formatLocated(fault.message, { source: fileName, ...fault.location });
+  return `${fileName}: ${fault.message}`;
+}
+
+/** A path as the user would recognise it: relative to the working directory when inside it. */
+export function displayPath(path: string, cwd: string): string {
+  if (!isAbsolute(path)) return path;
+  const inside = relative(cwd, path);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+}

@@ -1,0 +1,43 @@
+/**
+ * A policy running in a Node worker thread, seen as a `PolicyEndpoint`: the same contract as the browser's
+ * policy worker. The thread can be terminated in the middle of a call, which is how the supervisor stops a
+ * policy stuck in `while (true)`. A thread that fails to start or dies rejects the calls waiting on it, so
+ * the supervisor learns of the crash at once instead of waiting out the budget.
+ */
+import { Worker } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import type { PolicyRuntime } from '../../src/core/policy/runtime';
+import type { PolicyEndpoint } from '../../src/core/policy/supervisor';
+import type { CallOutcome, LoadOutcome } from '../../src/core/policy/types';
+
+const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
+
+/** Starts a policy thread. */
+export function spawnPolicyThread(): PolicyEndpoint {
+  const worker = new Worker(THREAD_ENTRY);
+  const runtime = Comlink.wrap<PolicyRuntime>(nodeEndpoint(worker));
+  let failure: Error | undefined;
+  let terminated = false;
+  const failed = new Promise<never>((_, reject) => {
+    const fail = (error: Error) => {
+      failure ??= error;
+      reject(failure);
+    };
+    worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
+    worker.on('exit', (code) => {
+      if (!terminated) fail(new Error(`the policy thread exited with code ${code}`));
+    });
+  });
+  failed.catch(() => undefined);
+  const guarded = <T>(call: () => Promise<T>): Promise<T> =>
+    failure ? Promise.reject(failure) : Promise.race([call(), failed]);
+  return {
+    load: (source) => guarded<LoadOutcome>(() => runtime.load(source)),
+    call: (hook, args, context) => guarded<CallOutcome>(() => runtime.call(hook, [...args], context)),
+    terminate: () => {
+      terminated = true;
+      void worker.terminate();
+    },
+  };
+}

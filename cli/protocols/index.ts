@@ -1,0 +1,9 @@
+/**
+ * The protocols the command line offers. Adding one is adding its `ProtocolCommands` here; the generic
+ * layer needs nothing else.
+ */
+import type { ProtocolCommands } from '../command-line/command-spec';
+import { rddlsimCommands } from './rddlsim';
+
+/** Every registered protocol, in the order help lists them. */
+export const PROTOCOL_COMMANDS: readonly ProtocolCommands[] = [rddlsimCommands];

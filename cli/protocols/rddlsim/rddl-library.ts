@@ -1,0 +1,222 @@
+/**
+ * RDDL files as rddlsim serves them: every `.rddl` file of a directory (not its subdirectories), or the
+ * files and directories given on the command line. Files are parsed once to index which file defines which
+ * domain, non-fluents and instance; an instance is then loaded from just the files it needs, and cached.
+ * The session-init task is what the real server sends: the domain's file, a blank line, the instance's
+ * file. With rddlsim's IPC 2018 layout (`server/` and `client/` subdirectories) the model comes from
+ * `server/` and the task text from the file of the same name in `client/` (`null` when there is none).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ProtoplayError } from '../../../src/core/errors';
+import type { RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
+import { loadRddl, parseRddl } from '../../../src/core/envs/rddl/index';
+import { rddlsimTaskText } from '../../../src/core/protocols/rddlsim/host';
+import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
+import { displayPath } from '../../policy/policy-file';
+
+type Block = ReturnType<typeof parseRddl>['file']['blocks'][number];
+
+/** An instance ready to serve. */
+export interface LoadedInstance {
+  model: RddlModel;
+  /** session-init's task text, or null when the real server could not read it (it then sends `null`). */
+  task: string | null;
+}
+
+/** One parsed file. */
+interface IndexedFile {
+  /** The path as the user would write it; used in error locations. */
+  path: string;
+  text: string;
+  blocks: Block[];
+  /** The text the task uses for this file (the `client/` copy in the IPC 2018 layout). */
+  taskText: string | null;
+}
+
+/** How strictly problems in files are treated. */
+export interface LibraryOptions {
+  /** Directory relative paths are resolved against. */
+  cwd: string;
+  /**
+   * `strict`: the first syntax error in any file stops loading (for files the user named). `lenient`:
+   * files with errors are left out with a warning and the rest is served.
+   */
+  mode: 'strict' | 'lenient';
+}
+
+/** A set of RDDL files indexed by the blocks they define. */
+export class RddlLibrary {
+  /** Files left out (lenient mode), each as a located one-line message. */
+  readonly warnings: string[];
+  readonly #files: IndexedFile[];
+  readonly #cache = new Map<string, LoadedInstance>();
+
+  private constructor(files: IndexedFile[], warnings: string[]) {
+    this.#files = files;
+    this.warnings = warnings;
+  }
+
+  /** Files and directories (their `.rddl` files, not recursively), in the order given. */
+  static async fromPaths(paths: readonly string[], options: LibraryOptions): Promise<RddlLibrary> {
+    const files: { path: string; text: string }[] = [];
+    for (const path of paths) {
+      const absolute = resolve(options.cwd, path);
+      if (await isDirectory(absolute, path)) {
+        for (const name of await rddlFilesIn(absolute, path)) {
+          files.push({
+            path: join(path, name),
+            text: await readText(join(absolute, name), join(path, name)),
+          });
+        }
+      } else files.push({ path, text: await readText(absolute, path) });
+    }
+    return RddlLibrary.#index(
+      files.map((file) => ({ ...file, taskText: file.text })),
+      options,
+    );
+  }
+
+  /** A server directory as rddlsim's server reads it, including the `server/` + `client/` layout. */
+  static async fromServerDirectory(dir: string, options: LibraryOptions): Promise<RddlLibrary> {
+    const absolute = resolve(options.cwd, dir);
+    if (!(await isDirectory(absolute, dir))) throw usageError(`--rddl-dir '${dir}' is not a directory`);
+    const entries = await readdir(absolute, { withFileTypes: true });
+    const has = (name: string) => entries.some((entry) => entry.isDirectory() && entry.name === name);
+    const modelDir = has('server') && has('client') ? join(dir, 'server') : dir;
+    const taskDir = modelDir === dir ? undefined : join(dir, 'client');
+    const files = [];
+    for (const name of await rddlFilesIn(resolve(options.cwd, modelDir), modelDir)) {
+      const path = join(modelDir, name);
+      const text = await readText(resolve(options.cwd, path), path);
+      const taskText = taskDir
+        ? await readFile(resolve(options.cwd, taskDir, name), 'utf8').catch(() => null)
+        : text;
+      files.push({ path: displayPath(path, options.cwd), text, taskText });
+    }
+    return RddlLibrary.#index(files, options);
+  }
+
+  static #index(files: Omit<IndexedFile, 'blocks'>[], { mode }: LibraryOptions): RddlLibrary {
+    const indexed: IndexedFile[] = [];
+    const warnings: string[] = [];
+    for (const file of files) {
+      const { file: parsed, diagnostics } = parseRddl({ name: file.path, text: file.text });
+      const error = diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+      if (error) {
+        const located = new ProtoplayError('rddl-syntax', error.message, {
+          source: file.path,
+          ...error.location,
+        });
+        if (mode === 'strict') throw located;
+        warnings.push(`${located.format()} (file left out)`);
+        continue;
+      }
+      indexed.push({ ...file, blocks: parsed.blocks });
+    }
+    return new RddlLibrary(indexed, warnings);
+  }
+
+  /** Every instance name, in file order. */
+  instanceNames(): string[] {
+    return this.#files.flatMap((file) => file.blocks.filter((b) => b.kind === 'instance').map((b) => b.name));
+  }
+
+  /** Instance names defined in the given files (paths as given to `fromPaths`). */
+  instancesInFiles(paths: readonly string[]): string[] {
+    return this.#files
+      .filter((file) => paths.includes(file.path))
+      .flatMap((file) => file.blocks.filter((b) => b.kind === 'instance').map((b) => b.name));
+  }
+
+  /** True when an instance of that exact name exists. */
+  has(instance: string): boolean {
+    return this.#find('instance', instance) !== undefined;
+  }
+
+  /**
+   * Loads an instance (once; later calls return the same model). Throws a located ProtoplayError for
+   * problems in the RDDL, and a CliError when the instance does not exist.
+   */
+  load(instance: string): LoadedInstance {
+    const cached = this.#cache.get(instance);
+    if (cached) return cached;
+    const instanceFile = this.#find('instance', instance);
+    if (!instanceFile) {
+      const names = this.instanceNames();
+      throw new CliError(
+        ExitCode.usage,
+        names.length
+          ? `no instance named '${instance}'; the files define ${preview(names)}`
+          : `no instance named '${instance}': the files define no instance`,
+      );
+    }
+    const block = instanceFile.blocks.find((b) => b.kind === 'instance' && b.name === instance)!;
+    const needed = new Set<IndexedFile>();
+    if (block.kind === 'instance') {
+      const domainFile = this.#find('domain', block.domain);
+      if (domainFile) needed.add(domainFile);
+      if (block.nonFluents !== undefined) {
+        const nonFluentsFile = this.#find('non-fluents', block.nonFluents);
+        if (nonFluentsFile) needed.add(nonFluentsFile);
+      }
+    }
+    needed.add(instanceFile);
+    // A missing domain or non-fluents block is reported by loadRddl, located at the reference.
+    const sources: RddlSource[] = [...needed].map((file) => ({ name: file.path, text: file.text }));
+    const model = loadRddl(sources, { instance });
+    const domainFile = this.#find('domain', model.info.domain);
+    const task =
+      domainFile?.taskText != null && instanceFile.taskText !== null
+        ? rddlsimTaskText(domainFile.taskText, instanceFile.taskText)
+        : null;
+    const loaded = { model, task };
+    this.#cache.set(instance, loaded);
+    return loaded;
+  }
+
+  #find(kind: Block['kind'], name: string): IndexedFile | undefined {
+    return this.#files.find((file) => file.blocks.some((b) => b.kind === kind && b.name === name));
+  }
+}
+
+async function isDirectory(absolute: string, path: string): Promise<boolean> {
+  try {
+    return (await stat(absolute)).isDirectory();
+  } catch (error) {
+    throw usageError(`cannot read '${path}': ${describeFsError(error)}`);
+  }
+}
+
+async function rddlFilesIn(absolute: string, path: string): Promise<string[]> {
+  try {
+    const entries = await readdir(absolute, { withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.rddl'))
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    throw usageError(`cannot read the directory '${path}': ${describeFsError(error)}`);
+  }
+}
+
+async function readText(absolute: string, path: string): Promise<string> {
+  try {
+    return await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read '${path}': ${describeFsError(error)}`);
+  }
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES') return 'permission denied';
+  return code ?? String(error);
+}
+
+function preview(names: readonly string[]): string {
+  return names.length <= 10
+    ? names.join(', ')
+    : `${names.slice(0, 10).join(', ')}, ... (${names.length} in all)`;
+}

@@ -1,0 +1,104 @@
+/**
+ * The options and help of `protoplay run rddlsim`. The implementation (`run.ts`) is loaded only when the
+ * command runs, so help stays instant.
+ */
+import type { CommandSpec } from '../../command-line/command-spec';
+
+/** The `run` command of rddlsim. */
+export const runCommand: CommandSpec = {
+  summary: 'play a session of N rounds against the emulated rddlsim server and print the rewards',
+  description: [
+    'The RDDL is read like rddlsim reads it: --domain may be a file or a directory (every .rddl file in it)',
+    'and may be repeated; --instance names the instance file. With several instances in the files, pick one',
+    'with --instance-name. The policy is a built-in (noop, random) or a .ts/.js file exporting',
+    'act(observation, context); a file runs in a worker thread with a time budget per call.',
+  ].join('\n'),
+  options: [
+    {
+      name: 'domain',
+      type: 'string',
+      multiple: true,
+      valueName: 'PATH',
+      description: 'domain file or directory of .rddl files',
+    },
+    {
+      name: 'instance',
+      type: 'string',
+      multiple: true,
+      valueName: 'FILE',
+      description: 'instance file (with its non-fluents)',
+    },
+    {
+      name: 'instance-name',
+      type: 'string',
+      valueName: 'NAME',
+      description: 'instance to play when the files define several',
+    },
+    {
+      name: 'policy',
+      type: 'string',
+      valueName: 'FILE|noop|random',
+      description: 'policy file or built-in (default noop)',
+    },
+    { name: 'rounds', type: 'string', valueName: 'N', description: 'rounds in the session (default 30)' },
+    {
+      name: 'seed',
+      type: 'string',
+      valueName: 'N',
+      description: 'seed of the simulator and of context.random() (default 0)',
+    },
+    {
+      name: 'transcript',
+      type: 'string',
+      valueName: 'FILE',
+      description: 'write the transcript (playground JSON format)',
+    },
+    {
+      name: 'json',
+      type: 'boolean',
+      description: 'print one JSON document (rounds and summary) instead of text',
+    },
+    {
+      name: 'budget',
+      type: 'string',
+      valueName: 'MS',
+      description: 'time the policy may take per call (default 1000)',
+    },
+    {
+      name: 'time-limit',
+      type: 'string',
+      valueName: 'S',
+      description: 'session time limit in seconds as the server counts it; 0 = not enforced (default 1080)',
+    },
+    {
+      name: 'invalid-actions',
+      type: 'string',
+      valueName: 'stop|send|drop',
+      description:
+        'actions that fail the domain check: stop the session (default), send them anyway, or drop them',
+    },
+    {
+      name: 'on-policy-error',
+      type: 'string',
+      valueName: 'stop|noop',
+      description: 'after a throw or budget overrun: stop the session (default) or send a noop and go on',
+    },
+    {
+      name: 'client-name',
+      type: 'string',
+      valueName: 'NAME',
+      description: 'client-name sent in the session-request (default protoplay)',
+    },
+    {
+      name: 'rddlsim-quirks',
+      type: 'boolean',
+      description: "reproduce rddlsim's evaluation quirks (double sampling under ^ | => *)",
+    },
+  ],
+  examples: [
+    'run rddlsim --domain sysadmin_mdp.rddl --instance sysadmin_inst_mdp__1.rddl --policy random --rounds 100 --seed 1',
+    'run rddlsim --domain rddl/ --instance-name sysadmin_inst_mdp__1 --policy my-policy.ts --transcript out.json',
+    'run rddlsim --domain rddl/ --instance-name elevators_inst_mdp__1 --policy noop --json',
+  ],
+  handler: async (values, context) => (await import('./run')).runRddlsim(values, context),
+};

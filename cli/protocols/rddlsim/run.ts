@@ -1,0 +1,138 @@
+/**
+ * `protoplay run rddlsim`: plays one session of N rounds against the emulated rddlsim server, through the
+ * same `EmulatedSession` (host, client adapter, in-memory pipe) the playground runs in its worker, with
+ * the same options, so the same seed, policy and instance give the same transcript in both.
+ */
+import { EmulatedSession } from '../../../src/core/protocols/rddlsim/session';
+import type { CommandContext, OptionValues } from '../../command-line/command-spec';
+import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
+import { OptionReader } from '../../command-line/option-values';
+import { RoundReporter } from '../../report/round-report';
+import { writeTranscriptFile } from '../../transcript-file';
+import { preparePolicy, type InvalidActionsMode } from './policies';
+import { RddlLibrary } from './rddl-library';
+
+const INVALID_ACTIONS: readonly InvalidActionsMode[] = ['stop', 'send', 'drop'];
+
+/** Runs `protoplay run rddlsim` with parsed options; resolves to the exit code. */
+export async function runRddlsim(values: OptionValues, context: CommandContext): Promise<number> {
+  const { io } = context;
+  const options = new OptionReader(values);
+  const domains = options.list('domain');
+  const instanceFiles = options.list('instance');
+  if (domains.length + instanceFiles.length === 0) {
+    throw usageError(
+      'give the RDDL: --domain FILE|DIR and --instance FILE (see protoplay run rddlsim --help)',
+    );
+  }
+  const rounds = options.integer('rounds', 30, { min: 1 });
+  const seed = options.integer('seed', 0);
+  const budgetMs = options.integer('budget', 1000, { min: 1 });
+  const timeLimitSeconds = options.integer('time-limit', 1080, { min: 0 });
+  const invalidActions = options.choice('invalid-actions', INVALID_ACTIONS, 'stop');
+  const onPolicyError = options.choice('on-policy-error', ['stop', 'noop'] as const, 'stop');
+  const transcriptPath = options.string('transcript');
+  const json = options.flag('json');
+
+  const library = await RddlLibrary.fromPaths([...domains, ...instanceFiles], {
+    cwd: io.cwd,
+    mode: 'strict',
+  });
+  const instance = options.string('instance-name') ?? onlyInstance(library, instanceFiles);
+  const { model, task } = library.load(instance);
+  const policy = await preparePolicy(options.string('policy', 'noop'), {
+    cwd: io.cwd,
+    seed,
+    budgetMs,
+    invalidActions,
+  });
+
+  const session = new EmulatedSession({
+    model,
+    task,
+    policy: policy.forInstance(model.info),
+    rounds,
+    seed,
+    timeLimitSeconds,
+    clientName: options.string('client-name', 'protoplay'),
+    rddlsimQuirks: options.flag('rddlsim-quirks'),
+    // Invalid actions are judged by the policy wrapper (stop), or sent / dropped by the client adapter.
+    sendInvalidActions: invalidActions !== 'drop',
+    onPolicyFault: onPolicyError,
+    now: context.now,
+    meta: { tool: 'protoplay run', policy: policy.name, budgetMs },
+  });
+  for (const line of policy.loadLogs) session.recorder.annotate('policy-log', { ...line, round: 0, turn: 0 });
+
+  const reporter = new RoundReporter({ io, json, totalRounds: rounds, label: instance });
+  let interrupted = false;
+  try {
+    while (session.status === 'ready' || session.status === 'waiting') {
+      if (context.signal.aborted) {
+        interrupted = true;
+        session.stop('interrupted');
+        break;
+      }
+      const report = await session.step();
+      for (const round of report.roundsEnded) reporter.round(round);
+      if (report.observation) reporter.turn(report.observation.turn);
+    }
+  } finally {
+    reporter.stop();
+    policy.dispose();
+  }
+
+  const written = transcriptPath
+    ? await writeTranscriptFile(transcriptPath, session.transcript, io.cwd)
+    : undefined;
+  const endedEarly = session.totalReward === undefined;
+  const status = interrupted
+    ? 'interrupted'
+    : policy.fault
+      ? 'policy-error'
+      : endedEarly
+        ? 'ended-early'
+        : 'finished';
+  reporter.finish(
+    {
+      protocol: 'rddlsim',
+      instance,
+      domain: model.info.domain,
+      policy: policy.name,
+      seed,
+      status,
+      ...(written ? { transcript: written } : {}),
+    },
+    session.totalReward,
+  );
+  if (interrupted) {
+    io.stderr.write('interrupted; the transcript keeps everything played so far\n');
+    return ExitCode.interrupted;
+  }
+  if (policy.fault) throw new CliError(ExitCode.policy, policy.fault);
+  if (endedEarly) {
+    throw new CliError(
+      ExitCode.failure,
+      `the session ended early: ${lastNote(session) ?? 'the server closed the connection'}`,
+    );
+  }
+  return ExitCode.ok;
+}
+
+/** The instance to play when --instance-name is not given: the only one in the instance files (or in all). */
+function onlyInstance(library: RddlLibrary, instanceFiles: readonly string[]): string {
+  const candidates = instanceFiles.length ? library.instancesInFiles(instanceFiles) : library.instanceNames();
+  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length === 0) throw usageError('the RDDL files define no instance; add --instance FILE');
+  const shown = candidates.length > 12 ? `${candidates.slice(0, 12).join(', ')}, ...` : candidates.join(', ');
+  throw usageError(
+    `the files define ${candidates.length} instances (${shown}); choose one with --instance-name`,
+  );
+}
+
+/** What the emulated server said last about why it closed (the host's note). */
+function lastNote(session: EmulatedSession): string | undefined {
+  const notes = session.transcript.annotations.filter((a) => a.type === 'note');
+  const data = notes.at(-1)?.data as { message?: string } | undefined;
+  return data?.message;
+}

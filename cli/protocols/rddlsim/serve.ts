@@ -1,0 +1,87 @@
+/**
+ * `protoplay serve rddlsim`: loads the RDDL directory, listens, logs sessions, and stops on Ctrl-C (or
+ * after `--sessions N`), writing the transcripts of sessions still open.
+ */
+import { resolve } from 'node:path';
+import type { CommandContext, OptionValues } from '../../command-line/command-spec';
+import { CliError, ExitCode } from '../../command-line/exit-codes';
+import { OptionReader } from '../../command-line/option-values';
+import { RddlLibrary } from './rddl-library';
+import { RddlsimTcpServer } from './tcp-server';
+
+/** Runs `protoplay serve rddlsim` with parsed options; resolves to the exit code once the server stopped. */
+export async function serveRddlsim(values: OptionValues, context: CommandContext): Promise<number> {
+  const { io } = context;
+  const options = new OptionReader(values);
+  const rddlDir = options.required('rddl-dir', 'the directory of .rddl files to serve');
+  const host = options.string('host', '127.0.0.1');
+  const port = options.integer('port', 2323, { min: 0, max: 65535 });
+  const rounds = options.integer('rounds', 30, { min: 1 });
+  const seed = options.integer('seed', 0);
+  const timeLimitSeconds = options.integer('time-limit', 1080, { min: 0 });
+  const noHeaderScope = options.choice('no-header-scope', ['connection', 'process'] as const, 'connection');
+  const maxMessageBytes = options.integer('max-message-bytes', 1024 * 1024, { min: 64 });
+  const semantics = options.choice('semantics', ['rddlsim', 'protoplay'] as const, 'rddlsim');
+  const sessionLimit = options.integer('sessions', 0, { min: 0 });
+  const record = options.string('record');
+  const quiet = options.flag('quiet');
+
+  const library = await RddlLibrary.fromServerDirectory(rddlDir, { cwd: io.cwd, mode: 'lenient' });
+  for (const warning of library.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const instances = library.instanceNames();
+  if (instances.length === 0)
+    throw new CliError(ExitCode.failure, `'${rddlDir}' holds no RDDL instance to serve`);
+
+  const log = (line: string) => {
+    if (!quiet) io.stdout.write(`${timeOfDay(context.now())} ${line}\n`);
+  };
+  let finishedAll: () => void = () => undefined;
+  const allDone = new Promise<void>((done) => (finishedAll = done));
+  let server: RddlsimTcpServer;
+  try {
+    server = await RddlsimTcpServer.start({
+      library,
+      host,
+      port,
+      rounds,
+      seed,
+      timeLimitSeconds,
+      monitorExecution: options.flag('monitor'),
+      noHeaderScope,
+      maxMessageBytes,
+      semantics,
+      ...(record ? { recordDir: resolve(io.cwd, record) } : {}),
+      log,
+      onSessionEnd: () => {
+        if (sessionLimit > 0 && server.endedSessions >= sessionLimit) finishedAll();
+      },
+      now: context.now,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE' ? 'the address is in use' : code === 'EACCES' ? 'permission denied' : code;
+    throw new CliError(ExitCode.connection, `cannot listen on ${host}:${port}: ${why ?? String(error)}`);
+  }
+  const { port: boundPort } = server.address;
+  io.stdout.write(
+    `rddlsim server listening on ${host}:${boundPort} (${instances.length} instances from ${rddlDir}; ` +
+      `${rounds} rounds, seed ${seed}, time limit ${timeLimitSeconds} s${record ? `, recording to ${record}` : ''})\n`,
+  );
+
+  const interrupted = new Promise<void>((stop) => {
+    if (context.signal.aborted) stop();
+    context.signal.addEventListener('abort', () => stop(), { once: true });
+  });
+  await Promise.race([interrupted, allDone]);
+  await server.close(context.signal.aborted ? 'interrupted' : 'session limit reached');
+  log(`stopped after ${server.endedSessions} session(s)`);
+  return ExitCode.ok;
+}
+
+/** `22:04:12.345`, local time: enough to follow a log. */
+function timeOfDay(ms: number): string {
+  const date = new Date(ms);
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}

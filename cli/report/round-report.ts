@@ -1,0 +1,135 @@
+/**
+ * What `run` and `connect` print while sessions play and when they end: one line per round on stdout, a
+ * live progress bar on stderr when it is a terminal (cli-progress draws it), and the summary; or, with
+ * `--json`, one JSON document at the end and nothing else on stdout.
+ */
+import cliProgress from 'cli-progress';
+import type { CliIo } from '../command-line/io';
+import { summariseRewards, type RewardSummary } from './statistics';
+
+/** One finished round. */
+export interface ReportedRound {
+  /** round-num as the server announced it. */
+  round: number;
+  reward: number;
+  turns: number;
+  /** False for practice rounds, which the summary leaves out. */
+  counted: boolean;
+}
+
+/** Options of a reporter. */
+export interface RoundReporterOptions {
+  io: CliIo;
+  /** Print nothing until the end, then one JSON document. */
+  json: boolean;
+  /** Rounds expected, when known (connect learns it from the server). */
+  totalRounds?: number;
+  /** Shown in front of the bar, e.g. the instance name. */
+  label: string;
+}
+
+/** Prints rounds as they end and the summary at the end. */
+export class RoundReporter {
+  readonly rounds: ReportedRound[] = [];
+  readonly #options: RoundReporterOptions;
+  #total: number;
+  #bars: cliProgress.MultiBar | undefined;
+  #bar: cliProgress.SingleBar | undefined;
+
+  constructor(options: RoundReporterOptions) {
+    this.#options = options;
+    this.#total = options.totalRounds ?? 0;
+    const { stderr } = options.io;
+    if (!options.json && stderr.isTTY) {
+      this.#bars = new cliProgress.MultiBar(
+        {
+          stream: stderr as NodeJS.WritableStream,
+          format: '{label} [{bar}] {value}/{total} rounds | turn {turn} | mean {mean} | {duration_formatted}',
+          hideCursor: true,
+          clearOnComplete: true,
+          barsize: 24,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      this.#bar = this.#bars.create(this.#total, 0, { label: options.label, turn: '-', mean: '-' });
+    }
+  }
+
+  /** The number of rounds became known. */
+  setTotal(total: number): void {
+    this.#total = total;
+    this.#bar?.setTotal(total);
+  }
+
+  /** A turn is being played (updates the live bar only). */
+  turn(turn: number): void {
+    this.#bar?.update({ turn });
+  }
+
+  /** A round ended. */
+  round(round: ReportedRound): void {
+    this.rounds.push(round);
+    const counted = this.rounds.filter((r) => r.counted);
+    this.#bar?.update(counted.length, {
+      mean: formatReward(summariseRewards(counted.map((r) => r.reward)).mean),
+    });
+    if (this.#options.json) return;
+    const of = this.#total ? `/${this.#total}` : '';
+    const practice = round.counted ? '' : '  (practice round, not counted)';
+    this.#line(
+      `round ${String(round.round).padStart(3)}${of}  reward ${formatReward(round.reward).padStart(12)}  turns ${round.turns}${practice}`,
+    );
+  }
+
+  /** Stops the bar; call before printing anything else. */
+  stop(): void {
+    this.#bars?.stop();
+    this.#bars = undefined;
+    this.#bar = undefined;
+  }
+
+  /** Statistics of the counted rounds. */
+  summary(): RewardSummary {
+    return summariseRewards(this.rounds.filter((r) => r.counted).map((r) => r.reward));
+  }
+
+  /** Prints the summary (text mode) or the JSON document with `extra` fields first. */
+  finish(extra: Record<string, unknown>, totalReward: number | undefined): void {
+    this.stop();
+    const summary = this.summary();
+    const { stdout } = this.#options.io;
+    if (this.#options.json) {
+      stdout.write(
+        `${JSON.stringify({ ...extra, rounds: this.rounds, summary, totalReward: totalReward ?? null }, null, 2)}\n`,
+      );
+      return;
+    }
+    const rows: [string, string][] = [
+      ['rounds', String(summary.rounds)],
+      ['mean reward', formatReward(summary.mean)],
+      ['std. deviation', summary.standardDeviation === null ? '-' : formatReward(summary.standardDeviation)],
+      [
+        '95% CI of mean',
+        summary.confidence95 === null
+          ? '-'
+          : `[${formatReward(summary.confidence95[0])}, ${formatReward(summary.confidence95[1])}]`,
+      ],
+    ];
+    if (totalReward !== undefined) rows.push(['total reward', formatReward(totalReward)]);
+    stdout.write(`${rows.map(([name, value]) => `${name.padEnd(16)}${value}`).join('\n')}\n`);
+  }
+
+  #line(text: string): void {
+    const { stdout } = this.#options.io;
+    // On one terminal the line goes above the bar, so the bar stays at the bottom.
+    if (this.#bars && stdout.isTTY) this.#bars.log(`${text}\n`);
+    else stdout.write(`${text}\n`);
+  }
+}
+
+/** A reward for people: no float noise (`373.6000000000003` reads `373.6`), at least one decimal. */
+export function formatReward(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const rounded = Number(value.toPrecision(10));
+  return Number.isInteger(rounded) ? rounded.toFixed(1) : String(rounded);
+}
