@@ -241,7 +241,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** A short description of a JSON value for violation messages. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;

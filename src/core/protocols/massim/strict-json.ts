@@ -1,23 +1,8 @@
 /**
- * Standard JSON (RFC 8259) with located errors. `JSON.parse` does the work; only when it fails does a small
- * scanner walk the text to find where, since engines word (and place) their errors differently.
+ * Where standard JSON (RFC 8259) goes wrong. `JSON.parse` does the parsing; only when it fails does this
+ * small scanner walk the text to find the first bad character, since engines word (and place) their
+ * errors differently.
  */
-import { ProtoplayError } from '../../errors';
-import { locateOffset } from './org-json';
-
-/** Parses standard JSON; throws a `ProtoplayError` (`json.syntax`) located at the first bad character. */
-export function parseStrictJson(text: string, source?: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    const problem = findJsonSyntaxError(text) ?? { message: 'not JSON', offset: 0 };
-    throw new ProtoplayError(
-      'json.syntax',
-      `Invalid JSON: ${problem.message}`,
-      locateOffset(text, problem.offset, source),
-    );
-  }
-}
 
 /** Where a text stops being standard JSON, and why. */
 export interface JsonSyntaxProblem {
