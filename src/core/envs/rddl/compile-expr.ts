@@ -42,6 +42,8 @@ export interface Code {
   random: boolean;
   /** With rddlsim's `*` quirk, a number-typed value may be a JS boolean (`false * 3.5` is `false`). */
   mayBeBool?: boolean;
+  /** For a boolean read from an array: the stored 0/1 itself, which arithmetic can use directly. */
+  asStored?: string;
 }
 
 /** A quantified variable bound to one value (the grounding is fixed at compile time). */
@@ -187,6 +189,7 @@ export class ExpressionCompiler {
   asNumber(code: Code): Code {
     if (code.type.kind === 'bool') {
       if (code.value !== undefined) return constant(code.value ? 1 : 0, INT);
+      if (code.asStored) return { js: code.asStored, type: INT, random: code.random };
       return { js: `(${code.js} ? 1 : 0)`, type: INT, random: code.random };
     }
     if (code.type.kind === 'enum') {
@@ -375,8 +378,10 @@ export class ExpressionCompiler {
   private readAt(ref: PvarRef, layout: FluentLayout, index: number): Code {
     const info = layout.info;
     const type = info.range;
-    const read = (array: string) =>
-      type.kind === 'bool' ? `(${array}[${index}] === 1)` : `${array}[${index}]`;
+    const read = (array: string): Code =>
+      type.kind === 'bool'
+        ? { js: `(${array}[${index}] === 1)`, type, random: false, asStored: `${array}[${index}]` }
+        : { js: `${array}[${index}]`, type, random: false };
     switch (layout.store) {
       case 'nonfluent': {
         const raw = this.grounded.nonFluentValues.get(layout, index);
@@ -386,16 +391,16 @@ export class ExpressionCompiler {
         if (ref.primed) {
           const computed = this.#site.computedState;
           if (computed && computed[index] !== 1) return this.defaultCode(info);
-          return { js: read('ns'), type, random: false };
+          return read('ns');
         }
-        return { js: read('s'), type, random: false };
+        return read('s');
       case 'action':
-        return { js: read('a'), type, random: false };
+        return read('a');
       case 'interm':
         this.#site.intermReads?.add(index);
-        return { js: read('im'), type, random: false };
+        return read('im');
       case 'observ':
-        return { js: read('ob'), type, random: false };
+        return read('ob');
     }
   }
 
@@ -1094,6 +1099,10 @@ export class ExpressionCompiler {
         return this.compile(expr.args[0]!, env);
       case 'Bernoulli': {
         const [p] = numbers();
+        // A constant probability is checked now, so the draw is inlined.
+        if (p!.value !== undefined && (p!.value as number) >= 0 && (p!.value as number) <= 1) {
+          return { js: `(U() < ${p!.js})`, type: BOOL, random: true };
+        }
         return { js: `bern(${p!.js}, ${loc})`, type: BOOL, random: true };
       }
       case 'Uniform': {

@@ -58,8 +58,12 @@ export interface BoolTags {
   observ: Uint8Array;
 }
 
-/** Builds the runtime for one simulator: draws come from `random`, errors point into `locations`. */
+/**
+ * Builds the runtime for one simulator: draws come from `random` (uniforms straight from `uniform`, the
+ * same stream, without the layers in between), errors point into `locations`.
+ */
 export function createRuntime(
+  uniform: () => number,
   random: RandomSource,
   locations: readonly SourceLocation[],
   tables: { EI: Float64Array; POS: Int32Array[]; data: (Float64Array | Int32Array)[]; boolTags: BoolTags },
@@ -78,9 +82,9 @@ export function createRuntime(
   };
   const zero = (x: number | boolean) => x === 0 || x === false;
   return {
-    U: () => random.uniform(),
+    U: uniform,
     bern: (p, loc) => {
-      if (p >= 0 && p <= 1) return random.uniform() < p;
+      if (p >= 0 && p <= 1) return uniform() < p;
       return fail(`Bernoulli probability ${p} is not in [0, 1]`, loc);
     },
     unif: (lower, upper, loc) => at(loc, () => random.uniformBetween(lower, upper)),

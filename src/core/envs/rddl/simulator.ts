@@ -51,11 +51,15 @@ function listGroundings(layouts: FluentLayout[]): ListedGrounding[] {
   );
 }
 
-/** Where each simulator's uniform numbers come from. */
-function createGenerator(options: SimulatorOptions): UniformGenerator {
-  if (options.generator === 'rddlsim') return new Well19937c(options.seed);
+/** Where each simulator's uniform numbers come from, and a direct function for the hot path. */
+function createGenerator(options: SimulatorOptions): { generator: UniformGenerator; uniform: () => number } {
+  if (options.generator === 'rddlsim') {
+    const well = new Well19937c(options.seed);
+    return { generator: well, uniform: () => well.nextDouble() };
+  }
   const rng = new Rng(options.seed);
-  return { nextDouble: () => rng.nextFloat() };
+  const uniform = () => rng.nextFloat();
+  return { generator: { nextDouble: uniform }, uniform };
 }
 
 /** A simulator over compiled code and flat arrays. */
@@ -84,7 +88,8 @@ export class CompiledSimulator implements RddlSimulator {
     this.info = plan.info;
     this.#quirks = options.rddlsimQuirks ?? false;
     const { grounded, program } = plan;
-    const random = new RandomSource(createGenerator(options));
+    const { generator, uniform } = createGenerator(options);
+    const random = new RandomSource(generator);
     const positions: Int32Array[] = [];
     const symbolCount = grounded.symbols.names.length;
     for (const [type, index] of program.positionTables) {
@@ -103,7 +108,7 @@ export class CompiledSimulator implements RddlSimulator {
       next: new Uint8Array(grounded.sizes.state),
       observ: new Uint8Array(grounded.sizes.observ),
     };
-    const runtime = createRuntime(random, program.locations, {
+    const runtime = createRuntime(uniform, random, program.locations, {
       EI: enumIntegers,
       POS: positions,
       data: program.data,
