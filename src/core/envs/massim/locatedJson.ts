@@ -33,7 +33,7 @@ export class LocatedJson {
 }
 
 /** Line and column (1-based) of an offset in a text. */
-export function locationAt(text: string, offset: number, source?: string): SourceLocation {
+function locationAt(text: string, offset: number, source?: string): SourceLocation {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {

@@ -28,7 +28,7 @@ export function standardRoles(): MassimRoleConfig[] {
 }
 
 /** The standard norm templates: two Carry and two Adopt variants. */
-export function standardNormSubjects(): MassimNormSubjectConfig[] {
+function standardNormSubjects(): MassimNormSubjectConfig[] {
   const template = (
     name: 'Carry' | 'Adopt',
     announcement: [number, number],

@@ -189,14 +189,6 @@ export class World {
     return { members, stamp };
   }
 
-  /** True when `other` is in the cluster of `thing` (itself included). */
-  inCluster(thing: Attachable, other: Attachable): boolean {
-    if (thing === other) return true;
-    if (thing.links.length === 0) return false;
-    const { stamp } = this.cluster(thing);
-    return other.mark === stamp;
-  }
-
   /** How many things are attached to `thing`, directly or not (itself excluded). */
   attachedCount(thing: Attachable): number {
     return thing.links.length === 0 ? 0 : this.cluster(thing).members.length - 1;
