@@ -65,7 +65,15 @@ export {
   type MassimDecide,
   type MassimDecisionRequest,
 } from './client';
-export { MassimMatchRunner, type MassimMatchRunnerOptions, type MassimMatchResult } from './runner';
+export {
+  MassimMatchRunner,
+  type MassimMatchRunnerOptions,
+  type MassimMatchResult,
+  type MassimRunnerAgentEvent,
+  type MassimWireEvent,
+  type MassimWireReply,
+  type MassimWireTeam,
+} from './runner';
 export { parseMassimLaunch, msUntilLaunch, type MassimLaunch } from './launch';
 export { MASSIM_PROTOCOL_NOTES, type MassimProtocolNote } from './notes';
 export type * from './policy-api';

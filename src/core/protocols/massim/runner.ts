@@ -14,11 +14,45 @@ import { encodeFrame } from './framing';
 import { MassimHost, type MassimHostEvent } from './host';
 import { realTimeScheduler, VirtualScheduler } from './scheduler';
 
+/** What a wire-level team sees: each of its agents' connections opening and closing, and every frame. */
+export type MassimWireEvent =
+  /** A connection of `agent` is open: reply with the auth-request (or anything else, as a learner may). */
+  | { kind: 'connected'; agent: string; password: string; team: string; connection: number }
+  /** A frame the server sent on that connection (text without its 0 byte). */
+  | { kind: 'frame'; agent: string; connection: number; text: string }
+  /** The server closed that connection. */
+  | { kind: 'closed'; agent: string; connection: number };
+
+/**
+ * A wire-level team's answer: frames to send on the connection the event came from, written as they are
+ * (the runner only adds each 0 terminator), then optionally a new connection for the same agent.
+ */
+export interface MassimWireReply {
+  frames?: readonly string[];
+  reconnect?: boolean;
+}
+
+/**
+ * A team written at the wire level, for learners writing the protocol client themselves: it handles raw
+ * frames for all of its agents (connections are numbered per agent from 1).
+ */
+export type MassimWireTeam = (
+  event: MassimWireEvent,
+) => MassimWireReply | undefined | Promise<MassimWireReply | undefined>;
+
+/** What the runner reports about the agents: the clients' events, and wire-level teams that threw. */
+export type MassimRunnerAgentEvent =
+  MassimAgentEvent | { kind: 'wire-failed'; agent: string; error: unknown };
+
 /** Options of an in-memory match. */
 export interface MassimMatchRunnerOptions {
   config: MassimServerConfig;
-  /** How each team decides, by team name. Teams without one do not connect (their agents stay silent). */
+  /**
+   * How each team decides, by team name: a `MassimDecide` (the runner's client speaks the protocol) or,
+   * under `wireTeams`, a wire-level team. Teams with neither do not connect (their agents stay silent).
+   */
   teams: Readonly<Record<string, MassimDecide>>;
+  wireTeams?: Readonly<Record<string, MassimWireTeam>>;
   /** Session seed (see `MassimHostOptions.seed`). */
   seed?: number;
   timing?: 'virtual' | 'real';
@@ -27,7 +61,7 @@ export interface MassimMatchRunnerOptions {
   faithfulRaces?: boolean;
   recordWorld?: boolean;
   onHostEvent?(event: MassimHostEvent): void;
-  onAgentEvent?(event: MassimAgentEvent): void;
+  onAgentEvent?(event: MassimRunnerAgentEvent): void;
 }
 
 /** The outcome of a match: final scores of every simulation, in order. */
@@ -73,7 +107,7 @@ export class MassimMatchRunner {
 
   /** Runs the whole match and returns the scores. */
   async run(): Promise<MassimMatchResult> {
-    this.#launch();
+    await this.#launch();
     this.host.resume();
     await this.#drive(() => this.#finished);
     return { simulations: [...this.#results] };
@@ -87,8 +121,8 @@ export class MassimMatchRunner {
       stepped = true;
       this.host.pause();
     });
-    this.#launch();
-    this.host.resume();
+    if (this.#connected) this.host.resume();
+    else await this.#launch();
     await this.#drive(() => stepped || this.#finished);
   }
 
@@ -98,13 +132,17 @@ export class MassimMatchRunner {
     this.#finished = true;
   }
 
-  #launch(): void {
+  /** Connects every agent and lets them log in (wire-level teams answer asynchronously), then starts. */
+  async #launch(): Promise<void> {
     if (this.#connected) return;
     this.#connected = true;
     for (const account of this.host.accounts) {
+      const wire = this.#options.wireTeams?.[account.team];
       const decide = this.#options.teams[account.team];
-      if (decide) this.#connectAgent(account, decide);
+      if (wire) this.#connectWireAgent(account, wire, 1);
+      else if (decide) this.#connectAgent(account, decide);
     }
+    await this.#settled();
     this.host.start();
   }
 
@@ -130,6 +168,38 @@ export class MassimMatchRunner {
       ...(this.#options.onAgentEvent ? { onEvent: this.#options.onAgentEvent } : {}),
     });
     client.login();
+  }
+
+  #connectWireAgent(
+    account: { name: string; team: string; password: string },
+    wire: MassimWireTeam,
+    serial: number,
+  ): void {
+    const agent = account.name;
+    const deliver = async (event: MassimWireEvent): Promise<void> => {
+      let reply: MassimWireReply | undefined;
+      try {
+        reply = await wire(event);
+      } catch (error) {
+        this.#options.onAgentEvent?.({ kind: 'wire-failed', agent, error });
+        return;
+      }
+      for (const frame of reply?.frames ?? []) connection.receive(encodeFrame(frame));
+      if (reply?.reconnect) this.#connectWireAgent(account, wire, serial + 1);
+    };
+    const connection = this.host.connect({
+      send: (text) => void this.#track(deliver({ kind: 'frame', agent, connection: serial, text })),
+      close: () => void this.#track(deliver({ kind: 'closed', agent, connection: serial })),
+    });
+    void this.#track(
+      deliver({
+        kind: 'connected',
+        agent,
+        password: account.password,
+        team: account.team,
+        connection: serial,
+      }),
+    );
   }
 
   /**

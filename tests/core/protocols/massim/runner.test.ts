@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { quickMassimConfig } from '../../../../src/core/envs/massim/index';
 import type { MassimServerConfig } from '../../../../src/core/envs/massim/api';
-import { MassimMatchRunner } from '../../../../src/core/protocols/massim/runner';
-import { createTeamDecide, type MassimAgentEvent } from '../../../../src/core/protocols/massim/client';
+import {
+  MassimMatchRunner,
+  type MassimRunnerAgentEvent,
+  type MassimWireTeam,
+} from '../../../../src/core/protocols/massim/runner';
+import type { MassimHostEvent } from '../../../../src/core/protocols/massim/host';
+import { createTeamDecide } from '../../../../src/core/protocols/massim/client';
 import type { MassimAct } from '../../../../src/core/protocols/massim/policy-api';
 import type { MassimServerMessage } from '../../../../src/core/protocols/massim/messages';
 import { validate } from '../../../../src/core/protocols/machine';
@@ -96,7 +101,7 @@ describe('MassimMatchRunner', () => {
   });
 
   it('lets a failing or slow agent time out on the virtual clock, as on a real server', async () => {
-    const events: MassimAgentEvent[] = [];
+    const events: MassimRunnerAgentEvent[] = [];
     const clumsy: MassimAct = async (percept, agent, team) => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       if (agent.name === 'agentA1' && agent.step === 1) throw new Error('oops');
@@ -140,5 +145,51 @@ describe('MassimMatchRunner', () => {
     });
     const result = await runner.run();
     expect(result.simulations).toHaveLength(1);
+  });
+
+  it('runs wire-level teams that write raw frames, forget "p", and reconnect', async () => {
+    const hostEvents: MassimHostEvent[] = [];
+    const wire: MassimWireTeam = (event) => {
+      if (event.kind === 'connected')
+        return {
+          frames: [
+            JSON.stringify({ type: 'auth-request', content: { user: event.agent, pw: event.password } }),
+          ],
+        };
+      if (event.kind !== 'frame') return undefined;
+      const message = JSON.parse(event.text) as MassimServerMessage;
+      if (message.type !== 'request-action') return undefined;
+      const { id, step } = message.content;
+      // agentA1 forgets "p" at step 1, notices at step 3 that nothing happens, and reconnects.
+      if (event.agent === 'agentA1' && step === 1)
+        return { frames: [`{"type":"action","content":{"id":${id},"type":"skip"}}`] };
+      if (event.agent === 'agentA1' && step === 3 && event.connection === 1) return { reconnect: true };
+      return { frames: [JSON.stringify({ type: 'action', content: { id, type: 'move', p: ['n'] } })] };
+    };
+    const runner = new MassimMatchRunner({
+      config: config(6, 1),
+      teams: { B: createTeamDecide(wander) },
+      wireTeams: { A: wire },
+      startTime: 0,
+      onHostEvent: (e) => hostEvents.push(e),
+    });
+    await runner.run();
+    const fatal = hostEvents
+      .flatMap((e) => (e.kind === 'violation' ? [e.violation] : []))
+      .filter((v) => v.severity === 'fatal');
+    expect(fatal.map((v) => `${v.conn} ${v.rule}`)).toEqual([
+      'agentA1.conn1 massim.receiver.action-without-p',
+    ]);
+    const executed = [1, 2]
+      .flatMap((k) => serverMessages(runner.transcript, `agentA1.conn${k}`))
+      .flatMap((m) =>
+        m.type === 'request-action' ? [`${m.content.step}:${m.content.percept.lastAction}`] : [],
+      );
+    expect(executed).toEqual(['0:', '1:move', '2:no_action', '3:no_action', '4:no_action', '5:move']);
+    expect(runner.transcript.connections.map((c) => c.id).sort()).toEqual([
+      'agentA1.conn1',
+      'agentA1.conn2',
+      'agentB1.conn1',
+    ]);
   });
 });
