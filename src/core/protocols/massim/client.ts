@@ -144,9 +144,9 @@ export class MassimAgentClient {
     }
   }
 
-  /** The server closed the connection. */
+  /** The connection closed (the server closed it, or it broke). */
   closed(): void {
-    this.#machine = massimClientMachine.accept(this.#machine, this.#record('c2s', '', 'close')).state;
+    this.#machine = massimClientMachine.accept(this.#machine, this.#record('s2c', '', 'close')).state;
   }
 
   async #answer(request: Extract<MassimServerMessage, { type: 'request-action' }>['content']): Promise<void> {

@@ -176,7 +176,8 @@ export class MassimHost {
   readonly #scheduler: MassimScheduler;
   readonly #options: MassimHostOptions;
   readonly #createSimulation: CreateMassimSimulation;
-  readonly #raceRng: Rng;
+  /** The host's own randomness (races, random tournaments), apart from the scenario's. */
+  readonly #rng: Rng;
   readonly #slots = new Map<string, AgentSlot>();
   readonly #connections = new Set<Connection>();
   readonly #matches: string[][];
@@ -201,7 +202,7 @@ export class MassimHost {
     this.config = options.config;
     this.#scheduler = options.scheduler ?? realTimeScheduler();
     this.#createSimulation = options.createSimulation ?? createScenarioSimulation;
-    this.#raceRng = new Rng(`${options.seed ?? 0}:massim-races`);
+    this.#rng = new Rng(`${options.seed ?? 0}:massim-host`);
     this.recorder =
       options.recorder ??
       new TranscriptRecorder({
@@ -226,7 +227,7 @@ export class MassimHost {
         });
       }
     }
-    this.#matches = planMatches(this.config, this.#raceRng);
+    this.#matches = planMatches(this.config, this.#rng);
   }
 
   /** The session's transcript (append-only; grows as the session runs). */
@@ -363,7 +364,7 @@ export class MassimHost {
         : previousSender === 'closed'
           ? simStartLossAfterClose
           : 0;
-    if (this.#options.faithfulRaces && lossChance > 0 && this.#raceRng.nextFloat() < lossChance) {
+    if (this.#options.faithfulRaces && lossChance > 0 && this.#rng.nextFloat() < lossChance) {
       this.#race('massim.race.sim-start-lost', connection, slot.name, 'The re-sent sim-start was lost.');
       return;
     }
@@ -556,7 +557,7 @@ export class MassimHost {
     for (const slot of this.#slots.values()) {
       const connection = slot.connection;
       if (!connection) continue;
-      if (this.#options.faithfulRaces && noPause && this.#raceRng.nextFloat() < byeLoss) {
+      if (this.#options.faithfulRaces && noPause && this.#rng.nextFloat() < byeLoss) {
         this.#race('massim.race.bye-lost', connection, slot.name, 'bye was lost.');
         continue;
       }
