@@ -9,14 +9,7 @@ import { ProtoplayError } from '../../errors';
 import { javaDoubleToString, javaIntegerToString, parseJavaDouble, parseJavaInt } from './java-format';
 import type { RddlsimClientMessage, RddlsimServerMessage, WireAction, WireFluent } from './messages';
 import { CLIENT_ROOTS, SERVER_ROOTS } from './messages';
-import {
-  childElements,
-  descendantElements,
-  firstChildValue,
-  firstDescendant,
-  parseXml,
-  type XmlElement,
-} from './xml';
+import { descendantElements, firstChildValue, firstDescendant, parseXml, type XmlElement } from './xml';
 import { XML_HEADER, textElement } from './xml-text';
 
 /** The text the server sends instead of a session-init when it cannot read the task files. */
@@ -52,9 +45,7 @@ export function parseServerMessage(text: string, source = 'message'): RddlsimSer
         turnNum: fields.integer('turn-num'),
         timeLeft: fields.double('time-left'),
         immediateReward: fields.double('immediate-reward'),
-        fluents: firstDescendant(root, 'no-observed-fluents')
-          ? null
-          : childElements(root, 'observed-fluent').map((element) => readFluent(element, source)),
+        fluents: readTurnFluents(root, source),
       };
     case 'round-end':
       return {
@@ -94,7 +85,11 @@ export function parseServerMessage(text: string, source = 'message'): RddlsimSer
  * text; optional ones are read when present.
  */
 export function parseClientMessage(text: string, source = 'message'): RddlsimClientMessage {
-  const { root } = parseXml(text, source);
+  return readClientMessage(parseXml(text, source).root, source);
+}
+
+/** Reads a client message from its already parsed root element; throws like `parseClientMessage`. */
+export function readClientMessage(root: XmlElement, source = 'message'): RddlsimClientMessage {
   const fields = new FieldReader(root, source);
   switch (root.name) {
     case 'session-request': {
@@ -237,12 +232,36 @@ function actionElement(action: WireAction): string {
   return xml + textElement('action-value', action.value) + '</action>';
 }
 
+/**
+ * The fluents of a turn, or null for `<no-observed-fluents/>`. Both are direct children of the root in
+ * practice; a marker nested deeper still counts, as it does for a DOM reader.
+ */
+function readTurnFluents(root: XmlElement, source: string): WireFluent[] | null {
+  const fluents: WireFluent[] = [];
+  for (const child of root.children) {
+    if (child.kind !== 'element') continue;
+    if (child.name === 'no-observed-fluents') return null;
+    if (child.name === 'observed-fluent') fluents.push(readFluent(child, source));
+  }
+  return fluents.length === 0 && firstDescendant(root, 'no-observed-fluents') ? null : fluents;
+}
+
+/** An observed-fluent: its direct children in the usual case, any descendant otherwise. */
 function readFluent(element: XmlElement, source: string): WireFluent {
+  let name: XmlElement | undefined;
+  let value: XmlElement | undefined;
+  const args: string[] = [];
   const fields = new FieldReader(element, source);
+  for (const child of element.children) {
+    if (child.kind !== 'element') continue;
+    if (child.name === 'fluent-arg') args.push(fields.valueOf(child));
+    else if (child.name === 'fluent-name') name ??= child;
+    else if (child.name === 'fluent-value') value ??= child;
+  }
   return {
-    name: fields.text('fluent-name'),
-    args: childElements(element, 'fluent-arg').map((arg) => fields.valueOf(arg)),
-    value: fields.text('fluent-value'),
+    name: name ? fields.valueOf(name) : fields.text('fluent-name'),
+    args,
+    value: value ? fields.valueOf(value) : fields.text('fluent-value'),
   };
 }
 

@@ -41,12 +41,17 @@ class ByteQueue {
   append(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     if (this.#end + chunk.length > this.#bytes.length) {
-      const needed = this.length + chunk.length;
-      const grown = new Uint8Array(Math.max(needed, this.#bytes.length * 2, 4096));
-      grown.set(this.#bytes.subarray(this.#start, this.#end));
-      this.#bytes = grown;
-      this.#end -= this.#start;
+      const live = this.length;
+      if (live + chunk.length <= this.#bytes.length) {
+        // Enough room once the bytes already taken are dropped: move the rest to the front.
+        this.#bytes.copyWithin(0, this.#start, this.#end);
+      } else {
+        const grown = new Uint8Array(Math.max(live + chunk.length, this.#bytes.length * 2, 4096));
+        grown.set(this.#bytes.subarray(this.#start, this.#end));
+        this.#bytes = grown;
+      }
       this.#start = 0;
+      this.#end = live;
     }
     this.#bytes.set(chunk, this.#end);
     this.#end += chunk.length;

@@ -12,7 +12,7 @@
 import type { GroundFluent, RddlModel, RddlSimulator, StepOutcome } from '../../envs/rddl/api';
 import { bytesToBase64 } from '../../transcript/bytes';
 import type { Violation } from '../machine';
-import { parseClientMessage, serialiseServerMessage } from './codec';
+import { readClientMessage, serialiseServerMessage } from './codec';
 import type { DecodedMessage } from './decoded-message';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -305,7 +305,7 @@ export class HostConnection {
       parseError =
         error instanceof ProtoplayError ? error : new ProtoplayError('rddlsim.xml.malformed', String(error));
     }
-    this.#checkRules(this.#decodedClientMessage(text, parseError));
+    this.#checkRules(this.#decodedClientMessage(root, parseError));
     switch (this.#phase) {
       case 'session-request':
         return this.#onSessionRequest(root, parseError);
@@ -329,12 +329,15 @@ export class HostConnection {
     return text;
   }
 
-  #decodedClientMessage(text: string | undefined, parseError: ProtoplayError | undefined): DecodedMessage {
+  #decodedClientMessage(
+    root: XmlElement | undefined,
+    parseError: ProtoplayError | undefined,
+  ): DecodedMessage {
     const index = this.#messageCount - 1;
     const base = { kind: 'data' as const, index, dir: 'c2s' as const, framing: 'nul' as const };
     if (parseError) return { ...base, result: { ok: false, error: parseError } };
     try {
-      return { ...base, result: { ok: true, message: parseClientMessage(text!, `message ${index}`) } };
+      return { ...base, result: { ok: true, message: readClientMessage(root!, `message ${index}`) } };
     } catch (error) {
       const failure =
         error instanceof ProtoplayError

@@ -15,7 +15,11 @@ export interface XmlElement {
   children: XmlNode[];
 }
 
-/** Character data: text (entities resolved, adjacent runs merged), a CDATA section, a comment or a PI. */
+/**
+ * Character data: text (entities resolved, adjacent runs merged), a CDATA section or a comment.
+ * `processing-instruction` is never produced by `parseXml` (see TreeBuilder); the kind stays so views that
+ * print every kind of node keep compiling.
+ */
 export interface XmlCharacterData {
   kind: 'text' | 'cdata' | 'comment' | 'processing-instruction';
   value: string;
@@ -38,18 +42,21 @@ interface ParseFailure {
 }
 
 /**
- * Builds the tree while saxes reports events. One parser is reused for every document (saxes resets itself
- * on `close`), which saves its set-up cost on each of the thousands of messages of a session.
+ * Builds the tree while saxes reports events. A parser is reused for every document (saxes resets itself
+ * on `close`), which saves its set-up cost on each of the thousands of messages of a session. Processing
+ * instructions inside elements are skipped: listening to them makes saxes several times slower, and no
+ * rddlsim message has any.
  */
 class TreeBuilder {
-  readonly #parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  readonly #parser: SaxesParser<{ xmlns: false; position: boolean }>;
   #stack: XmlElement[] = [];
   #root: XmlElement | undefined;
   #declaration = false;
   #error: ParseFailure | undefined;
 
-  constructor() {
-    const parser = this.#parser;
+  constructor(position: boolean) {
+    const parser = new SaxesParser<{ xmlns: false; position: boolean }>({ xmlns: false, position });
+    this.#parser = parser;
     parser.on('xmldecl', () => (this.#declaration = true));
     parser.on('opentag', (tag: SaxesTagPlain) => {
       const element: XmlElement = {
@@ -67,7 +74,6 @@ class TreeBuilder {
     parser.on('text', (text) => this.#characters('text', text));
     parser.on('cdata', (text) => this.#characters('cdata', text));
     parser.on('comment', (text) => this.#characters('comment', text));
-    parser.on('processinginstruction', ({ body }) => this.#characters('processing-instruction', body));
     parser.on('error', (error) => {
       // saxes prefixes "line:column: "; the location is kept separately, so only the words remain.
       this.#error ??= {
@@ -78,7 +84,8 @@ class TreeBuilder {
     });
   }
 
-  parse(text: string, source: string): XmlDocument {
+  /** The document, or why it is not well-formed. */
+  parse(text: string): XmlDocument | ParseFailure {
     this.#stack = [];
     this.#root = undefined;
     this.#declaration = false;
@@ -86,14 +93,7 @@ class TreeBuilder {
     this.#parser.write(text).close();
     // Set by the error handler during `write`, which the compiler cannot see.
     const error = this.#error as ParseFailure | undefined;
-    if (error) {
-      throw new ProtoplayError('rddlsim.xml.malformed', `malformed XML: ${error.message}`, {
-        source,
-        line: error.line,
-        column: error.column,
-      });
-    }
-    return { root: this.#root!, declaration: this.#declaration };
+    return error ?? { root: this.#root!, declaration: this.#declaration };
   }
 
   #characters(kind: XmlCharacterData['kind'], value: string): void {
@@ -105,15 +105,26 @@ class TreeBuilder {
   }
 }
 
-let builder: TreeBuilder | undefined;
+/** Parsers without position tracking (faster) for the usual case, and with it to locate errors. */
+let fast: TreeBuilder | undefined;
+let locating: TreeBuilder | undefined;
 
 /**
  * Parses one XML document. Malformed input throws a ProtoplayError (`rddlsim.xml.malformed`) located at
  * the line and column where the parser gave up, in the text named `source` (e.g. "message 12").
  */
 export function parseXml(text: string, source = 'message'): XmlDocument {
-  builder ??= new TreeBuilder();
-  return builder.parse(text, source);
+  fast ??= new TreeBuilder(false);
+  const result = fast.parse(text);
+  if ('root' in result) return result;
+  locating ??= new TreeBuilder(true);
+  const located = locating.parse(text);
+  const failure = 'root' in located ? result : located;
+  throw new ProtoplayError('rddlsim.xml.malformed', `malformed XML: ${failure.message}`, {
+    source,
+    line: failure.line,
+    column: failure.column,
+  });
 }
 
 /** The element children of `element` named `name`, in order. */
