@@ -129,8 +129,9 @@ function firstSentence(message: string): string {
   return (end >= 0 ? message.slice(0, end) : message).replace(/\.$/, '');
 }
 
-/** The one line printed for an error: located errors as `file:line:column: message`. */
+/** The one line printed for an error: located errors as `file:line:column: message`, others after `error: `. */
 function errorLine(error: unknown): string {
   if (error instanceof ProtoplayError && error.location) return error.format();
+  if (error instanceof CliError && error.located) return error.message;
   return `error: ${describeError(error)}`;
 }

@@ -25,12 +25,17 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
  * `file:line:column: message` when it points into a file); no stack trace is shown unless `--debug`.
  */
 export class CliError extends Error {
+  /** The message starts with where the problem is (`file:line:column: ` or `file: `): printed as it is. */
+  readonly located: boolean;
+
   constructor(
     readonly exitCode: ExitCode,
     message: string,
+    { located = false }: { located?: boolean } = {},
   ) {
     super(message);
     this.name = 'CliError';
+    this.located = located;
   }
 }
 

@@ -85,7 +85,9 @@ export async function loadPolicyFile(path: string, options: PolicyFileOptions): 
   const loaded = await supervisor.load(source);
   if (!loaded.ok) {
     supervisor.dispose();
-    throw new CliError(ExitCode.policy, describePolicyFault(loaded.fault, source.fileName));
+    throw new CliError(ExitCode.policy, describePolicyFault(loaded.fault, source.fileName), {
+      located: true,
+    });
   }
   return { supervisor, source, logs: loaded.logs };
 }

@@ -104,6 +104,10 @@ export class RoundReporter {
       );
       return;
     }
+    if (summary.rounds === 0) {
+      stdout.write('no round was completed\n');
+      return;
+    }
     const rows: [string, string][] = [
       ['rounds', String(summary.rounds)],
       ['mean reward', formatReward(summary.mean)],

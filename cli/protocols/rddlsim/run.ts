@@ -109,7 +109,7 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
     io.stderr.write('interrupted; the transcript keeps everything played so far\n');
     return ExitCode.interrupted;
   }
-  if (policy.fault) throw new CliError(ExitCode.policy, policy.fault);
+  if (policy.fault) throw new CliError(ExitCode.policy, policy.fault, { located: true });
   if (endedEarly) {
     throw new CliError(
       ExitCode.failure,

@@ -1,0 +1,189 @@
+/**
+ * Turns per second of `protoplay connect` against `protoplay serve` over loopback TCP (noop policy,
+ * sysadmin_inst_mdp__1 from the shared IPPC files), in one process and as two child processes, next to
+ * the same session through the in-memory `EmulatedSession` (no TCP) measured in the same run, and to
+ * rddlsim's own server with its own Java client on this kind of machine (~550 turns/s: every round start
+ * costs a Nagle / delayed-ACK stall there).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { EmulatedSession } from '../../src/core/protocols/rddlsim/session';
+import type { Transcript } from '../../src/core/transcript/model';
+import { preparePolicy } from '../../cli/protocols/rddlsim/policies';
+import { RddlLibrary } from '../../cli/protocols/rddlsim/rddl-library';
+import { playRemoteSession } from '../../cli/protocols/rddlsim/remote-session';
+import { RddlsimTcpServer } from '../../cli/protocols/rddlsim/tcp-server';
+import { measureRate, printTable, type Rate } from '../lib';
+
+const INSTANCE = 'sysadmin_inst_mdp__1';
+const RDDL_DIR = resolve(process.cwd(), '../shared/rddl/ippc2011');
+const ROUNDS = 50;
+/** rddlsim's server and Java client + NoopPolicy on sysadmin 1, steady state (research notes, §5.2). */
+const REAL_SERVER_TURNS_PER_SECOND = 552;
+const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
+
+export default async function () {
+  const library = await RddlLibrary.fromServerDirectory(RDDL_DIR, { cwd: process.cwd(), mode: 'lenient' });
+  const { model, task } = library.load(INSTANCE);
+  const turns = ROUNDS * model.info.horizon;
+  const noop = await preparePolicy('noop', {
+    cwd: process.cwd(),
+    seed: 0,
+    budgetMs: 1000,
+    invalidActions: 'stop',
+  });
+
+  const emulated = await measureRate('EmulatedSession, in memory (baseline)', turns, async () => {
+    const session = new EmulatedSession({
+      model,
+      task,
+      policy: noop.forInstance(model.info),
+      rounds: ROUNDS,
+    });
+    await session.run();
+  });
+
+  const server = await RddlsimTcpServer.start({
+    library,
+    host: '127.0.0.1',
+    port: 0,
+    rounds: ROUNDS,
+    seed: 0,
+    timeLimitSeconds: 0,
+    monitorExecution: false,
+    noHeaderScope: 'connection',
+    maxMessageBytes: 1 << 20,
+    semantics: 'rddlsim',
+    log: () => undefined,
+  });
+  const inProcess = await measureRate('connect + serve, one process, loopback TCP', turns, async () => {
+    const result = await playRemoteSession({
+      host: '127.0.0.1',
+      port: server.address.port,
+      problemName: INSTANCE,
+      clientName: 'bench',
+      noHeader: false,
+      timeoutMs: 10_000,
+      policy: noop,
+      sendInvalidActions: false,
+      onPolicyFault: 'stop',
+      now: Date.now,
+      signal: new AbortController().signal,
+    });
+    if (result.outcome.kind !== 'finished')
+      throw new Error(`session failed: ${JSON.stringify(result.outcome)}`);
+  });
+  await server.close();
+
+  const processes = await measureChildProcesses(turns);
+
+  const ratio = (rate: number) => `${(rate / emulated.opsPerSecond).toFixed(2)}x`;
+  const vsReal = (rate: number) => `${Math.round(rate / REAL_SERVER_TURNS_PER_SECOND)}x`;
+  printTable(
+    `rddlsim over TCP, ${INSTANCE}, noop, ${ROUNDS} rounds x ${model.info.horizon} turns per session`,
+    [
+      ['setup', 'turns/s', 'vs in-memory', 'vs rddlsim'],
+      [emulated.label, emulated.opsPerSecond, '1.00x', vsReal(emulated.opsPerSecond)],
+      [
+        inProcess.label,
+        inProcess.opsPerSecond,
+        ratio(inProcess.opsPerSecond),
+        vsReal(inProcess.opsPerSecond),
+      ],
+      [
+        processes.label,
+        processes.opsPerSecond,
+        ratio(processes.opsPerSecond),
+        vsReal(processes.opsPerSecond),
+      ],
+      ['rddlsim Server + Java Client (reference, not measured here)', REAL_SERVER_TURNS_PER_SECOND, '', '1x'],
+    ],
+  );
+}
+
+/**
+ * `protoplay serve` and `protoplay connect` as two processes. Process start-up is not a turn, so each
+ * session is timed by the client's own transcript: from its session-request to the server's close.
+ */
+async function measureChildProcesses(turns: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'protoplay-bench-'));
+  const server = spawn(
+    process.execPath,
+    [
+      BIN,
+      'serve',
+      'rddlsim',
+      '--rddl-dir',
+      RDDL_DIR,
+      '--port',
+      '0',
+      '--rounds',
+      String(ROUNDS),
+      '--time-limit',
+      '0',
+      '--quiet',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    const port = await new Promise<number>((found, failed) => {
+      const lines = createInterface({ input: server.stdout! });
+      lines.on('line', (line) => {
+        const match = /listening on [^ ]+:(\d+)/.exec(line);
+        if (match) found(Number(match[1]));
+      });
+      server.once('exit', (code) => failed(new Error(`serve exited with ${code}`)));
+    });
+    // One warm-up session, then the median of three timed ones.
+    const seconds: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const file = join(dir, `session-${i}.json`);
+      await runToEnd([
+        'connect',
+        'rddlsim',
+        '--port',
+        String(port),
+        '--instance',
+        INSTANCE,
+        '--policy',
+        'noop',
+        '--transcript',
+        file,
+        '--json',
+      ]);
+      const transcript = JSON.parse(await readFile(file, 'utf8')) as Transcript;
+      if (i > 0) seconds.push(sessionSeconds(transcript));
+    }
+    seconds.sort((a, b) => a - b);
+    const median = seconds[1]!;
+    const rate: Rate = {
+      label: 'connect + serve, two processes, loopback TCP',
+      opsPerSecond: turns / median,
+      seconds: median,
+      ops: turns,
+    };
+    return rate;
+  } finally {
+    server.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function sessionSeconds(transcript: Transcript): number {
+  const data = transcript.messages.filter((message) => message.kind === 'data');
+  return (data.at(-1)!.t - data[0]!.t) / 1000;
+}
+
+function runToEnd(args: string[]): Promise<void> {
+  return new Promise((done, failed) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('exit', (code) =>
+      code === 0 ? done() : failed(new Error(`protoplay ${args[0]} exited with ${code}`)),
+    );
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * Running `protoplay` in tests: in-process through the same dispatcher the binary uses (fast, output
+ * captured), or as a real child process of the package's `bin` file.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { runCommandLine } from '../../cli/command-line/dispatch';
+import type { CliOutput } from '../../cli/command-line/io';
+import { PROTOCOL_COMMANDS } from '../../cli/protocols';
+
+/** What a run printed and how it ended. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The package's `bin` entry. */
+export const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
+
+class CapturedOutput implements CliOutput {
+  text = '';
+  readonly isTTY = false;
+  write(text: string): boolean {
+    this.text += text;
+    return true;
+  }
+}
+
+/** Runs a command line in this process; `now` fixes the clock when given. */
+export async function runInProcess(
+  args: string[],
+  { cwd = process.cwd(), now, signal }: { cwd?: string; now?: () => number; signal?: AbortSignal } = {},
+): Promise<CliResult> {
+  const stdout = new CapturedOutput();
+  const stderr = new CapturedOutput();
+  const code = await runCommandLine(args, PROTOCOL_COMMANDS, {
+    io: { stdout, stderr, cwd },
+    ...(now ? { now } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** Runs `node cli/bin/protoplay.js ...args` to its end. */
+export function runChild(args: string[], { cwd = process.cwd() }: { cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((done, failed) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', failed);
+    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
