@@ -37,6 +37,8 @@ export interface EmulatedSessionOptions {
   clientName?: string;
   /** Reproduce rddlsim's evaluation quirks in the simulator. */
   rddlsimQuirks?: boolean;
+  /** The simulator's random numbers: Protoplay's (default) or rddlsim's own, to replay real sessions. */
+  generator?: 'protoplay' | 'rddlsim';
   /** Send actions with domain problems anyway (default false: drop and report them). */
   sendInvalidActions?: boolean;
   /** After a policy fault (timeout, throw): send a noop and go on (default), or stop the session. */
@@ -115,6 +117,7 @@ export class EmulatedSession {
       timeLimitSeconds: options.timeLimitSeconds ?? 1080,
       monitorExecution: options.monitorExecution ?? false,
       rddlsimQuirks: options.rddlsimQuirks ?? false,
+      generator: options.generator ?? 'protoplay',
       now: options.serverClock ?? now,
     });
     this.#connection = host.accept();

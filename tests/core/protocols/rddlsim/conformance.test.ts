@@ -15,6 +15,8 @@ import {
   type HostedInstance,
   type RddlsimHostOptions,
 } from '../../../../src/core/protocols/rddlsim/host';
+import { EmulatedSession } from '../../../../src/core/protocols/rddlsim/session';
+import { createLocalPolicy } from '../../../../src/core/protocols/rddlsim/session-policy';
 import { readRecordFile } from '../../../../src/core/transcript/record-import';
 import { EDGE_CASES, MAIN_SESSIONS, loadRecording, rddlText, recordingBytes } from './recordings';
 
@@ -155,5 +157,29 @@ describe('host against the recorded real server', () => {
     if (ours.sent.length > real.sent.length)
       expect(real.sent.length).toBeGreaterThanOrEqual(ours.sentBeforeLastClientMessage);
     expect(ours.closedFirst).toBe(real.closedFirst);
+  });
+});
+
+describe('emulated session against the real server', () => {
+  it('scores a noop session on sysadmin 1 exactly as rddlsim does with its generator (218.0 in round 1)', async () => {
+    const { model, task } = instance('sysadmin_inst_mdp__1')!;
+    const session = new EmulatedSession({
+      model,
+      task,
+      policy: createLocalPolicy(() => null, { info: model.info }),
+      rounds: 1,
+      rddlsimQuirks: true,
+      generator: 'rddlsim',
+      recordWorld: false,
+    });
+    expect(await session.run()).toBe('finished');
+    // The recorded number_format session is this very session (noop, seed 0, session 1).
+    const real = recordedServer('edge-cases/number_format').sent;
+    const ours = session.transcript.messages
+      .filter((m) => m.dir === 's2c' && m.kind === 'data')
+      .map((m) => blankTimes(m.text!));
+    const withoutName = (text: string) => text.replace(/<client-name>[^<]*<\/client-name>/, '<client-name/>');
+    expect(ours.slice(1).map(withoutName)).toEqual(real.slice(1).map(withoutName));
+    expect(session.rounds[0]!.reward).toBe(218);
   });
 });
