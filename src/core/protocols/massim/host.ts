@@ -295,7 +295,7 @@ export class MassimHost {
     this.#run(() => {
       this.#clearTimer();
       this.#phase = 'finished';
-      for (const connection of this.#connections) connection.closeByServer();
+      for (const connection of [...this.#connections]) connection.closeByServer();
     });
   }
 
