@@ -4,6 +4,7 @@
  * but keeps counting both areas, which is what the real server does (agents can observe the leftover cells).
  */
 import type { MassimZone } from './api';
+import { javaHashOrder, javaPositionHash } from './javaHashOrder';
 import type { Torus } from './torus';
 
 interface Zone {
@@ -57,12 +58,20 @@ export class ZoneSet {
     return best;
   }
 
-  /** A zone whose diamond contains `cell`, if any. */
+  /**
+   * The zone whose diamond contains `cell`; of overlapping zones the first in the real server's hash-map
+   * order of zone centres, since agents see which one moves after a submission.
+   */
   zoneAt(cell: number): { center: number; radius: number } | undefined {
-    for (const zone of this.#zones.values()) {
-      if (this.#torus.distance(zone.center, cell) <= zone.radius) return zone;
-    }
-    return undefined;
+    const torus = this.#torus;
+    const containing = [...this.#zones.values()].filter(
+      (zone) => torus.distance(zone.center, cell) <= zone.radius,
+    );
+    if (containing.length <= 1) return containing[0];
+    const order = javaHashOrder([...this.#zones.keys()], (center) =>
+      javaPositionHash(torus.x(center), torus.y(center)),
+    );
+    return order.map((center) => this.#zones.get(center)!).find((zone) => containing.includes(zone));
   }
 
   /** The zones in absolute coordinates, for the world view. */

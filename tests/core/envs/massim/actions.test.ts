@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scene } from './scene';
+import { scene, sceneConfig } from './scene';
 
 // Scenes: 20 x 20 empty grid; agentA1 and agentB1 are parked at (0,19) and (2,19) unless moved.
 
@@ -291,6 +291,19 @@ describe('submit', () => {
     s.act({});
     s.act({});
     expect(s.act({ agentA1: ['submit', 't1'] }).agentA1!.lastActionResult).toBe('failed_target');
+  });
+
+  it('moves the goal zone under the agent; of overlapping ones the first in Java hash order of centres', () => {
+    // Centres (6,5) and (5,6) both cover (5,5); a Java HashMap lists (6,5) first (hashes 1152 and 1122).
+    const s = scene(
+      'move 5 5 agentA1\nterrain 6 5 goal\nterrain 5 6 goal\ncreate task t1 50 1,0,b0\nadd 6 5 block b0\nattach 5 5 6 5',
+      { config: { grid: { ...sceneConfig().grid, goals: { number: 0, size: [1, 1], moveProbability: 1 } } } },
+    );
+    expect(s.act({ agentA1: ['submit', 't1'] }).agentA1!.lastActionResult).toBe('success');
+    const centres = s.sim.snapshot().goalZones.map((zone) => `${zone.x},${zone.y}`);
+    expect(centres).toContain('5,6');
+    expect(centres).not.toContain('6,5');
+    expect(centres.length).toBe(2);
   });
 
   it('accepts extra attached blocks and leaves them attached', () => {

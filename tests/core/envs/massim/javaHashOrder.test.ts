@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { javaHashMapOrder, javaStringHash } from '../../../../src/core/envs/massim/javaHashOrder';
+import {
+  javaHashMapOrder,
+  javaHashOrder,
+  javaPositionHash,
+  javaStringHash,
+} from '../../../../src/core/envs/massim/javaHashOrder';
 
 // Expected values printed by a Java 17 program (String.hashCode, HashMap.keySet) for the same inputs.
 describe('Java hash-map order', () => {
@@ -32,5 +37,27 @@ describe('Java hash-map order', () => {
     expect(javaHashMapOrder(keys)).toEqual(
       'r2 r3 r4 r5 r6 r7 r8 r9 r10 r12 r11 r14 r13 r16 r15 r18 r17 r19 r0 r1'.split(' '),
     );
+  });
+
+  it('hashes and orders grid positions like Objects.hash(x, y) keys', () => {
+    expect([javaPositionHash(3, 7), javaPositionHash(-2, 40), javaPositionHash(69, 69)]).toEqual([
+      1061, 939, 3169,
+    ]);
+    const positions: [number, number][] = [
+      [10, 3],
+      [2, 2],
+      [5, 9],
+      [0, 0],
+      [7, 1],
+      [3, 30],
+    ];
+    expect(javaHashOrder(positions, ([x, y]) => javaPositionHash(x, y))).toEqual([
+      [2, 2],
+      [0, 0],
+      [5, 9],
+      [10, 3],
+      [7, 1],
+      [3, 30],
+    ]);
   });
 });
