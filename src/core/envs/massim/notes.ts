@@ -94,7 +94,9 @@ export const MASSIM_SCENARIO_NOTES: readonly MassimScenarioNote[] = [
     id: 'goal-zone-moves-anywhere',
     title: 'Moved goal zones can land on obstacles',
     decision: 'faithful',
-    text: 'After a submission the goal zone under the agent moves (moveProbability) to any random cell that is not already a zone centre.',
+    text:
+      'After a submission the goal zone under the agent moves (moveProbability) to any random cell that is not ' +
+      'already a zone centre; of overlapping zones, the first in Java hash-map order of centres moves.',
   },
   {
     id: 'small-grid-duplicates',
