@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { serialiseTranscript } from '../src/core/transcript/json-format';
 import type { Transcript } from '../src/core/transcript/model';
 import { CliError, ExitCode } from './command-line/exit-codes';
 
@@ -16,7 +17,7 @@ export async function writeTranscriptFile(
   const absolute = resolve(cwd, path);
   try {
     await mkdir(dirname(absolute), { recursive: true });
-    await writeFile(absolute, `${JSON.stringify(transcript)}\n`);
+    await writeFile(absolute, serialiseTranscript(transcript));
   } catch (error) {
     throw new CliError(
       ExitCode.failure,

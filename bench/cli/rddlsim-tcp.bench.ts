@@ -21,8 +21,12 @@ import { measureRate, printTable, type Rate } from '../lib';
 const INSTANCE = 'sysadmin_inst_mdp__1';
 const RDDL_DIR = resolve(process.cwd(), '../shared/rddl/ippc2011');
 const ROUNDS = 50;
+/** A child process starts cold (no JIT yet), so its sessions are longer to show the steady rate. */
+const CHILD_ROUNDS = 200;
 /** rddlsim's server and Java client + NoopPolicy on sysadmin 1, steady state (research notes, §5.2). */
 const REAL_SERVER_TURNS_PER_SECOND = 552;
+/** The JIT needs a few thousand turns before the code is optimised. */
+const WARM = { warmup: 5, repeats: 5 };
 const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
 
 export default async function () {
@@ -78,7 +82,7 @@ export default async function () {
   });
   await server.close();
 
-  const processes = await measureChildProcesses(turns);
+  const processes = await measureChildProcesses(CHILD_ROUNDS * model.info.horizon);
 
   const ratio = (rate: number) => `${(rate / emulated.opsPerSecond).toFixed(2)}x`;
   const vsReal = (rate: number) => `${Math.round(rate / REAL_SERVER_TURNS_PER_SECOND)}x`;
@@ -121,7 +125,7 @@ async function measureChildProcesses(turns: number) {
       '--port',
       '0',
       '--rounds',
-      String(ROUNDS),
+      String(CHILD_ROUNDS),
       '--time-limit',
       '0',
       '--quiet',

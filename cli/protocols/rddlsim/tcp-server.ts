@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RddlsimHost, type HostedInstance } from '../../../src/core/protocols/rddlsim/host';
 import { describeError } from '../../../src/core/errors';
+import { serialiseTranscript } from '../../../src/core/transcript/json-format';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { RddlLibrary } from './rddl-library';
 import { ServedSession, type SessionEnd } from './served-session';
@@ -169,7 +170,7 @@ export class RddlsimTcpServer {
     const instance = (end.instance ?? 'no-instance').replace(/[^A-Za-z0-9_.-]/g, '_');
     const name = `${this.#stamp}-session-${String(end.sessionId).padStart(3, '0')}-${instance}.json`;
     try {
-      await writeFile(join(recordDir, name), `${JSON.stringify(end.transcript)}\n`);
+      await writeFile(join(recordDir, name), serialiseTranscript(end.transcript));
     } catch (error) {
       log(`session ${end.sessionId}: cannot write its transcript: ${describeError(error)}`);
     }

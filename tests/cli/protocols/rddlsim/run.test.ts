@@ -1,0 +1,131 @@
+/**
+ * `protoplay run rddlsim` end to end, as the package's binary in a child process: results as JSON with a
+ * TypeScript policy, a policy stuck in `while (true)` stopped by the time budget, and a syntax error
+ * located in the policy file. Transcripts are read back with the importer the playground uses.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importTranscript } from '../../../../src/core/transcript/import';
+import type { Transcript } from '../../../../src/core/transcript/model';
+import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { runChild } from '../../run-cli';
+import { sharedPath } from '../../shared-folder';
+
+const DOMAIN = sharedPath('rddl/ippc2011/sysadmin_mdp.rddl');
+const INSTANCE = sharedPath('rddl/ippc2011/sysadmin_inst_mdp__1.rddl');
+
+const POLICIES: Record<string, string> = {
+  // Reboots a random computer that is down; typed, so it needs the TypeScript compiler.
+  'reboot.ts': [
+    'interface Seen { values: Record<string, boolean | number | string> }',
+    'export function act(observation: Seen, context: { random(): number }) {',
+    '  const down: string[] = Object.keys(observation.values).filter((key) => observation.values[key] === false);',
+    '  if (down.length === 0) return null;',
+    '  const key = down[Math.floor(context.random() * down.length)]!;',
+    "  return { name: 'reboot', args: [key.slice(key.indexOf('(') + 1, -1)] };",
+    '}',
+  ].join('\n'),
+  'loop.ts': [
+    'export function act(observation: { turn: number }) {',
+    '  if (observation.turn === 2) while (true) {}',
+    '  return null;',
+    '}',
+  ].join('\n'),
+  'broken.ts': ['export function act() {', '  const x = ;', '  return null;', '}'].join('\n'),
+};
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'protoplay-run-'));
+  for (const [name, code] of Object.entries(POLICIES)) await writeFile(join(dir, name), code);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (policy: string, extra: string[] = []) =>
+  runChild(['run', 'rddlsim', '--domain', DOMAIN, '--instance', INSTANCE, '--policy', policy, ...extra], {
+    cwd: dir,
+  });
+
+async function readTranscript(name: string): Promise<Transcript> {
+  return importTranscript(await readFile(join(dir, name)), { name });
+}
+
+// Each case starts its own process; they run side by side.
+describe.concurrent('protoplay run rddlsim', () => {
+  it('plays a TypeScript policy and prints the rounds and their statistics as JSON', async () => {
+    const result = await run('reboot.ts', [
+      '--rounds',
+      '4',
+      '--seed',
+      '3',
+      '--json',
+      '--transcript',
+      'reboot.json',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      status: string;
+      rounds: { round: number; reward: number; turns: number }[];
+      summary: { rounds: number; mean: number; standardDeviation: number; confidence95: [number, number] };
+      totalReward: number;
+    };
+    expect(report.status).toBe('finished');
+    expect(report.rounds.map((round) => [round.round, round.turns])).toEqual([
+      [1, 40],
+      [2, 40],
+      [3, 40],
+      [4, 40],
+    ]);
+    const rewards = report.rounds.map((round) => round.reward);
+    const mean = rewards.reduce((a, b) => a + b, 0) / 4;
+    const sd = Math.sqrt(rewards.reduce((sum, x) => sum + (x - mean) ** 2, 0) / 3);
+    expect(report.summary.mean).toBeCloseTo(mean, 9);
+    expect(report.summary.standardDeviation).toBeCloseTo(sd, 9);
+    // t(0.975, 3 degrees of freedom) = 3.182446 (statistics tables).
+    expect(report.summary.confidence95[1] - mean).toBeCloseTo((3.182446 * sd) / 2, 4);
+    // sysadmin's discount is 1: the session total is the sum of the rounds.
+    expect(report.totalReward).toBeCloseTo(
+      rewards.reduce((a, b) => a + b, 0),
+      9,
+    );
+
+    const transcript = await readTranscript('reboot.json');
+    expect(validateTranscript(transcript).violations).toEqual([]);
+    const roundEnds = transcript.messages.filter((m) => m.text?.includes('<round-end>'));
+    expect(roundEnds.map((m) => Number(/<round-reward>([^<]*)</.exec(m.text!)![1]))).toEqual(rewards);
+    // The policy rebooted computers: some actions carry a reboot.
+    expect(transcript.messages.some((m) => m.text?.includes('<action-name>reboot</action-name>'))).toBe(true);
+  });
+
+  it('stops a policy stuck in while (true) with the time budget, and keeps the transcript', async () => {
+    const started = Date.now();
+    const result = await run('loop.ts', ['--rounds', '2', '--budget', '300', '--transcript', 'loop.json']);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split('\n')).toEqual(['loop.ts: policy exceeded 300 ms on round 1, turn 2']);
+    const transcript = await readTranscript('loop.json');
+    const turns = transcript.messages.filter((m) => m.dir === 's2c' && m.text?.includes('<turn>'));
+    expect(turns).toHaveLength(2);
+    const fault = transcript.annotations.find((a) => a.type === 'error');
+    expect(fault?.data).toMatchObject({ source: 'policy', kind: 'timeout', round: 1, turn: 2 });
+    // The client closed the connection: the session ended cleanly, as when a real client stops.
+    expect(transcript.messages.at(-1)).toMatchObject({ kind: 'close' });
+  });
+
+  it('locates a syntax error in the policy file', async () => {
+    const result = await run('broken.ts', ['--rounds', '1']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    // `  const x = ;`: the unexpected `;` is on line 2, column 13.
+    expect(lines[0]).toMatch(/^broken\.ts:2:13: /);
+  });
+});
