@@ -19,8 +19,13 @@ export function javaDoubleToString(x: number): string {
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const sign = x < 0 ? '-' : '';
-  const { digits, exponent } = shortestDecimal(Math.abs(x));
-  if (exponent >= -3 && exponent < 7) return sign + plainDecimal(digits, exponent);
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-3 && magnitude < 1e7) {
+    // JavaScript writes this range in plain notation with the same shortest digits; only the ".0" differs.
+    const plain = String(x);
+    return plain.includes('.') ? plain : `${plain}.0`;
+  }
+  const { digits, exponent } = shortestDecimal(magnitude);
   const fraction = digits.length > 1 ? digits.slice(1) : '0';
   return `${sign}${digits[0]}.${fraction}E${exponent}`;
 }
@@ -39,14 +44,6 @@ function shortestDecimal(abs: number): { digits: string; exponent: number } {
   }
   const digits = mantissa.replace('.', '').replace(/0+$/, '');
   return { digits: digits || '0', exponent: Number(exponentText) };
-}
-
-/** d.ddd x 10^exponent written without exponent, with at least one digit after the point. */
-function plainDecimal(digits: string, exponent: number): string {
-  if (exponent < 0) return `0.${'0'.repeat(-exponent - 1)}${digits}`;
-  const integerDigits = exponent + 1;
-  if (digits.length <= integerDigits) return `${digits}${'0'.repeat(integerDigits - digits.length)}.0`;
-  return `${digits.slice(0, integerDigits)}.${digits.slice(integerDigits)}`;
 }
 
 /** A Java `int` or `long` written as `x + ""` (plain decimal, no grouping). */
