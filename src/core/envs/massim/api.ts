@@ -432,8 +432,11 @@ export type MassimWorldEvent =
 export interface MassimWorldSnapshot {
   /** The step whose percepts this world produces (0 before any action; `steps` when finished). */
   step: number;
-  /** Obstacle cells in ascending order. */
-  obstacles: number[];
+  /**
+   * Obstacle cells in ascending order. Consecutive snapshots share the same array while obstacles do not
+   * change (read-only).
+   */
+  obstacles: readonly number[];
   blocks: { x: number; y: number; type: string }[];
   dispensers: { x: number; y: number; type: string }[];
   goalZones: MassimZone[];

@@ -232,22 +232,26 @@ class Simulation implements MassimSimulation {
   snapshot(): MassimWorldSnapshot {
     const world = this.#world;
     const torus = world.torus;
-    const obstacles: number[] = [];
     const blocks: MassimWorldSnapshot['blocks'] = [];
+    for (const block of world.blocks())
+      blocks.push({ x: torus.x(block.cell), y: torus.y(block.cell), type: block.details });
     const attachments: MassimWorldSnapshot['attachments'] = [];
-    for (const [cell, thing] of world.occupiedCells()) {
-      if (thing.kind === 'obstacle') obstacles.push(cell);
-      else if (thing.kind === 'block')
-        blocks.push({ x: torus.x(cell), y: torus.y(cell), type: thing.details });
+    for (const thing of world.linkedThings()) {
       for (const other of thing.links) {
-        if (other.id > thing.id)
-          attachments.push([torus.x(cell), torus.y(cell), torus.x(other.cell), torus.y(other.cell)]);
+        if (other.id > thing.id) {
+          attachments.push([
+            torus.x(thing.cell),
+            torus.y(thing.cell),
+            torus.x(other.cell),
+            torus.y(other.cell),
+          ]);
+        }
       }
     }
     const step = this.#currentStep;
     return {
       step,
-      obstacles,
+      obstacles: world.obstacleCells(),
       blocks,
       dispensers: world.dispenserCells.map((cell) => ({
         x: torus.x(cell),

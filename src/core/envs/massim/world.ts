@@ -32,6 +32,11 @@ export class World {
   readonly #dispenserType: (string | undefined)[];
   readonly #markers: (MarkerType[] | undefined)[];
   #markerCells: number[] = [];
+  /** Blocks and linked things, so snapshots need not scan the grid. */
+  readonly #blocks = new Set<Attachable>();
+  readonly #linked = new Set<Attachable>();
+  /** Obstacle cells, rebuilt only after obstacles changed (rarely: clears and clear events). */
+  #obstacleCells: number[] | undefined;
   #nextId = 1;
   #stamp = 0;
 
@@ -109,6 +114,7 @@ export class World {
     if (this.kindAt(cell, 'obstacle')) return null;
     const obstacle = new Attachable(this.#nextId++, 'obstacle', cell, '');
     this.#insert(obstacle);
+    this.#obstacleCells = undefined;
     return obstacle;
   }
 
@@ -117,6 +123,7 @@ export class World {
     if (this.kindAt(cell, 'block')) return null;
     const block = new Attachable(this.#nextId++, 'block', cell, type);
     this.#insert(block);
+    this.#blocks.add(block);
     return block;
   }
 
@@ -124,14 +131,39 @@ export class World {
   destroy(thing: Attachable): void {
     this.detachAll(thing);
     this.#unlinkFromCell(thing);
+    this.#blocks.delete(thing);
+    if (thing.kind === 'obstacle') this.#obstacleCells = undefined;
   }
 
-  /** Every cell with its attachables, for snapshots (cost proportional to the grid). */
+  /** Every cell with its attachables (cost proportional to the grid). */
   *occupiedCells(): Generator<[number, Attachable]> {
     for (let cell = 0; cell < this.#top.length; cell++) {
       for (let thing: Attachable | null = this.#top[cell]!; thing; thing = thing.nextInCell)
         yield [cell, thing];
     }
+  }
+
+  /**
+   * Cells holding an obstacle, ascending. The same array is returned until obstacles change, so consecutive
+   * snapshots share it; callers must not modify it.
+   */
+  obstacleCells(): readonly number[] {
+    if (!this.#obstacleCells) {
+      const cells: number[] = [];
+      for (const [cell, thing] of this.occupiedCells()) if (thing.kind === 'obstacle') cells.push(cell);
+      this.#obstacleCells = cells;
+    }
+    return this.#obstacleCells;
+  }
+
+  /** Every block, in creation order. */
+  blocks(): Iterable<Attachable> {
+    return this.#blocks;
+  }
+
+  /** Every thing attached to at least one other. */
+  linkedThings(): Iterable<Attachable> {
+    return this.#linked;
   }
 
   // --- dispensers and markers -----------------------------------------------------------------------
@@ -225,6 +257,7 @@ export class World {
     if (!a.links.includes(b)) {
       a.links.push(b);
       b.links.push(a);
+      this.#linked.add(a).add(b);
     }
     return true;
   }
@@ -236,12 +269,22 @@ export class World {
     if (index < 0) return false;
     a.links.splice(index, 1);
     b.links.splice(b.links.indexOf(a), 1);
+    this.#forgetIfUnlinked(a);
+    this.#forgetIfUnlinked(b);
     return true;
   }
 
   detachAll(thing: Attachable): void {
-    for (const other of thing.links) other.links.splice(other.links.indexOf(thing), 1);
+    for (const other of thing.links) {
+      other.links.splice(other.links.indexOf(thing), 1);
+      this.#forgetIfUnlinked(other);
+    }
     thing.links.length = 0;
+    this.#linked.delete(thing);
+  }
+
+  #forgetIfUnlinked(thing: Attachable): void {
+    if (thing.links.length === 0) this.#linked.delete(thing);
   }
 
   #isFreeExcept(cell: number, stamp: number): boolean {
@@ -251,7 +294,10 @@ export class World {
   }
 
   #relocate(members: readonly Attachable[], targets: readonly number[]): void {
-    for (const member of members) this.#unlinkFromCell(member);
+    for (const member of members) {
+      this.#unlinkFromCell(member);
+      if (member.kind === 'obstacle') this.#obstacleCells = undefined;
+    }
     members.forEach((member, i) => {
       member.cell = targets[i]!;
       this.#insert(member);
