@@ -16,3 +16,5 @@ export function parseRddl(source: RddlSource): { diagnostics: RddlDiagnostic[]; 
   const { file, diagnostics } = parseRddlText(source);
   return { file, diagnostics };
 }
+export { DEFAULT_EXAMPLE, EXAMPLE_DOMAINS, exampleSources, type ExampleDomain } from './examples';
+export * as rddlLanguage from './language';

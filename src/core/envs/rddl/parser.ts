@@ -152,6 +152,19 @@ const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
 
 const placeholderLoc: SourceLocation = { line: 1, column: 1 };
 
+/** What a rule returns when error recovery skipped it: harmless placeholders, never undefined. */
+const recoveredPvar = (): PvarRef => ({
+  kind: 'pvar',
+  name: '?',
+  primed: false,
+  args: [],
+  nameLoc: placeholderLoc,
+  loc: placeholderLoc,
+});
+const recoveredExpr = (): Expr => recoveredPvar();
+const recoveredToken = (): IToken =>
+  ({ image: '?', tokenType: Identifier, startOffset: 0, startLine: 1, startColumn: 1 }) as IToken;
+
 function finite(x: number | undefined): number | undefined {
   return x !== undefined && Number.isFinite(x) ? x : undefined;
 }
@@ -312,35 +325,43 @@ class RddlParser extends EmbeddedActionsParser {
     return block;
   });
 
-  private requirementsSection = this.RULE('requirementsSection', () => {
-    const requirements: { name: string; loc: SourceLocation }[] = [];
-    this.CONSUME(K.requirements);
-    this.OPTION(() => this.CONSUME(Assign));
-    this.CONSUME(LCurly);
-    this.MANY_SEP({
-      SEP: Comma,
-      DEF: () => {
-        const word = this.CONSUME(Identifier);
-        this.ACTION(() => requirements.push({ name: word.image, loc: this.loc(word) }));
-      },
-    });
-    this.CONSUME(RCurly);
-    this.CONSUME(Semicolon);
-    return requirements;
-  });
+  private requirementsSection = this.RULE(
+    'requirementsSection',
+    () => {
+      const requirements: { name: string; loc: SourceLocation }[] = [];
+      this.CONSUME(K.requirements);
+      this.OPTION(() => this.CONSUME(Assign));
+      this.CONSUME(LCurly);
+      this.MANY_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const word = this.CONSUME(Identifier);
+          this.ACTION(() => requirements.push({ name: word.image, loc: this.loc(word) }));
+        },
+      });
+      this.CONSUME(RCurly);
+      this.CONSUME(Semicolon);
+      return requirements;
+    },
+    { recoveryValueFunc: () => [] },
+  );
 
-  private typesSection = this.RULE('typesSection', (): TypeDecl[] => {
-    const types: TypeDecl[] = [];
-    this.CONSUME(K.types);
-    this.CONSUME(LCurly);
-    this.MANY(() => {
-      const decl = this.SUBRULE(this.typeDecl);
-      this.ACTION(() => types.push(decl));
-    });
-    this.CONSUME(RCurly);
-    this.CONSUME(Semicolon);
-    return types;
-  });
+  private typesSection = this.RULE(
+    'typesSection',
+    (): TypeDecl[] => {
+      const types: TypeDecl[] = [];
+      this.CONSUME(K.types);
+      this.CONSUME(LCurly);
+      this.MANY(() => {
+        const decl = this.SUBRULE(this.typeDecl);
+        this.ACTION(() => types.push(decl));
+      });
+      this.CONSUME(RCurly);
+      this.CONSUME(Semicolon);
+      return types;
+    },
+    { recoveryValueFunc: () => [] },
+  );
 
   private typeDecl = this.RULE('typeDecl', (): TypeDecl => {
     const name = this.CONSUME(Identifier);
@@ -430,7 +451,10 @@ class RddlParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    this.CONSUME(Semicolon);
+    const end = this.CONSUME(Semicolon);
+    this.ACTION(() => {
+      decl.loc = this.loc(name, end);
+    });
     return decl;
   });
 
@@ -451,27 +475,35 @@ class RddlParser extends EmbeddedActionsParser {
   /** Problems found while building nodes (not grammar errors), reported with the syntax errors. */
   extraErrors: RddlDiagnostic[] = [];
 
-  private typeSpec = this.RULE('typeSpec', (): IToken => {
-    return this.OR([
-      { ALT: () => this.CONSUME(Identifier) },
-      { ALT: () => this.CONSUME(K.int) },
-      { ALT: () => this.CONSUME(K.real) },
-      { ALT: () => this.CONSUME(K.bool) },
-    ]);
-  });
+  private typeSpec = this.RULE(
+    'typeSpec',
+    (): IToken => {
+      return this.OR([
+        { ALT: () => this.CONSUME(Identifier) },
+        { ALT: () => this.CONSUME(K.int) },
+        { ALT: () => this.CONSUME(K.real) },
+        { ALT: () => this.CONSUME(K.bool) },
+      ]);
+    },
+    { recoveryValueFunc: recoveredToken },
+  );
 
-  private pvariablesSection = this.RULE('pvariablesSection', (): PvarDecl[] => {
-    const decls: PvarDecl[] = [];
-    this.CONSUME(K.pvariables);
-    this.CONSUME(LCurly);
-    this.MANY(() => {
-      const decl = this.SUBRULE(this.pvarDecl);
-      this.ACTION(() => decls.push(decl));
-    });
-    this.CONSUME(RCurly);
-    this.CONSUME(Semicolon);
-    return decls;
-  });
+  private pvariablesSection = this.RULE(
+    'pvariablesSection',
+    (): PvarDecl[] => {
+      const decls: PvarDecl[] = [];
+      this.CONSUME(K.pvariables);
+      this.CONSUME(LCurly);
+      this.MANY(() => {
+        const decl = this.SUBRULE(this.pvarDecl);
+        this.ACTION(() => decls.push(decl));
+      });
+      this.CONSUME(RCurly);
+      this.CONSUME(Semicolon);
+      return decls;
+    },
+    { recoveryValueFunc: () => [] },
+  );
 
   private pvarDecl = this.RULE('pvarDecl', (): PvarDecl => {
     const name = this.CONSUME(Identifier);
@@ -536,235 +568,270 @@ class RddlParser extends EmbeddedActionsParser {
   });
 
   /** A constant in a declaration or assignment (rddlsim's RANGE_CONST). */
-  private constValue = this.RULE('constValue', (): { value: ConstValue; loc: SourceLocation } => {
-    return this.OR([
-      {
-        ALT: () => {
-          const t = this.CONSUME(K.true);
-          return this.ACTION(() => ({
-            value: { kind: 'bool', value: true } as ConstValue,
-            loc: this.loc(t),
-          }));
+  private constValue = this.RULE(
+    'constValue',
+    (): { value: ConstValue; loc: SourceLocation } => {
+      return this.OR([
+        {
+          ALT: () => {
+            const t = this.CONSUME(K.true);
+            return this.ACTION(() => ({
+              value: { kind: 'bool', value: true } as ConstValue,
+              loc: this.loc(t),
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(K.false);
-          return this.ACTION(() => ({
-            value: { kind: 'bool', value: false } as ConstValue,
-            loc: this.loc(t),
-          }));
+        {
+          ALT: () => {
+            const t = this.CONSUME(K.false);
+            return this.ACTION(() => ({
+              value: { kind: 'bool', value: false } as ConstValue,
+              loc: this.loc(t),
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          let minus: IToken | undefined;
-          this.OPTION(() => {
-            minus = this.CONSUME(Minus);
-          });
-          const number = this.SUBRULE(this.numberToken);
-          return this.ACTION(() => {
-            const sign = minus ? -1 : 1;
-            const isInt = number.tokenType === IntegerLiteral;
-            const value = sign * Number(number.image);
-            return {
-              value: (isInt ? { kind: 'int', value } : { kind: 'real', value }) as ConstValue,
-              loc: this.loc(minus ?? number, number),
-            };
-          });
+        {
+          ALT: () => {
+            let minus: IToken | undefined;
+            this.OPTION(() => {
+              minus = this.CONSUME(Minus);
+            });
+            const number = this.SUBRULE(this.numberToken);
+            return this.ACTION(() => {
+              const sign = minus ? -1 : 1;
+              const isInt = number.tokenType === IntegerLiteral;
+              const value = sign * Number(number.image);
+              return {
+                value: (isInt ? { kind: 'int', value } : { kind: 'real', value }) as ConstValue,
+                loc: this.loc(minus ?? number, number),
+              };
+            });
+          },
         },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(K['pos-inf']);
-          return this.ACTION(() => ({
-            value: { kind: 'real', value: Infinity } as ConstValue,
-            loc: this.loc(t),
-          }));
+        {
+          ALT: () => {
+            const t = this.CONSUME(K['pos-inf']);
+            return this.ACTION(() => ({
+              value: { kind: 'real', value: Infinity } as ConstValue,
+              loc: this.loc(t),
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(K['neg-inf']);
-          return this.ACTION(() => ({
-            value: { kind: 'real', value: -Infinity } as ConstValue,
-            loc: this.loc(t),
-          }));
+        {
+          ALT: () => {
+            const t = this.CONSUME(K['neg-inf']);
+            return this.ACTION(() => ({
+              value: { kind: 'real', value: -Infinity } as ConstValue,
+              loc: this.loc(t),
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const c = this.SUBRULE(this.constantName);
-          return this.ACTION(() => ({
-            value: (c.value.startsWith('@')
-              ? { kind: 'enum', value: c.value }
-              : { kind: 'object', value: c.value }) as ConstValue,
-            loc: c.loc,
-          }));
+        {
+          ALT: () => {
+            const c = this.SUBRULE(this.constantName);
+            return this.ACTION(() => ({
+              value: (c.value.startsWith('@')
+                ? { kind: 'enum', value: c.value }
+                : { kind: 'object', value: c.value }) as ConstValue,
+              loc: c.loc,
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const open = this.CONSUME(Less);
-          const value = this.SUBRULE(this.structConst);
-          const close = this.CONSUME(Greater);
-          return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+        {
+          ALT: () => {
+            const open = this.CONSUME(Less);
+            const value = this.SUBRULE(this.structConst);
+            const close = this.CONSUME(Greater);
+            return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const open = this.CONSUME(LParen);
-          this.CONSUME1(Less);
-          const value = this.SUBRULE1(this.structConst);
-          this.CONSUME1(Greater);
-          const close = this.CONSUME(RParen);
-          return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+        {
+          ALT: () => {
+            const open = this.CONSUME(LParen);
+            this.CONSUME1(Less);
+            const value = this.SUBRULE1(this.structConst);
+            this.CONSUME1(Greater);
+            const close = this.CONSUME(RParen);
+            return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const open = this.CONSUME(LBracket);
-          this.CONSUME2(Less);
-          const value = this.SUBRULE2(this.structConst);
-          this.CONSUME2(Greater);
-          const close = this.CONSUME(RBracket);
-          return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+        {
+          ALT: () => {
+            const open = this.CONSUME(LBracket);
+            this.CONSUME2(Less);
+            const value = this.SUBRULE2(this.structConst);
+            this.CONSUME2(Greater);
+            const close = this.CONSUME(RBracket);
+            return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+    {
+      recoveryValueFunc: (): { value: ConstValue; loc: SourceLocation } => ({
+        value: { kind: 'bool', value: false },
+        loc: placeholderLoc,
+      }),
+    },
+  );
 
-  private structConst = this.RULE('structConst', (): ConstValue => {
-    return this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(Question);
-          this.CONSUME(Colon);
-          const inner = this.SUBRULE(this.constValue);
-          return this.ACTION((): ConstValue => ({
-            kind: 'struct',
-            members: [{ label: '?', value: inner.value }],
-            wildcard: true,
-          }));
+  private structConst = this.RULE(
+    'structConst',
+    (): ConstValue => {
+      return this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(Question);
+            this.CONSUME(Colon);
+            const inner = this.SUBRULE(this.constValue);
+            return this.ACTION((): ConstValue => ({
+              kind: 'struct',
+              members: [{ label: '?', value: inner.value }],
+              wildcard: true,
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const members: { label: string; value: ConstValue }[] = [];
-          this.AT_LEAST_ONE_SEP({
-            SEP: Comma,
-            DEF: () => {
-              const label = this.SUBRULE(this.constantName);
-              this.CONSUME1(Colon);
-              const value = this.SUBRULE1(this.constValue);
-              this.ACTION(() => members.push({ label: label.value, value: value.value }));
-            },
-          });
-          return this.ACTION((): ConstValue => ({ kind: 'struct', members }));
+        {
+          ALT: () => {
+            const members: { label: string; value: ConstValue }[] = [];
+            this.AT_LEAST_ONE_SEP({
+              SEP: Comma,
+              DEF: () => {
+                const label = this.SUBRULE(this.constantName);
+                this.CONSUME1(Colon);
+                const value = this.SUBRULE1(this.constValue);
+                this.ACTION(() => members.push({ label: label.value, value: value.value }));
+              },
+            });
+            return this.ACTION((): ConstValue => ({ kind: 'struct', members }));
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+    { recoveryValueFunc: (): ConstValue => ({ kind: 'struct', members: [] }) },
+  );
 
   /** `name`, `$name` or `@value` (rddlsim's LCONST); objects lose their `$`. */
-  private constantName = this.RULE('constantName', (): { value: string; loc: SourceLocation } => {
-    return this.OR([
-      {
-        ALT: () => {
-          const t = this.CONSUME(Identifier);
-          return this.ACTION(() => ({ value: t.image, loc: this.loc(t) }));
+  private constantName = this.RULE(
+    'constantName',
+    (): { value: string; loc: SourceLocation } => {
+      return this.OR([
+        {
+          ALT: () => {
+            const t = this.CONSUME(Identifier);
+            return this.ACTION(() => ({ value: t.image, loc: this.loc(t) }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const dollar = this.CONSUME(Dollar);
-          const t = this.CONSUME1(Identifier);
-          return this.ACTION(() => ({ value: t.image, loc: this.loc(dollar, t) }));
+        {
+          ALT: () => {
+            const dollar = this.CONSUME(Dollar);
+            const t = this.CONSUME1(Identifier);
+            return this.ACTION(() => ({ value: t.image, loc: this.loc(dollar, t) }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(EnumValue);
-          return this.ACTION(() => ({ value: t.image, loc: this.loc(t) }));
+        {
+          ALT: () => {
+            const t = this.CONSUME(EnumValue);
+            return this.ACTION(() => ({ value: t.image, loc: this.loc(t) }));
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+    {
+      recoveryValueFunc: (): { value: string; loc: SourceLocation } => ({ value: '?', loc: placeholderLoc }),
+    },
+  );
 
-  private numberToken = this.RULE('numberToken', (): IToken => {
-    return this.OR([
-      { ALT: () => this.CONSUME(IntegerLiteral) },
-      { ALT: () => this.CONSUME(RealLiteral) },
-      {
-        ALT: () => {
-          const t = this.CONSUME(ExponentLiteral);
-          this.ACTION(() =>
-            this.extraErrors.push({
-              severity: 'error',
-              message: `RDDL has no exponent notation: write ${t.image} as a plain number (e.g. ${Number(t.image).toFixed(1)})`,
-              location: this.loc(t),
-            }),
-          );
-          return t;
+  private numberToken = this.RULE(
+    'numberToken',
+    (): IToken => {
+      return this.OR([
+        { ALT: () => this.CONSUME(IntegerLiteral) },
+        { ALT: () => this.CONSUME(RealLiteral) },
+        {
+          ALT: () => {
+            const t = this.CONSUME(ExponentLiteral);
+            this.ACTION(() =>
+              this.extraErrors.push({
+                severity: 'error',
+                message: `RDDL has no exponent notation: write ${t.image} as a plain number (e.g. ${Number(t.image).toFixed(1)})`,
+                location: this.loc(t),
+              }),
+            );
+            return t;
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+    { recoveryValueFunc: recoveredToken },
+  );
 
-  private cpfsBody = this.RULE('cpfsBody', (): CpfDef[] => {
-    const cpfs: CpfDef[] = [];
-    this.CONSUME(LCurly);
-    this.MANY(() => {
-      const head = this.SUBRULE(this.pvarExpression);
-      this.CONSUME(Assign);
-      const expr = this.SUBRULE(this.expression);
-      const end = this.CONSUME(Semicolon);
-      this.ACTION(() => cpfs.push({ head, expr, loc: this.span(head.loc, this.loc(end)) }));
-    });
-    this.CONSUME(RCurly);
-    this.CONSUME1(Semicolon);
-    return cpfs;
-  });
-
-  private constraintList = this.RULE('constraintList', (): ConstraintDef[] => {
-    const list: ConstraintDef[] = [];
-    this.CONSUME(LCurly);
-    this.MANY(() => {
-      const expr = this.SUBRULE(this.expression);
-      const end = this.CONSUME(Semicolon);
-      this.ACTION(() => list.push({ expr, loc: this.span(expr.loc, this.loc(end)) }));
-    });
-    this.CONSUME(RCurly);
-    this.CONSUME1(Semicolon);
-    return list;
-  });
-
-  private objectsSection = this.RULE('objectsSection', (): ObjectsDecl[] => {
-    const decls: ObjectsDecl[] = [];
-    this.CONSUME(K.objects);
-    this.CONSUME(LCurly);
-    this.MANY(() => {
-      const type = this.CONSUME(Identifier);
-      this.CONSUME(Colon);
-      this.CONSUME1(LCurly);
-      const objects: { name: string; loc: SourceLocation }[] = [];
-      this.AT_LEAST_ONE_SEP({
-        SEP: Comma,
-        DEF: () => {
-          const c = this.SUBRULE(this.constantName);
-          this.ACTION(() => objects.push({ name: c.value, loc: c.loc }));
-        },
+  private cpfsBody = this.RULE(
+    'cpfsBody',
+    (): CpfDef[] => {
+      const cpfs: CpfDef[] = [];
+      this.CONSUME(LCurly);
+      this.MANY(() => {
+        const head = this.SUBRULE(this.pvarExpression);
+        this.CONSUME(Assign);
+        const expr = this.SUBRULE(this.expression);
+        const end = this.CONSUME(Semicolon);
+        this.ACTION(() => cpfs.push({ head, expr, loc: this.span(head.loc, this.loc(end)) }));
       });
-      this.CONSUME1(RCurly);
-      const end = this.CONSUME(Semicolon);
-      this.ACTION(() =>
-        decls.push({ type: type.image, typeLoc: this.loc(type), objects, loc: this.loc(type, end) }),
-      );
-    });
-    this.CONSUME(RCurly);
-    this.CONSUME1(Semicolon);
-    return decls;
-  });
+      this.CONSUME(RCurly);
+      this.CONSUME1(Semicolon);
+      return cpfs;
+    },
+    { recoveryValueFunc: () => [] },
+  );
+
+  private constraintList = this.RULE(
+    'constraintList',
+    (): ConstraintDef[] => {
+      const list: ConstraintDef[] = [];
+      this.CONSUME(LCurly);
+      this.MANY(() => {
+        const expr = this.SUBRULE(this.expression);
+        const end = this.CONSUME(Semicolon);
+        this.ACTION(() => list.push({ expr, loc: this.span(expr.loc, this.loc(end)) }));
+      });
+      this.CONSUME(RCurly);
+      this.CONSUME1(Semicolon);
+      return list;
+    },
+    { recoveryValueFunc: () => [] },
+  );
+
+  private objectsSection = this.RULE(
+    'objectsSection',
+    (): ObjectsDecl[] => {
+      const decls: ObjectsDecl[] = [];
+      this.CONSUME(K.objects);
+      this.CONSUME(LCurly);
+      this.MANY(() => {
+        const type = this.CONSUME(Identifier);
+        this.CONSUME(Colon);
+        this.CONSUME1(LCurly);
+        const objects: { name: string; loc: SourceLocation }[] = [];
+        this.AT_LEAST_ONE_SEP({
+          SEP: Comma,
+          DEF: () => {
+            const c = this.SUBRULE(this.constantName);
+            this.ACTION(() => objects.push({ name: c.value, loc: c.loc }));
+          },
+        });
+        this.CONSUME1(RCurly);
+        const end = this.CONSUME(Semicolon);
+        this.ACTION(() =>
+          decls.push({ type: type.image, typeLoc: this.loc(type), objects, loc: this.loc(type, end) }),
+        );
+      });
+      this.CONSUME(RCurly);
+      this.CONSUME1(Semicolon);
+      return decls;
+    },
+    { recoveryValueFunc: () => [] },
+  );
 
   private nonFluentsBlock = this.RULE('nonFluentsBlock', (): NonFluentsBlock => {
     const start = this.CONSUME(K['non-fluents']);
@@ -811,14 +878,18 @@ class RddlParser extends EmbeddedActionsParser {
     }));
   });
 
-  private assignmentList = this.RULE('assignmentList', (): Assignment[] => {
-    const list: Assignment[] = [];
-    this.MANY(() => {
-      const assignment = this.SUBRULE(this.assignment);
-      this.ACTION(() => list.push(assignment));
-    });
-    return list;
-  });
+  private assignmentList = this.RULE(
+    'assignmentList',
+    (): Assignment[] => {
+      const list: Assignment[] = [];
+      this.MANY(() => {
+        const assignment = this.SUBRULE(this.assignment);
+        this.ACTION(() => list.push(assignment));
+      });
+      return list;
+    },
+    { recoveryValueFunc: () => [] },
+  );
 
   private assignment = this.RULE('assignment', (): Assignment => {
     let negated: IToken | undefined;
@@ -953,59 +1024,68 @@ class RddlParser extends EmbeddedActionsParser {
   /** Advice that does not stop loading (e.g. forms rddlsim would reject). */
   extraWarnings: RddlDiagnostic[] = [];
 
-  private horizonSpec = this.RULE('horizonSpec', (): { spec: HorizonSpec; loc: SourceLocation } => {
-    return this.OR([
-      {
-        ALT: () => {
-          const keyword = this.CONSUME(K.horizon);
-          this.CONSUME(Assign);
-          return this.OR1([
-            {
-              ALT: () => {
-                const n = this.CONSUME(IntegerLiteral);
-                return this.ACTION(() => ({
-                  spec: { kind: 'steps', steps: Number(n.image) } as HorizonSpec,
-                  loc: this.loc(keyword, n),
-                }));
+  private horizonSpec = this.RULE(
+    'horizonSpec',
+    (): { spec: HorizonSpec; loc: SourceLocation } => {
+      return this.OR([
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.horizon);
+            this.CONSUME(Assign);
+            return this.OR1([
+              {
+                ALT: () => {
+                  const n = this.CONSUME(IntegerLiteral);
+                  return this.ACTION(() => ({
+                    spec: { kind: 'steps', steps: Number(n.image) } as HorizonSpec,
+                    loc: this.loc(keyword, n),
+                  }));
+                },
               },
-            },
-            {
-              ALT: () => {
-                const t = this.CONSUME(K['pos-inf']);
-                return this.ACTION(() => ({
-                  spec: { kind: 'pos-inf' } as HorizonSpec,
-                  loc: this.loc(keyword, t),
-                }));
+              {
+                ALT: () => {
+                  const t = this.CONSUME(K['pos-inf']);
+                  return this.ACTION(() => ({
+                    spec: { kind: 'pos-inf' } as HorizonSpec,
+                    loc: this.loc(keyword, t),
+                  }));
+                },
               },
-            },
-            {
-              ALT: () => {
-                this.CONSUME(K['terminate-when']);
-                this.CONSUME(LParen);
-                const condition = this.SUBRULE(this.expression);
-                const close = this.CONSUME(RParen);
-                return this.ACTION(() => ({
-                  spec: { kind: 'terminate-when', condition } as HorizonSpec,
-                  loc: this.loc(keyword, close),
-                }));
+              {
+                ALT: () => {
+                  this.CONSUME(K['terminate-when']);
+                  this.CONSUME(LParen);
+                  const condition = this.SUBRULE(this.expression);
+                  const close = this.CONSUME(RParen);
+                  return this.ACTION(() => ({
+                    spec: { kind: 'terminate-when', condition } as HorizonSpec,
+                    loc: this.loc(keyword, close),
+                  }));
+                },
               },
-            },
-          ]);
+            ]);
+          },
         },
-      },
-      {
-        ALT: () => {
-          const keyword = this.CONSUME(K.terminal);
-          this.CONSUME1(Assign);
-          const condition = this.SUBRULE1(this.expression);
-          return this.ACTION(() => ({
-            spec: { kind: 'terminal', condition } as HorizonSpec,
-            loc: this.span(this.loc(keyword), condition.loc),
-          }));
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.terminal);
+            this.CONSUME1(Assign);
+            const condition = this.SUBRULE1(this.expression);
+            return this.ACTION(() => ({
+              spec: { kind: 'terminal', condition } as HorizonSpec,
+              loc: this.span(this.loc(keyword), condition.loc),
+            }));
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+    {
+      recoveryValueFunc: (): { spec: HorizonSpec; loc: SourceLocation } => ({
+        spec: { kind: 'pos-inf' },
+        loc: placeholderLoc,
+      }),
+    },
+  );
 
   // ---------------------------------------------------------------- expressions
 
@@ -1037,552 +1117,633 @@ class RddlParser extends EmbeddedActionsParser {
     return left;
   }
 
-  private equivExpr = this.RULE('equivExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.implyExpr),
-      [[Equiv, '<=>']],
-      () => this.SUBRULE1(this.implyExpr),
-    ),
+  private equivExpr = this.RULE(
+    'equivExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.implyExpr),
+        [[Equiv, '<=>']],
+        () => this.SUBRULE1(this.implyExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private implyExpr = this.RULE('implyExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.orExpr),
-      [[Imply, '=>']],
-      () => this.SUBRULE1(this.orExpr),
-    ),
+  private implyExpr = this.RULE(
+    'implyExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.orExpr),
+        [[Imply, '=>']],
+        () => this.SUBRULE1(this.orExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private orExpr = this.RULE('orExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.andExpr),
-      [[Or, '|']],
-      () => this.SUBRULE1(this.andExpr),
-    ),
+  private orExpr = this.RULE(
+    'orExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.andExpr),
+        [[Or, '|']],
+        () => this.SUBRULE1(this.andExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private andExpr = this.RULE('andExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.comparisonExpr),
-      [
-        [And, '^'],
-        [Ampersand, '^'],
-      ],
-      () => this.SUBRULE1(this.comparisonExpr),
-    ),
+  private andExpr = this.RULE(
+    'andExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.comparisonExpr),
+        [
+          [And, '^'],
+          [Ampersand, '^'],
+        ],
+        () => this.SUBRULE1(this.comparisonExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private comparisonExpr = this.RULE('comparisonExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.additiveExpr),
-      COMPARISON_TOKENS,
-      () => this.SUBRULE1(this.additiveExpr),
-    ),
+  private comparisonExpr = this.RULE(
+    'comparisonExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.additiveExpr),
+        COMPARISON_TOKENS,
+        () => this.SUBRULE1(this.additiveExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private additiveExpr = this.RULE('additiveExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.multiplicativeExpr),
-      [
-        [Plus, '+'],
-        [Minus, '-'],
-      ],
-      () => this.SUBRULE1(this.multiplicativeExpr),
-    ),
+  private additiveExpr = this.RULE(
+    'additiveExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.multiplicativeExpr),
+        [
+          [Plus, '+'],
+          [Minus, '-'],
+        ],
+        () => this.SUBRULE1(this.multiplicativeExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private multiplicativeExpr = this.RULE('multiplicativeExpr', (): Expr =>
-    this.binaryLevel(
-      () => this.SUBRULE(this.unaryExpr),
-      [
-        [Times, '*'],
-        [Divide, '/'],
-      ],
-      () => this.SUBRULE1(this.unaryExpr),
-    ),
+  private multiplicativeExpr = this.RULE(
+    'multiplicativeExpr',
+    (): Expr =>
+      this.binaryLevel(
+        () => this.SUBRULE(this.unaryExpr),
+        [
+          [Times, '*'],
+          [Divide, '/'],
+        ],
+        () => this.SUBRULE1(this.unaryExpr),
+      ),
+    { recoveryValueFunc: recoveredExpr },
   );
 
-  private unaryExpr = this.RULE('unaryExpr', (): Expr => {
-    return this.OR([
-      {
-        ALT: () => {
-          const op = this.CONSUME(Not);
-          const operand = this.SUBRULE(this.unaryExpr);
-          return this.ACTION((): Expr => ({
-            kind: 'unary',
-            op: '~',
-            operand,
-            loc: this.span(this.loc(op), operand.loc),
-          }));
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(Minus);
-          const operand = this.SUBRULE1(this.unaryExpr);
-          return this.ACTION((): Expr => ({
-            kind: 'unary',
-            op: '-',
-            operand,
-            loc: this.span(this.loc(op), operand.loc),
-          }));
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(Plus);
-          return this.SUBRULE2(this.unaryExpr);
-        },
-      },
-      { ALT: () => this.SUBRULE(this.primaryExpr) },
-    ]);
-  });
-
-  private primaryExpr = this.RULE('primaryExpr', (): Expr => {
-    return this.OR([
-      {
-        ALT: () => {
-          const t = this.CONSUME(Variable);
-          return this.ACTION((): Expr => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(EnumValue);
-          return this.ACTION((): Expr => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
-        },
-      },
-      {
-        ALT: () => {
-          const dollar = this.CONSUME(Dollar);
-          const t = this.CONSUME(Identifier);
-          return this.ACTION((): Expr => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(K.true);
-          return this.ACTION((): Expr => ({ kind: 'bool', value: true, loc: this.loc(t) }));
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(K.false);
-          return this.ACTION((): Expr => ({ kind: 'bool', value: false, loc: this.loc(t) }));
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.SUBRULE(this.numberToken);
-          return this.ACTION((): Expr => ({
-            kind: 'number',
-            value: Number(t.image),
-            isInt: t.tokenType === IntegerLiteral,
-            loc: this.loc(t),
-          }));
-        },
-      },
-      {
-        ALT: () => {
-          const open = this.CONSUME(LParen);
-          const inner = this.SUBRULE(this.expression);
-          const close = this.CONSUME(RParen);
-          return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
-        },
-      },
-      {
-        ALT: () => {
-          const open = this.CONSUME(LBracket);
-          const inner = this.SUBRULE1(this.expression);
-          const close = this.CONSUME(RBracket);
-          return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
-        },
-      },
-      { ALT: () => this.SUBRULE(this.ifExpr) },
-      { ALT: () => this.SUBRULE(this.switchExpr) },
-      { ALT: () => this.SUBRULE(this.quantifierExpr) },
-      { ALT: () => this.SUBRULE(this.distributionExpr) },
-      { ALT: () => this.SUBRULE(this.structExpr) },
-      { ALT: () => this.SUBRULE(this.identifierExpr) },
-    ]);
-  });
-
-  private ifExpr = this.RULE('ifExpr', (): Expr => {
-    const start = this.CONSUME(K.if);
-    this.CONSUME(LParen);
-    const condition = this.SUBRULE(this.expression);
-    this.CONSUME(RParen);
-    this.CONSUME(K.then);
-    const thenExpr = this.SUBRULE1(this.expression);
-    this.CONSUME(K.else);
-    const elseExpr = this.SUBRULE2(this.expression);
-    return this.ACTION((): Expr => ({
-      kind: 'if',
-      condition,
-      then: thenExpr,
-      else: elseExpr,
-      loc: this.span(this.loc(start), elseExpr.loc),
-    }));
-  });
-
-  private switchExpr = this.RULE('switchExpr', (): Expr => {
-    const start = this.CONSUME(K.switch);
-    this.CONSUME(LParen);
-    const subject = this.SUBRULE(this.term);
-    this.CONSUME(RParen);
-    this.CONSUME(LCurly);
-    const cases: SwitchCase[] = [];
-    this.AT_LEAST_ONE_SEP({
-      SEP: Comma,
-      DEF: () => {
-        this.OR([
-          {
-            ALT: () => {
-              const keyword = this.CONSUME(K.case);
-              const value = this.SUBRULE1(this.term);
-              this.CONSUME(Colon);
-              const body = this.SUBRULE(this.expression);
-              this.ACTION(() => cases.push({ value, body, loc: this.span(this.loc(keyword), body.loc) }));
-            },
+  private unaryExpr = this.RULE(
+    'unaryExpr',
+    (): Expr => {
+      return this.OR([
+        {
+          ALT: () => {
+            const op = this.CONSUME(Not);
+            const operand = this.SUBRULE(this.unaryExpr);
+            return this.ACTION((): Expr => ({
+              kind: 'unary',
+              op: '~',
+              operand,
+              loc: this.span(this.loc(op), operand.loc),
+            }));
           },
-          {
-            ALT: () => {
-              const keyword = this.CONSUME(K.default);
-              this.CONSUME1(Colon);
-              const body = this.SUBRULE1(this.expression);
-              this.ACTION(() => cases.push({ body, loc: this.span(this.loc(keyword), body.loc) }));
-            },
+        },
+        {
+          ALT: () => {
+            const op = this.CONSUME(Minus);
+            const operand = this.SUBRULE1(this.unaryExpr);
+            return this.ACTION((): Expr => ({
+              kind: 'unary',
+              op: '-',
+              operand,
+              loc: this.span(this.loc(op), operand.loc),
+            }));
           },
-        ]);
-      },
-    });
-    const end = this.CONSUME(RCurly);
-    return this.ACTION((): Expr => ({ kind: 'switch', subject, cases, loc: this.loc(start, end) }));
-  });
-
-  private quantifierExpr = this.RULE('quantifierExpr', (): Expr => {
-    const keyword = this.OR([{ ALT: () => this.CONSUME(K.forall) }, { ALT: () => this.CONSUME(K.exists) }]);
-    const variables = this.SUBRULE(this.typedVariables);
-    const body = this.SUBRULE(this.expression);
-    return this.ACTION((): Expr => ({
-      kind: 'quantifier',
-      quantifier: keyword.image as 'forall' | 'exists',
-      variables,
-      body,
-      loc: this.span(this.loc(keyword), body.loc),
-    }));
-  });
-
-  /** `_{?x : t, ?y : u}` */
-  private typedVariables = this.RULE('typedVariables', (): TypedVariable[] => {
-    const variables: TypedVariable[] = [];
-    this.CONSUME(Underscore);
-    this.CONSUME(LCurly);
-    this.AT_LEAST_ONE_SEP({
-      SEP: Comma,
-      DEF: () => {
-        const name = this.CONSUME(Variable);
-        this.CONSUME(Colon);
-        const type = this.CONSUME(Identifier);
-        this.ACTION(() =>
-          variables.push({
-            name: name.image,
-            type: type.image,
-            loc: this.loc(name),
-            typeLoc: this.loc(type),
-          }),
-        );
-      },
-    });
-    this.CONSUME(RCurly);
-    return variables;
-  });
-
-  private distributionExpr = this.RULE('distributionExpr', (): Expr => {
-    return this.OR([
-      {
-        ALT: () => {
-          const keyword = this.OR1(
-            SIMPLE_DISTRIBUTIONS.map(({ name }) => ({ ALT: () => this.CONSUME(K[name]) })),
-          );
-          this.CONSUME(LParen);
-          const args = [this.SUBRULE(this.expression)];
-          this.OPTION(() => {
-            this.CONSUME(Comma);
-            const second = this.SUBRULE1(this.expression);
-            this.ACTION(() => args.push(second));
-          });
-          const close = this.CONSUME(RParen);
-          return this.ACTION((): Expr => {
-            const name = keyword.image as DistributionName;
-            const arity = SIMPLE_DISTRIBUTIONS.find((d) => d.name === name)!.arity;
-            if (args.length !== arity) {
-              this.extraErrors.push({
-                severity: 'error',
-                message: `${name} takes ${arity === 1 ? 'one parameter' : 'two parameters'}, not ${args.length}`,
-                location: this.loc(keyword, close),
-              });
-            }
-            return { kind: 'distribution', name, args, loc: this.loc(keyword, close) };
-          });
         },
-      },
-      {
-        ALT: () => {
-          const keyword = this.CONSUME(K.Discrete);
-          this.CONSUME1(LParen);
-          const type = this.CONSUME(Identifier);
-          this.CONSUME2(Comma);
-          const cases = this.SUBRULE(this.discreteCases);
-          const close = this.CONSUME1(RParen);
-          return this.ACTION((): Expr => ({
-            kind: 'distribution',
-            name: 'Discrete',
-            args: [],
-            typeName: type.image,
-            typeLoc: this.loc(type),
-            cases,
-            loc: this.loc(keyword, close),
-          }));
-        },
-      },
-      {
-        ALT: () => {
-          const keyword = this.CONSUME(K.Multinomial);
-          this.CONSUME2(LParen);
-          const type = this.CONSUME1(Identifier);
-          this.CONSUME3(Comma);
-          const count = this.SUBRULE2(this.expression);
-          this.CONSUME4(Comma);
-          const cases = this.SUBRULE1(this.discreteCases);
-          const close = this.CONSUME2(RParen);
-          return this.ACTION((): Expr => ({
-            kind: 'distribution',
-            name: 'Multinomial',
-            args: [count],
-            typeName: type.image,
-            typeLoc: this.loc(type),
-            cases,
-            loc: this.loc(keyword, close),
-          }));
-        },
-      },
-      {
-        ALT: () => {
-          const keyword = this.CONSUME(K.Dirichlet);
-          this.CONSUME3(LParen);
-          const type = this.CONSUME2(Identifier);
-          this.CONSUME5(Comma);
-          const alpha = this.SUBRULE3(this.expression);
-          const close = this.CONSUME3(RParen);
-          return this.ACTION((): Expr => ({
-            kind: 'distribution',
-            name: 'Dirichlet',
-            args: [alpha],
-            typeName: type.image,
-            typeLoc: this.loc(type),
-            loc: this.loc(keyword, close),
-          }));
-        },
-      },
-    ]);
-  });
-
-  private discreteCases = this.RULE('discreteCases', (): DiscreteCase[] => {
-    const cases: DiscreteCase[] = [];
-    this.AT_LEAST_ONE_SEP({
-      SEP: Comma,
-      DEF: () => {
-        const label = this.SUBRULE(this.constantTerm);
-        this.CONSUME(Colon);
-        this.OR([
-          {
-            ALT: () => {
-              const keyword = this.CONSUME(K.otherwise);
-              this.ACTION(() => cases.push({ label, loc: this.span(label.loc, this.loc(keyword)) }));
-            },
+        {
+          ALT: () => {
+            this.CONSUME(Plus);
+            return this.SUBRULE2(this.unaryExpr);
           },
-          {
-            ALT: () => {
-              const probability = this.SUBRULE(this.expression);
-              this.ACTION(() =>
-                cases.push({ label, probability, loc: this.span(label.loc, probability.loc) }),
-              );
-            },
+        },
+        { ALT: () => this.SUBRULE(this.primaryExpr) },
+      ]);
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
+
+  private primaryExpr = this.RULE(
+    'primaryExpr',
+    (): Expr => {
+      return this.OR([
+        {
+          ALT: () => {
+            const t = this.CONSUME(Variable);
+            return this.ACTION((): Expr => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
           },
-        ]);
-      },
-    });
-    return cases;
-  });
-
-  /** `name`, `$name` or `@value` as a term (labels of Discrete, struct members). */
-  private constantTerm = this.RULE('constantTerm', (): Term => {
-    const c = this.SUBRULE(this.constantName);
-    return this.ACTION((): Term =>
-      c.value.startsWith('@')
-        ? { kind: 'enum', value: c.value, loc: c.loc }
-        : { kind: 'object', name: c.value, loc: c.loc },
-    );
-  });
-
-  private structExpr = this.RULE('structExpr', (): Expr => {
-    const open = this.CONSUME(Less);
-    const members: { label: Term; value: Expr }[] = [];
-    this.AT_LEAST_ONE_SEP({
-      SEP: Comma,
-      DEF: () => {
-        const label = this.SUBRULE(this.constantTerm);
-        this.CONSUME(Colon);
-        // Members are read without top-level comparisons: `>` closes the literal.
-        const value = this.SUBRULE(this.additiveExpr);
-        this.ACTION(() => members.push({ label, value }));
-      },
-    });
-    const close = this.CONSUME(Greater);
-    return this.ACTION((): Expr => ({ kind: 'struct', members, loc: this.loc(open, close) }));
-  });
-
-  /** Everything that starts with a name: a pvariable, a function call `f[..]` or an aggregation `sum_{..}`. */
-  private identifierExpr = this.RULE('identifierExpr', (): Expr => {
-    const name = this.CONSUME(Identifier);
-    return this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(LBracket);
-          const args: Expr[] = [];
-          this.AT_LEAST_ONE_SEP({
-            SEP: Comma,
-            DEF: () => {
-              const arg = this.SUBRULE(this.expression);
-              this.ACTION(() => args.push(arg));
-            },
-          });
-          const close = this.CONSUME(RBracket);
-          return this.ACTION((): Expr => ({
-            kind: 'call',
-            name: name.image,
-            nameLoc: this.loc(name),
-            args,
-            loc: this.loc(name, close),
-          }));
         },
-      },
-      {
-        ALT: () => {
-          const variables = this.SUBRULE(this.typedVariables);
-          const body = this.SUBRULE1(this.expression);
-          return this.ACTION((): AggregationExpr => ({
-            kind: 'aggregation',
-            op: name.image,
-            opLoc: this.loc(name),
-            variables,
-            body,
-            loc: this.span(this.loc(name), body.loc),
-          }));
+        {
+          ALT: () => {
+            const t = this.CONSUME(EnumValue);
+            return this.ACTION((): Expr => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+          },
         },
-      },
-      { ALT: () => this.SUBRULE(this.pvarRest, { ARGS: [name] }) },
-    ]);
-  });
+        {
+          ALT: () => {
+            const dollar = this.CONSUME(Dollar);
+            const t = this.CONSUME(Identifier);
+            return this.ACTION((): Expr => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.CONSUME(K.true);
+            return this.ACTION((): Expr => ({ kind: 'bool', value: true, loc: this.loc(t) }));
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.CONSUME(K.false);
+            return this.ACTION((): Expr => ({ kind: 'bool', value: false, loc: this.loc(t) }));
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.SUBRULE(this.numberToken);
+            return this.ACTION((): Expr => ({
+              kind: 'number',
+              value: Number(t.image),
+              isInt: t.tokenType === IntegerLiteral,
+              loc: this.loc(t),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const open = this.CONSUME(LParen);
+            const inner = this.SUBRULE(this.expression);
+            const close = this.CONSUME(RParen);
+            return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
+          },
+        },
+        {
+          ALT: () => {
+            const open = this.CONSUME(LBracket);
+            const inner = this.SUBRULE1(this.expression);
+            const close = this.CONSUME(RBracket);
+            return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
+          },
+        },
+        { ALT: () => this.SUBRULE(this.ifExpr) },
+        { ALT: () => this.SUBRULE(this.switchExpr) },
+        { ALT: () => this.SUBRULE(this.quantifierExpr) },
+        { ALT: () => this.SUBRULE(this.distributionExpr) },
+        { ALT: () => this.SUBRULE(this.structExpr) },
+        { ALT: () => this.SUBRULE(this.identifierExpr) },
+      ]);
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
 
-  /** What follows a pvariable's name: arguments, member accesses, `.default` — all optional. */
-  private pvarRest = this.RULE('pvarRest', (name: IToken): PvarRef => {
-    const args: Term[] = [];
-    let end = name;
-    this.OPTION(() => {
+  private ifExpr = this.RULE(
+    'ifExpr',
+    (): Expr => {
+      const start = this.CONSUME(K.if);
       this.CONSUME(LParen);
+      const condition = this.SUBRULE(this.expression);
+      this.CONSUME(RParen);
+      this.CONSUME(K.then);
+      const thenExpr = this.SUBRULE1(this.expression);
+      this.CONSUME(K.else);
+      const elseExpr = this.SUBRULE2(this.expression);
+      return this.ACTION((): Expr => ({
+        kind: 'if',
+        condition,
+        then: thenExpr,
+        else: elseExpr,
+        loc: this.span(this.loc(start), elseExpr.loc),
+      }));
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
+
+  private switchExpr = this.RULE(
+    'switchExpr',
+    (): Expr => {
+      const start = this.CONSUME(K.switch);
+      this.CONSUME(LParen);
+      const subject = this.SUBRULE(this.term);
+      this.CONSUME(RParen);
+      this.CONSUME(LCurly);
+      const cases: SwitchCase[] = [];
       this.AT_LEAST_ONE_SEP({
         SEP: Comma,
         DEF: () => {
-          const arg = this.SUBRULE(this.term);
-          this.ACTION(() => args.push(arg));
+          this.OR([
+            {
+              ALT: () => {
+                const keyword = this.CONSUME(K.case);
+                const value = this.SUBRULE1(this.term);
+                this.CONSUME(Colon);
+                const body = this.SUBRULE(this.expression);
+                this.ACTION(() => cases.push({ value, body, loc: this.span(this.loc(keyword), body.loc) }));
+              },
+            },
+            {
+              ALT: () => {
+                const keyword = this.CONSUME(K.default);
+                this.CONSUME1(Colon);
+                const body = this.SUBRULE1(this.expression);
+                this.ACTION(() => cases.push({ body, loc: this.span(this.loc(keyword), body.loc) }));
+              },
+            },
+          ]);
         },
       });
-      end = this.CONSUME(RParen);
-    });
-    const ref = this.ACTION((): PvarRef => {
-      const primed = name.image.endsWith("'");
-      return {
-        kind: 'pvar',
-        name: primed ? name.image.slice(0, -1) : name.image,
-        primed,
-        args,
-        nameLoc: this.loc(name),
-        loc: this.loc(name, end),
-      };
-    });
-    this.MANY(() => {
-      this.CONSUME(Dot);
-      this.OR([
+      const end = this.CONSUME(RCurly);
+      return this.ACTION((): Expr => ({ kind: 'switch', subject, cases, loc: this.loc(start, end) }));
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
+
+  private quantifierExpr = this.RULE(
+    'quantifierExpr',
+    (): Expr => {
+      const keyword = this.OR([{ ALT: () => this.CONSUME(K.forall) }, { ALT: () => this.CONSUME(K.exists) }]);
+      const variables = this.SUBRULE(this.typedVariables);
+      const body = this.SUBRULE(this.expression);
+      return this.ACTION((): Expr => ({
+        kind: 'quantifier',
+        quantifier: keyword.image as 'forall' | 'exists',
+        variables,
+        body,
+        loc: this.span(this.loc(keyword), body.loc),
+      }));
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
+
+  /** `_{?x : t, ?y : u}` */
+  private typedVariables = this.RULE(
+    'typedVariables',
+    (): TypedVariable[] => {
+      const variables: TypedVariable[] = [];
+      this.CONSUME(Underscore);
+      this.CONSUME(LCurly);
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const name = this.CONSUME(Variable);
+          this.CONSUME(Colon);
+          const type = this.CONSUME(Identifier);
+          this.ACTION(() =>
+            variables.push({
+              name: name.image,
+              type: type.image,
+              loc: this.loc(name),
+              typeLoc: this.loc(type),
+            }),
+          );
+        },
+      });
+      this.CONSUME(RCurly);
+      return variables;
+    },
+    { recoveryValueFunc: () => [] },
+  );
+
+  private distributionExpr = this.RULE(
+    'distributionExpr',
+    (): Expr => {
+      return this.OR([
         {
           ALT: () => {
-            const keyword = this.CONSUME(K.default);
-            this.ACTION(() => {
-              ref.isDefault = true;
-              ref.loc = this.span(ref.loc, this.loc(keyword));
+            const keyword = this.OR1(
+              SIMPLE_DISTRIBUTIONS.map(({ name }) => ({ ALT: () => this.CONSUME(K[name]) })),
+            );
+            this.CONSUME(LParen);
+            const args = [this.SUBRULE(this.expression)];
+            this.OPTION(() => {
+              this.CONSUME(Comma);
+              const second = this.SUBRULE1(this.expression);
+              this.ACTION(() => args.push(second));
+            });
+            const close = this.CONSUME(RParen);
+            return this.ACTION((): Expr => {
+              const name = keyword.image as DistributionName;
+              const arity = SIMPLE_DISTRIBUTIONS.find((d) => d.name === name)!.arity;
+              if (args.length !== arity) {
+                this.extraErrors.push({
+                  severity: 'error',
+                  message: `${name} takes ${arity === 1 ? 'one parameter' : 'two parameters'}, not ${args.length}`,
+                  location: this.loc(keyword, close),
+                });
+              }
+              return { kind: 'distribution', name, args, loc: this.loc(keyword, close) };
             });
           },
         },
         {
           ALT: () => {
-            const member = this.SUBRULE(this.memberTerm);
-            this.ACTION(() => {
-              (ref.members ??= []).push(member);
-              ref.loc = this.span(ref.loc, member.loc);
-            });
+            const keyword = this.CONSUME(K.Discrete);
+            this.CONSUME1(LParen);
+            const type = this.CONSUME(Identifier);
+            this.CONSUME2(Comma);
+            const cases = this.SUBRULE(this.discreteCases);
+            const close = this.CONSUME1(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: 'Discrete',
+              args: [],
+              typeName: type.image,
+              typeLoc: this.loc(type),
+              cases,
+              loc: this.loc(keyword, close),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.Multinomial);
+            this.CONSUME2(LParen);
+            const type = this.CONSUME1(Identifier);
+            this.CONSUME3(Comma);
+            const count = this.SUBRULE2(this.expression);
+            this.CONSUME4(Comma);
+            const cases = this.SUBRULE1(this.discreteCases);
+            const close = this.CONSUME2(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: 'Multinomial',
+              args: [count],
+              typeName: type.image,
+              typeLoc: this.loc(type),
+              cases,
+              loc: this.loc(keyword, close),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const keyword = this.CONSUME(K.Dirichlet);
+            this.CONSUME3(LParen);
+            const type = this.CONSUME2(Identifier);
+            this.CONSUME5(Comma);
+            const alpha = this.SUBRULE3(this.expression);
+            const close = this.CONSUME3(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: 'Dirichlet',
+              args: [alpha],
+              typeName: type.image,
+              typeLoc: this.loc(type),
+              loc: this.loc(keyword, close),
+            }));
           },
         },
       ]);
-    });
-    return ref;
-  });
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
 
-  private memberTerm = this.RULE('memberTerm', (): MemberTerm => {
-    return this.OR([
-      {
-        ALT: () => {
-          const t = this.CONSUME(Variable);
-          return this.ACTION((): MemberTerm => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
+  private discreteCases = this.RULE(
+    'discreteCases',
+    (): DiscreteCase[] => {
+      const cases: DiscreteCase[] = [];
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const label = this.SUBRULE(this.constantTerm);
+          this.CONSUME(Colon);
+          this.OR([
+            {
+              ALT: () => {
+                const keyword = this.CONSUME(K.otherwise);
+                this.ACTION(() => cases.push({ label, loc: this.span(label.loc, this.loc(keyword)) }));
+              },
+            },
+            {
+              ALT: () => {
+                const probability = this.SUBRULE(this.expression);
+                this.ACTION(() =>
+                  cases.push({ label, probability, loc: this.span(label.loc, probability.loc) }),
+                );
+              },
+            },
+          ]);
         },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(EnumValue);
-          return this.ACTION((): MemberTerm => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+      });
+      return cases;
+    },
+    { recoveryValueFunc: () => [] },
+  );
+
+  /** `name`, `$name` or `@value` as a term (labels of Discrete, struct members). */
+  private constantTerm = this.RULE(
+    'constantTerm',
+    (): Term => {
+      const c = this.SUBRULE(this.constantName);
+      return this.ACTION((): Term =>
+        c.value.startsWith('@')
+          ? { kind: 'enum', value: c.value, loc: c.loc }
+          : { kind: 'object', name: c.value, loc: c.loc },
+      );
+    },
+    { recoveryValueFunc: recoveredPvar },
+  );
+
+  private structExpr = this.RULE(
+    'structExpr',
+    (): Expr => {
+      const open = this.CONSUME(Less);
+      const members: { label: Term; value: Expr }[] = [];
+      this.AT_LEAST_ONE_SEP({
+        SEP: Comma,
+        DEF: () => {
+          const label = this.SUBRULE(this.constantTerm);
+          this.CONSUME(Colon);
+          // Members are read without top-level comparisons: `>` closes the literal.
+          const value = this.SUBRULE(this.additiveExpr);
+          this.ACTION(() => members.push({ label, value }));
         },
-      },
-      {
-        ALT: () => {
-          const dollar = this.CONSUME(Dollar);
-          const t = this.CONSUME(Identifier);
-          return this.ACTION((): MemberTerm => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
+      });
+      const close = this.CONSUME(Greater);
+      return this.ACTION((): Expr => ({ kind: 'struct', members, loc: this.loc(open, close) }));
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
+
+  /** Everything that starts with a name: a pvariable, a function call `f[..]` or an aggregation `sum_{..}`. */
+  private identifierExpr = this.RULE(
+    'identifierExpr',
+    (): Expr => {
+      const name = this.CONSUME(Identifier);
+      return this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(LBracket);
+            const args: Expr[] = [];
+            this.AT_LEAST_ONE_SEP({
+              SEP: Comma,
+              DEF: () => {
+                const arg = this.SUBRULE(this.expression);
+                this.ACTION(() => args.push(arg));
+              },
+            });
+            const close = this.CONSUME(RBracket);
+            return this.ACTION((): Expr => ({
+              kind: 'call',
+              name: name.image,
+              nameLoc: this.loc(name),
+              args,
+              loc: this.loc(name, close),
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(LParen);
-          const p = this.SUBRULE(this.pvarExpression);
-          this.CONSUME(RParen);
-          return p;
+        {
+          ALT: () => {
+            const variables = this.SUBRULE(this.typedVariables);
+            const body = this.SUBRULE1(this.expression);
+            return this.ACTION((): AggregationExpr => ({
+              kind: 'aggregation',
+              op: name.image,
+              opLoc: this.loc(name),
+              variables,
+              body,
+              loc: this.span(this.loc(name), body.loc),
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(LBracket);
-          const p = this.SUBRULE1(this.pvarExpression);
-          this.CONSUME(RBracket);
-          return p;
+        { ALT: () => this.SUBRULE(this.pvarRest, { ARGS: [name] }) },
+      ]);
+    },
+    { recoveryValueFunc: recoveredExpr },
+  );
+
+  /** What follows a pvariable's name: arguments, member accesses, `.default` — all optional. */
+  private pvarRest = this.RULE(
+    'pvarRest',
+    (name: IToken): PvarRef => {
+      const args: Term[] = [];
+      let end = name;
+      this.OPTION(() => {
+        this.CONSUME(LParen);
+        this.AT_LEAST_ONE_SEP({
+          SEP: Comma,
+          DEF: () => {
+            const arg = this.SUBRULE(this.term);
+            this.ACTION(() => args.push(arg));
+          },
+        });
+        end = this.CONSUME(RParen);
+      });
+      const ref = this.ACTION((): PvarRef => {
+        const primed = name.image.endsWith("'");
+        return {
+          kind: 'pvar',
+          name: primed ? name.image.slice(0, -1) : name.image,
+          primed,
+          args,
+          nameLoc: this.loc(name),
+          loc: this.loc(name, end),
+        };
+      });
+      this.MANY(() => {
+        this.CONSUME(Dot);
+        this.OR([
+          {
+            ALT: () => {
+              const keyword = this.CONSUME(K.default);
+              this.ACTION(() => {
+                ref.isDefault = true;
+                ref.loc = this.span(ref.loc, this.loc(keyword));
+              });
+            },
+          },
+          {
+            ALT: () => {
+              const member = this.SUBRULE(this.memberTerm);
+              this.ACTION(() => {
+                (ref.members ??= []).push(member);
+                ref.loc = this.span(ref.loc, member.loc);
+              });
+            },
+          },
+        ]);
+      });
+      return ref;
+    },
+    { recoveryValueFunc: recoveredPvar },
+  );
+
+  private memberTerm = this.RULE(
+    'memberTerm',
+    (): MemberTerm => {
+      return this.OR([
+        {
+          ALT: () => {
+            const t = this.CONSUME(Variable);
+            return this.ACTION((): MemberTerm => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
+          },
         },
-      },
-    ]);
-  });
+        {
+          ALT: () => {
+            const t = this.CONSUME(EnumValue);
+            return this.ACTION((): MemberTerm => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+          },
+        },
+        {
+          ALT: () => {
+            const dollar = this.CONSUME(Dollar);
+            const t = this.CONSUME(Identifier);
+            return this.ACTION((): MemberTerm => ({
+              kind: 'object',
+              name: t.image,
+              loc: this.loc(dollar, t),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(LParen);
+            const p = this.SUBRULE(this.pvarExpression);
+            this.CONSUME(RParen);
+            return p;
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(LBracket);
+            const p = this.SUBRULE1(this.pvarExpression);
+            this.CONSUME(RBracket);
+            return p;
+          },
+        },
+      ]);
+    },
+    { recoveryValueFunc: recoveredPvar },
+  );
 
   /** A pvariable on its own (cpf heads, nested arguments). */
-  private pvarExpression = this.RULE('pvarExpression', (): PvarRef => {
-    const name = this.CONSUME(Identifier);
-    return this.SUBRULE(this.pvarRest, { ARGS: [name] });
-  });
+  private pvarExpression = this.RULE(
+    'pvarExpression',
+    (): PvarRef => {
+      const name = this.CONSUME(Identifier);
+      return this.SUBRULE(this.pvarRest, { ARGS: [name] });
+    },
+    { recoveryValueFunc: recoveredPvar },
+  );
 
   /** A pvariable argument or switch subject: `?x`, `@e`, `$o` or a nested pvariable. */
   private term = this.RULE(

@@ -1,0 +1,77 @@
+/**
+ * The words of RDDL for editors: reserved words, distributions, built-in functions and aggregations, with
+ * one-line explanations used by hover and completion. rddlsim's parameterisation is stated where it
+ * surprises (Normal takes a variance, Exponential a mean).
+ */
+import { RESERVED_WORDS } from '../lexer';
+
+/** Reserved words that are not distributions (`domain`, `state-fluent`, `if`, ...). */
+export const RDDL_KEYWORDS: readonly string[] = RESERVED_WORDS.filter((w) => !/^[A-Z]/.test(w));
+
+/** Built-in value types. */
+export const RDDL_BUILTIN_TYPES: readonly string[] = ['bool', 'int', 'real', 'object'];
+
+/** Distributions with their signature and what the parameters mean in rddlsim. */
+export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; doc: string }>> = {
+  Bernoulli: { signature: 'Bernoulli(p)', doc: 'true with probability p (p must be in [0, 1])' },
+  KronDelta: { signature: 'KronDelta(v)', doc: 'always v; for bool, int and enum values' },
+  DiracDelta: { signature: 'DiracDelta(v)', doc: 'always v; for real values' },
+  Uniform: { signature: 'Uniform(lower, upper)', doc: 'a real in [lower, upper); needs lower < upper' },
+  Normal: {
+    signature: 'Normal(mean, variance)',
+    doc: 'the second parameter is the VARIANCE, not the standard deviation',
+  },
+  Exponential: { signature: 'Exponential(mean)', doc: 'the parameter is the MEAN, not a rate' },
+  Poisson: { signature: 'Poisson(mean)', doc: 'an int with the given mean' },
+  Weibull: { signature: 'Weibull(shape, scale)', doc: 'a positive real' },
+  Gamma: { signature: 'Gamma(shape, scale)', doc: 'a positive real with mean shape × scale' },
+  Discrete: {
+    signature: 'Discrete(type, @v1 : p1, ..., @vn : otherwise)',
+    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest',
+  },
+  Multinomial: {
+    signature: 'Multinomial(type, count, @v : p, ...)',
+    doc: 'a vector of counts (RDDL2; parsed, not simulated)',
+  },
+  Dirichlet: {
+    signature: 'Dirichlet(type, alpha)',
+    doc: 'a probability vector (RDDL2; parsed, not simulated)',
+  },
+};
+
+/** Built-in functions, written with square brackets: `abs[x]`. */
+export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: string }>> = {
+  div: { signature: 'div[a, b]', doc: 'integer division, truncating toward zero' },
+  mod: { signature: 'mod[a, b]', doc: 'integer remainder, with the sign of a' },
+  min: { signature: 'min[a, b]', doc: 'the smaller of two numbers' },
+  max: { signature: 'max[a, b]', doc: 'the larger of two numbers' },
+  abs: { signature: 'abs[x]', doc: 'absolute value' },
+  sgn: { signature: 'sgn[x]', doc: '-1, 0 or 1' },
+  round: { signature: 'round[x]', doc: 'nearest int, halves rounded up' },
+  floor: { signature: 'floor[x]', doc: 'largest int not above x' },
+  ceil: { signature: 'ceil[x]', doc: 'smallest int not below x' },
+  pow: { signature: 'pow[x, y]', doc: 'x to the power y' },
+  log: { signature: 'log[x, b]', doc: 'logarithm of x in base b' },
+  ln: { signature: 'ln[x]', doc: 'natural logarithm' },
+  exp: { signature: 'exp[x]', doc: 'e to the power x' },
+  sqrt: { signature: 'sqrt[x]', doc: 'square root' },
+  cos: { signature: 'cos[x]', doc: 'cosine (radians)' },
+  sin: { signature: 'sin[x]', doc: 'sine (radians)' },
+  tan: { signature: 'tan[x]', doc: 'tangent (radians)' },
+  acos: { signature: 'acos[x]', doc: 'arc cosine' },
+  asin: { signature: 'asin[x]', doc: 'arc sine' },
+  atan: { signature: 'atan[x]', doc: 'arc tangent' },
+  cosh: { signature: 'cosh[x]', doc: 'hyperbolic cosine' },
+  sinh: { signature: 'sinh[x]', doc: 'hyperbolic sine' },
+  tanh: { signature: 'tanh[x]', doc: 'hyperbolic tangent' },
+};
+
+/** Aggregations and quantifiers, written `sum_{?x : type} expr`. */
+export const RDDL_AGGREGATIONS: Readonly<Record<string, string>> = {
+  sum: 'sum over all bindings (bools count as 0/1)',
+  prod: 'product over all bindings',
+  min: 'smallest value over all bindings',
+  max: 'largest value over all bindings',
+  forall: 'true when the body is true for every binding',
+  exists: 'true when the body is true for some binding',
+};

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { NETWORK_ADMIN } from '../../../../../src/core/envs/rddl/examples/network-admin';
+import { exampleSources } from '../../../../../src/core/envs/rddl/examples';
+import {
+  completionsAt,
+  diagnose,
+  foldingRanges,
+  hoverAt,
+  RDDL_KEYWORDS,
+  RDDL_MONARCH,
+} from '../../../../../src/core/envs/rddl/language';
+
+const sources = exampleSources(NETWORK_ADMIN);
+const DOMAIN = 'network_admin.rddl';
+const lines = NETWORK_ADMIN.domain.split('\n');
+
+/** Position of the first occurrence of `needle` on a line containing `lineHint`, plus an offset. */
+function at(lineHint: string, needle: string, offset = 0): { line: number; column: number } {
+  const line = lines.findIndex((l) => l.includes(lineHint) && l.includes(needle));
+  if (line < 0) throw new Error(`no line with ${lineHint}`);
+  return { line: line + 1, column: lines[line]!.indexOf(needle) + 1 + offset };
+}
+
+/** The texts with `insert` typed at the position. */
+function typed(position: { line: number; column: number }, insert: string) {
+  const edited = [...lines];
+  const l = edited[position.line - 1]!;
+  edited[position.line - 1] = l.slice(0, position.column - 1) + insert + l.slice(position.column - 1);
+  return {
+    sources: [{ name: DOMAIN, text: edited.join('\n') }, sources[1]!],
+    position: { line: position.line, column: position.column + insert.length },
+  };
+}
+
+describe('completion', () => {
+  it('offers fluents, primed state fluents, functions and distributions in a cpf', () => {
+    const { sources: edited, position } = typed(at("running'(?c) =", "running'(?c) ="), 'reb');
+    const result = completionsAt(edited, DOMAIN, position);
+    const labels = result.items.map((i) => i.label);
+    expect(labels).toEqual(
+      expect.arrayContaining(['reboot', 'running', "running'", 'LINK', 'Bernoulli', 'abs', 'if']),
+    );
+    expect(result.replaceFrom.column).toBe(position.column - 3);
+    const reboot = result.items.find((i) => i.label === 'reboot')!;
+    expect(reboot).toMatchObject({ kind: 'fluent', detail: 'action-fluent bool (computer)' });
+    expect(reboot.documentation).toContain('The action: reboot a computer.');
+  });
+
+  it('offers the variables in scope after ?', () => {
+    const { sources: edited, position } = typed(at('SPREAD * [sum_{?d', 'LINK(?d'), '?');
+    const labels = completionsAt(edited, DOMAIN, position).items.map((i) => `${i.label}:${i.detail}`);
+    expect(labels).toEqual(expect.arrayContaining(['?c:computer', '?d:computer']));
+  });
+
+  it('offers types after ?x :', () => {
+    const position = at('SPREAD * [sum_{?d', 'computer');
+    const labels = completionsAt(sources, DOMAIN, position).items.map((i) => i.label);
+    expect(labels).toEqual(['computer']);
+  });
+
+  it('offers objects after $ and enum values after @', () => {
+    const { sources: edited, position } = typed(at('reward =', 'reward = ', 9), '$');
+    expect(completionsAt(edited, DOMAIN, position).items.map((i) => i.label)).toContain('$server');
+  });
+
+  it('offers fluent kinds and range types in declarations', () => {
+    const kinds = typed(at('running(computer) :', '{ state-fluent', 1), '');
+    expect(completionsAt(kinds.sources, DOMAIN, kinds.position).items.map((i) => i.label)).toContain(
+      'observ-fluent',
+    );
+    const ranges = typed(at('running(computer) :', ' bool,'), '');
+    expect(completionsAt(ranges.sources, DOMAIN, ranges.position).items.map((i) => i.label)).toEqual([
+      'computer',
+      'bool',
+      'int',
+      'real',
+    ]);
+  });
+
+  it('offers block templates outside blocks', () => {
+    const text = '\n';
+    const result = completionsAt([{ name: 'new.rddl', text }], 'new.rddl', { line: 1, column: 1 });
+    expect(result.items.map((i) => i.label)).toEqual(['domain', 'non-fluents', 'instance']);
+  });
+
+  it('offers non-fluents in a non-fluents list and objects as arguments', () => {
+    const instance = sources[1]!.text.split('\n');
+    const line = instance.findIndex((l) => l.includes('LINK(server, printer)')) + 1;
+    const list = completionsAt(sources, 'network_admin_inst.rddl', { line, column: 5 });
+    expect(list.items.map((i) => i.label)).toEqual(['LINK', 'BASE-FAILURE', 'SPREAD', 'REBOOT-COST']);
+    const args = completionsAt(sources, 'network_admin_inst.rddl', { line, column: 10 });
+    expect(args.items.map((i) => i.label)).toContain('printer');
+  });
+});
+
+describe('hover', () => {
+  it("shows a fluent's declaration and its comment", () => {
+    const hover = hoverAt(sources, DOMAIN, at('reward =', 'running', 2))!;
+    expect(hover.contents[0]).toBe(
+      '```rddl\nrunning(computer) : { state-fluent, bool, default = true };\n```',
+    );
+    expect(hover.contents[1]).toContain('a state fluent');
+    expect(hover.contents[2]).toBe('The state: which computers are running.');
+  });
+
+  it('explains primed fluents, types, variables and distributions', () => {
+    expect(hoverAt(sources, DOMAIN, at("running'(?c) =", "running'"))!.contents[1]).toContain('primed');
+    expect(hoverAt(sources, DOMAIN, at('SPREAD * [sum_{?d', 'computer'))!.contents).toEqual([
+      '```rddl\ncomputer : object;\n```',
+      'values: server, desk1, desk2, desk3, desk4, laptop1, laptop2, printer',
+    ]);
+    expect(hoverAt(sources, DOMAIN, at('SPREAD * [sum_{?d', '?d'))!.contents[0]).toBe(
+      '```rddl\n?d : computer\n```',
+    );
+    expect(hoverAt(sources, DOMAIN, at('else Bernoulli', 'Bernoulli'))!.contents).toEqual([
+      '```rddl\nBernoulli(p)\n```',
+      'true with probability p (p must be in [0, 1])',
+    ]);
+  });
+
+  it('returns nothing on punctuation', () => {
+    expect(hoverAt(sources, DOMAIN, at('reward =', '='))).toBeUndefined();
+  });
+});
+
+describe('folding', () => {
+  it('folds multi-line braces and comment runs', () => {
+    const ranges = foldingRanges('// a\n// b\ndomain d {\n  types {\n    t : object;\n  };\n}\n');
+    expect(ranges).toEqual([
+      { startLine: 1, endLine: 2, kind: 'comment' },
+      { startLine: 3, endLine: 7 },
+      { startLine: 4, endLine: 6 },
+    ]);
+  });
+});
+
+describe('highlighting data and diagnostics', () => {
+  it('lists keywords but not distributions as keywords', () => {
+    expect(RDDL_KEYWORDS).toContain('state-fluent');
+    expect(RDDL_KEYWORDS).not.toContain('Bernoulli');
+    expect(RDDL_MONARCH.distributions).toContain('Normal');
+    const identifier = RDDL_MONARCH.tokenizer.root!.find(([, action]) => typeof action === 'object')![0];
+    expect("REBOOT-PROB running'".match(new RegExp(identifier.source, 'g'))).toEqual([
+      'REBOOT-PROB',
+      "running'",
+    ]);
+  });
+
+  it('reports problems as the user types', () => {
+    const { sources: edited } = typed(at('reward =', 'reward = ', 9), 'runing + ');
+    expect(diagnose(edited).map((d) => d.message)).toEqual([
+      "unknown fluent 'runing' (did you mean running?)",
+    ]);
+  });
+});
