@@ -1,7 +1,7 @@
 /**
  * Steps per second of the MASSim scenario with trivial agents (random move or skip), computing every
  * agent's percept every step as the server must, on the contest's two sample shapes, next to the real
- * server's rate measured on this kind of machine (research: ~43 and ~23 steps/s). Baseline in the same run:
+ * server's rate measured separately on this kind of machine (~43 and ~23 steps/s). Baseline in the same run:
  * the same loop without percepts, so the cost of percepts is visible; and with the percepts turned into
  * JSON text, as a server sends them. Also the size of that text per agent per step.
  *
@@ -91,7 +91,13 @@ export default async function () {
         sizes.push([shape.label, runner.meanBytes(), ((runner.meanBytes() * agents) / 1024).toFixed(0)]);
       }
     }
-    rows.push([`${shape.label}: real server (research, wall)`, shape.realServerStepsPerSecond, '1x', '', '']);
+    rows.push([
+      `${shape.label}: real server (measured separately, wall)`,
+      shape.realServerStepsPerSecond,
+      '1x',
+      '',
+      '',
+    ]);
   }
   printTable('MASSim steps/s with random move/skip agents', rows);
   printTable('MASSim percept size (JSON text)', sizes);

@@ -21,7 +21,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 export type Bounds = readonly [number, number];
 
 // ---------------------------------------------------------------------------------------------------------
-// Configuration (the real server's file format, research §3)
+// Configuration (the real server's file format)
 // ---------------------------------------------------------------------------------------------------------
 
 /** The `server` block of a configuration file; the scenario ignores it, the protocol host needs it. */
@@ -510,7 +510,7 @@ export type CreateMassimSimulation = (
 ) => MassimSimulation;
 
 /**
- * A deliberate decision about a real-server quirk (research §2.8), shown in the UI's scenario notes.
+ * A deliberate decision about a real-server quirk, shown in the UI's scenario notes.
  * `faithful`: reproduced as the real server does it; `simplified`: behaves differently in a way agents
  * cannot observe (or can only observe as different random draws); `fixed`: the real server's crash or
  * undefined behaviour replaced by a sane one.
