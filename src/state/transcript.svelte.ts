@@ -20,6 +20,11 @@ export class TranscriptState {
   #reader: TranscriptReader | undefined;
   #version = $state(0);
   origin = $state<TranscriptOrigin>('live');
+  // Fresh arrays after every append: views compare by reference, and the reader grows its arrays in place.
+  #messages = $state.raw<readonly MessageSummary[]>([]);
+  #rounds = $state.raw<readonly RoundSummary[]>([]);
+  #turns = $state.raw<readonly TurnSnapshot[]>([]);
+  #notes = $state.raw<readonly SessionNote[]>([]);
 
   /** The full transcript (plain data), or undefined before any session. */
   get transcript(): Transcript | undefined {
@@ -33,23 +38,20 @@ export class TranscriptState {
   }
 
   get messages(): readonly MessageSummary[] {
-    void this.#version;
-    return this.#reader?.messages ?? [];
+    return this.#messages;
   }
 
+  /** Rounds as far as seen; a round object is replaced (not changed) when it changes. */
   get rounds(): readonly RoundSummary[] {
-    void this.#version;
-    return this.#reader?.rounds ?? [];
+    return this.#rounds;
   }
 
   get turns(): readonly TurnSnapshot[] {
-    void this.#version;
-    return this.#reader?.turns ?? [];
+    return this.#turns;
   }
 
   get notes(): readonly SessionNote[] {
-    void this.#version;
-    return this.#reader?.notes ?? [];
+    return this.#notes;
   }
 
   /** The message at an index, with its exact text. */
@@ -80,14 +82,18 @@ export class TranscriptState {
       if (!transcript.connections.some((c) => c.id === message.conn))
         transcript.connections.push({ id: message.conn });
     }
-    this.#reader.append(messages, annotations);
-    this.#version++;
-  }
-
-  /** Forgets the transcript. */
-  clear(): void {
-    this.#transcript = undefined;
-    this.#reader = undefined;
+    const reader = this.#reader;
+    reader.append(messages, annotations);
+    this.#messages = reader.messages.slice();
+    // Only the last round can still change: it is copied, so a view holding it sees a new object.
+    const rounds = reader.rounds;
+    this.#rounds = rounds.map((round, i) =>
+      i < rounds.length - 1 && this.#rounds[i]?.endIndex !== undefined
+        ? this.#rounds[i]!
+        : { ...round, stepRewards: round.stepRewards.slice() },
+    );
+    this.#turns = reader.turns.slice();
+    this.#notes = reader.notes.slice();
     this.#version++;
   }
 }

@@ -23,6 +23,8 @@ export interface SamplePolicy {
   language: PolicyLanguage;
   level: PolicyLevel;
   code: string;
+  /** Environments the sample is written for; absent when it works on all of them. */
+  environments?: readonly string[];
 }
 
 /** One row of the message log: what a message is and where in the session it belongs. */

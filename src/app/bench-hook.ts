@@ -1,0 +1,61 @@
+/**
+ * A hook for the browser benchmark, installed only when the page is opened with `?bench`: runs one
+ * session at full speed through the real workers and reports how long it took until the page had every
+ * message. Nothing in the playground calls it.
+ */
+import type { PolicySource } from '../core/policy/types';
+import { protocolAdapter } from '../state/protocols/registry';
+import type { Session } from '../state/session.svelte';
+
+/** What the benchmark asks for. */
+export interface BenchRequest {
+  environment: string;
+  rounds: number;
+  seed: number;
+  policy: PolicySource;
+}
+
+/** What one benchmarked session did. */
+export interface BenchResult {
+  /** Policy decisions (turn messages received). */
+  turns: number;
+  messages: number;
+  /** From the Run request to the page holding the finished transcript. */
+  ms: number;
+  phase: string;
+}
+
+declare global {
+  interface Window {
+    protoplayBench?: (request: BenchRequest) => Promise<BenchResult>;
+  }
+}
+
+/** Installs `window.protoplayBench` when the URL asks for it. */
+export function installBenchHook(session: Session): void {
+  if (!new URLSearchParams(location.search).has('bench')) return;
+  window.protoplayBench = async (request) => {
+    const started = performance.now();
+    await session.run(
+      {
+        protocol: 'rddlsim',
+        environment: request.environment,
+        rounds: request.rounds,
+        seed: request.seed,
+        delayMs: 0,
+        budgetMs: 10_000,
+        startPaused: false,
+        policy: request.policy,
+      },
+      protocolAdapter('rddlsim'),
+    );
+    while (session.active) await new Promise((resolve) => setTimeout(resolve, 2));
+    const ms = performance.now() - started;
+    return {
+      turns: session.transcript.turns.length,
+      messages: session.transcript.messages.length,
+      ms,
+      phase: session.phase,
+    };
+  };
+}

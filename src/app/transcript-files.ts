@@ -1,0 +1,59 @@
+/**
+ * Transcript files in and out of the page: downloads of the Protoplay JSON and of the raw wire streams,
+ * and imports of anything the transcript module recognises (Protoplay JSON, recorded rddlsim
+ * `.transcript` files, pasted wire text).
+ */
+import { describeError } from '../core/errors';
+import { importTranscript } from '../core/transcript/import';
+import { serialiseTranscript } from '../core/transcript/json-format';
+import type { Direction, Transcript } from '../core/transcript/model';
+import { exportWireStreams } from '../core/transcript/wire-export';
+
+/** A file name stem for a transcript: protocol, instance and start time. */
+function fileStem(transcript: Transcript): string {
+  const instance = typeof transcript.meta.instance === 'string' ? `-${transcript.meta.instance}` : '';
+  const stamp = transcript.startedAt
+    ? `-${new Date(transcript.startedAt).toISOString().replace(/[:.]/g, '-')}`
+    : '';
+  return `${transcript.protocol}${instance}${stamp}`.replace(/[^\w.-]+/g, '_');
+}
+
+function download(name: string, data: BlobPart, type: string): void {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Downloads the transcript as Protoplay JSON. */
+export function downloadTranscriptJson(transcript: Transcript): void {
+  download(`${fileStem(transcript)}.json`, serialiseTranscript(transcript), 'application/json');
+}
+
+/** The directions that have wire bytes in the transcript, for the export menu. */
+export function wireDirections(transcript: Transcript): Direction[] {
+  const seen = new Set(transcript.messages.filter((m) => m.kind === 'data').map((m) => m.dir));
+  return (['c2s', 's2c'] as const).filter((dir) => seen.has(dir));
+}
+
+/** Downloads the exact bytes one side sent (every connection of that direction, one file each). */
+export function downloadWireStream(transcript: Transcript, dir: Direction): void {
+  for (const stream of exportWireStreams(transcript).filter((s) => s.dir === dir)) {
+    download(
+      `${fileStem(transcript)}.${stream.fileName}`,
+      stream.bytes as Uint8Array<ArrayBuffer>,
+      'application/octet-stream',
+    );
+  }
+}
+
+/** Reads a file or pasted text as a transcript; throws an Error with a one-line reason. */
+export function readTranscriptFile(bytes: Uint8Array, name: string): Transcript {
+  try {
+    return importTranscript(bytes, { name });
+  } catch (error) {
+    throw new Error(describeError(error), { cause: error });
+  }
+}

@@ -1,0 +1,168 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The playground end to end, in real Chromium against the production build: the workers, Monaco, storage
+ * and downloads are all the real ones.
+ */
+
+/** Waits for Monaco to replace the read-only code view, so typing goes to the editor. */
+async function editor(page: Page) {
+  const textbox = page.getByRole('textbox', { name: 'Policy code' });
+  await expect(textbox).toBeAttached({ timeout: 30_000 });
+  return textbox;
+}
+
+/**
+ * Replaces the policy code through the editor, as a learner would: select all and paste (typed text would
+ * get the editor's auto-closing brackets and indentation on top).
+ */
+async function setPolicyCode(page: Page, code: string) {
+  const textbox = await editor(page);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), code);
+  await textbox.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+V');
+  await expect(page.getByRole('code').getByText(code.split('\n')[0]!)).toBeVisible();
+}
+
+async function configure(page: Page, { rounds, fast }: { rounds: number; fast: boolean }) {
+  await page.getByLabel('Rounds').fill(String(rounds));
+  await page.getByLabel('Speed').selectOption(fast ? 'fast' : 'animated');
+}
+
+async function exportAs(page: Page, format: string) {
+  await page.getByText('Export', { exact: true }).click();
+  await page.getByRole('menuitem', { name: format }).click();
+}
+
+const status = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /Ready|Running|Paused|Finished|Stopped/ });
+const messageRows = (page: Page) => page.getByRole('listbox', { name: 'Messages' }).getByRole('option');
+
+test('the page loads on RDDLSim with a domain and a sample policy, ready to run', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByRole('heading', { name: 'Protoplay' })).toBeVisible();
+  await expect(page.getByLabel('Protocol')).toHaveValue('rddlsim');
+  await expect(page.getByLabel('Domain')).not.toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled();
+  await expect(page.getByRole('group', { name: 'Sample policies' }).getByRole('button')).not.toHaveCount(0);
+  await expect(await editor(page)).toBeAttached();
+  await expect(page.getByText('export function act').first()).toBeVisible();
+});
+
+test('a 3-round session shows every message and a chart point per round', async ({ page }) => {
+  await page.goto('./');
+  await editor(page);
+  await configure(page, { rounds: 3, fast: true });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const chart = page.getByRole('group', { name: 'Total reward per round' });
+  await expect(chart.getByRole('button', { name: /^Round \d+: total reward/ })).toHaveCount(3);
+  await expect(page.getByText(/of \d+ messages/)).toBeVisible();
+  // The log follows the newest message: the last rows are the session's end.
+  await expect(messageRows(page).filter({ hasText: 'session-end' })).toHaveCount(1);
+  await messageRows(page).filter({ hasText: 'session-end' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<total-reward>');
+  // Selecting a round shows its per-step rewards.
+  await chart.getByRole('button', { name: /^Round 2:/ }).click();
+  await expect(page.getByRole('group', { name: 'Per-step rewards of round 2' })).toBeVisible();
+});
+
+test('editing the policy changes the actions sent', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 1, fast: true });
+  await page.getByRole('group', { name: 'Sample policies' }).getByRole('button', { name: 'Noop' }).click();
+  await editor(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const actions = messageRows(page).filter({ hasText: 'actions' });
+  await expect(actions.first()).toContainText('noop');
+  await expect(actions.filter({ hasText: 'reboot' })).toHaveCount(0);
+
+  await setPolicyCode(
+    page,
+    [
+      'export function act(observation: Observation, context: PolicyContext): Actions {',
+      '  const first = context.instance.actions[0]!;',
+      '  const args = first.params.map((type) => context.instance.objects[type]![0]!);',
+      '  return { name: first.name, args };',
+      '}',
+    ].join('\n'),
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await messageRows(page).filter({ hasText: 'actions' }).first().click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<action-name>');
+});
+
+test('a while(true) policy is stopped after the budget while the page stays responsive', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 2, fast: true });
+  await setPolicyCode(page, 'export function act() {\n  while (true) {}\n}\n');
+  await page.getByRole('button', { name: 'Run' }).click();
+  // While the policy spins, the page still answers: open and close the import dialog.
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await expect(page.getByRole('dialog', { name: 'Import a transcript' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'policy exceeded' })).toHaveText(
+    'policy exceeded 1000 ms on round 1, turn 1',
+    { timeout: 15_000 },
+  );
+  await expect(status(page)).toContainText('Stopped by an error');
+  // Nothing recorded before the overrun is lost: the session's opening messages are all there.
+  for (const type of ['session-request', 'session-init', 'round-request', 'round-init', 'turn'])
+    await expect(messageRows(page).filter({ hasText: type }).first()).toBeVisible();
+  // The restarted policy worker serves the next run.
+  await setPolicyCode(page, 'export function act() {\n  return null;\n}\n');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+});
+
+test('a reload restores the editor content and the last transcript', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 1, fast: true });
+  const marker = `// kept across reloads ${Date.now()}`;
+  await setPolicyCode(page, `${marker}\nexport function act() {\n  return null;\n}\n`);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const count = await page.getByText(/of \d+ messages/).textContent();
+  // Storage writes are debounced; give them a moment before reloading.
+  await page.waitForTimeout(1000);
+  await page.reload();
+  await expect(page.getByText(marker).first()).toBeVisible();
+  await expect(status(page)).toContainText('showing the last session');
+  await expect(page.getByText(/of \d+ messages/)).toHaveText(count!);
+  await expect(page.getByLabel('Rounds')).toHaveValue('1');
+});
+
+test('an exported transcript imports again, and the raw export is the wire bytes', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 2, fast: true });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const count = await page.getByText(/of \d+ messages/).textContent();
+
+  const [json] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
+  const jsonPath = await json.path();
+  const exported = JSON.parse(readFileSync(jsonPath, 'utf8')) as { format: string; messages: unknown[] };
+  expect(exported.format).toBe('protoplay-transcript');
+
+  const [raw] = await Promise.all([
+    page.waitForEvent('download'),
+    exportAs(page, 'Raw bytes, server → client'),
+  ]);
+  const bytes = readFileSync(await raw.path());
+  expect(bytes.subarray(0, 38).toString('latin1')).toBe('<?xml version="1.0" encoding="UTF-8"?>');
+  expect(bytes.includes(0)).toBe(true);
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(jsonPath);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  await expect(page.getByText(/of \d+ messages/)).toHaveText(count!);
+  await expect(page.getByRole('group', { name: 'Total reward per round' }).getByRole('button')).toHaveCount(
+    2,
+  );
+});

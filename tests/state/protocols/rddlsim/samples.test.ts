@@ -1,0 +1,111 @@
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_DOMAINS, exampleSources, loadRddl } from '../../../../src/core/envs/rddl';
+import type { RddlModel } from '../../../../src/core/envs/rddl/api';
+import { createInProcessEndpoint } from '../../../../src/core/policy/in-process-endpoint';
+import { PolicySupervisor } from '../../../../src/core/policy/supervisor';
+import { instanceSummary } from '../../../../src/core/protocols/rddlsim/action-encoding';
+import { generatePolicyTypes } from '../../../../src/core/protocols/rddlsim/policy-types';
+import { EmulatedSession } from '../../../../src/core/protocols/rddlsim/session';
+import { RDDLSIM_SAMPLES } from '../../../../src/state/protocols/rddlsim/samples';
+
+const models = new Map<string, RddlModel>(
+  EXAMPLE_DOMAINS.map((example) => [example.id, loadRddl(exampleSources(example))]),
+);
+
+const libraries = new Map<string, ts.SourceFile | undefined>();
+
+/**
+ * Type errors of policies against the editor's generated declarations, with the editor's settings: one
+ * program per domain, each policy a module of its own. Keyed by policy file name.
+ */
+function typeErrors(codes: Record<string, string>, types: string): Record<string, string[]> {
+  const files = new Map([
+    ...Object.entries(codes).map(([name, code]) => [`/${name}.ts`, code] as const),
+    ['/policy-types.d.ts', types],
+  ]);
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    lib: ['lib.es2023.d.ts'],
+    strict: true,
+    noEmit: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) => {
+    const text = files.get(name);
+    if (text !== undefined) return ts.createSourceFile(name, text, version);
+    // The standard library is the same for every check: parse it once.
+    let lib = libraries.get(name);
+    if (!lib) libraries.set(name, (lib = read(name, version)));
+    return lib;
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  const errors: Record<string, string[]> = Object.fromEntries(Object.keys(codes).map((name) => [name, []]));
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const name = diagnostic.file?.fileName.slice(1, -3);
+    if (name && name in errors)
+      errors[name]!.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  }
+  return errors;
+}
+
+/** Plays a sample in-process (same runtime as the policy worker, no worker boundary). */
+async function play(code: string, level: 'policy' | 'wire', environment: string, seed: number, rounds = 3) {
+  const model = models.get(environment)!;
+  const example = EXAMPLE_DOMAINS.find((e) => e.id === environment)!;
+  const supervisor = new PolicySupervisor({ spawn: createInProcessEndpoint, budgetMs: 5_000 });
+  const loaded = await supervisor.load({ code, language: 'ts', fileName: 'policy.ts', level, seed });
+  expect(loaded).toMatchObject({ ok: true });
+  const summary = instanceSummary(model.info);
+  const session = new EmulatedSession({
+    model,
+    task: `${example.domain}\n\n${example.instance}\n`,
+    rounds,
+    seed,
+    onPolicyFault: 'stop',
+    policy: {
+      act: (observation, site) => supervisor.call('act', [observation], { instance: summary }, site),
+      hook: (name, args, site) => supervisor.call(name, args, { instance: summary }, site),
+    },
+  });
+  await session.run();
+  return session;
+}
+
+describe('rddlsim sample policies', () => {
+  for (const example of EXAMPLE_DOMAINS) {
+    it(`type-check against the editor's types for ${example.id}`, () => {
+      const samples = RDDLSIM_SAMPLES.filter((s) => !s.environments || s.environments.includes(example.id));
+      const errors = typeErrors(
+        Object.fromEntries(samples.map((sample) => [sample.id, sample.code])),
+        generatePolicyTypes(models.get(example.id)!.info),
+      );
+      expect(errors).toEqual(Object.fromEntries(samples.map((sample) => [sample.id, []])));
+    });
+  }
+
+  for (const sample of RDDLSIM_SAMPLES.filter((s) => s.level === 'policy')) {
+    for (const environment of sample.environments ?? EXAMPLE_DOMAINS.map((e) => e.id)) {
+      it(`${sample.label} plays a whole session of ${environment} without a fault or refused action`, async () => {
+        const session = await play(sample.code, 'policy', environment, 7);
+        expect(session.status).toBe('finished');
+        const errors = session.transcript.annotations.filter((a) => a.type === 'error');
+        expect(errors).toEqual([]);
+        expect(session.rounds).toHaveLength(3);
+      });
+    }
+  }
+
+  it('the heuristic earns more than noop on the network admin domain, seed for seed', async () => {
+    const heuristic = RDDLSIM_SAMPLES.find((s) => s.id === 'network-heuristic')!;
+    const noop = RDDLSIM_SAMPLES.find((s) => s.id === 'noop')!;
+    for (const seed of [1, 2, 3]) {
+      const smart = await play(heuristic.code, 'policy', 'network_admin', seed, 5);
+      const idle = await play(noop.code, 'policy', 'network_admin', seed, 5);
+      expect(smart.totalReward!).toBeGreaterThan(idle.totalReward!);
+    }
+  });
+});
