@@ -3,7 +3,8 @@
  * sysadmin_inst_mdp__1 from the shared IPPC files), in one process and as two child processes, next to
  * the same session through the in-memory `EmulatedSession` (no TCP) measured in the same run, and to
  * rddlsim's own server with its own Java client on this kind of machine (~550 turns/s: every round start
- * costs a Nagle / delayed-ACK stall there).
+ * costs a Nagle / delayed-ACK stall there). All three use Protoplay's generator without rddlsim's quirks,
+ * so they simulate the same way.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -21,18 +22,19 @@ import { measureRate, printTable, type Rate } from '../lib';
 const INSTANCE = 'sysadmin_inst_mdp__1';
 const RDDL_DIR = resolve(process.cwd(), '../shared/rddl/ippc2011');
 const ROUNDS = 50;
-/** A child process starts cold (no JIT yet), so its sessions are longer to show the steady rate. */
+/** A child process starts cold (nothing compiled by the JIT yet), so its sessions are longer. */
 const CHILD_ROUNDS = 200;
-/** rddlsim's server and Java client + NoopPolicy on sysadmin 1, steady state (research notes, §5.2). */
-const REAL_SERVER_TURNS_PER_SECOND = 552;
 /** The JIT needs a few thousand turns before the code is optimised. */
 const WARM = { warmup: 5, repeats: 5 };
+/** rddlsim's server and Java client + NoopPolicy on sysadmin 1, steady state (research notes, §5.2). */
+const REAL_SERVER_TURNS_PER_SECOND = 552;
 const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
 
 export default async function () {
   const library = await RddlLibrary.fromServerDirectory(RDDL_DIR, { cwd: process.cwd(), mode: 'lenient' });
   const { model, task } = library.load(INSTANCE);
-  const turns = ROUNDS * model.info.horizon;
+  const horizon = model.info.horizon;
+  const turns = ROUNDS * horizon;
   const noop = await preparePolicy('noop', {
     cwd: process.cwd(),
     seed: 0,
@@ -40,15 +42,17 @@ export default async function () {
     invalidActions: 'stop',
   });
 
-  const emulated = await measureRate('EmulatedSession, in memory (baseline)', turns, async () => {
-    const session = new EmulatedSession({
-      model,
-      task,
-      policy: noop.forInstance(model.info),
-      rounds: ROUNDS,
-    });
-    await session.run();
-  });
+  const emulated = await measureRate(
+    'EmulatedSession, in memory (baseline)',
+    turns,
+    async () => {
+      // No world snapshots: the TCP pair records wire messages only.
+      const policy = noop.forInstance(model.info);
+      const session = new EmulatedSession({ model, task, policy, rounds: ROUNDS, recordWorld: false });
+      await session.run();
+    },
+    WARM,
+  );
 
   const server = await RddlsimTcpServer.start({
     library,
@@ -60,90 +64,88 @@ export default async function () {
     monitorExecution: false,
     noHeaderScope: 'connection',
     maxMessageBytes: 1 << 20,
-    semantics: 'rddlsim',
+    semantics: 'protoplay',
     log: () => undefined,
   });
-  const inProcess = await measureRate('connect + serve, one process, loopback TCP', turns, async () => {
-    const result = await playRemoteSession({
-      host: '127.0.0.1',
-      port: server.address.port,
-      problemName: INSTANCE,
-      clientName: 'bench',
-      noHeader: false,
-      timeoutMs: 10_000,
-      policy: noop,
-      sendInvalidActions: false,
-      onPolicyFault: 'stop',
-      now: Date.now,
-      signal: new AbortController().signal,
-    });
-    if (result.outcome.kind !== 'finished')
-      throw new Error(`session failed: ${JSON.stringify(result.outcome)}`);
-  });
+  const inProcess = await measureRate(
+    'connect + serve, one process, loopback TCP',
+    turns,
+    async () => {
+      const result = await playRemoteSession({
+        host: '127.0.0.1',
+        port: server.address.port,
+        problemName: INSTANCE,
+        clientName: 'bench',
+        noHeader: false,
+        timeoutMs: 10_000,
+        policy: noop,
+        sendInvalidActions: false,
+        onPolicyFault: 'stop',
+        now: Date.now,
+        signal: new AbortController().signal,
+      });
+      if (result.outcome.kind !== 'finished')
+        throw new Error(`session failed: ${JSON.stringify(result.outcome)}`);
+    },
+    WARM,
+  );
   await server.close();
 
-  const processes = await measureChildProcesses(CHILD_ROUNDS * model.info.horizon);
+  const processes = await measureChildProcesses(CHILD_ROUNDS * horizon);
 
-  const ratio = (rate: number) => `${(rate / emulated.opsPerSecond).toFixed(2)}x`;
-  const vsReal = (rate: number) => `${Math.round(rate / REAL_SERVER_TURNS_PER_SECOND)}x`;
-  printTable(
-    `rddlsim over TCP, ${INSTANCE}, noop, ${ROUNDS} rounds x ${model.info.horizon} turns per session`,
+  const versusMemory = (rate: Rate) => `${(rate.opsPerSecond / emulated.opsPerSecond).toFixed(2)}x`;
+  const versusRddlsim = (rate: Rate) => `${Math.round(rate.opsPerSecond / REAL_SERVER_TURNS_PER_SECOND)}x`;
+  printTable(`rddlsim over TCP, ${INSTANCE} (${horizon} turns per round), noop policy`, [
+    ['setup', 'rounds', 'turns/s', 'vs in-memory', 'vs rddlsim'],
+    ...[emulated, inProcess, processes].map((rate) => [
+      rate.label,
+      rate.ops / horizon,
+      rate.opsPerSecond,
+      versusMemory(rate),
+      versusRddlsim(rate),
+    ]),
     [
-      ['setup', 'turns/s', 'vs in-memory', 'vs rddlsim'],
-      [emulated.label, emulated.opsPerSecond, '1.00x', vsReal(emulated.opsPerSecond)],
-      [
-        inProcess.label,
-        inProcess.opsPerSecond,
-        ratio(inProcess.opsPerSecond),
-        vsReal(inProcess.opsPerSecond),
-      ],
-      [
-        processes.label,
-        processes.opsPerSecond,
-        ratio(processes.opsPerSecond),
-        vsReal(processes.opsPerSecond),
-      ],
-      ['rddlsim Server + Java Client (reference, not measured here)', REAL_SERVER_TURNS_PER_SECOND, '', '1x'],
+      'rddlsim Server + its Java Client (reference, research notes)',
+      30,
+      REAL_SERVER_TURNS_PER_SECOND,
+      '',
+      '1x',
     ],
-  );
+  ]);
 }
 
 /**
  * `protoplay serve` and `protoplay connect` as two processes. Process start-up is not a turn, so each
- * session is timed by the client's own transcript: from its session-request to the server's close.
+ * session is timed by the client's own transcript: from its session-request to the server's session-end.
+ * One warm-up session (it warms the server up), then the median of three.
  */
-async function measureChildProcesses(turns: number) {
+async function measureChildProcesses(turns: number): Promise<Rate> {
   const dir = await mkdtemp(join(tmpdir(), 'protoplay-bench-'));
+  const serveArgs = [
+    'serve',
+    'rddlsim',
+    '--rddl-dir',
+    RDDL_DIR,
+    '--port',
+    '0',
+    '--rounds',
+    String(CHILD_ROUNDS),
+  ];
   const server = spawn(
     process.execPath,
-    [
-      BIN,
-      'serve',
-      'rddlsim',
-      '--rddl-dir',
-      RDDL_DIR,
-      '--port',
-      '0',
-      '--rounds',
-      String(CHILD_ROUNDS),
-      '--time-limit',
-      '0',
-      '--quiet',
-    ],
+    [BIN, ...serveArgs, '--time-limit', '0', '--semantics', 'protoplay', '--quiet'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
   try {
     const port = await new Promise<number>((found, failed) => {
-      const lines = createInterface({ input: server.stdout! });
-      lines.on('line', (line) => {
+      createInterface({ input: server.stdout! }).on('line', (line) => {
         const match = /listening on [^ ]+:(\d+)/.exec(line);
         if (match) found(Number(match[1]));
       });
       server.once('exit', (code) => failed(new Error(`serve exited with ${code}`)));
     });
-    // One warm-up session, then the median of three timed ones.
     const seconds: number[] = [];
     for (let i = 0; i < 4; i++) {
       const file = join(dir, `session-${i}.json`);
@@ -154,8 +156,6 @@ async function measureChildProcesses(turns: number) {
         String(port),
         '--instance',
         INSTANCE,
-        '--policy',
-        'noop',
         '--transcript',
         file,
         '--json',
@@ -165,13 +165,12 @@ async function measureChildProcesses(turns: number) {
     }
     seconds.sort((a, b) => a - b);
     const median = seconds[1]!;
-    const rate: Rate = {
+    return {
       label: 'connect + serve, two processes, loopback TCP',
       opsPerSecond: turns / median,
       seconds: median,
       ops: turns,
     };
-    return rate;
   } finally {
     server.kill();
     await rm(dir, { recursive: true, force: true });

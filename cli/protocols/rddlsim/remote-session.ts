@@ -189,9 +189,8 @@ class RemoteSession {
           message: `internal error: ${describeError(error)}`,
         }),
       )
-      .finally(() => {
-        if (!this.#outcome) this.#socket.resume();
-      });
+      // Keep reading even after the outcome is known: the server's close must still arrive to end the session.
+      .finally(() => this.#socket.resume());
   }
 
   /**
@@ -392,7 +391,10 @@ class RemoteSession {
         code: 'protoplay.connect.stopped',
         message: `stopped after ${maxRounds} rounds as asked; the server offers ${this.#numRounds}`,
       });
-      this.#closeOurSide();
+      // Close both directions, as rddlsim's Java client does: rddlsim's server answers a half-closed
+      // connection with resource-notifications for ever, and stops only when a write fails.
+      this.#recordClientClose();
+      this.#socket.destroy();
     }
   }
 

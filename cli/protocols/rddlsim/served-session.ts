@@ -169,7 +169,9 @@ export class ServedSession {
           recorder?.annotate('note', effect.note);
           break;
         case 'violation': {
-          const index = this.#records[effect.violation.index] ?? -1;
+          // The host counts this connection's records from 0; a recorded transcript numbers them alike
+          // unless some were left out, so the index is looked up.
+          const index = recorder ? (this.#records[effect.violation.index] ?? -1) : effect.violation.index;
           const message = effect.violation.message.replace(/^message \d+/, `message ${index}`);
           this.#options.log(`${this.#prefix}: the client broke a rule: ${message}`);
           if (recorder && index >= 0)

@@ -148,6 +148,36 @@ describe('connect against misbehaving servers', () => {
     expect(run.transcript.messages.some((m) => m.kind === 'error')).toBe(true);
   });
 
+  it('leaves after --rounds N even when the server keeps talking to a closed connection', async () => {
+    // rddlsim's server answers a half-closed connection with resource-notifications until a write fails.
+    const roundEnd = frame({
+      type: 'round-end',
+      instanceName: 'sysadmin_inst_mdp__1',
+      clientName: 'protoplay',
+      roundNum: 0,
+      roundReward: 10,
+      turnsUsed: 1,
+      timeLeft: 1077000,
+      immediateReward: 10,
+    });
+    const notification = frame({ type: 'resource-notification', timeLeft: 1076000, memoryLeft: 'enough' });
+    const port = await fakeServer((n, socket) => {
+      if (n === 1) socket.write(sessionInit);
+      if (n === 2) socket.write(Buffer.concat([roundInit, turn(1)]));
+      if (n === 3) socket.write(roundEnd);
+      if (n === 3) {
+        socket.once('end', () => {
+          const timer = setInterval(() => socket.write(notification), 5);
+          socket.once('close', () => clearInterval(timer));
+        });
+      }
+    });
+    const run = await connectTo(port, 'leaves', ['--rounds', '1', '--timeout', '10']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('left after 1 rounds as asked (the server offers 2)\n');
+    expect(run.transcript.messages.at(-1)).toMatchObject({ dir: 'c2s', kind: 'close' });
+  });
+
   it('says when nothing listens (exit 4)', async () => {
     const port = await fakeServer(() => undefined);
     servers.at(-1)!.close();
