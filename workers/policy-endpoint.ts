@@ -8,8 +8,24 @@ import type { PolicyRuntime } from '../src/core/policy/runtime';
 import type { CallOutcome, LoadOutcome } from '../src/core/policy/types';
 import type { PolicyEndpoint } from '../src/core/policy/supervisor';
 
-/** Starts a policy worker. */
+let spare: PolicyEndpoint | undefined;
+
+/**
+ * A policy worker, ready or nearly: one is always kept started ahead (its compiler loaded), so neither
+ * a run nor the restart after an overrun waits for a worker to boot.
+ */
 export function spawnPolicyWorker(): PolicyEndpoint {
+  const endpoint = spare ?? startPolicyWorker();
+  spare = startPolicyWorker();
+  return endpoint;
+}
+
+/** Starts the spare policy worker now, before the first session needs it. */
+export function prewarmPolicyWorker(): void {
+  spare ??= startPolicyWorker();
+}
+
+function startPolicyWorker(): PolicyEndpoint {
   const worker = new Worker(new URL('./policy.worker.ts', import.meta.url), {
     type: 'module',
     name: 'policy',

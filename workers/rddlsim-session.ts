@@ -108,7 +108,10 @@ class RddlsimSessionRun implements RunningSession {
   /** Loads the policy, then lets the session run in the background. */
   async start(): Promise<void> {
     this.#batcher.note({ status: this.#config.startPaused ? 'paused' : 'running' });
-    const loaded = await this.#supervisor.load(this.#config.policy);
+    const loaded = await this.#supervisor.load({
+      ...this.#config.policy,
+      context: { instance: this.#summary },
+    });
     const { recorder } = this.#session;
     for (const line of loaded.logs) recorder.annotate('policy-log', { ...line, round: 0, turn: 0 });
     if (!loaded.ok) {
@@ -147,7 +150,7 @@ class RddlsimSessionRun implements RunningSession {
 
   /** Calls the policy within its budget; a fault is reported to the page at once. */
   async #call(hook: string, args: readonly unknown[], site: CallSite): Promise<CallOutcome> {
-    const outcome = await this.#supervisor.call(hook, args, { instance: this.#summary }, site);
+    const outcome = await this.#supervisor.call(hook, args, {}, site);
     if (!outcome.ok) {
       this.#faulted = true;
       this.#batcher.note({ fault: outcome.fault });

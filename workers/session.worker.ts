@@ -4,6 +4,7 @@
  * protocol's runner; the controls go to the session under way.
  */
 import * as Comlink from 'comlink';
+import { prewarmPolicyWorker } from './policy-endpoint';
 import { startRddlsimSession, type RunningSession } from './rddlsim-session';
 import type { SessionUpdate, SessionWorkerApi } from './session-api';
 
@@ -35,3 +36,4 @@ const api: SessionWorkerApi = {
 
 // The default endpoint is the worker global scope.
 Comlink.expose(api);
+prewarmPolicyWorker();

@@ -3,27 +3,9 @@
  * session at full speed through the real workers and reports how long it took until the page had every
  * message. Nothing in the playground calls it.
  */
-import type { PolicySource } from '../core/policy/types';
+import type { BenchRequest, BenchResult } from './bench-api';
 import { protocolAdapter } from '../state/protocols/registry';
 import type { Session } from '../state/session.svelte';
-
-/** What the benchmark asks for. */
-export interface BenchRequest {
-  environment: string;
-  rounds: number;
-  seed: number;
-  policy: PolicySource;
-}
-
-/** What one benchmarked session did. */
-export interface BenchResult {
-  /** Policy decisions (turn messages received). */
-  turns: number;
-  messages: number;
-  /** From the Run request to the page holding the finished transcript. */
-  ms: number;
-  phase: string;
-}
 
 declare global {
   interface Window {

@@ -42,6 +42,11 @@ export class Session {
     return this.phase === 'running' || this.phase === 'paused' || this.phase === 'awaiting-decision';
   }
 
+  /** Starts the session worker ahead of the first run, so pressing Run does not wait for it to boot. */
+  prewarm(): void {
+    this.#worker();
+  }
+
   /** Starts a new session; the transcript on screen is replaced as soon as the worker reports. */
   async run(config: SessionConfig, adapter: ProtocolAdapter): Promise<void> {
     this.#adapter = adapter;

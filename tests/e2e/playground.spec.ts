@@ -38,7 +38,7 @@ async function exportAs(page: Page, format: string) {
 }
 
 const status = (page: Page) =>
-  page.getByRole('status').filter({ hasText: /Ready|Running|Paused|Finished|Stopped/ });
+  page.getByRole('status').filter({ hasText: /Ready|Running|Paused|Waiting|Finished|Stopped/ });
 const messageRows = (page: Page) => page.getByRole('listbox', { name: 'Messages' }).getByRole('option');
 
 test('the page loads on RDDLSim with a domain and a sample policy, ready to run', async ({ page }) => {
@@ -165,4 +165,87 @@ test('an exported transcript imports again, and the raw export is the wire bytes
   await expect(page.getByRole('group', { name: 'Total reward per round' }).getByRole('button')).toHaveCount(
     2,
   );
+});
+
+test('a policy that throws is stopped with its message and line, marked in the editor', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 1, fast: true });
+  const line2 = '  if (observation.turn === 3) throw new Error("no plan for turn 3");';
+  await setPolicyCode(
+    page,
+    ['export function act(observation: Observation): Actions {', line2, '  return null;', '}'].join('\n'),
+  );
+  await page.getByRole('button', { name: 'Run' }).click();
+  // Located where the error was created, in the user's source (not the compiled code).
+  await expect(page.getByRole('alert').filter({ hasText: 'no plan' })).toHaveText(
+    `policy.ts:2:${line2.indexOf('new Error') + 1}: Error: no plan for turn 3`,
+  );
+  await expect(status(page)).toContainText('Stopped by an error');
+  // Monaco marks the spot: "go to next problem" (F8) opens the marker with the message.
+  await (await editor(page)).focus();
+  await page.keyboard.press('F8');
+  await expect(page.getByText('Error: no plan for turn 3', { exact: true })).toBeVisible();
+  // The turns before the throw were played and kept.
+  await expect(messageRows(page).filter({ hasText: 'r1 t2' }).first()).toBeVisible();
+});
+
+test('an action with an unknown name is held before sending, and can be sent anyway', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 1, fast: true });
+  await setPolicyCode(
+    page,
+    [
+      'export function act(): Actions {',
+      "  return { name: 'restart', args: ['server'] } as unknown as Action;",
+      '}',
+    ].join('\n'),
+  );
+  await page.getByRole('button', { name: 'Run' }).click();
+  const decision = page.getByRole('alertdialog', { name: /Actions not sent \(round 1, turn 1\)/ });
+  await expect(decision).toBeVisible();
+  await expect(decision).toContainText('restart');
+  await expect(status(page)).toContainText('Waiting for your decision');
+  await decision.getByRole('button', { name: 'Send anyway' }).click();
+  await expect(decision).toBeHidden();
+  // The real server fails on an unknown action name and closes the connection; the emulator does the same
+  // and says so.
+  await expect(messageRows(page).filter({ hasText: 'restart(server)' })).toHaveCount(1);
+  await expect(status(page)).toContainText(/Finished|Stopped/);
+  await page.getByRole('tab', { name: /Console/ }).click();
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).toContainText('real server');
+});
+
+test('a wire-level policy speaks the protocol itself', async ({ page }) => {
+  await page.goto('./');
+  await configure(page, { rounds: 2, fast: true });
+  await page
+    .getByRole('group', { name: 'Sample policies' })
+    .getByRole('button', { name: 'Wire level' })
+    .click();
+  await expect(page.getByLabel('Level')).toHaveValue('wire');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(page.getByRole('group', { name: 'Total reward per round' }).getByRole('button')).toHaveCount(
+    2,
+  );
+  await expect(messageRows(page).filter({ hasText: 'session-end' })).toHaveCount(1);
+});
+
+test('a shared link opens its configuration over the stored one', async ({ page }) => {
+  await page.goto('./');
+  await setPolicyCode(page, '// shared by a teacher\nexport function act() {\n  return null;\n}\n');
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('#p=rddlsim');
+  // The learner edits on; storage now holds other code.
+  await setPolicyCode(page, '// edited later\nexport function act() {\n  return null;\n}\n');
+  await page.waitForTimeout(1000);
+  // Opening the link (with another seed) applies its configuration over the stored one.
+  const url = new URL(copied);
+  url.hash = url.hash.replace(/seed=\d+/, 'seed=42');
+  const opened = await page.context().newPage();
+  await opened.goto(url.toString());
+  await expect(opened.getByText('// shared by a teacher').first()).toBeVisible();
+  await expect(opened.getByLabel('Seed')).toHaveValue('42');
 });

@@ -31,6 +31,7 @@ export class PolicyRuntime {
   #policy: EvaluatedPolicy | undefined;
   #rng = new Rng(0);
   #memory: Record<string, unknown> = {};
+  #sessionContext: Record<string, unknown> = {};
   #logs: PolicyLogLine[] = [];
   #droppedLogs = 0;
   readonly #console: PolicyConsole;
@@ -57,6 +58,7 @@ export class PolicyRuntime {
     this.#policy = undefined;
     this.#rng = new Rng(source.seed);
     this.#memory = {};
+    this.#sessionContext = source.context ?? {};
     this.#startCapture();
     const compiled = compilePolicy(source.code, source.language, source.fileName);
     if (!compiled.ok) return { ok: false, fault: compiled.fault, logs: this.#endCapture() };
@@ -82,7 +84,8 @@ export class PolicyRuntime {
   }
 
   /**
-   * Calls a hook with `args` followed by the context (extended with the runtime's helpers). A hook that is
+   * Calls a hook with `args` followed by the context: the session's context given at load, this call's
+   * `context`, and the runtime's helpers. A hook that is
    * not exported returns `undefined`; a hook may be async. The value must be plain data (it crosses a
    * worker boundary): functions and cycles are reported as a `result` fault.
    */
@@ -101,7 +104,10 @@ export class PolicyRuntime {
       log: this.#console.log,
     };
     try {
-      const value: unknown = await fn.apply(policy.exports, [...args, { ...context, ...helpers }]);
+      const value: unknown = await fn.apply(policy.exports, [
+        ...args,
+        { ...this.#sessionContext, ...context, ...helpers },
+      ]);
       const problem = findNonData(value);
       if (problem) {
         return {

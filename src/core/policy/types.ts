@@ -25,6 +25,11 @@ export interface PolicySource {
   level: PolicyLevel;
   /** Seed of `context.random()`, so a randomised policy replays exactly with the session's seed. */
   seed: number;
+  /**
+   * Facts that stay the same for the whole session (the instance being played...), merged into the
+   * context of every call: sent once with the code instead of with every call.
+   */
+  context?: Record<string, unknown>;
 }
 
 /**

@@ -158,6 +158,16 @@ describe('PolicyRuntime', () => {
     expect(await draw(7)).not.toEqual(await draw(8));
   });
 
+  it('merges the session context given at load into every call, under the call context', async () => {
+    const runtime = new PolicyRuntime();
+    runtime.load(
+      source('export function act(_o: unknown, ctx: any) { return [ctx.instance.name, ctx.turn]; }', {
+        context: { instance: { name: 'office' }, turn: 0 },
+      }),
+    );
+    expect(await runtime.call('act', [{}], { turn: 3 })).toMatchObject({ ok: true, value: ['office', 3] });
+  });
+
   it('keeps context.memory between calls and sends context.log to the policy log', async () => {
     const runtime = new PolicyRuntime();
     runtime.load(

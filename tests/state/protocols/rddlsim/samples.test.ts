@@ -57,9 +57,16 @@ async function play(code: string, level: 'policy' | 'wire', environment: string,
   const model = models.get(environment)!;
   const example = EXAMPLE_DOMAINS.find((e) => e.id === environment)!;
   const supervisor = new PolicySupervisor({ spawn: createInProcessEndpoint, budgetMs: 5_000 });
-  const loaded = await supervisor.load({ code, language: 'ts', fileName: 'policy.ts', level, seed });
-  expect(loaded).toMatchObject({ ok: true });
   const summary = instanceSummary(model.info);
+  const loaded = await supervisor.load({
+    code,
+    language: 'ts',
+    fileName: 'policy.ts',
+    level,
+    seed,
+    context: { instance: summary },
+  });
+  expect(loaded).toMatchObject({ ok: true });
   const session = new EmulatedSession({
     model,
     task: `${example.domain}\n\n${example.instance}\n`,
@@ -67,8 +74,8 @@ async function play(code: string, level: 'policy' | 'wire', environment: string,
     seed,
     onPolicyFault: 'stop',
     policy: {
-      act: (observation, site) => supervisor.call('act', [observation], { instance: summary }, site),
-      hook: (name, args, site) => supervisor.call(name, args, { instance: summary }, site),
+      act: (observation, site) => supervisor.call('act', [observation], {}, site),
+      hook: (name, args, site) => supervisor.call(name, args, {}, site),
     },
   });
   await session.run();

@@ -1,0 +1,20 @@
+/** The browser benchmark's request and result (see `bench-hook.ts`), shared with the benchmark script. */
+import type { PolicySource } from '../core/policy/types';
+
+/** What the benchmark asks for. */
+export interface BenchRequest {
+  environment: string;
+  rounds: number;
+  seed: number;
+  policy: PolicySource;
+}
+
+/** What one benchmarked session did. */
+export interface BenchResult {
+  /** Policy decisions (turn messages received). */
+  turns: number;
+  messages: number;
+  /** From the Run request to the page holding the finished transcript. */
+  ms: number;
+  phase: string;
+}
