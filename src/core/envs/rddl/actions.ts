@@ -56,8 +56,8 @@ export class ActionResolver {
       for (let i = 0; i < args.length; i++) {
         const raw = args[i]!;
         const name = raw.startsWith('$') ? raw.slice(1) : raw;
-        const position = layout.paramValues[i]!.indexOf(name);
-        if (position < 0) {
+        const position = layout.paramPositions[i]!.get(name);
+        if (position === undefined) {
           index = -1;
           break;
         }

@@ -17,6 +17,7 @@ import type { Expr, PvarRef, Term, TypedVariable } from './ast';
 import type { ExprContext, PvarInfo } from './domain';
 import type { FluentLayout, GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
+import { rollStatements } from './roll';
 import { javaDoubleToInt, javaRound } from './runtime';
 import { BOOL, INT, REAL, arithmeticType, describeType, type ValueType } from './value-types';
 
@@ -144,6 +145,7 @@ export class ExpressionCompiler {
   readonly #typeOfObject = new Map<string, string>();
   readonly #enumOfValue = new Map<string, string>();
   readonly #dense = new Map<string, string>();
+  readonly #positions = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly grounded: GroundedInstance,
@@ -352,12 +354,12 @@ export class ExpressionCompiler {
         const binding = env.get(arg.name);
         if (!binding) throw new CompileError(`unknown variable ${arg.name}`, arg.loc);
         if (binding.runtime) return this.runtimeVariable(arg.name, binding, arg.loc);
-        return layout.paramValues[param]!.indexOf(binding.value);
+        return layout.paramPositions[param]!.get(binding.value) ?? -1;
       }
       case 'enum':
-        return layout.paramValues[param]!.indexOf(arg.value);
+        return layout.paramPositions[param]!.get(arg.value) ?? -1;
       case 'object': {
-        const position = layout.paramValues[param]!.indexOf(arg.name);
+        const position = layout.paramPositions[param]!.get(arg.name) ?? -1;
         if (position < 0) {
           throw new CompileError(
             `'${arg.name}' is not an object of type ${layout.info.params[param]}`,
@@ -369,7 +371,7 @@ export class ExpressionCompiler {
       case 'pvar': {
         const code = this.compilePvar(arg, env);
         if (code.value !== undefined)
-          return layout.paramValues[param]!.indexOf(this.grounded.symbols.name(code.value as number));
+          return layout.paramPositions[param]!.get(this.grounded.symbols.name(code.value as number)) ?? -1;
         return code;
       }
     }
@@ -844,6 +846,7 @@ export class ExpressionCompiler {
    * engine): each helper runs its share and hands the accumulator `r` on. Returns the call expression.
    */
   private helperChain(statements: string[], ending: string, prefix: string, initial?: string): string {
+    statements = rollStatements(statements, (values) => this.module.table(values));
     const temps = this.#temps;
     const declare =
       temps > 0 ? `  let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')};\n` : '';
@@ -917,7 +920,6 @@ export class ExpressionCompiler {
       }
     }
     const tuples = this.trueGroundings(layout, fixed);
-    const lists = variables.map((v) => this.grounded.typeValues.get(v.type) ?? []);
     const envs: { env: Env; order: number[] }[] = [];
     for (const tuple of tuples) {
       // tuple: values of the guard's free parameters; map back to the quantified variables.
@@ -935,7 +937,7 @@ export class ExpressionCompiler {
       const extended = new Map(env);
       for (let i = 0; i < variables.length; i++) {
         const value = assignment.get(variables[i]!.name)!;
-        const position = lists[i]!.indexOf(value);
+        const position = this.positionIn(variables[i]!.type, value);
         if (position < 0) {
           consistent = false;
           break;
@@ -951,6 +953,16 @@ export class ExpressionCompiler {
       return 0;
     });
     return { envs: envs.map((e) => e.env), body };
+  }
+
+  /** Position of a value in its type's list, -1 if it is not one of them. */
+  private positionIn(type: string, value: string): number {
+    let positions = this.#positions.get(type);
+    if (!positions) {
+      positions = new Map((this.grounded.typeValues.get(type) ?? []).map((v, i) => [v, i]));
+      this.#positions.set(type, positions);
+    }
+    return positions.get(value) ?? -1;
   }
 
   /** True groundings of a boolean non-fluent matching a pattern ('*' = free), as tuples of the free values. */

@@ -10,6 +10,7 @@ import type { Expr } from './ast';
 import type { ExprContext, PvarInfo } from './domain';
 import { ARRAY_PARAMS, CompileError, ExpressionCompiler, ModuleBuilder, type Code } from './compile-expr';
 import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
+import { rollStatements } from './roll';
 import type { CompiledRuntime } from './runtime';
 import type { ValueType } from './value-types';
 
@@ -238,9 +239,12 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
       current = [];
       size = 0;
     };
-    for (const statement of statements) {
-      current.push(statement.source);
-      size += statement.source.length;
+    for (const source of rollStatements(
+      statements.map((st) => st.source),
+      (values) => module.table(values),
+    )) {
+      current.push(source);
+      size += source.length;
       if (size > CHUNK_CHARS) flush();
     }
     flush();

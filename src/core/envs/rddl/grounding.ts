@@ -77,6 +77,8 @@ export interface FluentLayout {
   count: number;
   /** The values each parameter ranges over (objects without `$`, enum values with `@`). */
   paramValues: string[][];
+  /** Position of each value in `paramValues` (shared per type), for constant-time lookups. */
+  paramPositions: ReadonlyMap<string, number>[];
   strides: number[];
 }
 
@@ -137,7 +139,7 @@ export interface GroundedInstance {
 
 /** Position of a value in the list of its type. */
 export function valuePosition(layout: FluentLayout, param: number, value: string): number {
-  return layout.paramValues[param]!.indexOf(value);
+  return layout.paramPositions[param]!.get(value) ?? -1;
 }
 
 /** The argument names of the grounding at `index` (0-based within the fluent). */
@@ -158,6 +160,15 @@ export function groundInstance(
   const symbols = new SymbolTable();
   for (const values of typeValues.values()) for (const value of values) symbols.id(value);
 
+  const positionsByType = new Map<string, Map<string, number>>();
+  const positionsOf = (type: string) => {
+    let positions = positionsByType.get(type);
+    if (!positions) {
+      positions = new Map((typeValues.get(type) ?? []).map((value, i) => [value, i]));
+      positionsByType.set(type, positions);
+    }
+    return positions;
+  };
   const sizes: Record<FluentStore, number> = { state: 0, action: 0, interm: 0, observ: 0, nonfluent: 0 };
   const layouts = new Map<string, FluentLayout>();
   let total = 0;
@@ -185,7 +196,15 @@ export function groundInstance(
       );
       return { diagnostics: sink.diagnostics };
     }
-    layouts.set(info.canonical, { info, store, offset: sizes[store], count, paramValues, strides });
+    layouts.set(info.canonical, {
+      info,
+      store,
+      offset: sizes[store],
+      count,
+      paramValues,
+      paramPositions: info.params.map(positionsOf),
+      strides,
+    });
     sizes[store] += count;
   }
   if (sink.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: sink.diagnostics };
@@ -422,7 +441,8 @@ function collectTypeValues(
   const valuesInsertion: string[] = [];
   const addConstants = (type: string, constants: string[]) => {
     const merged = [...constants];
-    for (const existing of values.get(type) ?? []) if (!merged.includes(existing)) merged.push(existing);
+    const present = new Set(merged);
+    for (const existing of values.get(type) ?? []) if (!present.has(existing)) merged.push(existing);
     if (!values.has(type)) valuesInsertion.push(type);
     values.set(type, merged);
   };

@@ -82,6 +82,7 @@ export class CompiledSimulator implements RddlSimulator {
   readonly #stateList: ListedGrounding[];
   readonly #observList: ListedGrounding[];
   readonly #internalList: ListedGrounding[];
+  readonly #quotes = new Map<ConstraintInfo, string>();
 
   constructor(plan: SimulationPlan, options: SimulatorOptions) {
     this.#plan = plan;
@@ -227,8 +228,17 @@ export class CompiledSimulator implements RddlSimulator {
     };
   }
 
-  /** The constraint's own text, trimmed to one line. */
+  /** The constraint's own text, trimmed to one line (computed once per constraint). */
   private quote(constraint: ConstraintInfo): string {
+    let quoted = this.#quotes.get(constraint);
+    if (quoted === undefined) {
+      quoted = this.quoteSource(constraint);
+      this.#quotes.set(constraint, quoted);
+    }
+    return quoted;
+  }
+
+  private quoteSource(constraint: ConstraintInfo): string {
     const { location } = constraint;
     const text = location.source !== undefined ? this.#plan.texts.get(location.source) : undefined;
     if (!text || location.offset === undefined) return `line ${location.line}`;
