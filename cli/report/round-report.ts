@@ -83,6 +83,8 @@ export class RoundReporter {
 
   /** Stops the bar; call before printing anything else. */
   stop(): void {
+    // Round lines logged since the last redraw are printed by a redraw; stopping alone would drop them.
+    this.#bars?.update();
     this.#bars?.stop();
     this.#bars = undefined;
     this.#bar = undefined;

@@ -75,6 +75,9 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
       }
       const report = await session.step();
       for (const round of report.roundsEnded) reporter.round(round);
+      // A built-in policy answers without ever leaving the microtask queue; let signals and the progress
+      // bar's timer in once per round.
+      if (report.roundsEnded.length > 0) await new Promise((resolve) => setImmediate(resolve));
       if (report.observation) reporter.turn(report.observation.turn);
     }
   } finally {

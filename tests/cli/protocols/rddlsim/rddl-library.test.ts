@@ -1,0 +1,102 @@
+/**
+ * RDDL files as the command line reads them: directories like rddlsim's server (including its `server/`
+ * + `client/` layout), files named on the command line, syntax errors located in their file.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProtoplayError } from '../../../../src/core/errors';
+import { CliError, ExitCode } from '../../../../cli/command-line/exit-codes';
+import { RddlLibrary } from '../../../../cli/protocols/rddlsim/rddl-library';
+
+const DOMAIN = `domain tiny_mdp {
+  requirements = { reward-deterministic };
+  pvariables {
+    on : { state-fluent, bool, default = false };
+    flip : { action-fluent, bool, default = false };
+  };
+  cpfs {
+    on' = if (flip) then ~on else on;
+  };
+  reward = if (on) then 1 else 0;
+}
+`;
+const instance = (name: string) => `instance ${name} {
+  domain = tiny_mdp;
+  max-nondef-actions = 1;
+  horizon = 5;
+  discount = 1.0;
+}
+`;
+/** A syntax error on line 2, column 14 (the `;` where `{` must come). */
+const BROKEN = 'domain broken_mdp {\n  pvariables ;\n}\n';
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'protoplay-library-'));
+  await mkdir(join(dir, 'plain'));
+  await writeFile(join(dir, 'plain', 'tiny_mdp.rddl'), DOMAIN);
+  await writeFile(join(dir, 'plain', 'tiny_inst_1.rddl'), instance('tiny_inst_1'));
+  await writeFile(join(dir, 'plain', 'notes.txt'), 'not RDDL');
+  await writeFile(join(dir, 'plain', 'broken.rddl'), BROKEN);
+  // rddlsim's IPC 2018 layout: the model from server/, the task text from client/.
+  for (const side of ['server', 'client']) await mkdir(join(dir, 'split', side), { recursive: true });
+  await writeFile(join(dir, 'split', 'server', 'tiny_mdp.rddl'), DOMAIN);
+  await writeFile(join(dir, 'split', 'server', 'tiny_inst_1.rddl'), instance('tiny_inst_1'));
+  await writeFile(join(dir, 'split', 'server', 'tiny_inst_2.rddl'), instance('tiny_inst_2'));
+  await writeFile(join(dir, 'split', 'client', 'tiny_mdp.rddl'), `// as the client sees it\n${DOMAIN}`);
+  await writeFile(join(dir, 'split', 'client', 'tiny_inst_1.rddl'), instance('tiny_inst_1'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('RddlLibrary', () => {
+  it('serves a directory, leaving out a broken file with a located warning', async () => {
+    const library = await RddlLibrary.fromServerDirectory('plain', { cwd: dir, mode: 'lenient' });
+    expect(library.instanceNames()).toEqual(['tiny_inst_1']);
+    expect(library.warnings).toEqual([
+      expect.stringMatching(/^plain\/broken\.rddl:2:14: .* \(file left out\)$/),
+    ]);
+    const { model, task } = library.load('tiny_inst_1');
+    expect(model.info.horizon).toBe(5);
+    // What rddlsim's server sends: the domain's file, a blank line, the instance's file, a newline.
+    expect(task).toBe(`${DOMAIN}\n\n${instance('tiny_inst_1')}\n`);
+    expect(library.load('tiny_inst_1')).toBe(library.load('tiny_inst_1'));
+  });
+
+  it('reports a syntax error in a file named on the command line at its line and column', async () => {
+    const loading = RddlLibrary.fromPaths(['plain/tiny_mdp.rddl', 'plain/broken.rddl'], {
+      cwd: dir,
+      mode: 'strict',
+    });
+    await expect(loading).rejects.toBeInstanceOf(ProtoplayError);
+    await expect(loading).rejects.toMatchObject({
+      location: { source: 'plain/broken.rddl', line: 2, column: 14 },
+    });
+  });
+
+  it('reads the model from server/ and the task text from client/', async () => {
+    const library = await RddlLibrary.fromServerDirectory(join(dir, 'split'), { cwd: dir, mode: 'lenient' });
+    expect(library.instanceNames().sort()).toEqual(['tiny_inst_1', 'tiny_inst_2']);
+    expect(library.load('tiny_inst_1').task).toBe(
+      `// as the client sees it\n${DOMAIN}\n\n${instance('tiny_inst_1')}\n`,
+    );
+    // No client copy of the instance: rddlsim cannot read the task and sends null.
+    expect(library.load('tiny_inst_2').task).toBeNull();
+  });
+
+  it('names the instances there are when asked for one that is not', async () => {
+    const library = await RddlLibrary.fromPaths(['plain/tiny_mdp.rddl', 'plain/tiny_inst_1.rddl'], {
+      cwd: dir,
+      mode: 'strict',
+    });
+    expect(library.instancesInFiles(['plain/tiny_inst_1.rddl'])).toEqual(['tiny_inst_1']);
+    expect(() => library.load('tiny_inst_9')).toThrow(
+      new CliError(ExitCode.usage, "no instance named 'tiny_inst_9'; the files define tiny_inst_1"),
+    );
+  });
+});
