@@ -1,11 +1,13 @@
 /**
- * The request-action percept: what one agent sees this step. Built by walking the agent's vision diamond
- * once, reading the per-cell tables of the world, so the cost is proportional to the vision area and
- * what is in it. Keys are created in the real server's output order (except `absolutePosition`, which comes
- * last instead of second), so our messages read like its messages; agents must not rely on key order.
+ * The request-action percept as JSON objects: what one agent sees this step, built from the walk of its
+ * vision diamond (`vision.ts`). Keys are created in the real server's output order (except
+ * `absolutePosition`, which comes last instead of second), so our messages read like its messages; agents
+ * must not rely on key order. `percept-json.ts` writes the same percept as text, byte for byte what
+ * `JSON.stringify` makes of these objects.
  */
 import type { MassimNormPercept, MassimStepPercept, MassimTaskPercept, MassimThing } from './api';
 import type { Entity } from './things';
+import { THING_TYPES, type VisionScan } from './vision';
 import type { World } from './world';
 
 /** What all agents of a step share: computed once per step. */
@@ -18,70 +20,49 @@ export interface StepShared {
   absolutePosition: boolean;
 }
 
-export function buildStepPercept(world: World, entity: Entity, shared: StepShared): MassimStepPercept {
-  const torus = world.torus;
-  const width = torus.width;
-  const height = torus.height;
-  const ox = torus.x(entity.cell);
-  const oy = torus.y(entity.cell);
-  const radius = entity.role.vision;
-  // Without wrap-around ambiguity (the usual case) a cell's relative position is just its offset.
-  const plainOffsets = 2 * radius < width && 2 * radius < height;
-
+/** The percept of `entity`; `scan` is scratch space (reused between calls). */
+export function buildStepPercept(
+  world: World,
+  entity: Entity,
+  shared: StepShared,
+  scan: VisionScan,
+): MassimStepPercept {
+  scan.scan(world, entity);
   const things: MassimThing[] = [];
-  const attached: [number, number][] = [];
-  const goalZones: [number, number][] = [];
-  const roleZones: [number, number][] = [];
-
-  for (const { dx, dy } of torus.diamond(radius)) {
-    let x = ox + dx;
-    let y = oy + dy;
-    if (plainOffsets) {
-      if (x < 0) x += width;
-      else if (x >= width) x -= width;
-      if (y < 0) y += height;
-      else if (y >= height) y -= height;
-    } else {
-      x = ((x % width) + width) % width;
-      y = ((y % height) + height) % height;
-    }
-    const cell = y * width + x;
-    const first = world.firstAt(cell);
-    const markers = world.markersAt(cell);
-    const dispenser = world.dispenserAt(cell);
-    const inGoal = world.goalZones.covers(cell);
-    const inRole = world.roleZones.covers(cell);
-    if (first === null && markers === undefined && dispenser === undefined && !inGoal && !inRole) continue;
-
-    const rx = plainOffsets ? dx : torus.relativeX(x, ox);
-    const ry = plainOffsets ? dy : torus.relativeY(y, oy);
-    for (let thing = first; thing; thing = thing.nextInCell) {
-      things.push({ x: rx, y: ry, details: thing.details, type: thing.kind });
-      if (thing !== entity && world.perceivedAsAttached(thing)) attached.push([rx, ry]);
-    }
-    if (markers) for (const marker of markers) things.push({ x: rx, y: ry, details: marker, type: 'marker' });
-    if (dispenser !== undefined) things.push({ x: rx, y: ry, details: dispenser, type: 'dispenser' });
-    if (inGoal) goalZones.push([rx, ry]);
-    if (inRole) roleZones.push([rx, ry]);
+  for (let i = 0; i < scan.thingCount; i++) {
+    things.push({
+      x: scan.thingX[i]!,
+      y: scan.thingY[i]!,
+      details: scan.thingDetails[i]!,
+      type: THING_TYPES[scan.thingCode[i]!]!,
+    });
   }
-
   const percept: MassimStepPercept = {
     lastActionParams: [...entity.lastActionParams],
     role: entity.role.name,
     violations: [...(shared.violations.get(entity) ?? [])],
     deactivated: entity.deactivated,
-    goalZones,
-    roleZones,
+    goalZones: pairs(scan.goalX, scan.goalY, scan.goalCount),
+    roleZones: pairs(scan.roleX, scan.roleY, scan.roleCount),
     score: shared.scores.get(entity.team) ?? 0,
     lastAction: entity.lastAction,
     norms: shared.norms,
     things,
-    attached,
+    attached: pairs(scan.attachedX, scan.attachedY, scan.attachedCount),
     lastActionResult: entity.lastActionResult,
     tasks: shared.tasks,
     events: [...entity.events],
     energy: entity.energy,
   };
-  if (shared.absolutePosition) percept.absolutePosition = [ox, oy];
+  if (shared.absolutePosition) {
+    const torus = world.torus;
+    percept.absolutePosition = [torus.x(entity.cell), torus.y(entity.cell)];
+  }
   return percept;
+}
+
+function pairs(xs: Int32Array, ys: Int32Array, count: number): [number, number][] {
+  const list: [number, number][] = [];
+  for (let i = 0; i < count; i++) list.push([xs[i]!, ys[i]!]);
+  return list;
 }

@@ -9,6 +9,7 @@ import { Rng } from '../../random';
 import type {
   CreateMassimSimulation,
   MassimJointAction,
+  MassimPhraseOutput,
   MassimSimConfig,
   MassimSimEndContent,
   MassimSimStartPercept,
@@ -27,10 +28,12 @@ import { EnergyRules } from './energy';
 import { javaHashMapOrder } from './javaHashOrder';
 import { generateWorld } from './mapgen';
 import { Officer } from './norms';
+import { PerceptJsonWriter } from './percept-json';
 import { buildStepPercept, type StepShared } from './percepts';
 import { applySetup } from './setup';
 import { TaskBoard } from './tasks';
 import type { Entity } from './things';
+import { VisionScan } from './vision';
 import type { World } from './world';
 
 /** Creates a simulation from one element of a configuration's `match` list. */
@@ -63,6 +66,8 @@ class Simulation implements MassimSimulation {
   #currentStep = 0;
   #events: MassimWorldEvent[] = [];
   #shared: StepShared | undefined;
+  readonly #scan = new VisionScan();
+  #jsonWriter: PerceptJsonWriter | undefined;
 
   constructor(config: MassimSimConfig, options: MassimSimulationOptions) {
     this.config = config;
@@ -148,7 +153,16 @@ class Simulation implements MassimSimulation {
   }
 
   requestActionPercept(agent: string): MassimStepPercept {
-    return buildStepPercept(this.#world, this.#entity(agent), this.#stepShared());
+    return buildStepPercept(this.#world, this.#entity(agent), this.#stepShared(), this.#scan);
+  }
+
+  writeRequestActionPercept(agent: string, out: MassimPhraseOutput): void {
+    let writer = this.#jsonWriter;
+    if (writer?.book !== out.book) {
+      const maxVision = Math.max(...this.config.roles.map((role) => role.vision));
+      this.#jsonWriter = writer = new PerceptJsonWriter(out.book, maxVision);
+    }
+    writer.write(this.#world, this.#entity(agent), this.#stepShared(), this.#scan, out);
   }
 
   #stepShared(): StepShared {

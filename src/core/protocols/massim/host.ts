@@ -22,11 +22,19 @@ import type {
 } from '../../envs/massim/api';
 import { createSimulation as createScenarioSimulation, massimAccountNames } from '../../envs/massim/index';
 import { Rng } from '../../random';
-import { TranscriptRecorder } from '../../transcript/recorder';
-import type { Transcript, TranscriptMessage } from '../../transcript/model';
+import type { Transcript } from '../../transcript/model';
+import { TranscriptStore } from '../../transcript/store/store';
 import { readClientFrame } from './codec';
 import { NulFrameSplitter, type SplitFrame } from './framing';
 import { serializeMassimMessage, type MassimServerMessage } from './messages';
+import {
+  EagerFrame,
+  RequestActionFrame,
+  RequestActionWriter,
+  type MassimOutgoingFrame,
+  type RequestActionHeader,
+} from './outgoing';
+import { MassimRecording, type RecordedFrame } from './recording';
 import { massimRules, type MassimRuleId } from './rules';
 import { realTimeScheduler, type MassimScheduler, type TimerHandle } from './scheduler';
 import { massimViolation, type MassimViolation } from './violation';
@@ -44,8 +52,11 @@ export interface MassimHostOptions {
   seed?: number;
   /** Reproduce the real server's lossy races (sim-start after a reconnection, bye at the end). Default off. */
   faithfulRaces?: boolean;
-  /** Where to record the session; by default the host records into its own transcript. */
-  recorder?: TranscriptRecorder;
+  /**
+   * Where to record the session; by default the host records into a store of its own (protocol `massim`,
+   * started at the scheduler's time, meta `origin`, `seed`, `faithfulRaces`).
+   */
+  store?: TranscriptStore;
   /** Annotate the transcript with the world after every step (for the world view). Default true. */
   recordWorld?: boolean;
   /** The scenario; defaults to the 2022 scenario. */
@@ -54,16 +65,26 @@ export interface MassimHostOptions {
   onEvent?: (event: MassimHostEvent) => void;
 }
 
-/** Where the host sends frames for one connection. */
-export interface MassimConnectionSink {
-  /**
-   * One frame: its text without the 0 terminator (`encodeFrame` gives the wire bytes). `message` is the
-   * object the text was serialised from, for in-memory agents that need not parse it (do not modify it).
-   */
-  send(text: string, message: MassimServerMessage): void;
-  /** The server closes the connection (after a failed login, a replacing login, or after bye). */
-  close(): void;
-}
+/**
+ * Where the host sends frames for one connection: either `send`, with every frame's text and object, or
+ * `deliver`, with frames that make their text or object on first use (in-memory agents that only read one
+ * of the two save the other; a request-action's text and percept object cost more than a step).
+ */
+export type MassimConnectionSink =
+  | {
+      /**
+       * One frame: its text without the 0 terminator (`encodeFrame` gives the wire bytes). `message` is the
+       * object the text was serialised from, for in-memory agents that need not parse it (do not modify it).
+       */
+      send(text: string, message: MassimServerMessage): void;
+      /** The server closes the connection (after a failed login, a replacing login, or after bye). */
+      close(): void;
+    }
+  | {
+      /** One frame, its text and object made on first use. */
+      deliver(frame: MassimOutgoingFrame): void;
+      close(): void;
+    };
 
 /** An agent frame the host ignored or that stopped its reader, with where it happened. */
 export interface MassimHostViolation extends MassimViolation {
@@ -172,7 +193,10 @@ type ConnectionPhase = 'front-desk' | 'agent' | 'receiver-dead' | 'unread' | 'cl
 /** An emulated MASSim server process. */
 export class MassimHost {
   readonly config: MassimServerConfig;
-  readonly recorder: TranscriptRecorder;
+  /** The session's transcript as it grows. */
+  readonly store: TranscriptStore;
+  readonly #recording: MassimRecording;
+  readonly #requestActions = new RequestActionWriter();
   readonly #scheduler: MassimScheduler;
   readonly #options: MassimHostOptions;
   readonly #createSimulation: CreateMassimSimulation;
@@ -203,17 +227,18 @@ export class MassimHost {
     this.#scheduler = options.scheduler ?? realTimeScheduler();
     this.#createSimulation = options.createSimulation ?? createScenarioSimulation;
     this.#rng = new Rng(`${options.seed ?? 0}:massim-host`);
-    this.recorder =
-      options.recorder ??
-      new TranscriptRecorder({
+    this.store =
+      options.store ??
+      new TranscriptStore({
         protocol: 'massim',
-        now: () => this.#scheduler.now(),
+        startedAt: this.#scheduler.now(),
         meta: {
           origin: 'emulated',
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           faithfulRaces: options.faithfulRaces ?? false,
         },
       });
+    this.#recording = new MassimRecording(this.store, () => this.#scheduler.now());
     for (const team of this.config.teams) {
       for (const name of massimAccountNames(this.config, team)) {
         this.#slots.set(name, {
@@ -230,9 +255,12 @@ export class MassimHost {
     this.#matches = planMatches(this.config, this.#rng);
   }
 
-  /** The session's transcript (append-only; grows as the session runs). */
+  /**
+   * The session so far as a plain transcript, converted from the store on every read (long sessions:
+   * read the store instead).
+   */
   get transcript(): Transcript {
-    return this.recorder.transcript;
+    return this.store.toTranscript();
   }
 
   /** Where the tournament is. */
@@ -315,7 +343,7 @@ export class MassimHost {
 
   readonly #hooks: HostHooks = {
     run: (work) => this.#run(work),
-    recorder: () => this.recorder,
+    recording: () => this.#recording,
     maxPacketLength: () => this.config.server.maxPacketLength,
     slot: (name) => this.#slots.get(name),
     newConnectionId: (connection, user) => {
@@ -336,7 +364,7 @@ export class MassimHost {
     login: (connection, slot) => this.#login(connection, slot),
     action: (slot, id, action, index, conn) => this.#receiveAction(slot, id, action, index, conn),
     violation: (violation) => {
-      this.recorder.annotate('violation', violation, violation.index);
+      this.#recording.annotate('violation', violation, violation.index);
       this.#options.onEvent?.({ kind: 'violation', violation });
     },
     closed: (connection) => this.#connectionClosed(connection),
@@ -388,7 +416,7 @@ export class MassimHost {
       agent,
       message: `${what} ${massimRules[rule].consequence}`,
     };
-    this.recorder.annotate('note', note);
+    this.#recording.annotate('note', note);
     this.#options.onEvent?.({ kind: 'race', note });
   }
 
@@ -455,6 +483,7 @@ export class MassimHost {
     const step = simulation.currentStep;
     this.#stepOpen = true;
     this.#waitingFor = new Set(simulation.agents);
+    this.store.markStep(this.#simCounter - 1, step);
     for (const agent of simulation.agents) {
       const slot = this.#slots.get(agent)!;
       const id = slot.nextId++;
@@ -463,8 +492,12 @@ export class MassimHost {
         this.#undelivered(slot);
         continue;
       }
-      const percept = simulation.requestActionPercept(agent);
-      slot.connection.send({ type: 'request-action', content: { step, id, time, percept, deadline } });
+      slot.connection.sendRequestAction(
+        { step, id, time, deadline },
+        agent,
+        simulation,
+        this.#requestActions,
+      );
     }
     this.#timer = this.#scheduler.setTimer(timeout, () => this.#run(() => this.#closeStep()));
   }
@@ -511,7 +544,7 @@ export class MassimHost {
     for (const agent of simulation.agents) actions.set(agent, this.#slots.get(agent)!.request?.action);
     simulation.step(actions);
     const scores = Object.fromEntries(simulation.scores().map(({ team, score }) => [team, score]));
-    this.recorder.annotate('reward', {
+    this.#recording.annotate('reward', {
       simulation: this.#simIndex,
       step,
       scores,
@@ -569,7 +602,7 @@ export class MassimHost {
 
   #annotateWorld(annotation: MassimWorldAnnotation): void {
     if (this.#options.recordWorld === false) return;
-    this.recorder.annotate('world', annotation);
+    this.#recording.annotate('world', annotation);
   }
 
   #clearTimer(): void {
@@ -607,7 +640,7 @@ function planMatches(config: MassimServerConfig, rng: Rng): string[][] {
 /** What a connection needs from its host. */
 interface HostHooks {
   run(work: () => void): void;
-  recorder(): TranscriptRecorder;
+  recording(): MassimRecording;
   maxPacketLength(): number;
   slot(name: string): AgentSlot | undefined;
   newConnectionId(connection: Connection, user: string | undefined): string;
@@ -653,7 +686,7 @@ class Connection implements MassimHostConnection {
       if (this.#phase === 'closed') return;
       this.#ensureOpened(undefined);
       this.#phase = 'closed';
-      this.hooks.recorder().event(this.id, 'c2s', 'close');
+      this.hooks.recording().event(this.id, 'c2s', 'close');
       this.hooks.closed(this);
     });
   }
@@ -663,31 +696,58 @@ class Connection implements MassimHostConnection {
     if (this.#phase === 'closed') return;
     this.#ensureOpened(undefined);
     this.#phase = 'closed';
-    this.hooks.recorder().event(this.id, 's2c', 'close');
+    this.hooks.recording().event(this.id, 's2c', 'close');
     this.hooks.closed(this);
     this.sink.close();
   }
 
   send(message: MassimServerMessage, text = serializeMassimMessage(message)): void {
     if (this.#phase === 'closed') return;
-    this.hooks.recorder().text(this.id, 's2c', text, 'nul');
-    this.sink.send(text, message);
+    const index = this.hooks.recording().text(this.id, 's2c', text, 'nul');
+    this.#deliver(new EagerFrame(index, message, text));
+  }
+
+  /** Sends a request-action, recorded as phrases; its text and percept object are made on demand. */
+  sendRequestAction(
+    header: RequestActionHeader,
+    agent: string,
+    simulation: MassimSimulation,
+    writer: RequestActionWriter,
+  ): void {
+    if (this.#phase === 'closed') return;
+    const recording = this.hooks.recording();
+    const index = recording.phrased(
+      this.id,
+      's2c',
+      (out) =>
+        writer.write(out, header, (perceptOut) => simulation.writeRequestActionPercept(agent, perceptOut)),
+      'nul',
+    );
+    const store = recording.store;
+    this.#deliver(new RequestActionFrame(index, header, agent, simulation, () => store.payload(index)!));
+  }
+
+  #deliver(frame: MassimOutgoingFrame): void {
+    const sink = this.sink;
+    if ('deliver' in sink) sink.deliver(frame);
+    else sink.send(frame.text, frame.message);
   }
 
   /** Records the connection's opening once its name is known (from its first frame). */
   #ensureOpened(user: string | undefined): void {
     if (this.#id !== undefined) return;
     this.#id = this.hooks.newConnectionId(this, user);
-    this.hooks.recorder().event(this.#id, 'c2s', 'open');
+    this.hooks.recording().event(this.#id, 'c2s', 'open');
   }
 
   #onFrame(frame: SplitFrame): void {
-    const text = serverDecoder.decode(frame.bytes);
     if (this.#phase === 'front-desk') {
-      this.#atFrontDesk(frame, text);
+      this.#atFrontDesk(frame);
       return;
     }
-    const recorded = this.hooks.recorder().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    const recorded = this.hooks.recording().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    // Valid UTF-8 decodes the same with replacement; only other bytes need the second decoding.
+    const text = recorded.text ?? serverDecoder.decode(frame.bytes);
     switch (this.#phase) {
       case 'unread':
         this.#violation(
@@ -713,10 +773,10 @@ class Connection implements MassimHostConnection {
     }
   }
 
-  #atFrontDesk(frame: SplitFrame, text: string): void {
-    const reading = readClientFrame(text);
+  #atFrontDesk(frame: SplitFrame): void {
+    const reading = readClientFrame(serverDecoder.decode(frame.bytes));
     this.#ensureOpened(reading.kind === 'auth-request' ? reading.user : undefined);
-    const recorded = this.hooks.recorder().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    const recorded = this.hooks.recording().bytes(this.id, 'c2s', frame.bytes, 'nul');
     // Whatever happens next, the front desk never reads another frame of this connection.
     this.#phase = 'unread';
     this.#splitter = new NulFrameSplitter();
@@ -774,7 +834,7 @@ class Connection implements MassimHostConnection {
     }
   }
 
-  #inSession(frame: SplitFrame, text: string, recorded: TranscriptMessage): void {
+  #inSession(frame: SplitFrame, text: string, recorded: RecordedFrame): void {
     if (frame.discarded) {
       this.#violation(
         recorded,
@@ -864,13 +924,7 @@ class Connection implements MassimHostConnection {
     }
   }
 
-  #violation(
-    recorded: TranscriptMessage,
-    rule: MassimRuleId,
-    expected: string,
-    got: string,
-    what: string,
-  ): void {
+  #violation(recorded: RecordedFrame, rule: MassimRuleId, expected: string, got: string, what: string): void {
     this.hooks.violation({
       ...massimViolation(recorded.index, rule, expected, got, what),
       conn: this.id,

@@ -1,0 +1,160 @@
+/**
+ * What the emulated host sends, as frames whose text and object are both available but only made when
+ * someone asks. The transcript keeps every request-action as phrases (the percept writer's pieces), so the
+ * wire text of a percept is only joined for a consumer that reads text (a socket, a policy worker), and
+ * the object only built for one that reads objects (a policy in the same thread). Both describe the same
+ * message: the text is what `serializeMassimMessage` makes of the object.
+ */
+import type { MassimPhraseOutput, MassimSimulation, MassimStepPercept } from '../../envs/massim/api';
+import type { MassimRequestAction, MassimServerMessage } from './messages';
+
+/** A frame the host sends on a connection. */
+export interface MassimOutgoingFrame {
+  readonly type: MassimServerMessage['type'];
+  /** Its index in the session's transcript. */
+  readonly index: number;
+  /** The exact text, without the 0 terminator. */
+  readonly text: string;
+  /** The message object (do not modify it: agents share parts of it). */
+  readonly message: MassimServerMessage;
+}
+
+/** A frame whose text and object were both made when it was sent (everything but request-action). */
+export class EagerFrame implements MassimOutgoingFrame {
+  constructor(
+    readonly index: number,
+    readonly message: MassimServerMessage,
+    readonly text: string,
+  ) {}
+
+  get type(): MassimServerMessage['type'] {
+    return this.message.type;
+  }
+}
+
+/** A request-action frame: its text comes from the transcript, its percept object from the simulation. */
+export class RequestActionFrame implements MassimOutgoingFrame {
+  readonly type = 'request-action';
+  readonly index: number;
+  readonly #header: RequestActionHeader;
+  readonly #agent: string;
+  readonly #simulation: MassimSimulation;
+  readonly #readText: () => string;
+  #text: string | undefined;
+  #message: MassimRequestAction | undefined;
+
+  /** `readText` gives the recorded text of the frame (transcript index `index`). */
+  constructor(
+    index: number,
+    header: RequestActionHeader,
+    agent: string,
+    simulation: MassimSimulation,
+    readText: () => string,
+  ) {
+    this.index = index;
+    this.#header = header;
+    this.#agent = agent;
+    this.#simulation = simulation;
+    this.#readText = readText;
+  }
+
+  get text(): string {
+    return (this.#text ??= this.#readText());
+  }
+
+  /**
+   * The message, with the percept made on first access: from the world while the simulation is still at
+   * this step (the cheaper way), later from the text (the world has moved on).
+   */
+  get message(): MassimRequestAction {
+    if (!this.#message) {
+      const { step, id, time, deadline } = this.#header;
+      const content = { step, id, time } as MassimRequestAction['content'];
+      defineLazyProperty(content, 'percept', () => this.#percept());
+      content.deadline = deadline;
+      this.#message = { type: 'request-action', content };
+    }
+    return this.#message;
+  }
+
+  #percept(): MassimStepPercept {
+    if (this.#simulation.currentStep === this.#header.step)
+      return this.#simulation.requestActionPercept(this.#agent);
+    return (JSON.parse(this.text) as MassimRequestAction).content.percept;
+  }
+}
+
+/** The fields of a request-action besides its percept. */
+export interface RequestActionHeader {
+  step: number;
+  id: number;
+  time: number;
+  deadline: number;
+}
+
+/**
+ * Writes request-actions as phrases: the envelope around the percept (`{"type":"request-action","content":
+ * {"step":…,"id":…,"time":…,"percept":` and `,"deadline":…}}`), whose step, time and deadline parts are the
+ * same for every agent of a step and so made once per step.
+ */
+export class RequestActionWriter {
+  #step:
+    { step: number; time: number; deadline: number; head: number; timeKey: number; tail: number } | undefined;
+  #book: MassimPhraseOutput['book'] | undefined;
+
+  /** Writes the whole request-action; `writePercept` writes the percept's phrases. */
+  write(
+    out: MassimPhraseOutput,
+    header: RequestActionHeader,
+    writePercept: (out: MassimPhraseOutput) => void,
+  ): void {
+    const { step, id, time, deadline } = header;
+    let shared = this.#step;
+    if (
+      !shared ||
+      this.#book !== out.book ||
+      shared.step !== step ||
+      shared.time !== time ||
+      shared.deadline !== deadline
+    ) {
+      const book = out.book;
+      this.#book = book;
+      this.#step = shared = {
+        step,
+        time,
+        deadline,
+        head: book.intern(`{"type":"request-action","content":{"step":${JSON.stringify(step)},"id":`),
+        timeKey: book.intern(`,"time":${JSON.stringify(time)},"percept":`),
+        tail: book.intern(`,"deadline":${JSON.stringify(deadline)}}}`),
+      };
+    }
+    out.push(shared.head);
+    out.push(out.book.intern(JSON.stringify(id)));
+    out.push(shared.timeKey);
+    writePercept(out);
+    out.push(shared.tail);
+  }
+}
+
+/**
+ * Gives `object` an enumerable property whose value `make` computes on first read, after which it is a
+ * plain value: the object looks and serialises like a plain one.
+ */
+export function defineLazyProperty<T extends object, K extends keyof T>(
+  object: T,
+  key: K,
+  make: () => T[K],
+): void {
+  Object.defineProperty(object, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(object, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+    set(value: T[K]) {
+      Object.defineProperty(object, key, { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
+}

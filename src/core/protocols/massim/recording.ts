@@ -1,0 +1,76 @@
+/**
+ * The host's transcript: a transcript store plus the host's clock, so every entry gets its time, and the
+ * request-actions go in as phrases (the percept writer's pieces) rather than as text.
+ */
+import type { Annotation, Direction, TranscriptMessage } from '../../transcript/model';
+import { bytesToBase64 } from '../../transcript/bytes';
+import type { PhraseOutput } from '../../transcript/store/phrases';
+import { TranscriptStore } from '../../transcript/store/store';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A message the agent sent, as recorded: its index and, when its bytes are UTF-8, its text. */
+export interface RecordedFrame {
+  index: number;
+  text: string | undefined;
+}
+
+export class MassimRecording {
+  readonly store: TranscriptStore;
+  readonly #now: () => number;
+
+  constructor(store: TranscriptStore, now: () => number) {
+    this.store = store;
+    this.#now = now;
+  }
+
+  /** Milliseconds since the transcript started. */
+  elapsed(): number {
+    return this.#now() - this.store.startedAt;
+  }
+
+  /** A frame the server sends, as text. */
+  text(conn: string, dir: Direction, text: string, framing: TranscriptMessage['framing']): number {
+    return this.store.appendText(conn, dir, this.elapsed(), text, framing);
+  }
+
+  /** A frame written as phrases of the store's book. */
+  phrased(
+    conn: string,
+    dir: Direction,
+    write: (out: PhraseOutput) => void,
+    framing: TranscriptMessage['framing'],
+  ): number {
+    return this.store.appendPhrased(conn, dir, this.elapsed(), write, framing);
+  }
+
+  /** A frame received as bytes: kept as text when valid UTF-8, else as base64. */
+  bytes(
+    conn: string,
+    dir: Direction,
+    bytes: Uint8Array,
+    framing: TranscriptMessage['framing'],
+  ): RecordedFrame {
+    const t = this.elapsed();
+    let text: string | undefined;
+    try {
+      text = strictUtf8.decode(bytes);
+    } catch {
+      text = undefined;
+    }
+    const index =
+      text !== undefined
+        ? this.store.appendText(conn, dir, t, text, framing)
+        : this.store.appendMessage({ conn, dir, t, kind: 'data', base64: bytesToBase64(bytes), framing });
+    return { index, text };
+  }
+
+  event(conn: string, dir: Direction, kind: 'open' | 'close' | 'error', detail?: string): number {
+    return this.store.appendEvent(conn, dir, this.elapsed(), kind, detail);
+  }
+
+  /** Hangs an annotation off a message index (defaults to the last message). */
+  annotate(type: Annotation['type'], data: unknown, index?: number): void {
+    this.store.annotate(type, data, index);
+  }
+}

@@ -1,0 +1,518 @@
+/**
+ * An append-only transcript held compactly, for sessions too long to keep as one object per message (a
+ * MASSim contest match sends hundreds of megabytes of percepts). The plain `Transcript` stays the
+ * interchange format: `toTranscript` and `fromTranscript` convert, and every message read back is exactly
+ * the one appended.
+ *
+ * Layout: message metadata in typed-array columns (connection, direction, kind, framing, time); payloads in
+ * chunks of consecutive messages, each payload a list of phrase numbers (texts of the store's phrase book,
+ * shared by all messages) and literal texts. Writers that build messages from recurring pieces append them
+ * as phrases (`appendPhrased`), which keeps each piece once; plain texts are literals, deflated when their
+ * chunk is full. An index by connection and by step makes the log of one agent and the messages of one step
+ * direct reads. Annotations are kept as given, or by a packer that knows their shape (world snapshots as
+ * keyframes and deltas).
+ */
+import type {
+  Annotation,
+  ConnectionInfo,
+  Direction,
+  ProtocolId,
+  Transcript,
+  TranscriptMessage,
+} from '../model';
+import { MessageChunk, type LiteralCompression } from './chunk';
+import { Column } from './columns';
+import { PhraseBook, type PhraseOutput } from './phrases';
+
+/** Keeps annotations of one shape compactly and gives back equal data. */
+export interface AnnotationPacker {
+  /** Packs the data of an annotation it knows (returning its number in this packer), else undefined. */
+  pack(type: Annotation['type'], data: unknown, store: TranscriptStore): number | undefined;
+  /** The data packed as number `packed`, equal (as JSON) to what was packed. */
+  unpack(packed: number, store: TranscriptStore): unknown;
+  /** Bytes the packer holds, about. */
+  readonly byteLength: number;
+}
+
+/** Options of a new store. */
+export interface TranscriptStoreOptions {
+  protocol: ProtocolId;
+  /** Wall-clock start, ms since the Unix epoch (default 0). */
+  startedAt?: number;
+  meta?: Transcript['meta'];
+  /** Packers tried in order for every annotation; the rest are kept as given. */
+  packers?: readonly AnnotationPacker[];
+  /** What sealed chunks do with their literal text (default `deflate`). */
+  compression?: LiteralCompression;
+  /** A chunk is sealed after this many messages (default 4096)... */
+  chunkMessages?: number;
+  /** ...or this many characters of literal text (default 1 Mi). */
+  chunkLiteralCharacters?: number;
+}
+
+/** Where one step's messages are: `[from, to)` message indices, and annotations hanging off them. */
+export interface StepRange {
+  group: number;
+  step: number;
+  from: number;
+  to: number;
+}
+
+/** What the store holds, in bytes (typed arrays at capacity; strings at two bytes per character). */
+export interface TranscriptStoreSize {
+  messages: number;
+  annotations: number;
+  chunks: number;
+  phrases: number;
+  phraseBytes: number;
+  /** Payload codes: phrase numbers and literal lengths. */
+  codeBytes: number;
+  /** Literal text, compressed in sealed chunks. */
+  literalBytes: number;
+  /** Per-message and index columns. */
+  columnBytes: number;
+  /** Packed annotations. */
+  packedBytes: number;
+}
+
+const DIRECTIONS: readonly Direction[] = ['c2s', 's2c'];
+const KINDS: readonly TranscriptMessage['kind'][] = ['data', 'open', 'close', 'error'];
+const FRAMINGS: readonly (TranscriptMessage['framing'] | undefined)[] = [undefined, 'nul', 'none', 'frame'];
+const ANNOTATION_TYPES: readonly Annotation['type'][] = [
+  'world',
+  'policy-log',
+  'error',
+  'violation',
+  'note',
+  'reward',
+];
+const NO_PAYLOAD = 0;
+const TEXT_PAYLOAD = 1;
+const BASE64_PAYLOAD = 2;
+
+/** A packed annotation's place: which packer, and its number there. */
+class PackedAnnotation {
+  constructor(
+    readonly packer: number,
+    readonly packed: number,
+  ) {}
+}
+
+export class TranscriptStore {
+  readonly protocol: ProtocolId;
+  readonly startedAt: number;
+  readonly meta: Transcript['meta'];
+  /** Texts shared by phrased messages. */
+  readonly phrases = new PhraseBook();
+
+  readonly #packers: readonly AnnotationPacker[];
+  readonly #compression: LiteralCompression;
+  readonly #chunkMessages: number;
+  readonly #chunkLiteralCharacters: number;
+
+  readonly #connections: ConnectionInfo[] = [];
+  readonly #connectionNumbers = new Map<string, number>();
+  readonly #byConnection: Column<Int32Array>[] = [];
+
+  readonly #connection = new Column(Uint32Array);
+  /** Direction, kind, framing and payload kind, packed in bits. */
+  readonly #flags = new Column(Uint8Array);
+  readonly #time = new Column(Float64Array);
+  readonly #codeStart = new Column(Uint32Array);
+  readonly #literalStart = new Column(Uint32Array);
+  readonly #chunks: MessageChunk[] = [];
+  #chunk: MessageChunk;
+
+  readonly #annotationIndex = new Column(Int32Array);
+  readonly #annotationType = new Column(Uint8Array);
+  readonly #annotationData: unknown[] = [];
+  #annotationsInOrder = true;
+
+  readonly #stepGroup = new Column(Int32Array);
+  readonly #stepNumber = new Column(Int32Array);
+  readonly #stepMessage = new Column(Int32Array);
+  readonly #stepByKey = new Map<string, number>();
+
+  /** The last chunk whose literal text was inflated, so reading a step inflates it once. */
+  #inflated: { chunk: MessageChunk; text: string } | undefined;
+  /** The phrase output of `appendPhrased`, reused. */
+  readonly #phraseOutput: PhraseOutput;
+
+  constructor(options: TranscriptStoreOptions) {
+    this.protocol = options.protocol;
+    this.startedAt = options.startedAt ?? 0;
+    this.meta = { ...(options.meta ?? {}) };
+    this.#packers = options.packers ?? [];
+    this.#compression = options.compression ?? 'deflate';
+    this.#chunkMessages = options.chunkMessages ?? 4096;
+    this.#chunkLiteralCharacters = options.chunkLiteralCharacters ?? 1 << 20;
+    this.#chunk = new MessageChunk(0);
+    this.#chunks.push(this.#chunk);
+    this.#phraseOutput = { book: this.phrases, push: (phrase) => this.#chunk.writePhrase(phrase) };
+  }
+
+  /** A store holding the transcript (imports, pasted sessions); step marks are left to the protocol. */
+  static fromTranscript(
+    transcript: Transcript,
+    options: Omit<TranscriptStoreOptions, 'protocol' | 'startedAt' | 'meta'> = {},
+  ): TranscriptStore {
+    const store = new TranscriptStore({
+      ...options,
+      protocol: transcript.protocol,
+      startedAt: transcript.startedAt,
+      meta: transcript.meta,
+    });
+    for (const connection of transcript.connections) store.addConnection(connection.id, connection.label);
+    for (const message of transcript.messages) store.appendMessage(message);
+    for (const annotation of transcript.annotations)
+      store.annotate(annotation.type, annotation.data, annotation.index);
+    return store;
+  }
+
+  // ---- writing --------------------------------------------------------------------------------------------
+
+  /** Lists a connection (with an optional label) before it has messages; keeps the first label given. */
+  addConnection(id: string, label?: string): number {
+    let number = this.#connectionNumbers.get(id);
+    if (number === undefined) {
+      number = this.#connections.length;
+      this.#connections.push(label === undefined ? { id } : { id, label });
+      this.#connectionNumbers.set(id, number);
+      this.#byConnection.push(new Column(Int32Array, 64));
+    }
+    return number;
+  }
+
+  /** Appends a message given as a transcript message (its `index` is ignored); returns its index. */
+  appendMessage(message: Omit<TranscriptMessage, 'index'>): number {
+    const payload =
+      message.base64 !== undefined ? BASE64_PAYLOAD : message.text !== undefined ? TEXT_PAYLOAD : NO_PAYLOAD;
+    const index = this.#begin(message.conn, message.dir, message.t, message.kind, message.framing, payload);
+    if (payload !== NO_PAYLOAD) this.#chunk.writeLiteral(message.base64 ?? message.text!);
+    return index;
+  }
+
+  /** Appends a wire message given as text (without its framing bytes). */
+  appendText(
+    conn: string,
+    dir: Direction,
+    t: number,
+    text: string,
+    framing?: TranscriptMessage['framing'],
+  ): number {
+    const index = this.#begin(conn, dir, t, 'data', framing, TEXT_PAYLOAD);
+    this.#chunk.writeLiteral(text);
+    return index;
+  }
+
+  /**
+   * Appends a wire message whose text `write` produces as phrases of `phrases` (the message's text is their
+   * texts joined). The output is only valid during the call.
+   */
+  appendPhrased(
+    conn: string,
+    dir: Direction,
+    t: number,
+    write: (out: PhraseOutput) => void,
+    framing?: TranscriptMessage['framing'],
+  ): number {
+    const index = this.#begin(conn, dir, t, 'data', framing, TEXT_PAYLOAD);
+    write(this.#phraseOutput);
+    return index;
+  }
+
+  /** Appends a connection event (open, close, error) with optional detail text. */
+  appendEvent(
+    conn: string,
+    dir: Direction,
+    t: number,
+    kind: 'open' | 'close' | 'error',
+    detail?: string,
+  ): number {
+    const index = this.#begin(
+      conn,
+      dir,
+      t,
+      kind,
+      undefined,
+      detail === undefined ? NO_PAYLOAD : TEXT_PAYLOAD,
+    );
+    if (detail !== undefined) this.#chunk.writeLiteral(detail);
+    return index;
+  }
+
+  /** Hangs an annotation off a message index (defaults to the last message, or 0 when there is none). */
+  annotate(type: Annotation['type'], data: unknown, index = this.length - 1): void {
+    index = Math.max(0, index);
+    const count = this.#annotationIndex.length;
+    if (count > 0 && index < this.#annotationIndex.at(count - 1)) this.#annotationsInOrder = false;
+    this.#annotationIndex.push(index);
+    this.#annotationType.push(ANNOTATION_TYPES.indexOf(type));
+    this.#annotationData.push(this.#pack(type, data));
+  }
+
+  /**
+   * Marks where step `step` of group `group` (a simulation, a round) begins: at the next message appended.
+   * A step's messages run up to the next mark.
+   */
+  markStep(group: number, step: number): void {
+    this.#stepByKey.set(`${group}/${step}`, this.#stepGroup.length);
+    this.#stepGroup.push(group);
+    this.#stepNumber.push(step);
+    this.#stepMessage.push(this.length);
+  }
+
+  #begin(
+    conn: string,
+    dir: Direction,
+    t: number,
+    kind: TranscriptMessage['kind'],
+    framing: TranscriptMessage['framing'],
+    payload: number,
+  ): number {
+    const index = this.#connection.length;
+    let chunk = this.#chunk;
+    if (index - chunk.first >= this.#chunkMessages || chunk.literalLength >= this.#chunkLiteralCharacters) {
+      chunk.seal(this.#compression);
+      chunk = this.#chunk = new MessageChunk(index);
+      this.#chunks.push(chunk);
+    }
+    const connection = this.addConnection(conn);
+    this.#connection.push(connection);
+    this.#byConnection[connection]!.push(index);
+    this.#flags.push(
+      DIRECTIONS.indexOf(dir) |
+        (KINDS.indexOf(kind) << 1) |
+        (FRAMINGS.indexOf(framing) << 3) |
+        (payload << 5),
+    );
+    this.#time.push(t);
+    this.#codeStart.push(chunk.codeLength);
+    this.#literalStart.push(chunk.literalLength);
+    return index;
+  }
+
+  #pack(type: Annotation['type'], data: unknown): unknown {
+    for (let i = 0; i < this.#packers.length; i++) {
+      const packed = this.#packers[i]!.pack(type, data, this);
+      if (packed !== undefined) return new PackedAnnotation(i, packed);
+    }
+    return data;
+  }
+
+  // ---- reading --------------------------------------------------------------------------------------------
+
+  /** How many messages the store holds. */
+  get length(): number {
+    return this.#connection.length;
+  }
+
+  /** Connections in order of first appearance. */
+  get connections(): readonly ConnectionInfo[] {
+    return this.#connections;
+  }
+
+  /** The message at `index`, exactly as appended. */
+  message(index: number): TranscriptMessage {
+    this.#check(index);
+    const flags = this.#flags.at(index);
+    const payload = flags >> 5;
+    const framing = FRAMINGS[(flags >> 3) & 3];
+    // Keys in the order the recorder writes them, so exports read the same.
+    const message: TranscriptMessage = {
+      index,
+      t: this.#time.at(index),
+      conn: this.#connections[this.#connection.at(index)]!.id,
+      dir: DIRECTIONS[flags & 1]!,
+      kind: KINDS[(flags >> 1) & 3]!,
+    };
+    if (payload === TEXT_PAYLOAD) message.text = this.#payload(index);
+    else if (payload === BASE64_PAYLOAD) message.base64 = this.#payload(index);
+    if (framing !== undefined) message.framing = framing;
+    return message;
+  }
+
+  /** Messages `[from, to)`. */
+  messages(from = 0, to = this.length): TranscriptMessage[] {
+    const list: TranscriptMessage[] = [];
+    for (let i = Math.max(0, from); i < Math.min(to, this.length); i++) list.push(this.message(i));
+    return list;
+  }
+
+  /** The payload text of a message (its `text`, or its `base64` for binary data), undefined for none. */
+  payload(index: number): string | undefined {
+    this.#check(index);
+    return this.#flags.at(index) >> 5 === NO_PAYLOAD ? undefined : this.#payload(index);
+  }
+
+  /** Indices of the messages of a connection, in order (a view: copy it to keep it across appends). */
+  messagesOf(conn: string): Int32Array {
+    const number = this.#connectionNumbers.get(conn);
+    return number === undefined ? new Int32Array(0) : this.#byConnection[number]!.view();
+  }
+
+  /** Where a step's messages are, or undefined when it was not marked. */
+  stepRange(group: number, step: number): StepRange | undefined {
+    const mark = this.#stepByKey.get(`${group}/${step}`);
+    if (mark === undefined) return undefined;
+    const to = mark + 1 < this.#stepMessage.length ? this.#stepMessage.at(mark + 1) : this.length;
+    return { group, step, from: this.#stepMessage.at(mark), to };
+  }
+
+  /** Every step mark, in order. */
+  steps(): StepRange[] {
+    const list: StepRange[] = [];
+    for (let mark = 0; mark < this.#stepMessage.length; mark++) {
+      const to = mark + 1 < this.#stepMessage.length ? this.#stepMessage.at(mark + 1) : this.length;
+      list.push({
+        group: this.#stepGroup.at(mark),
+        step: this.#stepNumber.at(mark),
+        from: this.#stepMessage.at(mark),
+        to,
+      });
+    }
+    return list;
+  }
+
+  /** How many annotations the store holds. */
+  get annotationCount(): number {
+    return this.#annotationIndex.length;
+  }
+
+  /** Annotation `i` (in the order annotated), with its data unpacked. */
+  annotation(i: number): Annotation {
+    if (!(i >= 0 && i < this.annotationCount)) throw new RangeError(`no annotation ${i}`);
+    return {
+      index: this.#annotationIndex.at(i),
+      type: ANNOTATION_TYPES[this.#annotationType.at(i)]!,
+      data: this.#unpack(this.#annotationData[i]),
+    };
+  }
+
+  /** Annotations hanging off messages `[from, to)`, in the order annotated. */
+  annotationsBetween(from: number, to: number): Annotation[] {
+    const list: Annotation[] = [];
+    const count = this.annotationCount;
+    let i = 0;
+    if (this.#annotationsInOrder) {
+      // First annotation at or after `from`.
+      let high = count;
+      while (i < high) {
+        const middle = (i + high) >>> 1;
+        if (this.#annotationIndex.at(middle) < from) i = middle + 1;
+        else high = middle;
+      }
+    }
+    for (; i < count; i++) {
+      const index = this.#annotationIndex.at(i);
+      if (index >= to) {
+        if (this.#annotationsInOrder) break;
+        continue;
+      }
+      if (index >= from) list.push(this.annotation(i));
+    }
+    return list;
+  }
+
+  /** Annotation numbers of one type (cheap: no data is unpacked). */
+  annotationsOfType(type: Annotation['type']): number[] {
+    const code = ANNOTATION_TYPES.indexOf(type);
+    const list: number[] = [];
+    for (let i = 0; i < this.annotationCount; i++) if (this.#annotationType.at(i) === code) list.push(i);
+    return list;
+  }
+
+  /** The whole transcript as the plain interchange object. */
+  toTranscript(): Transcript {
+    const annotations: Annotation[] = [];
+    for (let i = 0; i < this.annotationCount; i++) annotations.push(this.annotation(i));
+    return {
+      format: 'protoplay-transcript',
+      version: 1,
+      protocol: this.protocol,
+      startedAt: this.startedAt,
+      meta: { ...this.meta },
+      connections: this.#connections.map((connection) => ({ ...connection })),
+      messages: this.messages(),
+      annotations,
+    };
+  }
+
+  /** What the store holds, in bytes. */
+  size(): TranscriptStoreSize {
+    let codeBytes = 0;
+    let literalBytes = 0;
+    for (const chunk of this.#chunks) {
+      const bytes = chunk.byteLength;
+      codeBytes += bytes.codes;
+      literalBytes += bytes.literals;
+    }
+    const columns = [
+      this.#connection,
+      this.#flags,
+      this.#time,
+      this.#codeStart,
+      this.#literalStart,
+      this.#annotationIndex,
+      this.#annotationType,
+      this.#stepGroup,
+      this.#stepNumber,
+      this.#stepMessage,
+      ...this.#byConnection,
+    ];
+    return {
+      messages: this.length,
+      annotations: this.annotationCount,
+      chunks: this.#chunks.length,
+      phrases: this.phrases.size,
+      phraseBytes: this.phrases.characters * 2,
+      codeBytes,
+      literalBytes,
+      columnBytes: columns.reduce((total, column) => total + column.byteLength, 0),
+      packedBytes: this.#packers.reduce((total, packer) => total + packer.byteLength, 0),
+    };
+  }
+
+  #check(index: number): void {
+    if (!(index >= 0 && index < this.length)) throw new RangeError(`no message ${index}`);
+  }
+
+  #payload(index: number): string {
+    const position = this.#chunkPosition(index);
+    const chunk = this.#chunks[position]!;
+    // A payload ends where the next message of its chunk starts, or with the chunk.
+    const next = this.#chunks[position + 1];
+    const lastOfChunk = next ? index + 1 === next.first : index + 1 === this.length;
+    const codeEnd = lastOfChunk ? chunk.codeLength : this.#codeStart.at(index + 1);
+    return chunk.decode(
+      this.phrases,
+      this.#codeStart.at(index),
+      codeEnd,
+      this.#literalStart.at(index),
+      this.#literalsOf(chunk),
+    );
+  }
+
+  #literalsOf(chunk: MessageChunk): string {
+    if (!chunk.sealed) return chunk.literalText();
+    if (this.#inflated?.chunk !== chunk) this.#inflated = { chunk, text: chunk.literalText() };
+    return this.#inflated.text;
+  }
+
+  #chunkPosition(index: number): number {
+    const chunks = this.#chunks;
+    let low = 0;
+    let high = chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (chunks[middle]!.first <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  #unpack(data: unknown): unknown {
+    if (data instanceof PackedAnnotation) return this.#packers[data.packer]!.unpack(data.packed, this);
+    return data;
+  }
+}
