@@ -52,8 +52,9 @@ export class ServedSession {
   /** round-num of the current round-init, and how many rounds counted so far (monitor mode). */
   #roundInitNum = 0;
   #roundsCounted = 0;
-  /** Transcript index of each of the connection's records, in the host's counting. */
+  /** When recording: the transcript index of each of the connection's records, in the host's counting. */
   readonly #records: number[] = [];
+  #requestSeen = false;
   #lastNote: string | undefined;
   #clientClosedRecorded = false;
   #serverClosed = false;
@@ -121,7 +122,7 @@ export class ServedSession {
     if (this.#clientClosedRecorded) return;
     this.#clientClosedRecorded = true;
     const record = this.#options.recorder?.event(this.#options.connectionId, 'c2s', 'close');
-    if (countedByHost) this.#records.push(record?.index ?? -1);
+    if (record && countedByHost) this.#records.push(record.index);
   }
 
   #apply(effects: HostEffect[]): void {
@@ -131,7 +132,10 @@ export class ServedSession {
     for (const effect of effects) {
       switch (effect.kind) {
         case 'received': {
-          if (effect.text !== undefined && this.#records.length === 0) this.#logRequest(effect.text);
+          if (!this.#requestSeen) {
+            this.#requestSeen = true;
+            if (effect.text !== undefined) this.#logRequest(effect.text);
+          }
           if (recorder) {
             const framing = effect.framing === 'none' ? 'none' : undefined;
             const record =
@@ -139,7 +143,7 @@ export class ServedSession {
                 ? recorder.text(connectionId, 'c2s', effect.text, framing)
                 : recorder.bytes(connectionId, 'c2s', effect.bytes, framing);
             this.#records.push(record.index);
-          } else this.#records.push(-1);
+          }
           break;
         }
         case 'send': {
@@ -155,14 +159,13 @@ export class ServedSession {
             this.#records.push(record.index);
             if (effect.message.type === 'turn') this.#recordWorld(effect.message.turnNum, record.index);
             this.#annotateRewards(effect.message, record.index);
-          } else this.#records.push(-1);
+          }
           break;
         }
         case 'close':
           close = true;
           this.#serverClosed = true;
           if (recorder) this.#records.push(recorder.event(connectionId, 's2c', 'close').index);
-          else this.#records.push(-1);
           break;
         case 'note':
           this.#note(effect.note.message);
@@ -180,7 +183,7 @@ export class ServedSession {
         }
         case 'step': {
           const { step } = effect;
-          const index = this.#records.at(-1) ?? 0;
+          const index = this.#records.at(-1) ?? -1;
           if (recorder && step.outcome.kind === 'ok' && index >= 0)
             recorder.annotate(
               'reward',
