@@ -210,6 +210,10 @@ export function groundInstance(
   if (sink.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: sink.diagnostics };
 
   const ground: GroundContext = { domain, layouts, symbols, typeValues, sink };
+  for (const info of domain.pvariableList) {
+    if (info.default)
+      checkObjectValue(ground, info.default, info.range, info.decl.defaultLoc ?? info.decl.loc);
+  }
   const initialState = new Float64Array(sizes.state);
   const initialStateTypes: ValueType[] = new Array(sizes.state);
   for (const layout of layouts.values()) {

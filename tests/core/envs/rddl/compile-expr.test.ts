@@ -245,7 +245,7 @@ describe('fluent kinds and step order', () => {
         types: TYPES,
         pvariables: PVARIABLES,
         cpfs: CPFS.replace("cnt' = cnt;", "cnt' = cnt + 1;"),
-        instance: 'objects { obj : {o1}; one : {u}; };',
+        instance: 'objects { obj : {o1, o2}; one : {u}; };',
         horizon: 'horizon = terminate-when (cnt >= 4);',
       }),
     );
@@ -261,7 +261,7 @@ describe('fluent kinds and step order', () => {
         types: TYPES,
         pvariables: `${PVARIABLES}\n    x : { state-fluent, real, default = 0 };`,
         cpfs: `${CPFS}\n    x' = x + 0.5;`,
-        instance: 'objects { obj : {o1}; one : {u}; };',
+        instance: 'objects { obj : {o1, o2}; one : {u}; };',
       }),
     );
     const simulator = model.createSimulator({ seed: 1 });

@@ -27,7 +27,7 @@ describe('compiled simulator = reference interpreter', () => {
         return [{ name: action.name, args, value: true }];
       };
       let compared = 0;
-      for (let t = 0; t < 50; t++) {
+      for (let t = 0; t < 30; t++) {
         const chosen = pick();
         const outcome = compiled.step(chosen);
         if (outcome.kind !== 'ok') {
@@ -40,7 +40,7 @@ describe('compiled simulator = reference interpreter', () => {
         expect(state.sort()).toEqual(reference.stateFluents().sort());
         compared++;
       }
-      expect(compared).toBeGreaterThan(30);
+      expect(compared).toBeGreaterThan(15);
     });
   }
 });

@@ -173,6 +173,50 @@ describe('instance errors', () => {
   });
 });
 
+describe('sizes', () => {
+  it('refuses an instance with too many groundings, naming the fluent', () => {
+    const objects = Array.from({ length: 200 }, (_, i) => `o${i}`).join(', ');
+    const error = expectLoadError(() =>
+      loadRddl(
+        testSources({
+          pvariables: '    big(obj, obj, obj) : { state-fluent, bool, default = false };',
+          cpfs: "    big'(?a, ?b, ?c) = big(?a, ?b, ?c);",
+          instance: `objects { obj : {${objects}}; };`,
+        }),
+      ),
+    );
+    expect(error.message).toBe(
+      "this instance is too big to simulate: 'big' alone has 8,000,000 groundings (the limit is 5,000,000 in total)",
+    );
+  });
+
+  it('refuses a quantifier too large to unroll, with its location', () => {
+    const objects = Array.from({ length: 300 }, (_, i) => `o${i}`).join(', ');
+    const error = expectLoadError(() =>
+      loadRddl(
+        testSources({
+          pvariables: '    x : { state-fluent, int, default = 0 };',
+          cpfs: "    x' = sum_{?a : obj, ?b : obj, ?c : obj} 1;",
+          instance: `objects { obj : {${objects}}; };`,
+        }),
+      ),
+    );
+    expect(error.message).toBe('too big to simulate: this ranges over 27,000,000 combinations of ?a, ?b, ?c');
+    expect(error.location).toMatchObject({ line: 7 });
+  });
+});
+
+describe('object-valued defaults', () => {
+  it('must name an object of the instance', () => {
+    expect(
+      problem({
+        pvariables: `${BASE}\n    target : { state-fluent, obj, default = o9 };`,
+        cpfs: `${BASE_CPFS}\n    target' = target;`,
+      }).message,
+    ).toBe("'o9' is not an object of type obj (did you mean o1?)");
+  });
+});
+
 describe('checkRddl', () => {
   it('reports every problem at once, each once', () => {
     const sources = testSources({

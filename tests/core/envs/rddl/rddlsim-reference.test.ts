@@ -78,7 +78,7 @@ describe("fluent order of rddlsim's server", () => {
 });
 
 describe('mean round reward under the random policy', () => {
-  const rounds = 400;
+  const rounds = 250;
   for (const [instance, reference] of Object.entries(randomReference)) {
     it(`matches rddlsim on ${instance}`, () => {
       const model = loadRddl(benchmarkSources(instance));
