@@ -87,9 +87,9 @@ export function keepWorkspaceStored({
 }
 
 /**
- * Writes the transcript on screen to storage: soon after the last change when the session is quiet, and
- * at most every few seconds while it runs (a fast session changes every frame, so waiting for quiet would
- * store nothing until the end, and a crash of the tab would lose it all).
+ * Writes the transcript on screen to storage once the session is quiet (paused, finished, stopped, or a
+ * transcript was loaded). Not while it runs: storing copies the whole transcript, which for a long session
+ * would stall the page every time.
  */
 export class TranscriptSaver {
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -99,17 +99,15 @@ export class TranscriptSaver {
     this.#session = session;
   }
 
-  /** Notes a change; `running` says whether more changes are coming. */
-  changed(running: boolean): void {
-    if (running && this.#timer !== undefined) return;
+  /** Notes a change; `active` says whether the session is still under way. */
+  changed(active: boolean): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(
-      () => {
-        this.#timer = undefined;
-        void storeTranscript(this.#session.transcript.transcript).catch(() => undefined);
-      },
-      running ? 3000 : 200,
-    );
+    this.#timer = undefined;
+    if (active && this.#session.phase === 'running') return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void storeTranscript(this.#session.transcript.transcript).catch(() => undefined);
+    }, 200);
   }
 }
 

@@ -25,6 +25,7 @@ export class TranscriptState {
   #rounds = $state.raw<readonly RoundSummary[]>([]);
   #turns = $state.raw<readonly TurnSnapshot[]>([]);
   #notes = $state.raw<readonly SessionNote[]>([]);
+  #types = $state.raw<readonly string[]>([]);
 
   /** The full transcript (plain data), or undefined before any session. */
   get transcript(): Transcript | undefined {
@@ -52,6 +53,11 @@ export class TranscriptState {
 
   get notes(): readonly SessionNote[] {
     return this.#notes;
+  }
+
+  /** The message types present, in order of first appearance (kept as messages arrive, not recounted). */
+  get types(): readonly string[] {
+    return this.#types;
   }
 
   /** The message at an index, with its exact text. */
@@ -83,7 +89,11 @@ export class TranscriptState {
         transcript.connections.push({ id: message.conn });
     }
     const reader = this.#reader;
+    const known = reader.messages.length;
     reader.append(messages, annotations);
+    const types = [...this.#types];
+    for (const { type } of reader.messages.slice(known)) if (!types.includes(type)) types.push(type);
+    if (types.length > this.#types.length) this.#types = types;
     this.#messages = reader.messages.slice();
     // Only the last round can still change: it is copied, so a view holding it sees a new object.
     const rounds = reader.rounds;

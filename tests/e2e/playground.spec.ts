@@ -249,3 +249,21 @@ test('a shared link opens its configuration over the stored one', async ({ page 
   await expect(opened.getByText('// shared by a teacher').first()).toBeVisible();
   await expect(opened.getByLabel('Seed')).toHaveValue('42');
 });
+
+test('step plays one turn at a time, then resume runs to the end', async ({ page }) => {
+  await page.goto('./');
+  await editor(page);
+  await configure(page, { rounds: 1, fast: true });
+  await page.getByRole('button', { name: 'Step' }).click();
+  await expect(status(page)).toContainText('Paused');
+  await expect(messageRows(page).filter({ hasText: 'r1 t1' })).toHaveCount(1);
+  await expect(messageRows(page).filter({ hasText: 'actions' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Step' }).click();
+  // The actions answer turn 1; the server's turn 2 follows, then the session waits again.
+  await expect(messageRows(page).filter({ hasText: 'actions' })).toHaveCount(1);
+  await expect(messageRows(page).filter({ hasText: 'r1 t1' })).toHaveCount(2);
+  await expect(messageRows(page).filter({ hasText: 'r1 t2' })).toHaveCount(1);
+  await expect(status(page)).toContainText('Paused');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+});
