@@ -267,3 +267,28 @@ test('step plays one turn at a time, then resume runs to the end', async ({ page
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
 });
+
+test('a recorded real-server transcript imports and shows in every view', async ({ page }) => {
+  const recording = new URL(
+    '../../../shared/conformance/rddlsim/sysadmin_inst_pomdp__1.transcript',
+    import.meta.url,
+  );
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(recording.pathname);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  // Two rounds were recorded: two chart points, and the log holds the session's end.
+  await expect(page.getByRole('group', { name: 'Total reward per round' }).getByRole('button')).toHaveCount(
+    2,
+  );
+  await expect(messageRows(page).filter({ hasText: 'session-end' })).toHaveCount(1);
+  // The observations of the selected turn fill the state panel (a POMDP: observation fluents).
+  await messageRows(page).filter({ hasText: 'turn' }).last().click();
+  await expect(page.getByRole('table', { name: 'Observed fluents' })).toContainText('running-obs');
+  // The session-init's base64 task decodes on demand (keyboard: Home, then one down).
+  await page.getByRole('listbox', { name: 'Messages' }).focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await page.getByRole('tab', { name: 'Task (decoded)' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('domain sysadmin_pomdp');
+});
