@@ -76,6 +76,9 @@ export function playRemoteSession(options: RemoteSessionOptions): Promise<Remote
   return new RemoteSession(options).play();
 }
 
+/** How long the server may keep the connection open after session-end. */
+const LINGER_MS = 2_000;
+
 /** What the client waits for after sending a message, for timeout messages. */
 const AWAITED: Record<string, string> = {
   'session-request': '<session-init>',
@@ -110,6 +113,8 @@ class RemoteSession {
   /** Chunks are handled one after the other, even when a policy or hook call is pending. */
   #queue: Promise<void> = Promise.resolve();
   #finish: () => void = () => undefined;
+  /** After session-end: how long the server may take to close before the connection is dropped. */
+  #linger: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: RemoteSessionOptions) {
     this.#options = options;
@@ -160,6 +165,7 @@ class RemoteSession {
       if (this.#connected && !this.#outcome) this.#serverClosed();
       void this.#queue.then(() => {
         this.#disarm();
+        clearTimeout(this.#linger);
         this.#recordClientClose();
         this.#options.signal.removeEventListener('abort', abort);
         this.#finish();
@@ -290,6 +296,10 @@ class RemoteSession {
             [{ totalReward: event.end.totalReward, rounds: this.#rounds }],
             { round: this.#round, turn: 0 },
           );
+          // Nothing more is expected: leave, as rddlsim's Java client does, and do not wait for ever for a
+          // server that keeps the connection open.
+          this.#closeOurSide();
+          this.#linger = setTimeout(() => this.#socket.destroy(), LINGER_MS);
           break;
         case 'violation':
           this.#onViolation(event.violation);

@@ -178,6 +178,38 @@ describe('connect against misbehaving servers', () => {
     expect(run.transcript.messages.at(-1)).toMatchObject({ dir: 'c2s', kind: 'close' });
   });
 
+  it('finishes after session-end even when the server keeps the connection open', async () => {
+    const oneRound = frame({ type: 'session-init', task, sessionId: 1, numRounds: 1, timeAllowed: 1080000 });
+    const onlyRoundInit = frame({ type: 'round-init', roundNum: 1, roundLeft: 0, timeLeft: 1079000 });
+    const end = frame({
+      type: 'round-end',
+      instanceName: 'sysadmin_inst_mdp__1',
+      clientName: 'protoplay',
+      roundNum: 0,
+      roundReward: 10,
+      turnsUsed: 1,
+      timeLeft: 1077000,
+      immediateReward: 10,
+    });
+    const sessionEnd = frame({
+      type: 'session-end',
+      instanceName: 'sysadmin_inst_mdp__1',
+      totalReward: 10,
+      roundsUsed: 1,
+      clientName: 'protoplay',
+      sessionId: 1,
+      timeLeft: 1077000,
+    });
+    const port = await fakeServer((n, socket) => {
+      if (n === 1) socket.write(oneRound);
+      if (n === 2) socket.write(Buffer.concat([onlyRoundInit, turn(1)]));
+      if (n === 3) socket.write(Buffer.concat([end, sessionEnd]));
+    });
+    const run = await connectTo(port, 'lingers', ['--timeout', '20', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'finished', totalReward: 10 });
+  });
+
   it('says when nothing listens (exit 4)', async () => {
     const port = await fakeServer(() => undefined);
     servers.at(-1)!.close();
