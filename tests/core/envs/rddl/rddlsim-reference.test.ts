@@ -1,11 +1,11 @@
 /**
  * Agreement with figures measured on the real rddlsim (tests/data/rddlsim, see its README): the order in
- * which the server lists fluents for every IPPC instance, and the mean round reward under a random
- * single-action policy. Means are compared with both sampling errors; one instance is also replayed with
- * rddlsim-compatible randomness and the reference policy's own generator, which must give rddlsim's mean
- * exactly.
+ * which the server lists fluents for every IPPC instance, and the mean round reward under the no-op and
+ * the random single-action policy. Means are compared with both sampling errors; one instance is also
+ * replayed with rddlsim-compatible randomness and the reference policy's own generator, which must give
+ * rddlsim's mean exactly.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadRddl } from '../../../../src/core/envs/rddl';
 import type { GroundAction, RddlModel } from '../../../../src/core/envs/rddl/api';
@@ -23,7 +23,23 @@ interface MeanReference {
 }
 const fluentOrder =
   read<Record<string, { state: [string, string[]][]; observ: [string, string[]][] }>>('fluent-order.json');
-const randomReference = read<Record<string, MeanReference>>('random-reference.json');
+
+/**
+ * The reference policies of the README. `draw(n)` is a uniform integer below n from the policy's own
+ * generator; a step is a no-op, or with probability 1/2 (random) one ground bool action set to true.
+ */
+const POLICIES: Record<string, (actions: GroundAction[], draw: (n: number) => number) => GroundAction[]> = {
+  noop: () => [],
+  random: (actions, draw) => (draw(2) === 1 ? [actions[draw(actions.length)]!] : []),
+};
+
+/** Every `<policy>-reference.json` measured on rddlsim (noop and random are defined by the README). */
+const references = readdirSync(DATA)
+  .filter((file) => file.endsWith('-reference.json'))
+  .map((file) => ({
+    policy: file.replace(/-reference\.json$/, ''),
+    figures: read<Record<string, MeanReference>>(file),
+  }));
 
 /** Every ground bool action, fluents in declaration order, groundings in object order. */
 function groundBoolActions(model: RddlModel): GroundAction[] {
@@ -77,51 +93,59 @@ describe("fluent order of rddlsim's server", () => {
   }
 });
 
-describe('mean round reward under the random policy', () => {
+describe('mean round reward under the reference policies', () => {
+  it('has the no-op and random-policy references for all 32 instances', () => {
+    expect(references.map((r) => r.policy).sort()).toEqual(['noop', 'random']);
+    for (const { figures } of references) expect(Object.keys(figures)).toHaveLength(32);
+  });
+
   const rounds = 250;
-  for (const [instance, reference] of Object.entries(randomReference)) {
-    it(`matches rddlsim on ${instance}`, () => {
-      const model = loadRddl(benchmarkSources(instance));
-      const simulator = model.createSimulator({ seed: 3 });
-      const rng = new Rng(instance);
-      const actions = groundBoolActions(model);
-      const totals: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        simulator.reset();
-        let total = 0;
-        for (let t = 0; t < model.info.horizon; t++) {
-          const chosen = rng.nextInt(2) === 1 ? [actions[rng.nextInt(actions.length)]!] : [];
-          const outcome = simulator.step(chosen);
-          if (outcome.kind !== 'ok') throw new Error(`step ${t}: ${outcome.kind}`);
-          total += outcome.reward;
+  for (const { policy, figures } of references) {
+    for (const [instance, reference] of Object.entries(figures)) {
+      it(`matches rddlsim on ${instance} (${policy})`, () => {
+        const model = loadRddl(benchmarkSources(instance));
+        const simulator = model.createSimulator({ seed: 3 });
+        const rng = new Rng(instance);
+        const actions = groundBoolActions(model);
+        const totals: number[] = [];
+        for (let round = 0; round < rounds; round++) {
+          simulator.reset();
+          let total = 0;
+          for (let t = 0; t < model.info.horizon; t++) {
+            const outcome = simulator.step(POLICIES[policy]!(actions, (n) => rng.nextInt(n)));
+            if (outcome.kind !== 'ok') throw new Error(`step ${t}: ${outcome.kind}`);
+            total += outcome.reward;
+          }
+          totals.push(total);
         }
-        totals.push(total);
+        const mean = totals.reduce((a, b) => a + b, 0) / rounds;
+        const sd = Math.sqrt(totals.reduce((a, b) => a + (b - mean) ** 2, 0) / (rounds - 1));
+        // 4 standard errors of the difference, so many comparisons do not fail by chance; instances
+        // that are deterministic under the policy (sd 0 on both sides) must agree up to rounding.
+        const tolerance = 4 * Math.sqrt(reference.sd ** 2 / reference.n + sd ** 2 / rounds);
+        expect(Math.abs(mean - reference.mean)).toBeLessThanOrEqual(
+          tolerance + 1e-9 * Math.abs(reference.mean),
+        );
+      });
+    }
+
+    it(`reproduces rddlsim's ${policy} mean for sysadmin_inst_mdp__1 exactly when replaying its randomness`, () => {
+      const reference = figures['sysadmin_inst_mdp__1']!;
+      const model = loadRddl(benchmarkSources('sysadmin_inst_mdp__1'));
+      // The reference run: server seed 0, session 1; the policy's java.util.Random seeded with 0.
+      const simulator = model.createSimulator({ seed: 0, generator: 'rddlsim', rddlsimQuirks: true });
+      const random = new JavaRandom(0);
+      const actions = groundBoolActions(model);
+      let sum = 0;
+      for (let round = 0; round < reference.n; round++) {
+        simulator.reset();
+        for (let t = 0; t < model.info.horizon; t++) {
+          const outcome = simulator.step(POLICIES[policy]!(actions, (n) => random.nextInt(n)));
+          if (outcome.kind !== 'ok') throw new Error(outcome.kind);
+          sum += outcome.reward;
+        }
       }
-      const mean = totals.reduce((a, b) => a + b, 0) / rounds;
-      const sd = Math.sqrt(totals.reduce((a, b) => a + (b - mean) ** 2, 0) / (rounds - 1));
-      // 4 standard errors of the difference: 32 comparisons must not fail by chance.
-      const tolerance = 4 * Math.sqrt(reference.sd ** 2 / reference.n + sd ** 2 / rounds);
-      expect(Math.abs(mean - reference.mean)).toBeLessThanOrEqual(tolerance + 1e-9);
+      expect(sum / reference.n).toBeCloseTo(reference.mean, 9);
     });
   }
-
-  it("reproduces rddlsim's mean for sysadmin_inst_mdp__1 exactly when replaying its randomness", () => {
-    const reference = randomReference['sysadmin_inst_mdp__1']!;
-    const model = loadRddl(benchmarkSources('sysadmin_inst_mdp__1'));
-    // The reference run: server seed 0, session 1; the policy's java.util.Random seeded with 0.
-    const simulator = model.createSimulator({ seed: 0, generator: 'rddlsim', rddlsimQuirks: true });
-    const policy = new JavaRandom(0);
-    const actions = groundBoolActions(model);
-    let sum = 0;
-    for (let round = 0; round < reference.n; round++) {
-      simulator.reset();
-      for (let t = 0; t < model.info.horizon; t++) {
-        const chosen = policy.nextInt(2) === 1 ? [actions[policy.nextInt(actions.length)]!] : [];
-        const outcome = simulator.step(chosen);
-        if (outcome.kind !== 'ok') throw new Error(outcome.kind);
-        sum += outcome.reward;
-      }
-    }
-    expect(sum / reference.n).toBeCloseTo(reference.mean, 9);
-  });
 });
