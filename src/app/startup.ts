@@ -56,7 +56,7 @@ export async function restoreState({ workspace, settings, session }: AppState): 
         protocol: shared.protocol ?? base.protocol,
         environment: shared.environment ?? (protocolChanged ? undefined : base.environment),
         ...(shared.code !== undefined
-          ? { code: shared.code, language: shared.language ?? base.language, level: 'policy' }
+          ? { code: shared.code, language: shared.language ?? base.language, level: shared.level ?? 'policy' }
           : protocolChanged
             ? {}
             : { code: base.code, language: base.language, level: base.level }),
@@ -119,6 +119,7 @@ export function shareLink({ workspace, settings }: Pick<AppState, 'workspace' | 
     seed: settings.seed,
     rounds: settings.rounds,
     language: workspace.language,
+    level: workspace.level,
     code: workspace.code,
   });
   return `${location.origin}${location.pathname}#${fragment}`;

@@ -4,7 +4,7 @@
  * (`#p=rddlsim&e=...`): it never reaches a server, and static hosting needs nothing special.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import type { PolicyLanguage } from '../core/policy/types';
+import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
 import type { ProtocolId } from '../core/transcript/model';
 
 /** What a shared link carries. Every field is optional: a link may set only a seed. */
@@ -14,6 +14,8 @@ export interface SharedConfig {
   seed?: number;
   rounds?: number;
   language?: PolicyLanguage;
+  /** Policy level (`act`) or wire level (`onMessage`); absent means policy level. */
+  level?: PolicyLevel;
   code?: string;
 }
 
@@ -43,6 +45,7 @@ export function encodeSharedConfig(config: SharedConfig): string {
   if (config.seed !== undefined) params.set('seed', String(config.seed));
   if (config.rounds !== undefined) params.set('rounds', String(config.rounds));
   if (config.language) params.set('lang', config.language);
+  if (config.level === 'wire') params.set('level', 'wire');
   if (config.code !== undefined) params.set('code', compressToBase64Url(config.code));
   return params.toString();
 }
@@ -65,6 +68,7 @@ export function decodeSharedConfig(fragment: string): SharedConfig | undefined {
   if (Number.isInteger(rounds) && rounds > 0) config.rounds = rounds;
   const language = params.get('lang');
   if (language === 'ts' || language === 'js') config.language = language;
+  if (params.get('level') === 'wire') config.level = 'wire';
   const code = params.get('code');
   if (code) {
     try {
