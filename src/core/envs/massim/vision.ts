@@ -5,7 +5,7 @@
  * reusable typed arrays instead of allocating objects.
  */
 import type { MassimThingType } from './api';
-import type { Entity } from './things';
+import type { Attachable, Entity } from './things';
 import type { World } from './world';
 
 /** Every kind of thing, in the order of the codes `VisionScan.thingCode` uses. */
@@ -53,6 +53,9 @@ export class VisionScan {
     const plainOffsets = 2 * radius < width && 2 * radius < height;
 
     const offsets = this.#offsets(world, radius);
+    const { things, markers: markerTable, dispensers } = world.cellTables();
+    const goal = world.goalZones.coverage();
+    const role = world.roleZones.coverage();
     for (let k = 0; k < offsets.length; k += 2) {
       const dx = offsets[k]!;
       const dy = offsets[k + 1]!;
@@ -68,16 +71,16 @@ export class VisionScan {
         y = ((y % height) + height) % height;
       }
       const cell = y * width + x;
-      const first = world.firstAt(cell);
-      const markers = world.markersAt(cell);
-      const dispenser = world.dispenserAt(cell);
-      const inGoal = world.goalZones.covers(cell);
-      const inRole = world.roleZones.covers(cell);
+      const first = things[cell]!;
+      const markers = markerTable[cell];
+      const dispenser = dispensers[cell];
+      const inGoal = goal[cell]! > 0;
+      const inRole = role[cell]! > 0;
       if (first === null && markers === undefined && dispenser === undefined && !inGoal && !inRole) continue;
 
       const rx = plainOffsets ? dx : torus.relativeX(x, ox);
       const ry = plainOffsets ? dy : torus.relativeY(y, oy);
-      for (let thing = first; thing; thing = thing.nextInCell) {
+      for (let thing: Attachable | null = first; thing; thing = thing.nextInCell) {
         const code = thing.kind === 'entity' ? ENTITY : thing.kind === 'block' ? BLOCK : OBSTACLE;
         this.#addThing(rx, ry, code, thing.details);
         if (thing !== entity && world.perceivedAsAttached(thing)) this.#addAttached(rx, ry);

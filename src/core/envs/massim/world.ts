@@ -57,6 +57,18 @@ export class World {
     return this.#top[cell]!;
   }
 
+  /**
+   * The per-cell tables a percept walk reads (read-only): first attachable, markers, dispenser type. Direct
+   * reads save the method calls of `firstAt`, `markersAt` and `dispenserAt` over the ~100 cells of a view.
+   */
+  cellTables(): {
+    things: readonly (Attachable | null)[];
+    markers: readonly (readonly MarkerType[] | undefined)[];
+    dispensers: readonly (string | undefined)[];
+  } {
+    return { things: this.#top, markers: this.#markers, dispensers: this.#dispenserType };
+  }
+
   /** True when no attachable is in the cell. */
   isFree(cell: number): boolean {
     return this.#top[cell] === null;

@@ -39,6 +39,11 @@ export class ZoneSet {
     return this.#cover[cell]! > 0;
   }
 
+  /** How many zones cover each cell (read-only; for walks over many cells, like a percept's). */
+  coverage(): Readonly<Uint16Array> {
+    return this.#cover;
+  }
+
   /** True when a zone is centred on the cell. */
   hasCenter(cell: number): boolean {
     return this.#zones.has(cell);

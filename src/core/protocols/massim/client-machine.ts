@@ -7,7 +7,7 @@
 import type { ProtocolMachine, Step } from '../machine';
 import type { TranscriptMessage } from '../../transcript/model';
 import { decodeServerFrame, readClientFrame } from './codec';
-import type { MassimServerMessage } from './messages';
+import type { MassimRequestAction, MassimServerMessage } from './messages';
 import { massimViolation, messageText, type MassimViolation } from './violation';
 
 /** Where the connection is, as the agent sees it. */
@@ -40,6 +40,14 @@ export type MassimSimulationPhase =
   /** After sim-end, waiting for the next sim-start or bye. */
   | 'between';
 
+/**
+ * What the machine needs of a server message: all of it, except a request-action's percept, which it does
+ * not judge (an in-memory host makes percepts only on demand). Every `MassimServerMessage` is one.
+ */
+export type MassimJudgedMessage =
+  | Exclude<MassimServerMessage, MassimRequestAction>
+  | { type: 'request-action'; content: Omit<MassimRequestAction['content'], 'percept'> };
+
 /** State of the client machine; plain data, never mutated. */
 export interface MassimClientMachineState {
   phase: MassimClientPhase;
@@ -51,7 +59,7 @@ export interface MassimClientMachineState {
   lastStep?: number;
   lastId?: number;
   /** The last server message received, for views. */
-  lastMessage?: MassimServerMessage;
+  lastMessage?: MassimJudgedMessage;
 }
 
 /** Checks a MASSim server's messages from the agent's side of one connection. */
@@ -97,12 +105,10 @@ function acceptServerFrame(
  */
 export function acceptServerMessage(
   state: MassimClientMachineState,
-  received: MassimServerMessage,
+  received: MassimJudgedMessage,
   index: number,
 ): Step<MassimClientMachineState> {
   const next = { ...state, lastMessage: received };
-  const unexpected = (expected: string, what: string) =>
-    reject(next, massimViolation(index, 'massim.server.unexpected-reply', expected, received.type, what));
   switch (state.phase) {
     case 'fresh':
       return reject(
@@ -117,16 +123,40 @@ export function acceptServerMessage(
       );
     case 'awaiting-auth':
       if (received.type !== 'auth-response')
-        return unexpected('auth-response', `${received.type} before auth-response.`);
+        return unexpectedReply(
+          next,
+          index,
+          received.type,
+          'auth-response',
+          `${received.type} before auth-response.`,
+        );
       return accept({ ...next, phase: received.content.result === 'ok' ? 'logged-in' : 'rejected' });
     case 'awaiting-status':
       if (received.type !== 'status-response')
-        return unexpected('status-response', `${received.type} in answer to a status-request.`);
+        return unexpectedReply(
+          next,
+          index,
+          received.type,
+          'status-response',
+          `${received.type} in answer to a status-request.`,
+        );
       return accept({ ...next, phase: 'status-answered' });
     case 'unanswered':
-      return unexpected('nothing', `${received.type} after a first frame the server does not answer.`);
+      return unexpectedReply(
+        next,
+        index,
+        received.type,
+        'nothing',
+        `${received.type} after a first frame the server does not answer.`,
+      );
     case 'status-answered':
-      return unexpected('nothing', `${received.type} after status-response on a status connection.`);
+      return unexpectedReply(
+        next,
+        index,
+        received.type,
+        'nothing',
+        `${received.type} after status-response on a status connection.`,
+      );
     case 'rejected':
     case 'ended':
     case 'closed':
@@ -147,21 +177,28 @@ export function acceptServerMessage(
 
 function acceptInSession(
   state: MassimClientMachineState,
-  received: MassimServerMessage,
+  received: MassimJudgedMessage,
   index: number,
 ): Step<MassimClientMachineState> {
-  const unexpected = (expected: string, what: string) =>
-    reject(state, massimViolation(index, 'massim.server.unexpected-reply', expected, received.type, what));
   switch (received.type) {
     case 'auth-response':
     case 'status-response':
-      return unexpected(
+      return unexpectedReply(
+        state,
+        index,
+        received.type,
         'sim-start, request-action, sim-end or bye',
         `A second ${received.type} on a logged-in connection.`,
       );
     case 'sim-start': {
       if (state.simulation === 'running' || state.simulation === 'unannounced')
-        return unexpected('request-action or sim-end', 'sim-start while a simulation is running.');
+        return unexpectedReply(
+          state,
+          index,
+          received.type,
+          'request-action or sim-end',
+          'sim-start while a simulation is running.',
+        );
       const steps = received.content.percept.steps;
       return accept({
         ...state,
@@ -173,18 +210,25 @@ function acceptInSession(
     case 'request-action':
       return acceptRequestAction(state, received, index);
     case 'sim-end':
-      if (state.simulation === 'between') return unexpected('sim-start or bye', 'sim-end twice.');
+      if (state.simulation === 'between')
+        return unexpectedReply(state, index, received.type, 'sim-start or bye', 'sim-end twice.');
       return accept({ ...state, simulation: 'between', steps: undefined, lastStep: undefined });
     case 'bye':
       if (state.simulation === 'running' || state.simulation === 'unannounced')
-        return unexpected('request-action or sim-end', 'bye before the simulation ended.');
+        return unexpectedReply(
+          state,
+          index,
+          received.type,
+          'request-action or sim-end',
+          'bye before the simulation ended.',
+        );
       return accept({ ...state, phase: 'ended' });
   }
 }
 
 function acceptRequestAction(
   state: MassimClientMachineState,
-  received: Extract<MassimServerMessage, { type: 'request-action' }>,
+  received: Extract<MassimJudgedMessage, { type: 'request-action' }>,
   index: number,
 ): Step<MassimClientMachineState> {
   const { id, step, time, deadline } = received.content;
@@ -246,6 +290,17 @@ function acceptRequestAction(
     );
   }
   return accept(next);
+}
+
+/** A server message the agent could not expect now. */
+function unexpectedReply(
+  state: MassimClientMachineState,
+  index: number,
+  type: string,
+  expected: string,
+  what: string,
+): Step<MassimClientMachineState> {
+  return reject(state, massimViolation(index, 'massim.server.unexpected-reply', expected, type, what));
 }
 
 function accept(state: MassimClientMachineState): Step<MassimClientMachineState> {

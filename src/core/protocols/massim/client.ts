@@ -8,7 +8,12 @@
 import type { MassimSimStartPercept, MassimStepPercept } from '../../envs/massim/api';
 import { decodeServerFrame } from './codec';
 import { NulFrameSplitter } from './framing';
-import { acceptServerMessage, massimClientMachine, type MassimClientMachineState } from './client-machine';
+import {
+  acceptServerMessage,
+  massimClientMachine,
+  type MassimClientMachineState,
+  type MassimJudgedMessage,
+} from './client-machine';
 import type { Step } from '../machine';
 import { serializeMassimMessage, type MassimClientMessage, type MassimServerMessage } from './messages';
 import type {
@@ -19,21 +24,31 @@ import type {
   MassimStepPerceptInfo,
   MassimTeamContext,
 } from './policy-api';
+import type { MassimOutgoingFrame } from './outgoing';
 import type { MassimViolation } from './violation';
 import type { TranscriptMessage } from '../../transcript/model';
 
-/** One request-action, as the policy adapter hands it to whoever decides. Plain data (crosses workers). */
+/**
+ * One request-action, as the policy adapter hands it to whoever decides. `percept` and `text` may be made
+ * on first read (a policy in the same thread reads the object, one in a worker the text); to send a request
+ * elsewhere, copy the fields it needs.
+ */
 export interface MassimDecisionRequest {
-  team: string;
-  agent: string;
+  readonly team: string;
+  readonly agent: string;
   /** Agents of the team in this simulation. */
-  teamAgents: readonly string[];
-  step: number;
-  id: number;
-  deadline: number;
-  percept: MassimStepPercept;
+  readonly teamAgents: readonly string[];
+  readonly step: number;
+  readonly id: number;
+  readonly deadline: number;
+  /** The percept object. */
+  readonly percept: MassimStepPercept;
+  /** The request-action exactly as sent: what a policy in a worker receives. */
+  readonly text: string;
   /** The last sim-start's percept, if one arrived. */
-  simulation: MassimSimStartPercept | undefined;
+  readonly simulation: MassimSimStartPercept | undefined;
+  /** The frame being answered, when the host is in memory (its transcript keeps the text as phrases). */
+  readonly frame?: MassimOutgoingFrame;
 }
 
 /** Decides one agent's action; may be asynchronous (a policy in a worker). Undefined: send nothing. */
@@ -77,6 +92,8 @@ export class MassimAgentClient {
   #simulation: MassimSimStartPercept | undefined;
   #latestId = -1;
   #decodeText = new TextDecoder('utf-8');
+  /** The team's agents in the current simulation (the first `teamSize` accounts). */
+  #teamAgents: readonly string[] = [];
 
   constructor(options: MassimAgentClientOptions) {
     this.#options = options;
@@ -106,7 +123,7 @@ export class MassimAgentClient {
    */
   receiveFrame(text: string): Promise<void> | undefined {
     const message = this.#checkServerFrame(text);
-    return message ? this.#handle(message) : undefined;
+    return message ? this.#handle(message, { message, text }) : undefined;
   }
 
   /**
@@ -115,10 +132,24 @@ export class MassimAgentClient {
    */
   receiveDecoded(message: MassimServerMessage): Promise<void> | undefined {
     this.#advance(acceptServerMessage(this.#machine, message, this.#received++));
-    return this.#handle(message);
+    return this.#handle(message, new SerialisedOnDemand(message));
   }
 
-  #handle(message: MassimServerMessage): Promise<void> | undefined {
+  /**
+   * A frame from an in-memory host, whose text and object are made on first use: the agent judges the
+   * request-action's header only, and its policy reads either the percept object or the text.
+   */
+  receiveHostFrame(frame: MassimOutgoingFrame): Promise<void> | undefined {
+    const judged = frame.judged;
+    this.#advance(acceptServerMessage(this.#machine, judged, this.#received++));
+    return this.#handle(judged, frame, frame);
+  }
+
+  #handle(
+    message: MassimJudgedMessage,
+    source: FrameSource,
+    frame?: MassimOutgoingFrame,
+  ): Promise<void> | undefined {
     const agent = this.#options.user;
     switch (message.type) {
       case 'auth-response':
@@ -138,7 +169,7 @@ export class MassimAgentClient {
         this.#options.onEvent?.({ kind: 'bye', agent });
         return undefined;
       case 'request-action':
-        return this.#answer(message.content);
+        return this.#answer(message.content, source, frame);
       default:
         return undefined;
     }
@@ -149,22 +180,27 @@ export class MassimAgentClient {
     this.#machine = massimClientMachine.accept(this.#machine, this.#record('s2c', '', 'close')).state;
   }
 
-  async #answer(request: Extract<MassimServerMessage, { type: 'request-action' }>['content']): Promise<void> {
+  async #answer(
+    request: Extract<MassimJudgedMessage, { type: 'request-action' }>['content'],
+    source: FrameSource,
+    frame: MassimOutgoingFrame | undefined,
+  ): Promise<void> {
     const { user: agent, team, teamAccounts } = this.#options;
     this.#latestId = request.id;
     const teamSize = this.#simulation?.teamSize ?? teamAccounts.length;
+    if (this.#teamAgents.length !== teamSize) this.#teamAgents = teamAccounts.slice(0, teamSize);
+    const decision = new DecisionRequest(
+      team,
+      agent,
+      this.#teamAgents,
+      request,
+      this.#simulation,
+      source,
+      frame,
+    );
     let action: MassimPolicyAction | undefined;
     try {
-      action = await this.#options.decide({
-        team,
-        agent,
-        teamAgents: teamAccounts.slice(0, teamSize),
-        step: request.step,
-        id: request.id,
-        deadline: request.deadline,
-        percept: request.percept,
-        simulation: this.#simulation,
-      });
+      action = await this.#options.decide(decision);
     } catch (error) {
       this.#options.onEvent?.({ kind: 'decision-failed', agent, id: request.id, error });
       return;
@@ -211,6 +247,54 @@ export class MassimAgentClient {
 
   #record(dir: 'c2s' | 's2c', text: string, kind: TranscriptMessage['kind']): TranscriptMessage {
     return { index: this.#received++, conn: this.#options.user, dir, t: 0, kind, text };
+  }
+}
+
+/** A received frame's object and text; either may be made on first read. */
+interface FrameSource {
+  readonly message: MassimServerMessage;
+  readonly text: string;
+}
+
+/** A message handed over as an object, serialised only when someone wants its text. */
+class SerialisedOnDemand implements FrameSource {
+  #text: string | undefined;
+
+  constructor(readonly message: MassimServerMessage) {}
+
+  get text(): string {
+    return (this.#text ??= serializeMassimMessage(this.message));
+  }
+}
+
+/** A decision request whose percept and text come from the frame on first read. */
+class DecisionRequest implements MassimDecisionRequest {
+  readonly step: number;
+  readonly id: number;
+  readonly deadline: number;
+  readonly #source: FrameSource;
+
+  constructor(
+    readonly team: string,
+    readonly agent: string,
+    readonly teamAgents: readonly string[],
+    header: { step: number; id: number; deadline: number },
+    readonly simulation: MassimSimStartPercept | undefined,
+    source: FrameSource,
+    readonly frame: MassimOutgoingFrame | undefined,
+  ) {
+    this.step = header.step;
+    this.id = header.id;
+    this.deadline = header.deadline;
+    this.#source = source;
+  }
+
+  get percept(): MassimStepPercept {
+    return (this.#source.message as Extract<MassimServerMessage, { type: 'request-action' }>).content.percept;
+  }
+
+  get text(): string {
+    return this.#source.text;
   }
 }
 

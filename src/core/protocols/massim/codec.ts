@@ -42,6 +42,30 @@ export type ClientFrameReading =
 
 /** Reads one client frame (text without its 0 byte) the way the real server does. */
 export function readClientFrame(text: string): ClientFrameReading {
+  return readPlainAction(text) ?? readWithOrgJson(text);
+}
+
+/**
+ * An action written the plain way (compact JSON, an integer id, a type and parameters of letters, digits
+ * and underscores), as agents send thousands of times per second: read by one pattern instead of the
+ * org.json reader. For such a text the reader would give exactly this, since nothing in it is open to
+ * interpretation. Undefined for any other text.
+ */
+export function readPlainAction(text: string): ClientFrameReading | undefined {
+  const match = PLAIN_ACTION.exec(text);
+  if (!match) return undefined;
+  const p = match[3]!;
+  return {
+    kind: 'action',
+    id: Number(match[1]),
+    action: { type: match[2]!, p: p === '' ? [] : p.slice(1, -1).split('","') },
+  };
+}
+
+const PLAIN_ACTION =
+  /^\{"type":"action","content":\{"id":(0|[1-9][0-9]{0,14}),"type":"(\w+)","p":\[((?:"\w*"(?:,"\w*")*)?)\]\}\}$/;
+
+function readWithOrgJson(text: string): ClientFrameReading {
   const parsed = parseOrgJson(text);
   if (!parsed.ok) return { kind: 'invalid-json', error: parsed.error };
   const json = parsed.value;

@@ -7,7 +7,10 @@ const utf8 = new TextEncoder();
 
 /** One frame cut out of a byte stream, without its terminating 0 byte. */
 export interface SplitFrame {
-  /** Every byte of the frame as it crossed the wire, even when the receiver discarded it. */
+  /**
+   * Every byte of the frame as it crossed the wire, even when the receiver discarded it. May share memory
+   * with the chunk it came in: copy it to keep it after the chunk's buffer is reused.
+   */
   bytes: Uint8Array;
   /**
    * True when the real server's receive loop would have thrown the frame away because of
@@ -99,8 +102,13 @@ export class NulFrameSplitter {
         this.#keep(chunk.subarray(start));
         return undefined;
       }
-      this.#keep(chunk.subarray(start, end));
-      const bytes = this.#takePending();
+      // A frame wholly inside the chunk is handed out as a view of it, without copying.
+      let bytes: Uint8Array;
+      if (this.#pendingLength === 0) bytes = chunk.subarray(start, end);
+      else {
+        this.#keep(chunk.subarray(start, end));
+        bytes = this.#takePending();
+      }
       let discarded = false;
       if (this.#limit !== undefined) {
         const counted = countFrameAgainstPacketLimit(this.#counter, bytes.length, this.#limit);
@@ -140,8 +148,17 @@ export class NulFrameSplitter {
 
 /** The wire bytes of one frame: the UTF-8 text followed by its 0 terminator. */
 export function encodeFrame(text: string): Uint8Array {
-  const body = utf8.encode(text);
-  const bytes = new Uint8Array(body.length + 1);
-  bytes.set(body);
-  return bytes;
+  // Frames are mostly short ASCII actions: copied character by character, without an intermediate array.
+  const ascii = new Uint8Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) {
+      const body = utf8.encode(text);
+      const bytes = new Uint8Array(body.length + 1);
+      bytes.set(body);
+      return bytes;
+    }
+    ascii[i] = code;
+  }
+  return ascii;
 }

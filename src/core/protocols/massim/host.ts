@@ -24,7 +24,7 @@ import { createSimulation as createScenarioSimulation, massimAccountNames } from
 import { Rng } from '../../random';
 import type { Transcript } from '../../transcript/model';
 import { TranscriptStore } from '../../transcript/store/store';
-import { readClientFrame } from './codec';
+import { readClientFrame, readPlainAction, type ClientFrameReading } from './codec';
 import { NulFrameSplitter, type SplitFrame } from './framing';
 import { serializeMassimMessage, type MassimServerMessage } from './messages';
 import {
@@ -34,7 +34,7 @@ import {
   type MassimOutgoingFrame,
   type RequestActionHeader,
 } from './outgoing';
-import { MassimRecording, type RecordedFrame } from './recording';
+import { MassimRecording, strictText, type RecordedFrame } from './recording';
 import { massimRules, type MassimRuleId } from './rules';
 import { realTimeScheduler, type MassimScheduler, type TimerHandle } from './scheduler';
 import { massimViolation, type MassimViolation } from './violation';
@@ -703,8 +703,9 @@ class Connection implements MassimHostConnection {
 
   send(message: MassimServerMessage, text = serializeMassimMessage(message)): void {
     if (this.#phase === 'closed') return;
-    const index = this.hooks.recording().text(this.id, 's2c', text, 'nul');
-    this.#deliver(new EagerFrame(index, message, text));
+    const recording = this.hooks.recording();
+    const index = recording.text(this.id, 's2c', text, 'nul');
+    this.#deliver(new EagerFrame(recording.store, index, message, text));
   }
 
   /** Sends a request-action, recorded as phrases; its text and percept object are made on demand. */
@@ -723,8 +724,7 @@ class Connection implements MassimHostConnection {
         writer.write(out, header, (perceptOut) => simulation.writeRequestActionPercept(agent, perceptOut)),
       'nul',
     );
-    const store = recording.store;
-    this.#deliver(new RequestActionFrame(index, header, agent, simulation, () => store.payload(index)!));
+    this.#deliver(new RequestActionFrame(recording.store, index, header, agent, simulation));
   }
 
   #deliver(frame: MassimOutgoingFrame): void {
@@ -745,9 +745,19 @@ class Connection implements MassimHostConnection {
       this.#atFrontDesk(frame);
       return;
     }
-    const recorded = this.hooks.recording().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    const recording = this.hooks.recording();
+    const strict = strictText(frame.bytes);
+    // Actions in the plain form (nearly all of them) are read by a pattern and recorded as phrases.
+    const plain =
+      this.#phase === 'agent' && !frame.discarded && strict !== undefined
+        ? readPlainAction(strict)
+        : undefined;
+    const recorded =
+      plain?.kind === 'action'
+        ? recording.plainAction(this.id, strict!, { id: plain.id, ...plain.action }, 'nul')
+        : recording.bytes(this.id, 'c2s', frame.bytes, 'nul', strict);
     // Valid UTF-8 decodes the same with replacement; only other bytes need the second decoding.
-    const text = recorded.text ?? serverDecoder.decode(frame.bytes);
+    const text = strict ?? serverDecoder.decode(frame.bytes);
     switch (this.#phase) {
       case 'unread':
         this.#violation(
@@ -768,7 +778,7 @@ class Connection implements MassimHostConnection {
         );
         return;
       case 'agent':
-        this.#inSession(frame, text, recorded);
+        this.#inSession(frame, text, recorded, plain);
         return;
     }
   }
@@ -834,7 +844,7 @@ class Connection implements MassimHostConnection {
     }
   }
 
-  #inSession(frame: SplitFrame, text: string, recorded: RecordedFrame): void {
+  #inSession(frame: SplitFrame, text: string, recorded: RecordedFrame, plain?: ClientFrameReading): void {
     if (frame.discarded) {
       this.#violation(
         recorded,
@@ -845,16 +855,17 @@ class Connection implements MassimHostConnection {
       );
       return;
     }
-    const reading = readClientFrame(text);
+    const reading = plain ?? readClientFrame(text);
+    if (reading.kind === 'action') {
+      this.hooks.action(this.slot!, reading.id, reading.action, recorded.index, this.id);
+      return;
+    }
     const stop = (rule: MassimRuleId, expected: string, got: string, what: string) => {
       this.#phase = 'receiver-dead';
       this.#stoppedBy = { index: recorded.index, rule };
       this.#violation(recorded, rule, expected, got, what);
     };
     switch (reading.kind) {
-      case 'action':
-        this.hooks.action(this.slot!, reading.id, reading.action, recorded.index, this.id);
-        return;
       case 'invalid-json': {
         const { message, location } = reading.error;
         stop(

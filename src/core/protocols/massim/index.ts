@@ -34,6 +34,7 @@ export type { MassimViolation } from './violation';
 export {
   massimClientMachine,
   acceptServerMessage,
+  type MassimJudgedMessage,
   type MassimClientMachineState,
   type MassimClientPhase,
   type MassimSimulationPhase,
@@ -74,6 +75,22 @@ export {
   type MassimWireReply,
   type MassimWireTeam,
 } from './runner';
+export {
+  EagerFrame,
+  RequestActionFrame,
+  RequestActionWriter,
+  type MassimOutgoingFrame,
+  type RequestActionHeader,
+} from './outgoing';
+export {
+  batchedTeamDecide,
+  createTeamBatchAnswerer,
+  type MassimBatchedRequest,
+  type MassimTeamBatch,
+  type MassimTeamBatchReply,
+  type MassimTeamBatchTransport,
+} from './team-batch';
+export { MassimRecording, type RecordedFrame } from './recording';
 export { parseMassimLaunch, msUntilLaunch, type MassimLaunch } from './launch';
 export { MASSIM_PROTOCOL_NOTES, type MassimProtocolNote } from './notes';
 export type * from './policy-api';

@@ -102,6 +102,12 @@ export const clientMessageTypes: ReadonlySet<string> = new Set<MassimClientMessa
 
 /** Compact JSON of a message with its content keys in the real server's order. */
 export function serializeMassimMessage(message: MassimServerMessage | MassimClientMessage): string {
+  // Agents send an action every step: written directly, the same characters as the general way.
+  if (message.type === 'action') {
+    const { id, type, p } = message.content;
+    if (typeof id === 'number' && typeof type === 'string' && Array.isArray(p))
+      return `{"type":"action","content":{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"p":${JSON.stringify(p)}}}`;
+  }
   return JSON.stringify({ type: message.type, content: orderedContent(message) });
 }
 

@@ -6,6 +6,8 @@
  * message: the text is what `serializeMassimMessage` makes of the object.
  */
 import type { MassimPhraseOutput, MassimSimulation, MassimStepPercept } from '../../envs/massim/api';
+import type { TranscriptStore } from '../../transcript/store/store';
+import type { MassimJudgedMessage } from './client-machine';
 import type { MassimRequestAction, MassimServerMessage } from './messages';
 
 /** A frame the host sends on a connection. */
@@ -17,11 +19,16 @@ export interface MassimOutgoingFrame {
   readonly text: string;
   /** The message object (do not modify it: agents share parts of it). */
   readonly message: MassimServerMessage;
+  /** What an agent's protocol machine judges: the message, but a request-action without its percept. */
+  readonly judged: MassimJudgedMessage;
+  /** The transcript holding the frame at `index` (a request-action's text is kept there as phrases). */
+  readonly store: TranscriptStore;
 }
 
 /** A frame whose text and object were both made when it was sent (everything but request-action). */
 export class EagerFrame implements MassimOutgoingFrame {
   constructor(
+    readonly store: TranscriptStore,
     readonly index: number,
     readonly message: MassimServerMessage,
     readonly text: string,
@@ -30,49 +37,57 @@ export class EagerFrame implements MassimOutgoingFrame {
   get type(): MassimServerMessage['type'] {
     return this.message.type;
   }
+
+  get judged(): MassimJudgedMessage {
+    return this.message;
+  }
 }
 
 /** A request-action frame: its text comes from the transcript, its percept object from the simulation. */
 export class RequestActionFrame implements MassimOutgoingFrame {
   readonly type = 'request-action';
+  readonly store: TranscriptStore;
   readonly index: number;
   readonly #header: RequestActionHeader;
   readonly #agent: string;
   readonly #simulation: MassimSimulation;
-  readonly #readText: () => string;
   #text: string | undefined;
   #message: MassimRequestAction | undefined;
 
-  /** `readText` gives the recorded text of the frame (transcript index `index`). */
   constructor(
+    store: TranscriptStore,
     index: number,
     header: RequestActionHeader,
     agent: string,
     simulation: MassimSimulation,
-    readText: () => string,
   ) {
+    this.store = store;
     this.index = index;
     this.#header = header;
     this.#agent = agent;
     this.#simulation = simulation;
-    this.#readText = readText;
   }
 
   get text(): string {
-    return (this.#text ??= this.#readText());
+    return (this.#text ??= this.store.payload(this.index)!);
+  }
+
+  get judged(): MassimJudgedMessage {
+    return { type: 'request-action', content: this.#header };
   }
 
   /**
-   * The message, with the percept made on first access: from the world while the simulation is still at
-   * this step (the cheaper way), later from the text (the world has moved on).
+   * The message, its percept made on first access: from the world while the simulation is still at this
+   * step (the cheaper way), later from the text (the world has moved on).
    */
   get message(): MassimRequestAction {
     if (!this.#message) {
       const { step, id, time, deadline } = this.#header;
-      const content = { step, id, time } as MassimRequestAction['content'];
-      defineLazyProperty(content, 'percept', () => this.#percept());
-      content.deadline = deadline;
-      this.#message = { type: 'request-action', content };
+      // Keys in the order of `serializeMassimMessage`, so the object reads like the text.
+      this.#message = {
+        type: 'request-action',
+        content: { step, id, time, percept: this.#percept(), deadline },
+      };
     }
     return this.#message;
   }
@@ -134,27 +149,4 @@ export class RequestActionWriter {
     writePercept(out);
     out.push(shared.tail);
   }
-}
-
-/**
- * Gives `object` an enumerable property whose value `make` computes on first read, after which it is a
- * plain value: the object looks and serialises like a plain one.
- */
-export function defineLazyProperty<T extends object, K extends keyof T>(
-  object: T,
-  key: K,
-  make: () => T[K],
-): void {
-  Object.defineProperty(object, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = make();
-      Object.defineProperty(object, key, { value, enumerable: true, configurable: true, writable: true });
-      return value;
-    },
-    set(value: T[K]) {
-      Object.defineProperty(object, key, { value, enumerable: true, configurable: true, writable: true });
-    },
-  });
 }

@@ -18,10 +18,14 @@ export interface RecordedFrame {
 export class MassimRecording {
   readonly store: TranscriptStore;
   readonly #now: () => number;
+  readonly #actionHead: number;
+  readonly #actionTail: number;
 
   constructor(store: TranscriptStore, now: () => number) {
     this.store = store;
     this.#now = now;
+    this.#actionHead = store.phrases.intern('{"type":"action","content":{"id":');
+    this.#actionTail = store.phrases.intern('}}');
   }
 
   /** Milliseconds since the transcript started. */
@@ -44,20 +48,43 @@ export class MassimRecording {
     return this.store.appendPhrased(conn, dir, this.elapsed(), write, framing);
   }
 
-  /** A frame received as bytes: kept as text when valid UTF-8, else as base64. */
+  /**
+   * An agent's action frame whose `text` is the plain form `readPlainAction` reads, kept as phrases (id,
+   * type and parameters), which join to exactly that text: compact JSON of letters, digits and
+   * underscores writes the same however it is produced.
+   */
+  plainAction(
+    conn: string,
+    text: string,
+    action: { id: number; type: string; p: readonly string[] },
+    framing: TranscriptMessage['framing'],
+  ): RecordedFrame {
+    const book = this.store.phrases;
+    const index = this.store.appendPhrased(
+      conn,
+      'c2s',
+      this.elapsed(),
+      (out) => {
+        out.push(this.#actionHead);
+        out.push(book.intern(JSON.stringify(action.id)));
+        out.push(book.intern(`,"type":${JSON.stringify(action.type)},"p":`));
+        out.push(book.intern(JSON.stringify(action.p)));
+        out.push(this.#actionTail);
+      },
+      framing,
+    );
+    return { index, text };
+  }
+
+  /** A frame received as bytes: kept as text when valid UTF-8 (`text`, if known), else as base64. */
   bytes(
     conn: string,
     dir: Direction,
     bytes: Uint8Array,
     framing: TranscriptMessage['framing'],
+    text = strictText(bytes),
   ): RecordedFrame {
     const t = this.elapsed();
-    let text: string | undefined;
-    try {
-      text = strictUtf8.decode(bytes);
-    } catch {
-      text = undefined;
-    }
     const index =
       text !== undefined
         ? this.store.appendText(conn, dir, t, text, framing)
@@ -72,5 +99,14 @@ export class MassimRecording {
   /** Hangs an annotation off a message index (defaults to the last message). */
   annotate(type: Annotation['type'], data: unknown, index?: number): void {
     this.store.annotate(type, data, index);
+  }
+}
+
+/** The bytes as UTF-8 text, or undefined when they are not valid UTF-8. */
+export function strictText(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
   }
 }

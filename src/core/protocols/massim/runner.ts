@@ -1,7 +1,9 @@
 /**
  * A whole MASSim match in memory: the emulated host plus one agent connection per agent of every team,
  * joined by in-memory pipes that carry the same frames TCP would. Policies are asynchronous callbacks
- * supplied by the caller (a worker, or `createTeamDecide` in-process).
+ * supplied by the caller (`batchedTeamDecide` for a team policy in a worker, or `createTeamDecide`
+ * in-process). Agents get the host's frames as they are made, so a policy reading percept objects never
+ * costs their text, and one reading text never costs the objects.
  *
  * Timing: `virtual` (default) runs as fast as the policies answer; the clock only jumps forward when every
  * agent is idle and the host is still waiting (a silent agent's deadline, the pause between simulations),
@@ -152,8 +154,8 @@ export class MassimMatchRunner {
       .map((other) => other.name);
     // The host only calls the sink once the agent has logged in, after `client` exists.
     const connection = this.host.connect({
-      send: (_text, message) => {
-        const answering = client.receiveDecoded(message);
+      deliver: (frame) => {
+        const answering = client.receiveHostFrame(frame);
         if (answering) void this.#track(answering);
       },
       close: () => client.closed(),

@@ -345,6 +345,18 @@ export class TranscriptStore {
     return this.#flags.at(index) >> 5 === NO_PAYLOAD ? undefined : this.#payload(index);
   }
 
+  /**
+   * Pushes the phrase numbers of a message's payload to `out` when it was appended as phrases only (so a
+   * reader with a copy of the phrase book can rebuild the text without it being joined here); false,
+   * pushing nothing, otherwise.
+   */
+  readPhrases(index: number, out: { push(phrase: number): void }): boolean {
+    this.#check(index);
+    if (this.#flags.at(index) >> 5 === NO_PAYLOAD) return false;
+    const { chunk, codeEnd } = this.#locate(index);
+    return chunk.readPhrases(this.#codeStart.at(index), codeEnd, out);
+  }
+
   /** Indices of the messages of a connection, in order (a view: copy it to keep it across appends). */
   messagesOf(conn: string): Int32Array {
     const number = this.#connectionNumbers.get(conn);
@@ -478,12 +490,7 @@ export class TranscriptStore {
   }
 
   #payload(index: number): string {
-    const position = this.#chunkPosition(index);
-    const chunk = this.#chunks[position]!;
-    // A payload ends where the next message of its chunk starts, or with the chunk.
-    const next = this.#chunks[position + 1];
-    const lastOfChunk = next ? index + 1 === next.first : index + 1 === this.length;
-    const codeEnd = lastOfChunk ? chunk.codeLength : this.#codeStart.at(index + 1);
+    const { chunk, codeEnd } = this.#locate(index);
     return chunk.decode(
       this.phrases,
       this.#codeStart.at(index),
@@ -491,6 +498,15 @@ export class TranscriptStore {
       this.#literalStart.at(index),
       this.#literalsOf(chunk),
     );
+  }
+
+  /** A message's chunk and where its codes end: where the next message of the chunk starts, or with it. */
+  #locate(index: number): { chunk: MessageChunk; codeEnd: number } {
+    const position = this.#chunkPosition(index);
+    const chunk = this.#chunks[position]!;
+    const next = this.#chunks[position + 1];
+    const lastOfChunk = next ? index + 1 === next.first : index + 1 === this.length;
+    return { chunk, codeEnd: lastOfChunk ? chunk.codeLength : this.#codeStart.at(index + 1) };
   }
 
   #literalsOf(chunk: MessageChunk): string {

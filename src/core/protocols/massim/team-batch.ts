@@ -1,0 +1,166 @@
+/**
+ * Team policies in a worker, asked once per team and step: every agent's request-action of a step goes to
+ * the team's worker in one message, and one message brings back every action. The same message shapes
+ * serve a Web Worker in the browser and a worker thread in Node.
+ *
+ * A request-action crosses as its exact wire text, but not as characters: the host's transcript keeps it as
+ * phrases of a phrase book, so the batch carries the phrase numbers (one small typed array per batch, which
+ * can be transferred) plus the phrases the worker has not seen yet, and the worker rebuilds each text from
+ * its copy of the book. Copying 40 percepts of 2.6 KB into a message costs more than writing them.
+ */
+import type { MassimSimStartPercept } from '../../envs/massim/api';
+import type { PhraseBook } from '../../transcript/store/phrases';
+import { createTeamDecide, type MassimDecide, type MassimDecisionRequest } from './client';
+import type { MassimRequestAction } from './messages';
+import type { MassimAct, MassimPolicyAction } from './policy-api';
+
+/** One step's request-actions of one team. */
+export interface MassimTeamBatch {
+  team: string;
+  /** The team's agents in this simulation. */
+  teamAgents: readonly string[];
+  /**
+   * Phrases new to the receiver: `newPhrases[i]` is phrase number `phraseBase + i`. The receiver forgets
+   * any phrase numbered `phraseBase` or above that it had (0 starts a fresh book).
+   */
+  phraseBase: number;
+  newPhrases: string[];
+  /** Phrase numbers of the requests sent as phrases, one request after another. */
+  phrases: Int32Array;
+  requests: MassimBatchedRequest[];
+}
+
+/** One agent's request-action in a batch. */
+export interface MassimBatchedRequest {
+  agent: string;
+  /** How many numbers of the batch's `phrases` make this request's text; 0 when the text is in `text`. */
+  phraseCount: number;
+  /** The request-action exactly as sent, when it is not sent as phrases. */
+  text?: string;
+  /** The sim-start percept, sent again only when it changed since this agent's previous request. */
+  simulation?: MassimSimStartPercept;
+}
+
+/** The actions of a batch, in the order of its requests; null where the policy gave none. */
+export interface MassimTeamBatchReply {
+  actions: (MassimPolicyAction | null)[];
+}
+
+/** Sends a batch to the team's policy and resolves with its reply (`phrases` may be transferred). */
+export type MassimTeamBatchTransport = (batch: MassimTeamBatch) => Promise<MassimTeamBatchReply>;
+
+interface PendingDecision {
+  request: MassimDecisionRequest;
+  resolve: (action: MassimPolicyAction | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A `MassimDecide` for every agent of one team that gathers the requests arriving together (the host sends
+ * a step's request-actions in one go) into one batch, and hands each agent its action from the reply.
+ */
+export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide {
+  let pending: PendingDecision[] = [];
+  const simulationSent = new Map<string, MassimSimStartPercept | undefined>();
+  let book: PhraseBook | undefined;
+  let phrasesSent = 0;
+  let numbers = new Int32Array(4096);
+  let count = 0;
+  const phraseSink = {
+    push(phrase: number) {
+      if (count === numbers.length) {
+        const grown = new Int32Array(numbers.length * 2);
+        grown.set(numbers);
+        numbers = grown;
+      }
+      numbers[count++] = phrase;
+    },
+  };
+
+  const flush = () => {
+    const taken = pending;
+    pending = [];
+    count = 0;
+    // A new host (a new store) starts a new book on the receiver's side too.
+    const frameBook = taken.find(({ request }) => request.frame)?.request.frame!.store.phrases;
+    if (frameBook && frameBook !== book) {
+      book = frameBook;
+      phrasesSent = 0;
+    }
+    const phraseBase = phrasesSent;
+    const requests = taken.map(({ request }): MassimBatchedRequest => {
+      const item: MassimBatchedRequest = { agent: request.agent, phraseCount: 0 };
+      const frame = request.frame;
+      const start = count;
+      if (frame && frame.store.phrases === book && frame.store.readPhrases(frame.index, phraseSink))
+        item.phraseCount = count - start;
+      else item.text = request.text;
+      if (request.simulation && simulationSent.get(request.agent) !== request.simulation) {
+        item.simulation = request.simulation;
+        simulationSent.set(request.agent, request.simulation);
+      }
+      return item;
+    });
+    const newPhrases: string[] = [];
+    if (book) {
+      for (let phrase = phrasesSent; phrase < book.size; phrase++) newPhrases.push(book.text(phrase));
+      phrasesSent = book.size;
+    }
+    const batch: MassimTeamBatch = {
+      team: taken[0]!.request.team,
+      teamAgents: taken[0]!.request.teamAgents,
+      phraseBase,
+      newPhrases,
+      phrases: numbers.slice(0, count),
+      requests,
+    };
+    send(batch).then(
+      (reply) => taken.forEach(({ resolve }, i) => resolve(reply.actions[i] ?? undefined)),
+      // Every agent of the batch fails as its own policy would have.
+      (error: unknown) => taken.forEach(({ reject }) => reject(error)),
+    );
+  };
+
+  return (request) =>
+    new Promise((resolve, reject) => {
+      if (pending.length === 0) queueMicrotask(flush);
+      pending.push({ request, resolve, reject });
+    });
+}
+
+/**
+ * The worker's side: rebuilds each request-action's text, parses it, and answers with a team policy
+ * (`act(percept, agent, team)` per agent, in request order), keeping each agent's and the team's memory
+ * between batches as `createTeamDecide` does.
+ */
+export function createTeamBatchAnswerer(
+  act: MassimAct,
+): (batch: MassimTeamBatch) => Promise<MassimTeamBatchReply> {
+  const decide = createTeamDecide(act);
+  const simulations = new Map<string, MassimSimStartPercept>();
+  const book: string[] = [];
+  return async (batch) => {
+    if (batch.phraseBase > book.length) throw new RangeError('a batch skipped phrases of the book');
+    book.length = batch.phraseBase;
+    for (const text of batch.newPhrases) book.push(text);
+    let offset = 0;
+    const actions = batch.requests.map((item) => {
+      if (item.simulation) simulations.set(item.agent, item.simulation);
+      let text = item.text ?? '';
+      for (let end = offset + item.phraseCount; offset < end; offset++) text += book[batch.phrases[offset]!];
+      const { content } = JSON.parse(text) as MassimRequestAction;
+      return decide({
+        team: batch.team,
+        agent: item.agent,
+        teamAgents: batch.teamAgents,
+        step: content.step,
+        id: content.id,
+        deadline: content.deadline,
+        percept: content.percept,
+        text,
+        simulation: simulations.get(item.agent),
+      });
+    });
+    return { actions: (await Promise.all(actions)).map((action) => action ?? null) };
+  };
+}
