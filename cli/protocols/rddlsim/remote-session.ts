@@ -76,6 +76,9 @@ export function playRemoteSession(options: RemoteSessionOptions): Promise<Remote
   return new RemoteSession(options).play();
 }
 
+/** Received bytes a busy client holds before it stops reading (a server may not send unasked). */
+const MAX_UNHANDLED_BYTES = 16 * 1024 * 1024;
+
 /** How long the server may keep the connection open after session-end. */
 const LINGER_MS = 2_000;
 
@@ -110,8 +113,12 @@ class RemoteSession {
   #clientCloseRecorded = false;
   #serverCloseSeen = false;
   #connected = false;
-  /** Chunks are handled one after the other, even when a policy or hook call is pending. */
-  #queue: Promise<void> = Promise.resolve();
+  /** Steps (the start, each chunk received, the close) waiting to be handled, in arrival order. */
+  readonly #steps: { run: () => Promise<void>; bytes: number }[] = [];
+  /** Received bytes not handled yet; reading pauses when a server floods a client that is thinking. */
+  #unhandledBytes = 0;
+  /** The loop handling the steps, while it runs. */
+  #draining: Promise<void> | undefined;
   #finish: () => void = () => undefined;
   /** After session-end: how long the server may take to close before the connection is dropped. */
   #linger: ReturnType<typeof setTimeout> | undefined;
@@ -156,14 +163,14 @@ class RemoteSession {
     });
     socket.on('data', (chunk: Buffer) => {
       this.#disarm();
-      this.#enqueue(() => this.#handle(this.#client.receive(chunk)));
+      this.#enqueue(() => this.#handle(this.#client.receive(chunk)), chunk.length);
     });
     socket.on('end', () => this.#serverClosed());
     socket.on('error', (error: NodeJS.ErrnoException) => this.#onSocketError(error));
     socket.on('close', () => {
       // Closed without a FIN first (reset): to the client that is the server closing too.
       if (this.#connected && !this.#outcome) this.#serverClosed();
-      void this.#queue.then(() => {
+      void Promise.resolve(this.#draining).then(() => {
         this.#disarm();
         clearTimeout(this.#linger);
         this.#recordClientClose();
@@ -180,23 +187,30 @@ class RemoteSession {
   }
 
   /**
-   * Feeds the client and handles its events after everything before them was handled. The socket is paused
-   * meanwhile, so the server's next bytes are read only once the policy has answered (as a blocking client
-   * reads them) and the client never sees a message before the previous one was dealt with.
+   * Handles a step after everything received before it was handled, so the client never sees a message
+   * before the previous one was dealt with, even while the policy thinks. The socket keeps reading (pausing
+   * and resuming it would cost two system calls a turn) unless unhandled bytes pile up.
    */
-  #enqueue(step: () => Promise<void>): void {
-    this.#socket.pause();
-    this.#queue = this.#queue
-      .then(step)
-      .catch((error: unknown) =>
-        this.#fail({
-          kind: 'failed',
-          exitCode: ExitCode.failure,
-          message: `internal error: ${describeError(error)}`,
-        }),
-      )
-      // Keep reading even after the outcome is known: the server's close must still arrive to end the session.
-      .finally(() => this.#socket.resume());
+  #enqueue(run: () => Promise<void>, bytes = 0): void {
+    this.#steps.push({ run, bytes });
+    this.#unhandledBytes += bytes;
+    if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#socket.pause();
+    this.#draining ??= this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    for (let step = this.#steps.shift(); step; step = this.#steps.shift()) {
+      try {
+        await step.run();
+      } catch (error) {
+        const message = `internal error: ${describeError(error)}`;
+        this.#fail({ kind: 'failed', exitCode: ExitCode.failure, message });
+      }
+      this.#unhandledBytes -= step.bytes;
+    }
+    this.#draining = undefined;
+    // Keep reading even after the outcome is known: the server's close must still arrive to end the session.
+    if (this.#socket.isPaused()) this.#socket.resume();
   }
 
   /**
