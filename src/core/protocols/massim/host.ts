@@ -35,6 +35,7 @@ import {
   type RequestActionHeader,
 } from './outgoing';
 import { MassimRecording, strictText, type RecordedFrame } from './recording';
+import { MassimWorldPacker } from './world-packer';
 import { massimRules, type MassimRuleId } from './rules';
 import { realTimeScheduler, type MassimScheduler, type TimerHandle } from './scheduler';
 import { massimViolation, type MassimViolation } from './violation';
@@ -54,7 +55,8 @@ export interface MassimHostOptions {
   faithfulRaces?: boolean;
   /**
    * Where to record the session; by default the host records into a store of its own (protocol `massim`,
-   * started at the scheduler's time, meta `origin`, `seed`, `faithfulRaces`).
+   * started at the scheduler's time, meta `origin`, `seed`, `faithfulRaces`, world snapshots packed by a
+   * `MassimWorldPacker`).
    */
   store?: TranscriptStore;
   /** Annotate the transcript with the world after every step (for the world view). Default true. */
@@ -231,6 +233,7 @@ export class MassimHost {
       options.store ??
       new TranscriptStore({
         protocol: 'massim',
+        packers: [new MassimWorldPacker()],
         startedAt: this.#scheduler.now(),
         meta: {
           origin: 'emulated',

@@ -91,6 +91,7 @@ export {
   type MassimTeamBatchTransport,
 } from './team-batch';
 export { MassimRecording, type RecordedFrame } from './recording';
+export { MassimWorldPacker } from './world-packer';
 export { parseMassimLaunch, msUntilLaunch, type MassimLaunch } from './launch';
 export { MASSIM_PROTOCOL_NOTES, type MassimProtocolNote } from './notes';
 export type * from './policy-api';

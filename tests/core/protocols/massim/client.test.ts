@@ -156,6 +156,7 @@ describe('createTeamDecide', () => {
         id: 0,
         deadline: 0,
         percept,
+        text: '',
         simulation: undefined,
       });
       return action?.p?.[0];

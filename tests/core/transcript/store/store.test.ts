@@ -1,0 +1,202 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Annotation, Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
+import { TranscriptStore, type AnnotationPacker } from '../../../../src/core/transcript/store/store';
+
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('', '{"type":"action"}', 'é\u2028\ud800x', 'x'.repeat(300)),
+);
+
+const message: fc.Arbitrary<Omit<TranscriptMessage, 'index'>> = fc.oneof(
+  fc.record(
+    {
+      conn: fc.constantFrom('agentA1.conn1', 'agentB1.conn1', 'conn3'),
+      dir: fc.constantFrom('c2s' as const, 's2c' as const),
+      t: fc.oneof(fc.nat(1_000_000), fc.double({ min: 0, max: 1e6, noNaN: true })),
+      kind: fc.constant('data' as const),
+      text,
+      framing: fc.constantFrom('nul' as const, 'none' as const, 'frame' as const),
+    },
+    { requiredKeys: ['conn', 'dir', 't', 'kind', 'text'] },
+  ),
+  fc.record({
+    conn: fc.constantFrom('agentA1.conn1', 'conn3'),
+    dir: fc.constantFrom('c2s' as const, 's2c' as const),
+    t: fc.nat(1000),
+    kind: fc.constant('data' as const),
+    base64: fc.uint8Array({ maxLength: 20 }).map((bytes) => btoa(String.fromCharCode(...bytes))),
+  }),
+  fc.record(
+    {
+      conn: fc.constantFrom('agentA1.conn1', 'conn9'),
+      dir: fc.constantFrom('c2s' as const, 's2c' as const),
+      t: fc.nat(1000),
+      kind: fc.constantFrom('open' as const, 'close' as const, 'error' as const),
+      text,
+    },
+    { requiredKeys: ['conn', 'dir', 't', 'kind'] },
+  ),
+);
+
+const transcript: fc.Arbitrary<Transcript> = fc.array(message, { maxLength: 120 }).chain((messages) =>
+  fc
+    .array(
+      fc.record({
+        index: fc.nat(Math.max(0, messages.length - 1)),
+        type: fc.constantFrom<Annotation['type']>('world', 'note', 'reward', 'violation'),
+        data: fc.jsonValue(),
+      }),
+      { maxLength: 20 },
+    )
+    .map((annotations) => ({
+      format: 'protoplay-transcript' as const,
+      version: 1 as const,
+      protocol: 'massim' as const,
+      startedAt: 1_763_760_000_000,
+      meta: { origin: 'test', seed: 3 },
+      connections: [{ id: 'conn0', label: 'listed before it speaks' }],
+      // The order `store.message` writes keys in, so whole objects compare equal.
+      messages: messages.map(({ conn, dir, t, kind, text, base64, framing }, index) => ({
+        index,
+        t,
+        conn,
+        dir,
+        kind,
+        ...(text !== undefined ? { text } : {}),
+        ...(base64 !== undefined ? { base64 } : {}),
+        ...(framing !== undefined ? { framing } : {}),
+      })),
+      annotations: messages.length === 0 ? [] : annotations,
+    })),
+);
+
+describe('TranscriptStore', () => {
+  it('gives back every transcript exactly, whatever the chunking and compression', () => {
+    fc.assert(
+      fc.property(
+        transcript,
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 500 }),
+        fc.constantFrom('deflate' as const, 'none' as const),
+        (original, chunkMessages, chunkLiteralCharacters, compression) => {
+          const store = TranscriptStore.fromTranscript(original, {
+            chunkMessages,
+            chunkLiteralCharacters,
+            compression,
+          });
+          const expectedConnections = [...original.connections];
+          for (const m of original.messages)
+            if (!expectedConnections.some((c) => c.id === m.conn)) expectedConnections.push({ id: m.conn });
+          expect(store.toTranscript()).toEqual({ ...original, connections: expectedConnections });
+          // Random access reads the same as the whole.
+          for (let i = original.messages.length - 1; i >= 0; i -= 7)
+            expect(store.message(i)).toEqual(original.messages[i]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps phrased messages as the phrases they were written with', () => {
+    const store = new TranscriptStore({ protocol: 'massim', chunkMessages: 3 });
+    const hello = store.phrases.intern('{"hello":');
+    const world = store.phrases.intern('"world"}');
+    const indices = [0, 1, 2, 3, 4].map((i) =>
+      i % 2 === 0
+        ? store.appendPhrased('a', 's2c', i, (out) => {
+            out.push(hello);
+            out.push(out.book.intern(String(i)));
+            out.push(world);
+          })
+        : store.appendText('a', 'c2s', i, `plain ${i}`),
+    );
+    expect(indices).toEqual([0, 1, 2, 3, 4]);
+    expect(store.messages().map((m) => m.text)).toEqual([
+      '{"hello":0"world"}',
+      'plain 1',
+      '{"hello":2"world"}',
+      'plain 3',
+      '{"hello":4"world"}',
+    ]);
+    const phrases: number[] = [];
+    expect(store.readPhrases(4, { push: (p) => phrases.push(p) })).toBe(true);
+    expect(phrases.map((p) => store.phrases.text(p)).join('')).toBe('{"hello":4"world"}');
+    expect(store.readPhrases(3, { push: (p) => phrases.push(p) })).toBe(false);
+    expect(store.payload(1)).toBe('plain 1');
+  });
+
+  it('indexes messages by connection and by step', () => {
+    const store = new TranscriptStore({ protocol: 'massim', chunkMessages: 4 });
+    store.appendEvent('a', 'c2s', 0, 'open');
+    for (let step = 0; step < 5; step++) {
+      store.markStep(1, step);
+      store.appendText('a', 's2c', step, `request ${step} to a`);
+      store.appendText('b', 's2c', step, `request ${step} to b`);
+      store.appendText('b', 'c2s', step, `action ${step} of b`);
+      store.annotate('reward', { step });
+    }
+    expect(Array.from(store.messagesOf('b'))).toEqual([2, 3, 5, 6, 8, 9, 11, 12, 14, 15]);
+    expect(Array.from(store.messagesOf('nobody'))).toEqual([]);
+    expect(store.stepRange(1, 2)).toEqual({ group: 1, step: 2, from: 7, to: 10 });
+    expect(store.stepRange(1, 4)).toEqual({ group: 1, step: 4, from: 13, to: 16 });
+    expect(store.stepRange(0, 2)).toBeUndefined();
+    expect(store.steps().map((s) => s.from)).toEqual([1, 4, 7, 10, 13]);
+    const range = store.stepRange(1, 3)!;
+    expect(store.messages(range.from, range.to).map((m) => m.text)).toEqual([
+      'request 3 to a',
+      'request 3 to b',
+      'action 3 of b',
+    ]);
+    expect(store.annotationsBetween(range.from, range.to)).toEqual([
+      { index: 12, type: 'reward', data: { step: 3 } },
+    ]);
+  });
+
+  it('finds annotations between messages even when they were not annotated in message order', () => {
+    const store = new TranscriptStore({ protocol: 'rddlsim' });
+    for (let i = 0; i < 10; i++) store.appendText('s', 'c2s', i, `m${i}`);
+    store.annotate('note', 'late', 8);
+    store.annotate('note', 'early', 2);
+    store.annotate('note', 'middle', 5);
+    expect(store.annotationsBetween(2, 6).map((a) => a.data)).toEqual(['early', 'middle']);
+    expect(store.annotationsOfType('note')).toEqual([0, 1, 2]);
+  });
+
+  it('hands annotations a packer knows to it and unpacks them on reading', () => {
+    const packed: unknown[] = [];
+    const packer: AnnotationPacker = {
+      pack: (type, data) => (type === 'world' ? packed.push(JSON.stringify(data)) - 1 : undefined),
+      unpack: (number) => JSON.parse(packed[number] as string),
+      byteLength: 0,
+    };
+    const store = new TranscriptStore({ protocol: 'massim', packers: [packer] });
+    store.appendText('a', 's2c', 0, 'x');
+    store.annotate('world', { step: 1, cells: [1, 2] });
+    store.annotate('note', { kept: 'as given' });
+    expect(packed).toEqual(['{"step":1,"cells":[1,2]}']);
+    expect(store.toTranscript().annotations).toEqual([
+      { index: 0, type: 'world', data: { step: 1, cells: [1, 2] } },
+      { index: 0, type: 'note', data: { kept: 'as given' } },
+    ]);
+  });
+
+  it('compresses the plain text of full chunks', () => {
+    const store = new TranscriptStore({ protocol: 'massim', chunkMessages: 100 });
+    for (let i = 0; i < 1000; i++) store.appendText('a', 'c2s', i, `{"type":"action","content":{"id":${i}}}`);
+    const size = store.size();
+    expect(size.chunks).toBe(10);
+    const characters = 1000 * 40;
+    expect(size.literalBytes).toBeLessThan(characters / 2);
+    expect(store.message(555).text).toBe('{"type":"action","content":{"id":555}}');
+  });
+
+  it('refuses indices it does not hold', () => {
+    const store = new TranscriptStore({ protocol: 'massim' });
+    expect(() => store.message(0)).toThrow(RangeError);
+    store.appendText('a', 'c2s', 0, 'x');
+    expect(() => store.message(1)).toThrow(RangeError);
+    expect(() => store.annotation(0)).toThrow(RangeError);
+  });
+});
