@@ -13,9 +13,12 @@ import type { CallOutcome, LoadOutcome } from '../../src/core/policy/types';
 
 const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
 
-/** Starts a policy thread. */
-export function spawnPolicyThread(): PolicyEndpoint {
-  const worker = new Worker(THREAD_ENTRY);
+/**
+ * Starts a policy thread. `entry` is the thread's script: by default the plain policy runtime; a protocol
+ * whose policies are called differently (a whole team per step) gives its own, with the same contract.
+ */
+export function spawnPolicyThread(entry: URL = THREAD_ENTRY): PolicyEndpoint {
+  const worker = new Worker(entry);
   const runtime = Comlink.wrap<PolicyRuntime>(nodeEndpoint(worker));
   let failure: Error | undefined;
   let terminated = false;
