@@ -1,0 +1,100 @@
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { MASSIM_SAMPLES } from '../../../src/state/protocols/massim/samples';
+import { massimPolicyTypes } from '../../../src/state/protocols/massim/policy-types';
+import { playMatch, policySource, sampleCode } from './play-match';
+
+/** Type errors of policies against the editor's declarations, with the editor's strict settings. */
+function typeErrors(codes: Record<string, string>, types: string): Record<string, string[]> {
+  const files = new Map([
+    ...Object.entries(codes).map(([name, code]) => [`/${name}.ts`, code] as const),
+    ['/policy-types.d.ts', types],
+  ]);
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    lib: ['lib.es2023.d.ts'],
+    strict: true,
+    noEmit: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) => {
+    const text = files.get(name);
+    return text !== undefined ? ts.createSourceFile(name, text, version) : read(name, version);
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  const errors: Record<string, string[]> = Object.fromEntries(Object.keys(codes).map((name) => [name, []]));
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const name = diagnostic.file?.fileName.slice(1, -3) ?? 'policy-types';
+    (errors[name] ??= []).push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  }
+  return errors;
+}
+
+describe('MASSim sample team policies', () => {
+  it("type-check against the editor's declarations, which compile on their own", () => {
+    const errors = typeErrors(
+      Object.fromEntries(MASSIM_SAMPLES.map((sample) => [sample.id, sample.code])),
+      massimPolicyTypes(),
+    );
+    expect(errors).toEqual(Object.fromEntries(MASSIM_SAMPLES.map((sample) => [sample.id, []])));
+  });
+
+  it('a policy that breaks the declared action type is caught by them', () => {
+    const errors = typeErrors(
+      {
+        wrong: "export function act(percept: Percept): Action {\n  return { type: 'move', p: ['up'] };\n}\n",
+      },
+      massimPolicyTypes(),
+    );
+    expect(errors.wrong!.join('\n')).toMatch(/"up"/);
+  });
+
+  it('the block fetcher scores on the default map with the default seed', async () => {
+    const { result, logs } = await playMatch({
+      teams: {
+        A: policySource(sampleCode('block-fetcher')),
+        B: policySource(sampleCode('random-mover')),
+      },
+      seed: 1,
+    });
+    const scores = result.simulations[0]!.scores;
+    expect(scores.A).toBeGreaterThan(0);
+    expect(scores.B).toBe(0);
+    // Every point comes from a one-block task (reward 10) the policy says it submitted.
+    expect(logs.filter((line) => line.includes('submitted'))).toHaveLength(scores.A! / 10);
+  });
+
+  for (const id of ['random-mover', 'explorer', 'skip']) {
+    it(`${id} plays a short match without a fault`, async () => {
+      const { result, runner } = await playMatch({
+        teams: { A: policySource(sampleCode(id)), B: policySource(sampleCode(id)) },
+        setup: { steps: 30 },
+      });
+      expect(result.simulations).toHaveLength(1);
+      const actions = runner.transcript.messages.filter(
+        (m) => m.dir === 'c2s' && m.text?.includes('"action"'),
+      );
+      // Every agent answered every step.
+      expect(actions).toHaveLength(2 * 5 * 30);
+    });
+  }
+
+  it('the wire-level client logs in and moves every agent at every step', async () => {
+    const { runner } = await playMatch({
+      teams: {
+        A: policySource(sampleCode('wire-client'), 'wire'),
+        B: policySource(sampleCode('skip')),
+      },
+      setup: { steps: 20 },
+    });
+    const actions = runner.transcript.messages.filter(
+      (m) => m.dir === 'c2s' && m.conn.startsWith('agentA') && m.text?.includes('"action"'),
+    );
+    expect(actions).toHaveLength(5 * 20);
+    expect(actions.every((m) => /"type":"move","p":\["[nsew]"\]/.test(m.text!))).toBe(true);
+    expect(runner.transcript.annotations.filter((a) => a.type === 'violation')).toEqual([]);
+  });
+});
