@@ -103,9 +103,8 @@ export class MassimTeamRuntime {
       if (step.fault) throw new Error(step.fault.message);
       const outcome = await this.#runtime.call('act', [percept, agent, team], {});
       for (const line of outcome.logs) step.logs.push({ ...line, text: `${agent.name}: ${line.text}` });
-      if (!outcome.ok) step.fault = outcome.fault;
-      else step.fault = actionProblem(outcome.value, agent.name);
-      if (step.fault) throw new Error(step.fault.message);
+      step.fault = outcome.ok ? actionProblem(outcome.value, agent.name) : outcome.fault;
+      if (!outcome.ok || step.fault) throw new Error(step.fault!.message);
       return outcome.value as MassimPolicyAction;
     });
     this.#queue = run.catch(() => undefined);
