@@ -207,7 +207,7 @@ export class MassimTranscriptReader {
   #readMessage(message: TranscriptMessage): void {
     const connection = this.#connection(message.conn);
     let type: string = message.kind;
-    let gist = '';
+    let gist: string;
     let unreadable: string | null = null;
     let frame = this.#frames.length - 1;
     if (message.kind === 'data') {
