@@ -3,7 +3,8 @@
  * layer needs nothing else.
  */
 import type { ProtocolCommands } from '../command-line/command-spec';
+import { massimCommands } from './massim';
 import { rddlsimCommands } from './rddlsim';
 
 /** Every registered protocol, in the order help lists them. */
-export const PROTOCOL_COMMANDS: readonly ProtocolCommands[] = [rddlsimCommands];
+export const PROTOCOL_COMMANDS: readonly ProtocolCommands[] = [rddlsimCommands, massimCommands];

@@ -1,0 +1,177 @@
+/**
+ * `protoplay serve massim`: a MASSim server for real agents. Loads the configuration, listens, starts the
+ * tournament when the launch setting says, logs logins, ignored frames and every step, prints the scores,
+ * writes one transcript per match when recording, and exits when the tournament is over (as the real
+ * server does) or on Ctrl-C.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { MassimServerConfig } from '../../../src/core/envs/massim/api';
+import type { MassimHostEvent } from '../../../src/core/protocols/massim/host';
+import type { CommandContext, OptionValues } from '../../command-line/command-spec';
+import { CliError, ExitCode } from '../../command-line/exit-codes';
+import { OptionReader } from '../../command-line/option-values';
+import { agentsOfFirstSimulation, LaunchControl, readLaunchSetting } from './launch-control';
+import { resolveMatchConfig } from './match-config';
+import { fileStamp, MatchFiles } from './match-files';
+import { MatchReporter } from './match-report';
+import { MassimTcpServer } from './tcp-server';
+
+/** Where the operator types (ENTER, pause, continue); the command passes standard input. */
+export interface ServeConsole {
+  /**
+   * The console, asked for only when someone can type into it (a terminal) or the launch setting waits
+   * for ENTER.
+   */
+  stdin?: () => NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+/** Runs `protoplay serve massim` with parsed options; resolves to the exit code once the server stopped. */
+export async function serveMassim(
+  values: OptionValues,
+  context: CommandContext,
+  { stdin }: ServeConsole = {},
+): Promise<number> {
+  const { io } = context;
+  const options = new OptionReader(values);
+  const { config, description, fromFile } = resolveMatchConfig(options, io.cwd);
+  const host = options.string('host', '127.0.0.1');
+  const port = options.integer('port', fromFile ? config.server.port : 12300, { min: 0, max: 65535 });
+  const seed = options.string('seed') === undefined ? undefined : options.integer('seed', 0);
+  const launch = readLaunchSetting(
+    options.string('launch') ?? (fromFile ? config.server.launch : 'connected'),
+  );
+  const record = options.string('record');
+  const quiet = options.flag('quiet');
+  const recordDir = record ? resolve(io.cwd, record) : undefined;
+  if (recordDir) {
+    try {
+      mkdirSync(recordDir, { recursive: true });
+    } catch (error) {
+      throw new CliError(ExitCode.failure, `cannot create '${record}': ${(error as Error).message}`);
+    }
+  }
+
+  const reporter = new MatchReporter({ io, json: false, stepLines: !quiet });
+  const log = (line: string) => {
+    if (!quiet) reporter.line(`${timeOfDay(context.now())} ${line}`);
+  };
+  let finished: () => void = () => undefined;
+  const done = new Promise<void>((resolveDone) => (finished = resolveDone));
+  let simulations = 0;
+  let matchFiles: MatchFiles | undefined;
+  const onHostEvent = (event: MassimHostEvent) => {
+    matchFiles?.onHostEvent(event);
+    switch (event.kind) {
+      case 'simulation-start':
+        reporter.simulationStarted({
+          number: ++simulations,
+          teams: event.teams,
+          steps: config.match[event.simulation]!.steps,
+        });
+        return;
+      case 'step':
+        reporter.step(event.step, event.scores);
+        return;
+      case 'simulation-end':
+        reporter.simulationEnded(event.scores);
+        return;
+      case 'violation': {
+        const { violation } = event;
+        // A refused login is logged with the address it came from.
+        if (violation.rule === 'massim.auth.rejected') return;
+        const what = violation.severity === 'fatal' ? 'no longer read' : 'ignored';
+        log(
+          `${violation.conn}: message ${violation.index} ${what}: ${violation.message} [${violation.rule}]`,
+        );
+        return;
+      }
+      case 'race':
+        log(`${event.note.conn}: ${event.note.message} [${event.note.rule}]`);
+        return;
+      case 'finished':
+        finished();
+        return;
+    }
+  };
+
+  let server: MassimTcpServer;
+  try {
+    server = await MassimTcpServer.start({
+      config,
+      host,
+      port,
+      ...(seed !== undefined ? { seed } : {}),
+      faithfulRaces: options.flag('faithful-races'),
+      recordWorld: recordDir !== undefined,
+      log,
+      onHostEvent,
+      onAgentsChanged: () => launchControl.agentsChanged(server.loggedIn),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE' ? 'the address is in use' : code === 'EACCES' ? 'permission denied' : code;
+    throw new CliError(ExitCode.connection, `cannot listen on ${host}:${port}: ${why ?? String(error)}`);
+  }
+  const store = server.host.store;
+  if (recordDir) {
+    matchFiles = new MatchFiles({
+      store,
+      dir: recordDir,
+      stamp: fileStamp(new Date(context.now())),
+      meta: { source: 'protoplay serve', config: description, ...(seed !== undefined ? { seed } : {}) },
+      log: (line) => reporter.line(`${timeOfDay(context.now())} ${line}`),
+    });
+  }
+  const teams = config.teams.map((team) => team.name).join(', ');
+  io.stdout.write(
+    `MASSim server listening on ${host}:${server.address.port} (${description}; teams ${teams}, ` +
+      `accounts ${accountExample(config)}; agent timeout ${config.server.agentTimeout} ms` +
+      `${record ? `; recording to ${record}` : ''})\n`,
+  );
+  const terminal = stdin?.();
+  const input = terminal && (terminal.isTTY || launch.kind === 'key') ? terminal : undefined;
+  const launchControl: LaunchControl = new LaunchControl({
+    setting: launch,
+    expected: agentsOfFirstSimulation(config),
+    ...(input ? { console: input } : {}),
+    start: () => server.host.start(),
+    pause: () => server.host.pause(),
+    resume: () => server.host.resume(),
+    log,
+    now: context.now,
+  });
+
+  const interrupted = new Promise<void>((stop) => {
+    if (context.signal.aborted) stop();
+    context.signal.addEventListener('abort', () => stop(), { once: true });
+  });
+  await Promise.race([done, interrupted]);
+  const wasInterrupted = context.signal.aborted && server.host.status.phase !== 'finished';
+  launchControl.dispose();
+  if (wasInterrupted) {
+    log('stopping: closing every connection');
+    server.host.shutdown();
+  }
+  matchFiles?.finish();
+  await server.close();
+  reporter.stop();
+  io.stdout.write(reporter.summary());
+  return wasInterrupted ? ExitCode.interrupted : ExitCode.ok;
+}
+
+/** `agentA1..agentA5 / agentB1..agentB5, password 1`: what agents log in with. */
+function accountExample(config: MassimServerConfig): string {
+  const size = Math.max(...config.match.map((sim) => sim.agentsPerTeam));
+  const names = config.teams.map((team) => `${team.prefix}${team.name}1..${team.prefix}${team.name}${size}`);
+  const passwords = [...new Set(config.teams.map((team) => team.password))];
+  return `${names.join(' / ')}, password ${passwords.length === 1 ? passwords[0] : 'as configured'}`;
+}
+
+/** `22:04:12.345`, local time: enough to follow a log. */
+function timeOfDay(ms: number): string {
+  const date = new Date(ms);
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
