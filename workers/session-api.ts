@@ -6,6 +6,7 @@
  */
 import type { PolicyFault, PolicySource } from '../src/core/policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../src/core/transcript/model';
+import type { MassimSessionNews, MassimSessionOptions, MassimWorkerApi } from './massim-session-api';
 
 /** Everything needed to start a session. */
 export interface SessionConfig {
@@ -21,6 +22,8 @@ export interface SessionConfig {
   policy: PolicySource;
   /** Start paused before the first decision (the Step button from idle). */
   startPaused: boolean;
+  /** MASSim: the match and the other teams' policy (`policy` is the first team's). */
+  massim?: MassimSessionOptions;
 }
 
 /** Where a session stands. */
@@ -53,6 +56,8 @@ export interface SessionUpdate {
   decision?: PendingDecision | null;
   /** An error of the session itself (environment failed to load...), in one sentence. */
   error?: string;
+  /** MASSim: the reading of the transcript, which stays in the worker (see `massim-session-api.ts`). */
+  massim?: MassimSessionNews;
 }
 
 /** Receives updates; passed to the worker wrapped in `Comlink.proxy`. */
@@ -72,4 +77,6 @@ export interface SessionWorkerApi {
   setDelay(ms: number): void;
   /** Answers a pending decision: send the refused actions as they are, or stop the session. */
   decide(choice: 'send' | 'stop'): void;
+  /** MASSim: what the views ask about the session or transcript on show. */
+  massim: MassimWorkerApi;
 }

@@ -4,6 +4,7 @@
  * protocol's runner; the controls go to the session under way.
  */
 import * as Comlink from 'comlink';
+import { massimWorkerApi, startMassimSession } from './massim-session';
 import { prewarmPolicyWorker } from './policy-endpoint';
 import { startRddlsimSession, type RunningSession } from './rddlsim-session';
 import type { SessionUpdate, SessionWorkerApi } from './session-api';
@@ -15,7 +16,10 @@ const api: SessionWorkerApi = {
     current?.abandon();
     current = undefined;
     try {
-      current = await startRddlsimSession(config, listener);
+      current =
+        config.protocol === 'massim'
+          ? await startMassimSession(config, listener)
+          : await startRddlsimSession(config, listener);
     } catch (error) {
       const update: SessionUpdate = {
         messages: [],
@@ -32,6 +36,7 @@ const api: SessionWorkerApi = {
   stop: () => current?.stop(),
   setDelay: (ms) => current?.gate.setDelay(ms),
   decide: (choice) => current?.decide(choice),
+  massim: massimWorkerApi,
 };
 
 // The default endpoint is the worker global scope.

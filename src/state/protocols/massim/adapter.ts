@@ -1,0 +1,96 @@
+/**
+ * MASSim as the playground's protocol registry sees it. A MASSim session has a workspace and views of its
+ * own (two teams, a world, a timeline), so the playground hands the whole page to them; the adapter
+ * provides what every protocol provides: samples, the policy declarations, message pretty-printing, and a
+ * reader of any MASSim transcript for the common views.
+ */
+import { TranscriptStore } from '../../../core/transcript/store';
+import type { Annotation, TranscriptMessage } from '../../../core/transcript/model';
+import type {
+  MessageSummary,
+  ProtocolAdapter,
+  RoundSummary,
+  SessionNote,
+  TranscriptReader,
+} from '../adapter';
+import { MASSIM_MESSAGE_TYPES, MassimTranscriptReader } from './reader';
+import { massimRowSummary } from './rows';
+import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from './samples';
+
+/** A message indented for reading, keys in the order they were sent; the text itself when not JSON. */
+export function prettyPrintMassim(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The common views' reading of a MASSim transcript: a log row per message and the notes; a round per
+ * simulation, whose step rewards are the first team's score gains.
+ */
+export function createMassimReader(): TranscriptReader {
+  let store: TranscriptStore | undefined;
+  let reader: MassimTranscriptReader | undefined;
+  const messages: MessageSummary[] = [];
+  const notes: SessionNote[] = [];
+  const rounds: RoundSummary[] = [];
+  let connections: readonly string[] = [];
+  let teams: readonly string[] = [];
+  return {
+    messages,
+    rounds,
+    turns: [],
+    notes,
+    append(newMessages: readonly TranscriptMessage[], annotations: readonly Annotation[]) {
+      store ??= new TranscriptStore({ protocol: 'massim' });
+      reader ??= new MassimTranscriptReader(store, { judgeAgents: true });
+      for (const message of newMessages) store.appendMessage(message);
+      for (const annotation of annotations)
+        store.annotate(annotation.type, annotation.data, annotation.index);
+      const news = reader.read();
+      connections = news.connections ?? connections;
+      teams = news.teams ?? teams;
+      for (let i = 0; i < news.rows.conn.length; i++)
+        messages.push(massimRowSummary(news.rows, i, connections, reader.frames));
+      for (const note of news.notes)
+        notes.push({
+          index: note.index,
+          kind: note.kind,
+          text: note.text,
+          ...(note.level ? { level: note.level } : {}),
+        });
+      rounds.length = 0;
+      const first = teams[0];
+      for (const frame of reader.frames) {
+        const round = (rounds[frame.simulation] ??= { round: frame.simulation + 1, stepRewards: [] });
+        const score = first === undefined ? 0 : (frame.scores[first] ?? 0);
+        round.stepRewards.push(score - (round.total ?? 0));
+        round.total = score;
+      }
+    },
+  };
+}
+
+/** The MASSim adapter. */
+export const massimAdapter: ProtocolAdapter = {
+  id: 'massim',
+  label: 'MASSim',
+  messageTypes: MASSIM_MESSAGE_TYPES,
+  environments: [
+    {
+      id: 'agents-assemble',
+      label: 'Agents Assemble III (2022)',
+      description:
+        'Two teams of agents on a torus grid fetch blocks from dispensers, assemble them into the shapes of tasks and submit them in goal zones.',
+    },
+  ],
+  defaultEnvironment: 'agents-assemble',
+  samples: MASSIM_SAMPLES,
+  defaultSample: DEFAULT_MASSIM_SAMPLE,
+  createReader: createMassimReader,
+  prettyPrint: prettyPrintMassim,
+  embeddedContent: () => [],
+  policyTypes: async () => (await import('./policy-types')).massimPolicyTypes(),
+};
