@@ -14,7 +14,7 @@ import type { Transcript } from '../src/core/transcript/model';
 import type { TranscriptRecorder } from '../src/core/transcript/recorder';
 import { PolicySupervisor } from '../src/core/policy/supervisor';
 import { TurnGate } from '../src/core/policy/turn-gate';
-import { loadExampleEnvironment } from './rddlsim-environments';
+import { loadExampleEnvironment, loadSessionEnvironment } from './rddlsim-environments';
 import { spawnPolicyWorker } from './policy-endpoint';
 import type { PendingDecision, SessionConfig, SessionListener } from './session-api';
 import { UpdateBatcher } from './update-batcher';
@@ -68,7 +68,9 @@ class RddlsimSessionRun implements RunningSession {
 
   constructor(config: SessionConfig, listener: SessionListener) {
     this.#config = config;
-    const { model, task } = loadExampleEnvironment(config.environment);
+    const { model, task } = config.rddl
+      ? loadSessionEnvironment(config.rddl)
+      : loadExampleEnvironment(config.environment);
     this.#model = model;
     this.#summary = instanceSummary(model.info);
     this.#supervisor = new PolicySupervisor({ spawn: spawnPolicyWorker, budgetMs: config.budgetMs });
@@ -80,8 +82,9 @@ class RddlsimSessionRun implements RunningSession {
           status: state === 'open' ? 'running' : state === 'paused' ? 'paused' : 'stopped',
         }),
     });
-    const common = { model, task, rounds: config.rounds, seed: config.seed };
-    const meta = { environment: config.environment, budgetMs: config.budgetMs };
+    const rddlsimQuirks = config.rddl?.rddlsimQuirks ?? false;
+    const common = { model, task, rounds: config.rounds, seed: config.seed, rddlsimQuirks };
+    const meta = { environment: config.environment, budgetMs: config.budgetMs, rddlsimQuirks };
     this.#session =
       config.policy.level === 'wire'
         ? new RddlsimWireSession({

@@ -26,6 +26,8 @@ export interface WireSessionOptions {
   call: WireCall;
   rounds: number;
   seed: number;
+  /** Reproduce rddlsim's evaluation quirks in the simulator. */
+  rddlsimQuirks?: boolean;
   meta?: Transcript['meta'];
 }
 
@@ -62,6 +64,7 @@ export class RddlsimWireSession {
       resolveInstance: (name) => (name === model.info.instance ? { model, task: options.task } : undefined),
       rounds: options.rounds,
       seed: options.seed,
+      rddlsimQuirks: options.rddlsimQuirks ?? false,
     });
     this.#connection = host.accept();
   }

@@ -7,6 +7,7 @@
 import type { PolicyFault, PolicySource } from '../src/core/policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../src/core/transcript/model';
 import type { MassimSessionNews, MassimSessionOptions, MassimWorkerApi } from './massim-session-api';
+import type { RddlSessionSource } from './rddlsim-environments';
 
 /** Everything needed to start a session. */
 export interface SessionConfig {
@@ -24,6 +25,8 @@ export interface SessionConfig {
   startPaused: boolean;
   /** MASSim: the match and the other teams' policy (`policy` is the first team's). */
   massim?: MassimSessionOptions;
+  /** rddlsim: the RDDL texts to play (as edited); without it, the built-in `environment` as shipped. */
+  rddl?: RddlSessionSource;
 }
 
 /** Where a session stands. */

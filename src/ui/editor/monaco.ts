@@ -27,6 +27,11 @@ import 'monaco-editor/features/snippet/register';
 import 'monaco-editor/features/suggest/register';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
+// The TypeScript service's worker helper imports every editor contribution when it loads, after the
+// editor services exist; an editor created after that (the RDDL editor) then needs the services of code
+// lenses and drop-into-editor, which must be registered before the first editor: so they are, here.
+import 'monaco-editor/features/codelens/register';
+import 'monaco-editor/features/dropOrPasteInto/register';
 import 'monaco-editor/languages/definitions/typescript/register';
 import 'monaco-editor/languages/definitions/javascript/register';
 import { javascriptDefaults, typescriptDefaults } from 'monaco-editor/languages/features/typescript/register';

@@ -1,0 +1,36 @@
+/**
+ * The RDDL language worker: the editor's checks, completions, hovers and folding, and the policy types of
+ * the loaded domain, computed off the page so typing never waits for a parse or a grounding. A thin Comlink
+ * shell over the core's RDDL services; the page wraps every call with a deadline.
+ */
+import * as Comlink from 'comlink';
+import { listInstances, loadRddl, rddlLanguage, type RddlSource } from '../src/core/envs/rddl';
+import { generatePolicyTypes } from '../src/core/protocols/rddlsim/policy-types';
+import { describeError } from '../src/core/errors';
+
+const api = {
+  /** Every problem of the texts (syntax, domain, each instance), located. */
+  diagnose: (sources: RddlSource[]) => rddlLanguage.diagnose(sources),
+  /** Names of the instances the texts define. */
+  instances: (sources: RddlSource[]) => listInstances(sources),
+  /** The policy editor's declarations for an instance; rejects with the located load error. */
+  policyTypes(sources: RddlSource[], instance?: string): string {
+    try {
+      return generatePolicyTypes(loadRddl(sources, instance ? { instance } : {}).info);
+    } catch (error) {
+      // A plain Error crosses the worker boundary intact; the location goes into its message.
+      throw new Error(describeError(error), { cause: error });
+    }
+  },
+  completions: (sources: RddlSource[], sourceName: string, position: rddlLanguage.TextPosition) =>
+    rddlLanguage.completionsAt(sources, sourceName, position),
+  hover: (sources: RddlSource[], sourceName: string, position: rddlLanguage.TextPosition) =>
+    rddlLanguage.hoverAt(sources, sourceName, position),
+  folding: (text: string) => rddlLanguage.foldingRanges(text),
+};
+
+/** What the worker exposes. */
+export type RddlLanguageWorkerApi = typeof api;
+
+// The default endpoint is the worker global scope.
+Comlink.expose(api);
