@@ -111,8 +111,14 @@ export class TranscriptSaver {
   }
 }
 
-/** The shareable link of the current configuration. */
-export function shareLink({ workspace, settings }: Pick<AppState, 'workspace' | 'settings'>): string {
+/**
+ * The shareable link of the current configuration; `extraFragment` adds a protocol's own parameters
+ * (`a=1&b=2`, e.g. rddlsim's edited RDDL).
+ */
+export function shareLink(
+  { workspace, settings }: Pick<AppState, 'workspace' | 'settings'>,
+  extraFragment = '',
+): string {
   const fragment = encodeSharedConfig({
     protocol: workspace.protocol,
     environment: workspace.environment,
@@ -122,7 +128,7 @@ export function shareLink({ workspace, settings }: Pick<AppState, 'workspace' | 
     level: workspace.level,
     code: workspace.code,
   });
-  return `${location.origin}${location.pathname}#${fragment}`;
+  return `${location.origin}${location.pathname}#${[fragment, extraFragment].filter(Boolean).join('&')}`;
 }
 
 /**
@@ -130,8 +136,11 @@ export function shareLink({ workspace, settings }: Pick<AppState, 'workspace' | 
  * so the address bar can be copied at any time and a reload reopens the same configuration. Call inside an
  * effect, like `keepStored`.
  */
-export function keepUrlInSync(state: Pick<AppState, 'workspace' | 'settings'>): () => void {
-  const link = shareLink(state);
+export function keepUrlInSync(
+  state: Pick<AppState, 'workspace' | 'settings'>,
+  extraFragment = '',
+): () => void {
+  const link = shareLink(state, extraFragment);
   const timer = setTimeout(() => history.replaceState(history.state, '', link), 500);
   return () => clearTimeout(timer);
 }
