@@ -1,19 +1,54 @@
 /**
- * A team policy in a worker thread for the match benchmark: answers batches of request-actions (one
- * message per team and step) with a trivial policy that moves every agent one cell, as the browser's policy
- * worker will with the user's code. Percepts arrive as wire text and are parsed here.
+ * Team policies in a worker thread for the match benchmark: a trivial policy that moves every agent one
+ * cell (reading the percept's energy, so the percept is really there), as the browser's policy worker will
+ * run the user's code. Batches arrive either in the protocol's form (`MassimTeamBatch`: request-actions as
+ * phrase numbers or text, parsed here) or, to compare how percepts cross, as structured-clone objects.
  */
 import { parentPort } from 'node:worker_threads';
-import { createTeamBatchAnswerer, type MassimTeamBatch } from '../../src/core/protocols/massim/index';
+import type { MassimSimStartPercept, MassimStepPercept } from '../../src/core/envs/massim/api';
+import { createTeamDecide } from '../../src/core/protocols/massim/client';
 import type { MassimAct } from '../../src/core/protocols/massim/policy-api';
+import { createTeamBatchAnswerer, type MassimTeamBatch } from '../../src/core/protocols/massim/team-batch';
+
+/** A batch whose percepts cross as objects (the structured-clone alternative). */
+export interface ObjectBatch {
+  team: string;
+  teamAgents: readonly string[];
+  requests: {
+    agent: string;
+    step: number;
+    id: number;
+    deadline: number;
+    percept: MassimStepPercept;
+    simulation: MassimSimStartPercept | undefined;
+  }[];
+}
+
+/** What the benchmark posts: one batch and the number its reply must carry. */
+export type TeamWorkerMessage =
+  { sequence: number; batch: MassimTeamBatch } | { sequence: number; objects: ObjectBatch };
 
 const directions = ['n', 'e', 's', 'w'] as const;
 const wander: MassimAct = (percept, agent) => ({
   type: 'move',
   p: [directions[(agent.step + agent.name.length + percept.energy) % 4]!],
 });
-const answer = createTeamBatchAnswerer(wander);
+const answerBatch = createTeamBatchAnswerer(wander);
+const decide = createTeamDecide(wander);
 
-parentPort!.on('message', (message: { sequence: number; batch: MassimTeamBatch }) => {
-  void answer(message.batch).then((reply) => parentPort!.postMessage({ sequence: message.sequence, reply }));
+parentPort!.on('message', (message: TeamWorkerMessage) => {
+  if ('batch' in message) {
+    void answerBatch(message.batch).then((reply) =>
+      parentPort!.postMessage({ sequence: message.sequence, reply }),
+    );
+    return;
+  }
+  const { team, teamAgents, requests } = message.objects;
+  void Promise.all(requests.map((request) => decide({ ...request, team, teamAgents, text: '' }))).then(
+    (actions) =>
+      parentPort!.postMessage({
+        sequence: message.sequence,
+        reply: { actions: actions.map((a) => a ?? null) },
+      }),
+  );
 });

@@ -37,8 +37,14 @@ export class VisionScan {
   roleY = new Int32Array(16);
   readonly #diamonds = new Map<number, Int32Array>();
 
+  /** Which view the arrays hold: the same agent in an unchanged world is not walked twice. */
+  #last: { world: World; entity: Entity; epoch: number } | undefined;
+
   /** Walks the vision diamond of `entity`, column by column from west to east, north to south. */
   scan(world: World, entity: Entity): void {
+    const last = this.#last;
+    if (last && last.entity === entity && last.world === world && last.epoch === world.epoch) return;
+    this.#last = { world, entity, epoch: world.epoch };
     this.thingCount = 0;
     this.attachedCount = 0;
     this.goalCount = 0;

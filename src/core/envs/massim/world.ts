@@ -161,8 +161,17 @@ export class World {
    */
   obstacleCells(): readonly number[] {
     if (!this.#obstacleCells) {
+      // A plain loop over the cells: clear events change obstacles every few steps on contest maps.
       const cells: number[] = [];
-      for (const [cell, thing] of this.occupiedCells()) if (thing.kind === 'obstacle') cells.push(cell);
+      const top = this.#top;
+      for (let cell = 0; cell < top.length; cell++) {
+        for (let thing: Attachable | null = top[cell]!; thing; thing = thing.nextInCell) {
+          if (thing.kind === 'obstacle') {
+            cells.push(cell);
+            break;
+          }
+        }
+      }
       this.#obstacleCells = cells;
     }
     return this.#obstacleCells;

@@ -116,6 +116,7 @@ export class RequestActionWriter {
   #step:
     { step: number; time: number; deadline: number; head: number; timeKey: number; tail: number } | undefined;
   #book: MassimPhraseOutput['book'] | undefined;
+  #id: { id: number; book: MassimPhraseOutput['book']; phrase: number } | undefined;
 
   /** Writes the whole request-action; `writePercept` writes the percept's phrases. */
   write(
@@ -144,7 +145,10 @@ export class RequestActionWriter {
       };
     }
     out.push(shared.head);
-    out.push(out.book.intern(JSON.stringify(id)));
+    // Agents' ids mostly move in step: the last one's phrase usually serves the next agent too.
+    if (this.#id?.id !== id || this.#id.book !== out.book)
+      this.#id = { id, book: out.book, phrase: out.book.intern(JSON.stringify(id)) };
+    out.push(this.#id.phrase);
     out.push(shared.timeKey);
     writePercept(out);
     out.push(shared.tail);

@@ -20,6 +20,9 @@ export class MassimRecording {
   readonly #now: () => number;
   readonly #actionHead: number;
   readonly #actionTail: number;
+  #lastId: { id: number; phrase: number } | undefined;
+  readonly #typePhrases = new Map<string, number>();
+  readonly #parameterPhrases = new Map<string, number>();
 
   constructor(store: TranscriptStore, now: () => number) {
     this.store = store;
@@ -60,15 +63,30 @@ export class MassimRecording {
     framing: TranscriptMessage['framing'],
   ): RecordedFrame {
     const book = this.store.phrases;
+    if (this.#lastId?.id !== action.id)
+      this.#lastId = { id: action.id, phrase: book.intern(JSON.stringify(action.id)) };
+    const id = this.#lastId.phrase;
+    let type = this.#typePhrases.get(action.type);
+    if (type === undefined) {
+      type = book.intern(`,"type":${JSON.stringify(action.type)},"p":`);
+      this.#typePhrases.set(action.type, type);
+    }
+    // Parameters are words (no commas), so joining them with commas names the list unambiguously.
+    const key = `${action.p.length}:${action.p.join(',')}`;
+    let p = this.#parameterPhrases.get(key);
+    if (p === undefined) {
+      p = book.intern(JSON.stringify(action.p));
+      this.#parameterPhrases.set(key, p);
+    }
     const index = this.store.appendPhrased(
       conn,
       'c2s',
       this.elapsed(),
       (out) => {
         out.push(this.#actionHead);
-        out.push(book.intern(JSON.stringify(action.id)));
-        out.push(book.intern(`,"type":${JSON.stringify(action.type)},"p":`));
-        out.push(book.intern(JSON.stringify(action.p)));
+        out.push(id);
+        out.push(type);
+        out.push(p);
         out.push(this.#actionTail);
       },
       framing,

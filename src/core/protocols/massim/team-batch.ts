@@ -5,10 +5,12 @@
  *
  * A request-action crosses as its exact wire text, but not as characters: the host's transcript keeps it as
  * phrases of a phrase book, so the batch carries the phrase numbers (one small typed array per batch, which
- * can be transferred) plus the phrases the worker has not seen yet, and the worker rebuilds each text from
- * its copy of the book. Copying 40 percepts of 2.6 KB into a message costs more than writing them.
+ * can be transferred) plus the phrases the worker has not seen yet, and the worker reads each text from its
+ * copy of the book. Copying 40 percepts of 2.6 KB into a message costs more than writing them, and parsing
+ * the phrases each once costs a fraction of parsing every text.
  */
 import type { MassimSimStartPercept } from '../../envs/massim/api';
+import { PhraseJsonReader } from '../../transcript/store/phrase-json';
 import type { PhraseBook } from '../../transcript/store/phrases';
 import { createTeamDecide, type MassimDecide, type MassimDecisionRequest } from './client';
 import type { MassimRequestAction } from './messages';
@@ -129,9 +131,10 @@ export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide 
 }
 
 /**
- * The worker's side: rebuilds each request-action's text, parses it, and answers with a team policy
- * (`act(percept, agent, team)` per agent, in request order), keeping each agent's and the team's memory
- * between batches as `createTeamDecide` does.
+ * The worker's side: reads each request-action (from its phrases, with `PhraseJsonReader`, which gives what
+ * `JSON.parse` of the text gives, several times faster) and answers with a team policy (`act(percept,
+ * agent, team)` per agent, in request order), keeping each agent's and the team's memory between batches as
+ * `createTeamDecide` does.
  */
 export function createTeamBatchAnswerer(
   act: MassimAct,
@@ -139,16 +142,21 @@ export function createTeamBatchAnswerer(
   const decide = createTeamDecide(act);
   const simulations = new Map<string, MassimSimStartPercept>();
   const book: string[] = [];
+  const reader = new PhraseJsonReader(book);
   return async (batch) => {
     if (batch.phraseBase > book.length) throw new RangeError('a batch skipped phrases of the book');
     book.length = batch.phraseBase;
+    reader.forget(batch.phraseBase);
     for (const text of batch.newPhrases) book.push(text);
     let offset = 0;
     const actions = batch.requests.map((item) => {
       if (item.simulation) simulations.set(item.agent, item.simulation);
-      let text = item.text ?? '';
-      for (let end = offset + item.phraseCount; offset < end; offset++) text += book[batch.phrases[offset]!];
-      const { content } = JSON.parse(text) as MassimRequestAction;
+      const start = offset;
+      offset += item.phraseCount;
+      const message = (
+        item.text !== undefined ? JSON.parse(item.text) : reader.parse(batch.phrases, start, offset)
+      ) as MassimRequestAction;
+      const { content } = message;
       return decide({
         team: batch.team,
         agent: item.agent,
@@ -157,10 +165,18 @@ export function createTeamBatchAnswerer(
         id: content.id,
         deadline: content.deadline,
         percept: content.percept,
-        text,
+        get text() {
+          return item.text ?? joinPhrases(book, batch.phrases, start, start + item.phraseCount);
+        },
         simulation: simulations.get(item.agent),
       });
     });
     return { actions: (await Promise.all(actions)).map((action) => action ?? null) };
   };
+}
+
+function joinPhrases(book: readonly string[], phrases: Int32Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) text += book[phrases[i]!];
+  return text;
 }

@@ -10,7 +10,8 @@
 import type { MassimEntitySnapshot, MassimWorldSnapshot } from '../../envs/massim/api';
 import type { Annotation } from '../../transcript/model';
 import { readVarint, VarintWriter } from '../../transcript/store/columns';
-import type { AnnotationPacker, TranscriptStore } from '../../transcript/store/store';
+import { PhraseBook } from '../../transcript/store/phrases';
+import type { AnnotationPacker } from '../../transcript/store/store';
 import type { MassimWorldAnnotation } from './host';
 
 /** The parts of a snapshot kept as phrases of their JSON text, in snapshot key order after `entities`. */
@@ -31,6 +32,11 @@ const ENTITY_FIELDS = 9;
 
 /** Packs `world` annotations of kind `snapshot`; everything else is left to the store. */
 export class MassimWorldPacker implements AnnotationPacker {
+  /**
+   * Texts of the parts, apart from the transcript's own phrases: those are sent to policy workers as they
+   * grow, and snapshots are nobody's wire text.
+   */
+  readonly #book = new PhraseBook();
   /** Start of each packed snapshot in `#log`. */
   readonly #starts: number[] = [];
   readonly #log = new VarintWriter();
@@ -39,17 +45,17 @@ export class MassimWorldPacker implements AnnotationPacker {
   /** The obstacle list last unpacked per set, so consecutive unpacked snapshots share it as packed ones did. */
   readonly #unpackedObstacles = new Map<number, number[]>();
 
-  pack(type: Annotation['type'], data: unknown, store: TranscriptStore): number | undefined {
+  pack(type: Annotation['type'], data: unknown): number | undefined {
     if (type !== 'world') return undefined;
     const annotation = data as MassimWorldAnnotation;
     if (annotation.kind !== 'snapshot' || !isIntegral(annotation.simulation)) return undefined;
     const world = annotation.world;
     if (!isSnapshot(world)) return undefined;
-    const entities = packEntities(world.entities, store);
+    const entities = packEntities(world.entities, this.#book);
     const knownObstacles = world.obstacles === this.#lastObstacles;
     if (!entities || !isIntegral(world.step) || !(knownObstacles || isIntegerList(world.obstacles)))
       return undefined;
-    const book = store.phrases;
+    const book = this.#book;
     const log = this.#log;
     this.#starts.push(log.length);
     log.write(zigzag(annotation.simulation));
@@ -63,8 +69,8 @@ export class MassimWorldPacker implements AnnotationPacker {
     return this.#starts.length - 1;
   }
 
-  unpack(packed: number, store: TranscriptStore): MassimWorldAnnotation {
-    const book = store.phrases;
+  unpack(packed: number): MassimWorldAnnotation {
+    const book = this.#book;
     const log = this.#log.view();
     const cursor = { position: this.#starts[packed]! };
     const next = () => readVarint(log, cursor);
@@ -119,6 +125,7 @@ export class MassimWorldPacker implements AnnotationPacker {
     return (
       this.#log.byteLength +
       this.#starts.length * 8 +
+      this.#book.characters * 2 +
       this.#obstacleSets.reduce((total, set) => total + set.byteLength, 0)
     );
   }
@@ -147,9 +154,8 @@ export class MassimWorldPacker implements AnnotationPacker {
 /** Agents as integers (strings as phrases), or undefined when some value does not fit (then not packed). */
 function packEntities(
   entities: readonly MassimEntitySnapshot[],
-  store: TranscriptStore,
+  book: PhraseBook,
 ): { roster: number; values: number[] } | undefined {
-  const book = store.phrases;
   const values: number[] = [];
   for (const entity of entities) {
     const numbers = [entity.x, entity.y, entity.energy, entity.vision];

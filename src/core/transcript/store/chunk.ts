@@ -97,17 +97,11 @@ export class MessageChunk {
     return text;
   }
 
-  /**
-   * Pushes the phrases of one message (codes from `codeStart` to `codeEnd`) to `out`, when it has no
-   * literal; false, pushing nothing, otherwise.
-   */
-  readPhrases(codeStart: number, codeEnd: number, out: { push(phrase: number): void }): boolean {
+  /** Pushes the phrases of one message written as phrases only (codes from `codeStart` to `codeEnd`). */
+  readPhrases(codeStart: number, codeEnd: number, out: { push(phrase: number): void }): void {
     const codes = this.#codes instanceof Uint8Array ? this.#codes : this.#codes.view();
     const cursor = { position: codeStart };
-    while (cursor.position < codeEnd) if (readVarint(codes, cursor) % 2 === 1) return false;
-    cursor.position = codeStart;
     while (cursor.position < codeEnd) out.push(readVarint(codes, cursor) / 2);
-    return true;
   }
 
   /** The whole literal text of the chunk (inflated when sealed and compressed; the caller may cache it). */

@@ -12,3 +12,4 @@ export {
 export type { LiteralCompression } from './chunk';
 export { PhraseBook, PhraseList, type PhraseOutput } from './phrases';
 export { writeTranscriptJson, transcriptJson } from './json-export';
+export { PhraseJsonReader } from './phrase-json';

@@ -89,6 +89,8 @@ const ANNOTATION_TYPES: readonly Annotation['type'][] = [
 const NO_PAYLOAD = 0;
 const TEXT_PAYLOAD = 1;
 const BASE64_PAYLOAD = 2;
+/** Flag of a payload written as phrases only (no literal), so it can be read as phrases in one pass. */
+const PHRASED = 1 << 7;
 
 /** A packed annotation's place: which packer, and its number there. */
 class PackedAnnotation {
@@ -216,7 +218,7 @@ export class TranscriptStore {
     write: (out: PhraseOutput) => void,
     framing?: TranscriptMessage['framing'],
   ): number {
-    const index = this.#begin(conn, dir, t, 'data', framing, TEXT_PAYLOAD);
+    const index = this.#begin(conn, dir, t, 'data', framing, TEXT_PAYLOAD, PHRASED);
     write(this.#phraseOutput);
     return index;
   }
@@ -269,6 +271,7 @@ export class TranscriptStore {
     kind: TranscriptMessage['kind'],
     framing: TranscriptMessage['framing'],
     payload: number,
+    phrased = 0,
   ): number {
     const index = this.#connection.length;
     let chunk = this.#chunk;
@@ -284,7 +287,8 @@ export class TranscriptStore {
       DIRECTIONS.indexOf(dir) |
         (KINDS.indexOf(kind) << 1) |
         (FRAMINGS.indexOf(framing) << 3) |
-        (payload << 5),
+        (payload << 5) |
+        phrased,
     );
     this.#time.push(t);
     this.#codeStart.push(chunk.codeLength);
@@ -316,7 +320,7 @@ export class TranscriptStore {
   message(index: number): TranscriptMessage {
     this.#check(index);
     const flags = this.#flags.at(index);
-    const payload = flags >> 5;
+    const payload = (flags >> 5) & 3;
     const framing = FRAMINGS[(flags >> 3) & 3];
     // Keys in the order the recorder writes them, so exports read the same.
     const message: TranscriptMessage = {
@@ -342,7 +346,7 @@ export class TranscriptStore {
   /** The payload text of a message (its `text`, or its `base64` for binary data), undefined for none. */
   payload(index: number): string | undefined {
     this.#check(index);
-    return this.#flags.at(index) >> 5 === NO_PAYLOAD ? undefined : this.#payload(index);
+    return ((this.#flags.at(index) >> 5) & 3) === NO_PAYLOAD ? undefined : this.#payload(index);
   }
 
   /**
@@ -352,9 +356,10 @@ export class TranscriptStore {
    */
   readPhrases(index: number, out: { push(phrase: number): void }): boolean {
     this.#check(index);
-    if (this.#flags.at(index) >> 5 === NO_PAYLOAD) return false;
+    if ((this.#flags.at(index) & PHRASED) === 0) return false;
     const { chunk, codeEnd } = this.#locate(index);
-    return chunk.readPhrases(this.#codeStart.at(index), codeEnd, out);
+    chunk.readPhrases(this.#codeStart.at(index), codeEnd, out);
+    return true;
   }
 
   /** Indices of the messages of a connection, in order (a view: copy it to keep it across appends). */
