@@ -34,7 +34,7 @@ interface PhraseTokens {
 const UNCLEAN = null;
 
 const TOKEN =
-  /[ \t\n\r]+|[{}[\]:,]|"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
+  /[ \t\n\r]+|[{}[\]:,]|"(?:[\u0020\u0021\u0023-\u005b\u005d-\uffff]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
 const BARE_START = /^[-+.0-9A-Za-z]/;
 
 export class PhraseJsonReader {
