@@ -80,7 +80,13 @@ export class MatchFiles {
       writeStoreRangeFile(
         path,
         store,
-        { from: current.from, to, annotationsFrom: current.annotationsFrom, annotationsTo },
+        {
+          from: current.from,
+          to,
+          carried: loginsBefore(store, current.from, to),
+          annotationsFrom: current.annotationsFrom,
+          annotationsTo,
+        },
         dir,
         {
           ...meta,
@@ -93,6 +99,26 @@ export class MatchFiles {
       log(`cannot write the transcript ${path}: ${describeError(error)}`);
     }
   }
+}
+
+/**
+ * The logins (from the connection's opening to the server's first answer) of the connections that speak
+ * in `[from, to)` but were opened before `from`, in transcript order.
+ */
+function loginsBefore(store: TranscriptStore, from: number, to: number): number[] {
+  const carried: number[] = [];
+  for (const { id } of store.connections) {
+    const indices = store.messagesOf(id);
+    if (indices.length === 0 || indices[0]! >= from) continue;
+    if (!indices.some((index) => index >= from && index < to)) continue;
+    for (const index of indices) {
+      if (index >= from) break;
+      carried.push(index);
+      const message = store.message(index);
+      if (message.dir === 's2c' && message.kind === 'data') break;
+    }
+  }
+  return carried.sort((a, b) => a - b);
 }
 
 /** `20261121-220412`: sorts by time and is safe in file names. */

@@ -11,10 +11,15 @@ import type { TranscriptStore } from '../../../src/core/transcript/store/store';
 import type { Annotation, Transcript } from '../../../src/core/transcript/model';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 
-/** A part of a store: messages `[from, to)` and annotations number `[annotationsFrom, annotationsTo)`. */
+/**
+ * A part of a store: messages `[from, to)`, preceded by `carried` (earlier messages that the part needs,
+ * in order: the logins of connections opened before it), and annotations number
+ * `[annotationsFrom, annotationsTo)`.
+ */
 export interface StoreRange {
   from: number;
   to: number;
+  carried: readonly number[];
   annotationsFrom: number;
   annotationsTo: number;
 }
@@ -67,13 +72,19 @@ function writeRangeJson(
   meta: Transcript['meta'],
   write: (piece: string) => void,
 ): void {
-  const { from, to } = range;
-  const first = from < to ? store.message(from) : undefined;
+  const { from, to, carried } = range;
+  const count = carried.length + to - from;
+  const original = (i: number) => (i < carried.length ? carried[i]! : from + i - carried.length);
   const spoken = new Set<string>();
-  for (let i = from; i < to; i++) spoken.add(store.message(i).conn);
+  let offset = Infinity;
+  for (let i = 0; i < count; i++) {
+    const message = store.message(original(i));
+    spoken.add(message.conn);
+    offset = Math.min(offset, message.t);
+  }
   const connections = store.connections.filter((connection) => spoken.has(connection.id));
-  // Times stay relative to the part's own start, so the first message of the part is at 0 or later.
-  const offset = first?.t ?? 0;
+  // Times count from the part's first message.
+  if (!Number.isFinite(offset)) offset = 0;
   write('{\n');
   write('  "format": "protoplay-transcript",\n');
   write('  "version": 1,\n');
@@ -84,22 +95,23 @@ function writeRangeJson(
   write(',\n');
   writeList(
     'messages',
-    to - from,
+    count,
     (i) => {
-      const message = store.message(from + i);
+      const message = store.message(original(i));
       return { ...message, index: i, t: message.t - offset };
     },
     write,
   );
   write(',\n');
-  const lastIndex = Math.max(to - from - 1, 0);
+  const last = Math.max(count - 1, 0);
   writeList(
     'annotations',
     range.annotationsTo - range.annotationsFrom,
     (i): Annotation => {
       const annotation = store.annotation(range.annotationsFrom + i);
       // An annotation made just before the part's first message (the world of a new simulation) opens it.
-      return { ...annotation, index: Math.min(Math.max(annotation.index - from, 0), lastIndex) };
+      const index = annotation.index - from + carried.length;
+      return { ...annotation, index: Math.min(Math.max(index, carried.length), last) };
     },
     write,
   );
