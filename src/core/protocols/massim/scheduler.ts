@@ -20,7 +20,8 @@ export function realTimeScheduler(): MassimScheduler {
   return {
     now: () => Date.now(),
     setTimer: (delayMs, callback) => ({ timer: setTimeout(callback, Math.max(0, delayMs)) }),
-    clearTimer: (handle) => clearTimeout(handle.timer),
+    // The handle's type differs between platforms (a number in browsers, an object in Node).
+    clearTimer: (handle) => clearTimeout(handle.timer as Parameters<typeof clearTimeout>[0]),
   };
 }
 
