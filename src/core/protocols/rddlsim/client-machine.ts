@@ -143,13 +143,12 @@ export const rddlsimClientMachine: ProtocolMachine<ClientMachineState> & {
  */
 function afterClientMessage(state: ClientMachineState, decoded: DecodedMessage): ClientMachineState {
   if (decoded.kind !== 'data') return state;
-  const expectAnything = { ...state, pending: [...state.pending, 'anything' as const] };
-  if (!decoded.result.ok) return expectAnything;
-  const message = decoded.result.message;
+  const message = decoded.result.ok ? decoded.result.message : undefined;
   const fits =
-    message.type === state.clientNext ||
-    (message.type === 'resource-request' && state.clientNext !== 'session-request');
-  if (!fits) return expectAnything;
+    message !== undefined &&
+    (message.type === state.clientNext ||
+      (message.type === 'resource-request' && state.clientNext !== 'session-request'));
+  if (!fits) return { ...state, pending: [...state.pending, 'anything'] };
   switch (message.type) {
     case 'session-request':
       return {
@@ -173,26 +172,41 @@ function afterServerMessage(
   message: RddlsimServerMessage,
   index: number,
 ): Step<ClientMachineState> {
-  const [head, ...rest] = state.pending;
-  const got = message.type === 'session-init-null' ? 'the text null' : `<${message.type}>`;
+  const head = state.pending[0];
+  const rest = state.pending.slice(1);
 
   if (message.type === 'session-end') {
     if (state.sessionEnd === 'no' && head !== 'anything')
       return fail(
         { ...state, ended: true },
-        violation(index, 'rddlsim.session-end.unexpected', head ? DESCRIBE[head] : 'no message', got),
+        violation(
+          index,
+          'rddlsim.session-end.unexpected',
+          head ? DESCRIBE[head] : 'no message',
+          describeServerMessage(message),
+        ),
       );
     return { ok: true, state: { ...state, pending: [], ended: true, clientNext: 'none' } };
   }
   if (state.sessionEnd === 'required')
     return fail(
       { ...state, sessionEnd: 'no' },
-      violation(index, 'rddlsim.session-end.expected', '<session-end> after the last <round-end>', got),
+      violation(
+        index,
+        'rddlsim.session-end.expected',
+        '<session-end> after the last <round-end>',
+        describeServerMessage(message),
+      ),
     );
   if (!head)
     return fail(
       state,
-      violation(index, 'rddlsim.message.unsolicited', 'no message (the client asked for nothing)', got),
+      violation(
+        index,
+        'rddlsim.message.unsolicited',
+        'no message (the client asked for nothing)',
+        describeServerMessage(message),
+      ),
     );
 
   const next: ClientMachineState = { ...state, pending: rest, sessionEnd: 'no' };
@@ -213,7 +227,15 @@ function afterServerMessage(
       if (message.type === 'round-init' && !state.awaitingFirstTurn) return roundInit(state, message, index);
       if (message.type === 'turn' && state.awaitingFirstTurn) return firstTurn(next, message, index);
       if (state.awaitingFirstTurn)
-        return fail(next, violation(index, 'rddlsim.turn.expected', '<turn> 1 after <round-init>', got));
+        return fail(
+          next,
+          violation(
+            index,
+            'rddlsim.turn.expected',
+            '<turn> 1 after <round-init>',
+            describeServerMessage(message),
+          ),
+        );
       break;
     case 'step':
       if (message.type === 'turn') {
@@ -234,7 +256,15 @@ function afterServerMessage(
       if (message.type === 'round-end') return roundEnd(next, message, index);
       break;
   }
-  return fail(next, violation(index, `rddlsim.${head}.expected`, DESCRIBE[head], got));
+  return fail(
+    next,
+    violation(index, `rddlsim.${head}.expected`, DESCRIBE[head], describeServerMessage(message)),
+  );
+}
+
+/** How a server message reads in a violation (built only for violations: most messages break no rule). */
+function describeServerMessage(message: RddlsimServerMessage): string {
+  return message.type === 'session-init-null' ? 'the text null' : `<${message.type}>`;
 }
 
 function roundInit(

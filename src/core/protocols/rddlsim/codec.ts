@@ -1,19 +1,20 @@
 /**
  * Parsing and serialising rddlsim messages (the XML inside one frame; framing is in `framing.ts`).
- * Serialisers write exactly what the real server and its Java client write, so a recorded server message
- * parsed and serialised again is byte-identical. Parsers read fields the way the Java code does: each field
- * is the first element of that name anywhere below the root, and its value is that element's first child
- * node, untrimmed.
+ * Serialisers (`serialise.ts`) write exactly what the real server and its Java client write, so a recorded
+ * server message parsed and serialised again is byte-identical. Parsers read fields the way the Java code
+ * does: each field is the first element of that name anywhere below the root, and its value is that
+ * element's first child node, untrimmed. A message in the exact form the serialisers write takes a proved
+ * fast path (`canonical-reader.ts`); any other text is parsed with saxes, which locates errors.
  */
 import { ProtoplayError } from '../../errors';
-import { javaDoubleToString, javaIntegerToString, parseJavaDouble, parseJavaInt } from './java-format';
+import { readCanonicalClientMessage, readCanonicalServerMessage } from './canonical-reader';
+import { parseJavaDouble, parseJavaLong } from './java-format';
 import type { RddlsimClientMessage, RddlsimServerMessage, WireAction, WireFluent } from './messages';
 import { CLIENT_ROOTS, SERVER_ROOTS } from './messages';
+import { NULL_SESSION_INIT_TEXT } from './serialise';
 import { descendantElements, firstChildValue, firstDescendant, parseXml, type XmlElement } from './xml';
-import { XML_HEADER, textElement } from './xml-text';
 
-/** The text the server sends instead of a session-init when it cannot read the task files. */
-export const NULL_SESSION_INIT_TEXT = 'null';
+export { NULL_SESSION_INIT_TEXT, serialiseClientMessage, serialiseServerMessage } from './serialise';
 
 /**
  * Parses a message a server sent (without its framing byte). Throws a ProtoplayError located in `source`:
@@ -21,6 +22,8 @@ export const NULL_SESSION_INIT_TEXT = 'null';
  */
 export function parseServerMessage(text: string, source = 'message'): RddlsimServerMessage {
   if (text === NULL_SESSION_INIT_TEXT) return { type: 'session-init-null' };
+  const canonical = readCanonicalServerMessage(text);
+  if (canonical) return canonical;
   const { root } = parseXml(text, source);
   const fields = new FieldReader(root, source);
   switch (root.name) {
@@ -85,7 +88,7 @@ export function parseServerMessage(text: string, source = 'message'): RddlsimSer
  * text; optional ones are read when present.
  */
 export function parseClientMessage(text: string, source = 'message'): RddlsimClientMessage {
-  return readClientMessage(parseXml(text, source).root, source);
+  return readCanonicalClientMessage(text) ?? readClientMessage(parseXml(text, source).root, source);
 }
 
 /** Reads a client message from its already parsed root element; throws like `parseClientMessage`. */
@@ -116,120 +119,6 @@ export function readClientMessage(root: XmlElement, source = 'message'): Rddlsim
     default:
       throw unknownRoot(root.name, CLIENT_ROOTS, source);
   }
-}
-
-/**
- * Serialises a server message as the real server does. With `header: false` (`<no-header/>` mode) the
- * declaration and its newline are left out, as the server's `substring(39)` does.
- */
-export function serialiseServerMessage(message: RddlsimServerMessage, { header = true } = {}): string {
-  const body = serverBody(message);
-  if (message.type === 'session-init-null') return body;
-  return header ? XML_HEADER + body : body;
-}
-
-/** Serialises a client message as rddlsim's Java client does (plus the optional IPC 2018 elements). */
-export function serialiseClientMessage(message: RddlsimClientMessage): string {
-  return XML_HEADER + clientBody(message);
-}
-
-function serverBody(message: RddlsimServerMessage): string {
-  switch (message.type) {
-    case 'session-init':
-      return (
-        '<session-init>' +
-        textElement('task', message.task) +
-        textElement('session-id', javaIntegerToString(message.sessionId)) +
-        textElement('num-rounds', javaIntegerToString(message.numRounds)) +
-        textElement('time-allowed', javaDoubleToString(message.timeAllowed)) +
-        '</session-init>'
-      );
-    case 'session-init-null':
-      return NULL_SESSION_INIT_TEXT;
-    case 'round-init':
-      return (
-        '<round-init>' +
-        textElement('round-num', javaIntegerToString(message.roundNum)) +
-        textElement('round-left', javaIntegerToString(message.roundLeft)) +
-        textElement('time-left', javaDoubleToString(message.timeLeft)) +
-        '</round-init>'
-      );
-    case 'turn':
-      return (
-        '<turn>' +
-        textElement('turn-num', javaIntegerToString(message.turnNum)) +
-        textElement('time-left', javaDoubleToString(message.timeLeft)) +
-        textElement('immediate-reward', javaDoubleToString(message.immediateReward)) +
-        (message.fluents === null ? '<no-observed-fluents/>' : message.fluents.map(fluentElement).join('')) +
-        '</turn>'
-      );
-    case 'round-end':
-      return (
-        '<round-end>' +
-        textElement('instance-name', message.instanceName) +
-        textElement('client-name', message.clientName) +
-        textElement('round-num', javaIntegerToString(message.roundNum)) +
-        textElement('round-reward', javaDoubleToString(message.roundReward)) +
-        textElement('turns-used', javaIntegerToString(message.turnsUsed)) +
-        textElement('time-left', javaIntegerToString(message.timeLeft)) +
-        textElement('immediate-reward', javaDoubleToString(message.immediateReward)) +
-        '</round-end>'
-      );
-    case 'session-end':
-      return (
-        '<session-end>' +
-        textElement('instance-name', message.instanceName) +
-        textElement('total-reward', javaDoubleToString(message.totalReward)) +
-        textElement('rounds-used', javaIntegerToString(message.roundsUsed)) +
-        textElement('client-name', message.clientName) +
-        textElement('session-id', javaIntegerToString(message.sessionId)) +
-        textElement('time-left', javaIntegerToString(message.timeLeft)) +
-        '</session-end>'
-      );
-    case 'resource-notification':
-      return (
-        '<resource-notification>' +
-        textElement('time-left', javaDoubleToString(message.timeLeft)) +
-        textElement('memory-left', message.memoryLeft) +
-        '</resource-notification>'
-      );
-  }
-}
-
-function clientBody(message: RddlsimClientMessage): string {
-  switch (message.type) {
-    case 'session-request':
-      return (
-        '<session-request>' +
-        textElement('problem-name', message.problemName) +
-        textElement('client-name', message.clientName) +
-        (message.inputLanguage !== undefined ? textElement('input-language', message.inputLanguage) : '') +
-        (message.noHeader ? '<no-header/>' : '') +
-        '</session-request>'
-      );
-    case 'round-request':
-      return message.executePolicy === undefined
-        ? '<round-request/>'
-        : `<round-request>${textElement('execute-policy', message.executePolicy)}</round-request>`;
-    case 'actions':
-      return message.actions.length === 0
-        ? '<actions/>'
-        : `<actions>${message.actions.map(actionElement).join('')}</actions>`;
-    case 'resource-request':
-      return '<resource-request/>';
-  }
-}
-
-function fluentElement(fluent: WireFluent): string {
-  let xml = '<observed-fluent>' + textElement('fluent-name', fluent.name);
-  for (const arg of fluent.args) xml += textElement('fluent-arg', arg);
-  return xml + textElement('fluent-value', fluent.value) + '</observed-fluent>';
-}
-
-function actionElement(action: WireAction): string {
-  let xml = '<action>' + textElement('action-name', action.name);
-  for (const arg of action.args) xml += textElement('action-arg', arg);
-  return xml + textElement('action-value', action.value) + '</action>';
 }
 
 /**
@@ -309,9 +198,9 @@ class FieldReader {
 
   integer(name: string): number {
     const text = this.text(name);
-    if (!/^[+-]?[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)))
-      throw this.#error(`<${name}> is not an integer: '${text}'`);
-    return parseJavaInt(text) ?? Number(text);
+    const value = parseJavaLong(text);
+    if (value === undefined) throw this.#error(`<${name}> is not an integer: '${text}'`);
+    return value;
   }
 
   double(name: string): number {

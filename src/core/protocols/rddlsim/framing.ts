@@ -10,6 +10,7 @@ export type WireFraming = 'nul' | 'none';
 
 /** One message's bytes, without the NUL terminator. */
 export interface WireFrame {
+  /** Often a view of a chunk given to `push` (which is why chunks must not be changed once pushed). */
   bytes: Uint8Array;
   framing: WireFraming;
   /**
@@ -28,11 +29,19 @@ export interface SplitterOptions {
   maxMessageBytes?: number;
 }
 
-/** A growable byte buffer with a read position, so appending is amortised O(1). */
+/**
+ * The bytes received and not yet framed. Usually a chunk holds whole messages: it is then read in place and
+ * frames are views of it, with no copy (a copy costs as much as everything else done with a turn message).
+ * Only the unframed rest of a chunk is copied, into a growable buffer that the next chunk extends.
+ */
 class ByteQueue {
-  #bytes = new Uint8Array(0);
+  #bytes: Uint8Array = new Uint8Array(0);
   #start = 0;
   #end = 0;
+  /** `#bytes` is the caller's chunk, read in place and never written. */
+  #borrowed = false;
+  /** Our own buffer, kept between uses. */
+  #owned: Uint8Array = new Uint8Array(0);
 
   get length(): number {
     return this.#end - this.#start;
@@ -40,21 +49,35 @@ class ByteQueue {
 
   append(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    if (this.#end + chunk.length > this.#bytes.length) {
-      const live = this.length;
-      if (live + chunk.length <= this.#bytes.length) {
-        // Enough room once the bytes already taken are dropped: move the rest to the front.
-        this.#bytes.copyWithin(0, this.#start, this.#end);
-      } else {
-        const grown = new Uint8Array(Math.max(live + chunk.length, this.#bytes.length * 2, 4096));
-        grown.set(this.#bytes.subarray(this.#start, this.#end));
-        this.#bytes = grown;
-      }
+    if (this.length === 0) {
+      this.#bytes = chunk;
       this.#start = 0;
-      this.#end = live;
+      this.#end = chunk.length;
+      this.#borrowed = true;
+      return;
     }
+    if (this.#borrowed || this.#end + chunk.length > this.#bytes.length) this.#moveToOwned(chunk.length);
     this.#bytes.set(chunk, this.#end);
     this.#end += chunk.length;
+  }
+
+  /** Moves the live bytes to the front of our own buffer, grown to take `extra` more. */
+  #moveToOwned(extra: number): void {
+    const live = this.length;
+    let target = this.#owned;
+    if (live + extra > target.length) {
+      target = new Uint8Array(Math.max(live + extra, target.length * 2, 4096));
+      target.set(this.#bytes.subarray(this.#start, this.#end));
+    } else if (this.#borrowed) {
+      target.set(this.#bytes.subarray(this.#start, this.#end));
+    } else {
+      target.copyWithin(0, this.#start, this.#end);
+    }
+    this.#owned = target;
+    this.#bytes = target;
+    this.#borrowed = false;
+    this.#start = 0;
+    this.#end = live;
   }
 
   /** Byte at `offset` from the read position. */
@@ -68,11 +91,21 @@ class ByteQueue {
     return found < 0 ? -1 : found - this.#start;
   }
 
-  /** Removes and returns a copy of the first `count` bytes, then drops `skip` more. */
+  /**
+   * Removes and returns the first `count` bytes, then drops `skip` more: a view of the caller's chunk when
+   * it is read in place, else a copy (our own buffer is written again).
+   */
   take(count: number, skip = 0): Uint8Array {
-    const taken = this.#bytes.slice(this.#start, this.#start + count);
+    const start = this.#start;
+    const taken = this.#borrowed
+      ? this.#bytes.subarray(start, start + count)
+      : this.#bytes.slice(start, start + count);
     this.#start += count + skip;
-    if (this.#start === this.#end) this.#start = this.#end = 0;
+    if (this.#start >= this.#end) {
+      this.#bytes = this.#owned;
+      this.#borrowed = false;
+      this.#start = this.#end = 0;
+    }
     return taken;
   }
 }
@@ -97,7 +130,7 @@ export class NulSplitter {
     return this.#queue.length;
   }
 
-  /** Feeds a chunk; returns the messages it completed. */
+  /** Feeds a chunk (read in place: do not change it afterwards); returns the messages it completed. */
   push(chunk: Uint8Array): WireFrame[] {
     this.#queue.append(chunk);
     const frames: WireFrame[] = [];
@@ -190,7 +223,7 @@ export class ServerStreamSplitter {
     return this.#queue.length;
   }
 
-  /** Feeds a chunk; returns the messages it completed. */
+  /** Feeds a chunk (read in place: do not change it afterwards); returns the messages it completed. */
   push(chunk: Uint8Array): WireFrame[] {
     this.#queue.append(chunk);
     const frames: WireFrame[] = [];
@@ -355,13 +388,10 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
-const asciiEncoder = new TextEncoder();
+const utf8Encoder = new TextEncoder();
 
 /** The bytes of one message on the wire: its text (already ASCII when it comes from a serialiser), then a NUL unless the framing is `none`. */
 export function encodeFrame(text: string, framing: WireFraming): Uint8Array {
-  const body = asciiEncoder.encode(text);
-  if (framing === 'none') return body;
-  const bytes = new Uint8Array(body.length + 1);
-  bytes.set(body);
-  return bytes;
+  // Appending the NUL to the text costs less than copying the encoded bytes into a longer array.
+  return utf8Encoder.encode(framing === 'none' ? text : text + '\0');
 }

@@ -12,6 +12,7 @@
 import type { GroundFluent, RddlModel, RddlSimulator, StepOutcome } from '../../envs/rddl/api';
 import { bytesToBase64 } from '../../transcript/bytes';
 import type { Violation } from '../machine';
+import { canonicalClientTree, readCanonicalClientMessage } from './canonical-reader';
 import { readClientMessage, serialiseServerMessage } from './codec';
 import type { DecodedMessage } from './decoded-message';
 import {
@@ -22,7 +23,7 @@ import {
   type WireFraming,
 } from './framing';
 import { javaDoubleToString, javaIntegerToString } from './java-format';
-import type { RddlsimServerMessage, WireFluent } from './messages';
+import type { RddlsimClientMessage, RddlsimServerMessage, WireFluent } from './messages';
 import { rddlsimServerMachine, type ServerMachineState } from './server-machine';
 import { readActions, readExecutePolicy, readSessionRequest } from './server-reading';
 import { ProtoplayError } from '../../errors';
@@ -295,17 +296,24 @@ export class HostConnection {
         `a message exceeded ${this.#host.options.maxMessageBytes} bytes; the real server parses its first part and reads the rest as the next message`,
       );
     }
+    // A message in the exact form clients write takes the proved fast path; its tree is the one saxes builds.
+    const canonical = text === undefined ? undefined : readCanonicalClientMessage(text);
     let root: XmlElement | undefined;
     let parseError: ProtoplayError | undefined;
-    try {
-      if (text === undefined)
-        throw new ProtoplayError('rddlsim.xml.malformed', 'malformed XML: the bytes are not valid UTF-8');
-      root = parseXml(text, `message ${this.#messageCount - 1}`).root;
-    } catch (error) {
-      parseError =
-        error instanceof ProtoplayError ? error : new ProtoplayError('rddlsim.xml.malformed', String(error));
+    if (canonical) root = canonicalClientTree(canonical);
+    else {
+      try {
+        if (text === undefined)
+          throw new ProtoplayError('rddlsim.xml.malformed', 'malformed XML: the bytes are not valid UTF-8');
+        root = parseXml(text, `message ${this.#messageCount - 1}`).root;
+      } catch (error) {
+        parseError =
+          error instanceof ProtoplayError
+            ? error
+            : new ProtoplayError('rddlsim.xml.malformed', String(error));
+      }
     }
-    this.#checkRules(this.#decodedClientMessage(root, parseError));
+    this.#checkRules(this.#decodedClientMessage(root, parseError, canonical));
     switch (this.#phase) {
       case 'session-request':
         return this.#onSessionRequest(root, parseError);
@@ -332,19 +340,24 @@ export class HostConnection {
   #decodedClientMessage(
     root: XmlElement | undefined,
     parseError: ProtoplayError | undefined,
+    canonical: RddlsimClientMessage | undefined,
   ): DecodedMessage {
     const index = this.#messageCount - 1;
-    const base = { kind: 'data' as const, index, dir: 'c2s' as const, framing: 'nul' as const };
-    if (parseError) return { ...base, result: { ok: false, error: parseError } };
-    try {
-      return { ...base, result: { ok: true, message: readClientMessage(root!, `message ${index}`) } };
-    } catch (error) {
-      const failure =
-        error instanceof ProtoplayError
-          ? error
-          : new ProtoplayError('rddlsim.message.invalid', String(error));
-      return { ...base, result: { ok: false, error: failure } };
+    let result: (DecodedMessage & { kind: 'data' })['result'];
+    if (canonical) result = { ok: true, message: canonical };
+    else if (parseError) result = { ok: false, error: parseError };
+    else {
+      try {
+        result = { ok: true, message: readClientMessage(root!, `message ${index}`) };
+      } catch (error) {
+        const failure =
+          error instanceof ProtoplayError
+            ? error
+            : new ProtoplayError('rddlsim.message.invalid', String(error));
+        result = { ok: false, error: failure };
+      }
     }
+    return { kind: 'data', index, dir: 'c2s', framing: 'nul', result };
   }
 
   #checkRules(decoded: DecodedMessage): void {

@@ -64,6 +64,16 @@ export function parseJavaInt(text: string): number | undefined {
   return value >= INT_MIN && value <= INT_MAX ? value : undefined;
 }
 
+/**
+ * A Java `int` or `long` as the server writes it (`x + ""`): an optional sign and decimal digits, read as a
+ * number when JavaScript holds it exactly. Undefined otherwise.
+ */
+export function parseJavaLong(text: string): number | undefined {
+  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
 const JAVA_DECIMAL = /^[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)$/;
 const JAVA_HEX = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-9]+)[fFdD]?$/;
 

@@ -91,30 +91,44 @@ function judge(
     );
   }
   const waiting = { ...state, awaitingReply: true };
-  const ended: ServerMachineState = { ...state, phase: 'ended', failed: true, queue: [] };
-  const got = describeDecoded(decoded);
   const { result } = decoded;
   const type = result.ok ? result.message.type : undefined;
   switch (phase) {
     case 'session-request':
       if (type === 'session-request') return { ok: true, state: waiting };
       // Malformed or incomplete requests make the real server close the connection.
-      return fail(ended, violation(decoded.index, 'rddlsim.session-request.expected', EXPECTED[phase], got));
+      return failEnded(state, decoded, 'rddlsim.session-request.expected');
     case 'round-request':
       if (type === 'round-request' || type === 'resource-request') return { ok: true, state: waiting };
       if (!result.ok && result.error.code === 'rddlsim.xml.malformed')
         // The server swallows the parse error and answers with a resource-notification.
         return fail(
           waiting,
-          violation(decoded.index, 'rddlsim.round-request.malformed', EXPECTED[phase], got),
+          violation(
+            decoded.index,
+            'rddlsim.round-request.malformed',
+            EXPECTED[phase],
+            describeDecoded(decoded),
+          ),
         );
-      return fail(ended, violation(decoded.index, 'rddlsim.round-request.expected', EXPECTED[phase], got));
+      return failEnded(state, decoded, 'rddlsim.round-request.expected');
     case 'actions':
       if (type === 'actions' || type === 'resource-request') return { ok: true, state: waiting };
       if (!result.ok && result.error.code === 'rddlsim.xml.malformed')
-        return fail(ended, violation(decoded.index, 'rddlsim.actions.malformed', EXPECTED[phase], got));
-      return fail(ended, violation(decoded.index, 'rddlsim.actions.expected', EXPECTED[phase], got));
+        return failEnded(state, decoded, 'rddlsim.actions.malformed');
+      return failEnded(state, decoded, 'rddlsim.actions.expected');
   }
+}
+
+/** A broken rule after which the real server closes the connection: the session is over. */
+function failEnded(
+  state: ServerMachineState,
+  decoded: DecodedMessage & { kind: 'data' },
+  rule: string,
+): Step<ServerMachineState> {
+  const ended: ServerMachineState = { ...state, phase: 'ended', failed: true, queue: [] };
+  const expected = EXPECTED[state.phase as Exclude<ServerPhase, 'ended'>];
+  return fail(ended, violation(decoded.index, rule, expected, describeDecoded(decoded)));
 }
 
 /** How a server message moves the server along. */

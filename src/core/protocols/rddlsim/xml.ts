@@ -137,15 +137,15 @@ export function childElements(element: XmlElement, name: string): XmlElement[] {
  * the real server uses for every field it reads, so nesting and order do not matter to it).
  */
 export function descendantElements(element: XmlElement, name: string): XmlElement[] {
-  const found: XmlElement[] = [];
-  const visit = (node: XmlElement) => {
-    for (const child of node.children) {
-      if (child.kind !== 'element') continue;
-      if (child.name === name) found.push(child);
-      visit(child);
-    }
-  };
-  visit(element);
+  return collectDescendants(element, name, []);
+}
+
+function collectDescendants(element: XmlElement, name: string, found: XmlElement[]): XmlElement[] {
+  for (const child of element.children) {
+    if (child.kind !== 'element') continue;
+    if (child.name === name) found.push(child);
+    collectDescendants(child, name, found);
+  }
   return found;
 }
 

@@ -43,6 +43,17 @@ describe('NulSplitter', () => {
     expect(splitter.pendingLength).toBe(0);
   });
 
+  it('keeps every frame intact whatever is pushed later', () => {
+    const splitter = new NulSplitter();
+    const frames = [
+      ...splitter.push(bytes('<a/>\0<b')),
+      ...splitter.push(bytes('b/>\0<c/>\0<d')),
+      ...splitter.push(bytes('/>\0')),
+      ...splitter.push(bytes('<eeeeeeeeeeee/>\0<f/>\0')),
+    ];
+    expect(texts(frames)).toEqual(['<a/>', '<bb/>', '<c/>', '<d/>', '<eeeeeeeeeeee/>', '<f/>']);
+  });
+
   it('keeps empty messages (the server parses them and fails)', () => {
     expect(texts(new NulSplitter().push(bytes('\0\0')))).toEqual(['', '']);
   });
@@ -146,5 +157,10 @@ describe('encodeFrame', () => {
   it('appends one NUL in default mode and nothing in no-header mode', () => {
     expect([...encodeFrame('<a/>', 'nul')]).toEqual([...bytes('<a/>'), 0]);
     expect([...encodeFrame('<a/>', 'none')]).toEqual([...bytes('<a/>')]);
+  });
+
+  it('writes text beyond ASCII as UTF-8', () => {
+    expect([...encodeFrame('<a>é</a>', 'nul')]).toEqual([...bytes('<a>é</a>'), 0]);
+    expect([...encodeFrame('😀', 'none')]).toEqual([...bytes('😀')]);
   });
 });

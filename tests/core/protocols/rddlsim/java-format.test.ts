@@ -7,6 +7,7 @@ import {
   parseJavaBoolean,
   parseJavaDouble,
   parseJavaInt,
+  parseJavaLong,
 } from '../../../../src/core/protocols/rddlsim/java-format';
 
 /**
@@ -244,6 +245,20 @@ describe('parseJavaInt (Integer.valueOf)', () => {
   it('rejects what Java rejects: reals, spaces, overflow, empty', () => {
     for (const text of ['1.0', ' 1', '1 ', '', '2147483648', '1e3', '0x10', '--1'])
       expect(parseJavaInt(text)).toBeUndefined();
+  });
+});
+
+describe('parseJavaLong', () => {
+  it('reads a signed decimal long as long as JavaScript holds it exactly', () => {
+    expect(parseJavaLong('19999811')).toBe(19999811);
+    expect(parseJavaLong('-1107')).toBe(-1107);
+    expect(parseJavaLong('+3')).toBe(3);
+    expect(parseJavaLong('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('rejects everything else', () => {
+    for (const text of ['1.0', ' 1', '', '9007199254740993', '1e3', 'x'])
+      expect(parseJavaLong(text)).toBeUndefined();
   });
 });
 
