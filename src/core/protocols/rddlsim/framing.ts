@@ -190,7 +190,7 @@ export interface ServerSplitterOptions extends SplitterOptions {
 /**
  * Splits what a server sends, in either framing, and switches per message: a message that starts with an
  * XML declaration (or is the literal `null`) ends at its NUL; one that starts directly with an element is a
- * `<no-header/>` mode message and ends where its root element closes. Since rddlsim's no-header flag is
+ * `<no-header/>` mode message and ends where its root element closes, or at a NUL that comes first. Since rddlsim's no-header flag is
  * global to the server process, a client may receive no-header messages without having asked for them.
  */
 export class ServerStreamSplitter {
@@ -209,6 +209,8 @@ export class ServerStreamSplitter {
   readonly #byRoot: boolean;
   /** In `root` mode: where the current message's root ended, while waiting to see whether a NUL follows. */
   #rootEnd = -1;
+  /** The scan of the current message met a NUL before its root closed. */
+  #stoppedAtNul = false;
 
   constructor({
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
@@ -253,6 +255,7 @@ export class ServerStreamSplitter {
     this.#matched = 0;
     this.#bangText = '';
     this.#rootEnd = -1;
+    this.#stoppedAtNul = false;
   }
 
   #next(): WireFrame | undefined {
@@ -277,6 +280,11 @@ export class ServerStreamSplitter {
     }
     const end = this.#rootEnd >= 0 ? this.#rootEnd : this.#scanRootEnd();
     if (end < 0 || end > this.#max) return this.#oversizeOrWait();
+    if (this.#stoppedAtNul) {
+      // rddlsim's Java client reads up to a NUL whatever came before it: the message ends there.
+      this.#reset();
+      return { bytes: queue.take(end, 1), framing: 'nul' };
+    }
     if (this.#byRoot) {
       // Is the root followed by its NUL? Wait for the next byte to tell.
       if (end === queue.length) {
@@ -302,13 +310,18 @@ export class ServerStreamSplitter {
   }
 
   /**
-   * Scans from where the last call stopped; returns the offset just past the root's closing `>`, or -1 when
-   * the root is not complete yet. Only markup boundaries matter here: well-formedness is the parser's job.
+   * Scans from where the last call stopped; returns the offset just past the root's closing `>`, the offset
+   * of a NUL met before it (setting `#stoppedAtNul`), or -1 when the root is not complete yet. Only markup
+   * boundaries matter here: well-formedness is the parser's job.
    */
   #scanRootEnd(): number {
     const queue = this.#queue;
     for (; this.#pos < queue.length; this.#pos++) {
       const byte = queue.at(this.#pos);
+      if (byte === NUL) {
+        this.#stoppedAtNul = true;
+        return this.#pos;
+      }
       switch (this.#state) {
         case 'start':
         case 'text':

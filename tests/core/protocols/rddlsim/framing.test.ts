@@ -110,6 +110,28 @@ describe('ServerStreamSplitter', () => {
     ]);
   });
 
+  it('ends a no-header message at a NUL that comes before its root closes, whatever the chunking', () => {
+    const stream = bytes('<turn><turn-num>1\0<round-end><a/></round-end><x><!-- \0 -->\0<y/>');
+    for (const sizes of [[1], [3, 7], [1000]]) {
+      const frames = feed(new ServerStreamSplitter(), stream, sizes);
+      expect(frames.map((frame) => [decoder.decode(frame.bytes), frame.framing])).toEqual([
+        ['<turn><turn-num>1', 'nul'],
+        ['<round-end><a/></round-end>', 'none'],
+        ['<x><!-- ', 'nul'],
+        [' -->', 'nul'],
+        ['<y/>', 'none'],
+      ]);
+    }
+  });
+
+  it('ends a message found by its root at an early NUL too', () => {
+    const frames = new ServerStreamSplitter({ findEnd: 'root' }).push(bytes('<a><b>\0<c/>\0'));
+    expect(frames.map((frame) => [decoder.decode(frame.bytes), frame.framing])).toEqual([
+      ['<a><b>', 'nul'],
+      ['<c/>', 'nul'],
+    ]);
+  });
+
   it('keeps an incomplete no-header message until the end of the stream', () => {
     const splitter = new ServerStreamSplitter();
     expect(splitter.push(bytes('<turn><turn-num>1</turn-num>'))).toEqual([]);
