@@ -13,11 +13,11 @@ export function writeTranscriptJson(store: TranscriptStore, write: (piece: strin
   write(`  "protocol": ${JSON.stringify(store.protocol)},\n`);
   write(`  "startedAt": ${store.startedAt},\n`);
   write(`  "meta": ${JSON.stringify(store.meta)},\n`);
-  writeList('connections', store.connections.length, (i) => store.connections[i], write);
+  writeList('connections', store.connections.length, (i) => JSON.stringify(store.connections[i]), write);
   write(',\n');
-  writeList('messages', store.length, (i) => store.message(i), write);
+  writeList('messages', store.length, (i) => store.messageJson(i), write);
   write(',\n');
-  writeList('annotations', store.annotationCount, (i) => store.annotation(i), write);
+  writeList('annotations', store.annotationCount, (i) => JSON.stringify(store.annotation(i)), write);
   write('\n}\n');
 }
 
@@ -28,11 +28,11 @@ export function transcriptJson(store: TranscriptStore): string {
   return pieces.join('');
 }
 
-/** A list with one item per line, batched so `write` is called about once per 64 KiB. */
+/** A list with one item (its JSON) per line, batched so `write` is called about once per 64 KiB. */
 function writeList(
   name: string,
   count: number,
-  item: (i: number) => unknown,
+  item: (i: number) => string,
   write: (piece: string) => void,
 ): void {
   if (count === 0) {
@@ -41,7 +41,7 @@ function writeList(
   }
   let batch = `  "${name}": [\n`;
   for (let i = 0; i < count; i++) {
-    batch += `    ${JSON.stringify(item(i))}${i + 1 < count ? ',\n' : '\n  ]'}`;
+    batch += `    ${item(i)}${i + 1 < count ? ',\n' : '\n  ]'}`;
     if (batch.length >= 65536) {
       write(batch);
       batch = '';

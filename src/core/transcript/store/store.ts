@@ -137,6 +137,9 @@ export class TranscriptStore {
 
   /** The last chunk whose literal text was inflated, so reading a step inflates it once. */
   #inflated: { chunk: MessageChunk; text: string } | undefined;
+  /** Phrases as JSON string content, made when first exported. */
+  readonly #escaped: ({ json: string; startsLow: boolean; endsHigh: boolean } | undefined)[] = [];
+  readonly #connectionJsonCache: string[] = [];
   /** The phrase output of `appendPhrased`, reused. */
   readonly #phraseOutput: PhraseOutput;
 
@@ -336,6 +339,25 @@ export class TranscriptStore {
     return message;
   }
 
+  /**
+   * `JSON.stringify(message(index))`, written without building the message: a phrased payload is the
+   * concatenation of its phrases' escaped texts, each escaped once (exports write hundreds of megabytes).
+   */
+  messageJson(index: number): string {
+    this.#check(index);
+    const flags = this.#flags.at(index);
+    const payload = (flags >> 5) & 3;
+    const framing = FRAMINGS[(flags >> 3) & 3];
+    let json = `{"index":${index},"t":${JSON.stringify(this.#time.at(index))},"conn":${this.#connectionJson(this.#connection.at(index))},"dir":"${DIRECTIONS[flags & 1]}","kind":"${KINDS[(flags >> 1) & 3]}"`;
+    if (payload !== NO_PAYLOAD) {
+      json += payload === BASE64_PAYLOAD ? ',"base64":' : ',"text":';
+      json +=
+        ((flags & PHRASED) !== 0 && this.#escapedPhrases(index)) || JSON.stringify(this.#payload(index));
+    }
+    if (framing !== undefined) json += `,"framing":"${framing}"`;
+    return json + '}';
+  }
+
   /** Messages `[from, to)`. */
   messages(from = 0, to = this.length): TranscriptMessage[] {
     const list: TranscriptMessage[] = [];
@@ -494,6 +516,39 @@ export class TranscriptStore {
     if (!(index >= 0 && index < this.length)) throw new RangeError(`no message ${index}`);
   }
 
+  /**
+   * The payload of a phrased message as a JSON string literal, from each phrase's escaped text; undefined
+   * where a surrogate pair is split between two phrases (escaped apart, its halves would read as lone).
+   */
+  #escapedPhrases(index: number): string | undefined {
+    const { chunk, codeEnd } = this.#locate(index);
+    const escaped = this.#escaped;
+    let json = '"';
+    let previousEndsHigh = false;
+    let whole = true;
+    chunk.readPhrases(this.#codeStart.at(index), codeEnd, {
+      push: (phrase) => {
+        let entry = escaped[phrase];
+        if (entry === undefined) {
+          const text = this.phrases.text(phrase);
+          entry = escaped[phrase] = {
+            json: JSON.stringify(text).slice(1, -1),
+            startsLow: isLowSurrogate(text.charCodeAt(0)),
+            endsHigh: isHighSurrogate(text.charCodeAt(text.length - 1)),
+          };
+        }
+        if (previousEndsHigh && entry.startsLow) whole = false;
+        previousEndsHigh = entry.endsHigh;
+        json += entry.json;
+      },
+    });
+    return whole ? json + '"' : undefined;
+  }
+
+  #connectionJson(connection: number): string {
+    return (this.#connectionJsonCache[connection] ??= JSON.stringify(this.#connections[connection]!.id));
+  }
+
   #payload(index: number): string {
     const { chunk, codeEnd } = this.#locate(index);
     return chunk.decode(
@@ -536,4 +591,12 @@ export class TranscriptStore {
     if (data instanceof PackedAnnotation) return this.#packers[data.packer]!.unpack(data.packed, this);
     return data;
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -91,8 +91,10 @@ describe('TranscriptStore', () => {
             if (!expectedConnections.some((c) => c.id === m.conn)) expectedConnections.push({ id: m.conn });
           expect(store.toTranscript()).toEqual({ ...original, connections: expectedConnections });
           // Random access reads the same as the whole.
-          for (let i = original.messages.length - 1; i >= 0; i -= 7)
+          for (let i = original.messages.length - 1; i >= 0; i -= 7) {
             expect(store.message(i)).toEqual(original.messages[i]);
+            expect(store.messageJson(i)).toBe(JSON.stringify(store.message(i)));
+          }
         },
       ),
       { numRuns: 150 },
@@ -125,6 +127,30 @@ describe('TranscriptStore', () => {
     expect(phrases.map((p) => store.phrases.text(p)).join('')).toBe('{"hello":4"world"}');
     expect(store.readPhrases(3, { push: (p) => phrases.push(p) })).toBe(false);
     expect(store.payload(1)).toBe('plain 1');
+  });
+
+  it('writes the JSON of phrased messages from escaped phrases, even with escapes and split surrogate pairs', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 4 }), { maxLength: 12 }), (pieces) => {
+        const store = new TranscriptStore({ protocol: 'massim' });
+        store.appendPhrased(
+          'a"\\b',
+          's2c',
+          -0,
+          (out) => pieces.forEach((piece) => out.push(out.book.intern(piece))),
+          'nul',
+        );
+        expect(store.message(0).text).toBe(pieces.join(''));
+        expect(store.messageJson(0)).toBe(JSON.stringify(store.message(0)));
+      }),
+      { numRuns: 300 },
+    );
+    const store = new TranscriptStore({ protocol: 'massim' });
+    store.appendPhrased('a', 'c2s', 1, (out) =>
+      ['"\n', '\ud83d', '\ude00', '\u0001'].forEach((p) => out.push(out.book.intern(p))),
+    );
+    expect(store.messageJson(0)).toBe(JSON.stringify(store.message(0)));
+    expect(JSON.parse(store.messageJson(0)).text).toBe('"\n\ud83d\ude00\u0001');
   });
 
   it('indexes messages by connection and by step', () => {
