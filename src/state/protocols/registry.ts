@@ -4,10 +4,11 @@
  */
 import type { ProtocolId } from '../../core/transcript/model';
 import type { ProtocolAdapter } from './adapter';
+import { massimAdapter } from './massim/adapter';
 import { rddlsimAdapter } from './rddlsim/adapter';
 
 /** Every protocol with an adapter, in the order the picker lists them. */
-export const PROTOCOL_ADAPTERS: readonly ProtocolAdapter[] = [rddlsimAdapter];
+export const PROTOCOL_ADAPTERS: readonly ProtocolAdapter[] = [rddlsimAdapter, massimAdapter];
 
 /** The adapter of a protocol; the first one for an unknown id (e.g. from an old link). */
 export function protocolAdapter(id: ProtocolId): ProtocolAdapter {
