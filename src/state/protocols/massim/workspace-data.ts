@@ -153,7 +153,7 @@ export function sanitizeMassimWorkspace(value: unknown): MassimWorkspaceData {
 }
 
 /**
- * The link fragment parameter carrying a MASSim workspace (`#p=massim&m=...`): both teams' code and the
+ * The value of the link fragment parameter carrying a MASSim workspace (`#m=...`): both teams' code and the
  * settings, as deflated base64url JSON. A loaded configuration file is not shared (it can be large).
  */
 export function encodeMassimWorkspace(data: MassimWorkspaceData): string {
@@ -171,4 +171,12 @@ export function decodeMassimWorkspace(encoded: string): MassimWorkspaceData | un
   } catch {
     return undefined;
   }
+}
+
+/** The link fragment parameter of a MASSim workspace: `#m=...`. */
+export const massimLinkParameter = 'm';
+
+/** True when a link fragment carries a MASSim workspace (the page then opens on MASSim). */
+export function isMassimLink(fragment: string): boolean {
+  return new URLSearchParams(fragment.replace(/^#/, '')).has(massimLinkParameter);
 }
