@@ -90,6 +90,28 @@ describe('run massim', () => {
     expect(texts(first).filter((text) => text.includes('"type":"move"')).length).toBeGreaterThan(50);
   }, 30_000);
 
+  it('has a fetcher built-in that completes 1-block tasks (a random mover never scores)', async () => {
+    let fetched = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const result = await runInProcess([
+        'run',
+        'massim',
+        '--policy-a',
+        'fetcher',
+        '--policy-b',
+        'random',
+        '--seed',
+        String(seed),
+        '--json',
+      ]);
+      expect(result.code).toBe(0);
+      const { simulations } = JSON.parse(result.stdout) as RunDocument;
+      fetched += simulations[0]!.scores.A!;
+      expect(simulations[0]!.scores.B).toBe(0);
+    }
+    expect(fetched).toBeGreaterThan(0);
+  }, 60_000);
+
   it('stops at the first throw of a policy file with a located line (exit 3)', async () => {
     const policy = join(dir, 'throws.ts');
     await writeFile(
@@ -102,12 +124,16 @@ describe('run massim', () => {
         '',
       ].join('\n'),
     );
-    const result = await runInProcess(['run', 'massim', ...quick, '--policy-a', policy], { cwd: dir });
+    // A generous budget: a loaded machine must not turn the throw into an overrun.
+    const budget = ['--budget', '10000'];
+    const result = await runInProcess(['run', 'massim', ...quick, ...budget, '--policy-a', policy], {
+      cwd: dir,
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^throws\.ts:2:\d+: .*no plan for step 4\n$/);
 
     const skipping = await runInProcess(
-      ['run', 'massim', ...quick, '--policy-a', policy, '--on-policy-error', 'skip'],
+      ['run', 'massim', ...quick, ...budget, '--policy-a', policy, '--on-policy-error', 'skip'],
       { cwd: dir },
     );
     expect(skipping.code).toBe(0);

@@ -48,6 +48,8 @@ function connectTeam(port: number, team: string, agents: number, policy: string,
     policy,
     '--timeout',
     '10',
+    '--budget',
+    '10000',
     '--transcript',
     transcript,
   ]);

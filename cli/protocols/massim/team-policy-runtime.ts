@@ -6,6 +6,7 @@
  * (`load`, `call`), so the policy supervisor enforces the time budget on each batch and restarts the thread
  * after an overrun, exactly as for single-agent policies.
  */
+import { POLICY_LEVELS } from '../../../src/core/policy/levels';
 import { PolicyRuntime } from '../../../src/core/policy/runtime';
 import type {
   CallOutcome,
@@ -26,6 +27,9 @@ import type { MassimAct, MassimPolicyAction } from '../../../src/core/protocols/
  * would on a real server. (A team policy's type has no room for "nothing"; the batch reply has.)
  */
 const NO_ACTION = undefined as unknown as MassimPolicyAction;
+
+const MISSING_ACT = `the policy must export a function ${POLICY_LEVELS.policy.signature}`;
+const TEAM_SIGNATURE = 'act(percept, agent, team)';
 
 /** The hook name under which a batch is answered. */
 export const TEAM_BATCH_HOOK = 'act-team-batch';
@@ -49,6 +53,13 @@ export class TeamPolicyRuntime {
   load(source: PolicySource): LoadOutcome {
     const outcome = this.#runtime.load(source);
     this.#answer = outcome.ok ? createTeamBatchAnswerer(this.#act) : undefined;
+    if (!outcome.ok && outcome.fault.message === MISSING_ACT) {
+      // The runtime names the single-agent signature; a team policy's has three arguments.
+      return {
+        ...outcome,
+        fault: { ...outcome.fault, message: `the team policy must export a function ${TEAM_SIGNATURE}` },
+      };
+    }
     return outcome;
   }
 

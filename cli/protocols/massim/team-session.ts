@@ -183,6 +183,8 @@ export class TeamSession {
     const text = 'text' in payload ? payload.text : new TextDecoder().decode(bytes);
     const step = REQUEST_STEP.exec(text);
     if (step) {
+      // The real server can lose the sim-start it re-sends after a login: a request means a simulation.
+      if (link.phase === 'waiting' || link.phase === 'between') link.phase = 'simulation';
       // The first request of a step opens it in the transcript.
       const number = Number(step[1]);
       link.step = number;
@@ -312,6 +314,14 @@ export class TeamSession {
         );
         return;
       case 'waiting':
+        if (this.#simulationEnded > 0) {
+          // An agent the team did not need in the last simulations; bye was lost.
+          this.#byesLost++;
+          link.phase = 'done';
+          link.leaving = true;
+          this.#checkDone();
+          return;
+        }
         this.fail(
           ExitCode.connection,
           `the server closed ${link.user}'s connection before any simulation started`,
