@@ -34,22 +34,16 @@ function typeErrors(codes: Record<string, string>, types: string): Record<string
 }
 
 describe('MASSim sample team policies', () => {
-  it("type-check against the editor's declarations, which compile on their own", () => {
+  it("type-check against the editor's declarations, which catch a wrong action", () => {
+    const wrong =
+      "export function act(percept: Percept): Action {\n  return { type: 'move', p: ['up'] };\n}\n";
     const errors = typeErrors(
-      Object.fromEntries(MASSIM_SAMPLES.map((sample) => [sample.id, sample.code])),
+      { ...Object.fromEntries(MASSIM_SAMPLES.map((sample) => [sample.id, sample.code])), wrong },
       massimPolicyTypes(),
     );
-    expect(errors).toEqual(Object.fromEntries(MASSIM_SAMPLES.map((sample) => [sample.id, []])));
-  });
-
-  it('a policy that breaks the declared action type is caught by them', () => {
-    const errors = typeErrors(
-      {
-        wrong: "export function act(percept: Percept): Action {\n  return { type: 'move', p: ['up'] };\n}\n",
-      },
-      massimPolicyTypes(),
-    );
-    expect(errors.wrong!.join('\n')).toMatch(/"up"/);
+    const { wrong: wrongErrors, ...sampleErrors } = errors;
+    expect(sampleErrors).toEqual(Object.fromEntries(MASSIM_SAMPLES.map((sample) => [sample.id, []])));
+    expect(wrongErrors!.join('\n')).toMatch(/"up"/);
   });
 
   it('the block fetcher scores on the default map with the default seed', async () => {

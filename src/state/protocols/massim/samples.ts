@@ -142,7 +142,7 @@ function search(
   percept: Percept,
   score: (x: number, y: number, depth: number) => number | undefined,
   prefer = 0,
-  limit = 2500,
+  limit = 1500,
 ): Direction[] | undefined {
   const taken = occupied(mind, percept);
   const free = (x: number, y: number) => !mind.obstacles.has(key(x, y)) && !taken.has(key(x, y));
@@ -198,7 +198,7 @@ function explore(mind: Mind, percept: Percept, agent: Agent, team: Team, context
       ? search(
           mind,
           percept,
-          (x, y, depth) => (mind.seen.has(key(x, y)) ? undefined : depth + Math.abs(x - cx!) + Math.abs(y - cy!)),
+          (x, y, depth) => (mind.seen.has(key(x, y)) ? undefined : depth + (Math.abs(x - cx!) + Math.abs(y - cy!)) / 2),
           lean,
         )
       : undefined;
@@ -253,7 +253,7 @@ function oneBlockTasks(percept: Percept, step: number): Task[] {
 
 function becomeWorker(mind: Mind, percept: Percept, agent: Agent, team: Team, context: PolicyContext): Action {
   if (inZone(percept.roleZones)) return { type: 'adopt', p: ['worker'] };
-  const path = route(mind, percept, (x, y) => mind.roleZones.has(key(x, y)));
+  const path = mind.roleZones.size ? route(mind, percept, (x, y) => mind.roleZones.has(key(x, y))) : undefined;
   return path ? moveAlong(path, percept, mind, agent) : explore(mind, percept, agent, team, context);
 }
 
@@ -278,7 +278,8 @@ function fetchBlock(mind: Mind, percept: Percept, agent: Agent, team: Team, cont
       const type = mind.dispensers.get(key(x + STEP[direction][0], y + STEP[direction][1]));
       return type !== undefined && wanted.has(type);
     });
-  const path = route(mind, percept, nextToDispenser);
+  const known = [...mind.dispensers.values()].some((type) => wanted.has(type));
+  const path = known ? route(mind, percept, nextToDispenser) : undefined;
   return path ? moveAlong(path, percept, mind, agent) : explore(mind, percept, agent, team, context);
 }
 
@@ -293,7 +294,7 @@ function deliver(mind: Mind, percept: Percept, agent: Agent, team: Team, context
     if (task) return { type: 'submit', p: [task.name] };
     return { type: 'skip', p: [] }; // in place: wait for a task that wants my block
   }
-  const path = route(mind, percept, (x, y) => mind.goalZones.has(key(x, y)));
+  const path = mind.goalZones.size ? route(mind, percept, (x, y) => mind.goalZones.has(key(x, y))) : undefined;
   return path ? moveAlong(path, percept, mind, agent) : explore(mind, percept, agent, team, context);
 }
 
