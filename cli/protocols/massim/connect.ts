@@ -51,14 +51,16 @@ export async function connectMassim(values: OptionValues, context: CommandContex
       session.fail(ExitCode.policy, fault.message);
     } else warn(`${fault.message} (${fault.agent ?? `team ${fault.team}`} does no_action)`);
   };
-  const logs: TeamPolicyLog[] = [];
+  // Printed lines go into the transcript as they come, next to the requests they answer.
+  const onLog = (log: TeamPolicyLog) =>
+    store.annotate('policy-log', { team: log.team, agent: log.agent, step: log.step, ...log.line });
   const policy = await prepareTeamPolicy(options.string('policy', 'random'), 'policy', {
     cwd: io.cwd,
     seed,
     budgetMs,
     team,
     onFault,
-    onLog: (log) => logs.push(log),
+    onLog,
   });
 
   const store = new TranscriptStore({
@@ -119,8 +121,6 @@ export async function connectMassim(values: OptionValues, context: CommandContex
     reporter.stop();
     policy.dispose();
   }
-  for (const log of logs)
-    store.annotate('policy-log', { team: log.team, agent: log.agent, step: log.step, ...log.line });
 
   const written = transcriptPath ? writeStoreFile(transcriptPath, store, io.cwd) : undefined;
   const status = outcome.kind === 'failed' && stopFault ? 'policy-error' : outcome.kind;

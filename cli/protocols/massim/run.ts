@@ -47,7 +47,14 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
       io.stderr.write(`warning: ${fault.message} (${fault.agent ?? `team ${fault.team}`} does no_action)\n`);
     }
   };
-  const logs: TeamPolicyLog[] = [];
+  // Printed lines go into the transcript as they come, next to the requests they answer.
+  const onLog = (log: TeamPolicyLog) =>
+    runner.host.store.annotate('policy-log', {
+      team: log.team,
+      agent: log.agent,
+      step: log.step,
+      ...log.line,
+    });
   const policies: TeamPolicy[] = [];
   try {
     for (const { team, option, argument } of byTeam) {
@@ -58,7 +65,7 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
           budgetMs,
           team,
           onFault,
-          onLog: (log) => logs.push(log),
+          onLog,
         }),
       );
     }
@@ -129,8 +136,6 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
     reporter.stop();
     for (const policy of policies) policy.dispose();
   }
-  for (const log of logs)
-    store.annotate('policy-log', { team: log.team, agent: log.agent, step: log.step, ...log.line });
 
   const status = interrupted ? 'interrupted' : stopFault ? 'policy-error' : 'finished';
   const written = transcriptPath
