@@ -108,18 +108,22 @@ class RemoteSession {
   #lastReceivedIndex = 0;
   #lastSent = 'session-request';
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the awaited answer is late (`performance.now()` time), or undefined while nothing is awaited. */
+  #deadline: number | undefined;
   #sessionEnded = false;
   #stopping = false;
   #clientCloseRecorded = false;
   #serverCloseSeen = false;
   #connected = false;
-  /** Steps (the start, each chunk received, the close) waiting to be handled, in arrival order. */
-  readonly #steps: { run: () => Promise<void>; bytes: number }[] = [];
+  /** Steps waiting to be handled, in arrival order: the start, each chunk received, the server's close. */
+  readonly #steps: (Uint8Array | 'start' | 'server-closed')[] = [];
   /** Received bytes not handled yet; reading pauses when a server floods a client that is thinking. */
   #unhandledBytes = 0;
   /** The loop handling the steps, while it runs. */
   #draining: Promise<void> | undefined;
   #finish: () => void = () => undefined;
+  /** Messages the client wrote that are not sent yet. */
+  readonly #outgoing: Uint8Array[] = [];
   /** After session-end: how long the server may take to close before the connection is dropped. */
   #linger: ReturnType<typeof setTimeout> | undefined;
 
@@ -159,11 +163,11 @@ class RemoteSession {
     this.#options.signal.addEventListener('abort', abort, { once: true });
     socket.on('connect', () => {
       this.#connected = true;
-      this.#enqueue(() => this.#handle(this.#client.start()));
+      this.#enqueue('start');
     });
     socket.on('data', (chunk: Buffer) => {
       this.#disarm();
-      this.#enqueue(() => this.#handle(this.#client.receive(chunk)), chunk.length);
+      this.#enqueue(chunk);
     });
     socket.on('end', () => this.#serverClosed());
     socket.on('error', (error: NodeJS.ErrnoException) => this.#onSocketError(error));
@@ -171,7 +175,7 @@ class RemoteSession {
       // Closed without a FIN first (reset): to the client that is the server closing too.
       if (this.#connected && !this.#outcome) this.#serverClosed();
       void Promise.resolve(this.#draining).then(() => {
-        this.#disarm();
+        this.#stopTimer();
         clearTimeout(this.#linger);
         this.#recordClientClose();
         this.#options.signal.removeEventListener('abort', abort);
@@ -191,22 +195,26 @@ class RemoteSession {
    * before the previous one was dealt with, even while the policy thinks. The socket keeps reading (pausing
    * and resuming it would cost two system calls a turn) unless unhandled bytes pile up.
    */
-  #enqueue(run: () => Promise<void>, bytes = 0): void {
-    this.#steps.push({ run, bytes });
-    this.#unhandledBytes += bytes;
-    if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#socket.pause();
+  #enqueue(step: Uint8Array | 'start' | 'server-closed'): void {
+    this.#steps.push(step);
+    if (typeof step !== 'string') {
+      this.#unhandledBytes += step.length;
+      if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#socket.pause();
+    }
     this.#draining ??= this.#drain();
   }
 
   async #drain(): Promise<void> {
     for (let step = this.#steps.shift(); step; step = this.#steps.shift()) {
       try {
-        await step.run();
+        if (step === 'start') await this.#handle(this.#client.start());
+        else if (step === 'server-closed') await this.#handleServerClose();
+        else await this.#handle(this.#client.receive(step));
       } catch (error) {
         const message = `internal error: ${describeError(error)}`;
         this.#fail({ kind: 'failed', exitCode: ExitCode.failure, message });
       }
-      this.#unhandledBytes -= step.bytes;
+      if (typeof step !== 'string') this.#unhandledBytes -= step.length;
     }
     this.#draining = undefined;
     // Keep reading even after the outcome is known: the server's close must still arrive to end the session.
@@ -221,27 +229,19 @@ class RemoteSession {
     if (this.#serverCloseSeen) return;
     this.#serverCloseSeen = true;
     this.#disarm();
-    this.#enqueue(async () => {
-      const events = this.#client.serverClosed();
-      const split = events.findLastIndex((event) => event.kind === 'received') + 1;
-      await this.#handle(events.slice(0, split));
-      this.#clientRecords.push(this.#recorder.event(REMOTE_CONNECTION, 's2c', 'close').index);
-      await this.#handle(events.slice(split));
-    });
+    this.#enqueue('server-closed');
+  }
+
+  async #handleServerClose(): Promise<void> {
+    const events = this.#client.serverClosed();
+    const split = events.findLastIndex((event) => event.kind === 'received') + 1;
+    await this.#handle(events.slice(0, split));
+    this.#clientRecords.push(this.#recorder.event(REMOTE_CONNECTION, 's2c', 'close').index);
+    await this.#handle(events.slice(split));
   }
 
   /** Handles the client's events in order. */
   async #handle(events: ClientEvent[]): Promise<void> {
-    const out: Uint8Array[] = [];
-    const flush = () => {
-      if (out.length === 0 || this.#outcome || this.#stopping) {
-        out.length = 0;
-        return;
-      }
-      this.#socket.write(out.length === 1 ? out[0]! : Buffer.concat(out));
-      out.length = 0;
-      this.#arm();
-    };
     for (const event of events) {
       if (this.#outcome && event.kind !== 'received' && event.kind !== 'violation') continue;
       switch (event.kind) {
@@ -252,7 +252,7 @@ class RemoteSession {
           }
           this.#clientRecords.push(this.#recorder.text(REMOTE_CONNECTION, 'c2s', event.text).index);
           this.#lastSent = event.message.type;
-          out.push(event.bytes);
+          this.#outgoing.push(event.bytes);
           break;
         case 'received': {
           const framing = event.framing === 'none' ? 'none' : undefined;
@@ -276,7 +276,7 @@ class RemoteSession {
           });
           break;
         case 'turn': {
-          flush();
+          this.#flush();
           this.#lastTurn = event.observation.turn;
           this.#options.onTurn?.(event.observation);
           const answer = await this.#decide(event.observation);
@@ -323,7 +323,18 @@ class RemoteSession {
           break;
       }
     }
-    flush();
+    this.#flush();
+  }
+
+  /** Sends what the client wrote since the last flush, in one write, and waits for the answer. */
+  #flush(): void {
+    const out = this.#outgoing;
+    if (out.length === 0) return;
+    if (!this.#outcome && !this.#stopping) {
+      this.#socket.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+      this.#arm();
+    }
+    out.length = 0;
   }
 
   #onSessionInit(event: Extract<ClientEvent, { kind: 'session-init' }>): void {
@@ -488,7 +499,7 @@ class RemoteSession {
   }
 
   #onSocketError(error: NodeJS.ErrnoException): void {
-    this.#disarm();
+    this.#stopTimer();
     const address = `${this.#options.host}:${this.#options.port}`;
     if (!this.#connected) {
       const why = error.code === 'ECONNREFUSED' ? 'connection refused' : (error.code ?? error.message);
@@ -509,37 +520,56 @@ class RemoteSession {
     }
   }
 
-  /** Starts the answer timeout after a message went out. */
+  /**
+   * Starts the answer timeout after a message went out. Thousands of messages a second go out, so a timer
+   * is not set for each: one timer runs, and when it fires it checks the deadline of the answer awaited
+   * then, if any, and waits for the rest of it.
+   */
   #arm(): void {
-    this.#disarm();
     const { timeoutMs } = this.#options;
     if (!(timeoutMs > 0)) return;
-    this.#timer = setTimeout(() => {
-      const awaited = AWAITED[this.#lastSent] ?? 'an answer';
-      const where =
-        this.#lastSent === 'actions'
-          ? ` after the actions of round ${this.#round}, turn ${this.#lastTurn}`
-          : '';
-      const seconds = timeoutMs / 1000;
-      this.#recorder.event(REMOTE_CONNECTION, 's2c', 'error', `no answer within ${seconds} s`);
-      this.#fail({
-        kind: 'failed',
-        exitCode: ExitCode.connection,
-        message: `the server did not answer within ${seconds} s (waiting for ${awaited}${where})`,
-      });
-    }, timeoutMs);
+    this.#deadline = performance.now() + timeoutMs;
+    this.#timer ??= setTimeout(() => this.#checkDeadline(), timeoutMs);
   }
 
+  /** An answer came: nothing is awaited. */
   #disarm(): void {
+    this.#deadline = undefined;
+  }
+
+  #stopTimer(): void {
+    this.#deadline = undefined;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  #checkDeadline(): void {
+    this.#timer = undefined;
+    if (this.#deadline === undefined) return;
+    const left = this.#deadline - performance.now();
+    if (left > 0) {
+      this.#timer = setTimeout(() => this.#checkDeadline(), left);
+      return;
+    }
+    const awaited = AWAITED[this.#lastSent] ?? 'an answer';
+    const where =
+      this.#lastSent === 'actions'
+        ? ` after the actions of round ${this.#round}, turn ${this.#lastTurn}`
+        : '';
+    const seconds = this.#options.timeoutMs / 1000;
+    this.#recorder.event(REMOTE_CONNECTION, 's2c', 'error', `no answer within ${seconds} s`);
+    this.#fail({
+      kind: 'failed',
+      exitCode: ExitCode.connection,
+      message: `the server did not answer within ${seconds} s (waiting for ${awaited}${where})`,
+    });
   }
 
   /** Ends the session with an outcome (the first one wins) and drops the connection. */
   #fail(outcome: RemoteOutcome, note?: string): void {
     if (this.#outcome) return;
     this.#outcome = outcome;
-    this.#disarm();
+    this.#stopTimer();
     if (outcome.kind === 'failed') {
       this.#recorder.annotate('error', { source: 'session', message: outcome.message });
     } else if (note) {

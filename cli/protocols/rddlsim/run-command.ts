@@ -54,6 +54,12 @@ export const runCommand: CommandSpec = {
       description: 'write the transcript (playground JSON format)',
     },
     {
+      name: 'record-world',
+      type: 'boolean',
+      description:
+        "record the true world state at every turn in the transcript, for the playground's world view (large)",
+    },
+    {
       name: 'json',
       type: 'boolean',
       description: 'print one JSON document (rounds and summary) instead of text',
@@ -90,15 +96,25 @@ export const runCommand: CommandSpec = {
       description: 'client-name sent in the session-request (default protoplay)',
     },
     {
+      name: 'semantics',
+      type: 'string',
+      valueName: 'protoplay|rddlsim',
+      description:
+        "Protoplay's random numbers without rddlsim's quirks (default, as the playground), or rddlsim's own random numbers and evaluation quirks, which replay a real server's trajectories",
+    },
+    {
       name: 'rddlsim-quirks',
       type: 'boolean',
-      description: "reproduce rddlsim's evaluation quirks (double sampling under ^ | => *)",
+      description:
+        "reproduce rddlsim's evaluation quirks (double sampling under ^ | => *) with Protoplay's random numbers",
     },
   ],
   examples: [
     'run rddlsim --domain sysadmin_mdp.rddl --instance sysadmin_inst_mdp__1.rddl --policy random --rounds 100 --seed 1',
     'run rddlsim --domain rddl/ --instance-name sysadmin_inst_mdp__1 --policy my-policy.ts --transcript out.json',
     'run rddlsim --domain rddl/ --instance-name elevators_inst_mdp__1 --policy noop --json',
+    'run rddlsim --domain rddl/ --instance-name sysadmin_inst_mdp__1 --semantics rddlsim --rounds 30',
+    'run rddlsim --domain rddl/ --instance-name sysadmin_inst_mdp__1 --transcript out.json --record-world',
   ],
   handler: async (values, context) => (await import('./run')).runRddlsim(values, context),
 };

@@ -33,6 +33,7 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
   const onPolicyError = options.choice('on-policy-error', ['stop', 'noop'] as const, 'stop');
   const transcriptPath = options.string('transcript');
   const json = options.flag('json');
+  const semantics = options.choice('semantics', ['protoplay', 'rddlsim'] as const, 'protoplay');
 
   const library = await RddlLibrary.fromPaths([...domains, ...instanceFiles], {
     cwd: io.cwd,
@@ -55,12 +56,15 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
     seed,
     timeLimitSeconds,
     clientName: options.string('client-name', 'protoplay'),
-    rddlsimQuirks: options.flag('rddlsim-quirks'),
+    rddlsimQuirks: semantics === 'rddlsim' || options.flag('rddlsim-quirks'),
+    generator: semantics,
+    // The world at every turn is the bulk of a transcript, and only the playground's world view reads it.
+    recordWorld: options.flag('record-world'),
     // Invalid actions are judged by the policy wrapper (stop), or sent / dropped by the client adapter.
     sendInvalidActions: invalidActions !== 'drop',
     onPolicyFault: onPolicyError,
     now: context.now,
-    meta: { tool: 'protoplay run', policy: policy.name, budgetMs },
+    meta: { tool: 'protoplay run', policy: policy.name, budgetMs, semantics },
   });
   for (const line of policy.loadLogs) session.recorder.annotate('policy-log', { ...line, round: 0, turn: 0 });
 
@@ -103,6 +107,7 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
       domain: model.info.domain,
       policy: policy.name,
       seed,
+      semantics,
       status,
       ...(written ? { transcript: written } : {}),
     },

@@ -110,6 +110,8 @@ describe('run and the playground', () => {
         String(SEED),
         '--transcript',
         'run.json',
+        // The playground records the world at every turn: so does run when asked.
+        '--record-world',
         '--json',
       ],
       { cwd: dir, now: NOW },
@@ -123,6 +125,9 @@ describe('run and the playground', () => {
     fromPlayground.messages.forEach((message, i) => expect(fromCli.messages[i]).toEqual(message));
     expect(fromCli.messages).toHaveLength(fromPlayground.messages.length);
     expect(fromCli.annotations).toEqual(fromPlayground.annotations);
+    expect(fromCli.annotations.filter((a) => a.type === 'world')).toHaveLength(
+      fromCli.messages.filter((m) => m.text?.includes('<turn>')).length,
+    );
     expect(fromCli.annotations.filter((a) => a.type === 'policy-log').length).toBeGreaterThan(ROUNDS);
     expect(fromCli.connections).toEqual(fromPlayground.connections);
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTranscript } from '../../../../src/core/transcript/import';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { loadRecording } from '../../../core/protocols/rddlsim/recordings';
 import { runChild } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
 
@@ -102,6 +103,37 @@ describe.concurrent('protoplay run rddlsim', () => {
     expect(roundEnds.map((m) => Number(/<round-reward>([^<]*)</.exec(m.text!)![1]))).toEqual(rewards);
     // The policy rebooted computers: some actions carry a reboot.
     expect(transcript.messages.some((m) => m.text?.includes('<action-name>reboot</action-name>'))).toBe(true);
+    // The world state is recorded only when asked.
+    expect(transcript.annotations.filter((a) => a.type === 'world')).toEqual([]);
+  });
+
+  it("plays with rddlsim's random numbers and quirks under --semantics rddlsim, scoring as the real server did", async () => {
+    // The recorded session is rddlsim's server and Java client playing noop on sysadmin 1, session 1, seed 0.
+    const recorded = loadRecording('edge-cases/number_format').messages.find((m) =>
+      m.text?.includes('<round-end>'),
+    )!;
+    const recordedReward = Number(/<round-reward>([^<]*)</.exec(recorded.text!)![1]);
+    const result = await run('noop', [
+      '--rounds',
+      '1',
+      '--semantics',
+      'rddlsim',
+      '--json',
+      '--transcript',
+      'real.json',
+      '--record-world',
+    ]);
+    expect(result.stderr).toBe('');
+    const report = JSON.parse(result.stdout) as { semantics: string; rounds: { reward: number }[] };
+    expect(report.semantics).toBe('rddlsim');
+    expect(report.rounds.map((round) => round.reward)).toEqual([recordedReward]);
+
+    const transcript = await readTranscript('real.json');
+    expect(transcript.meta).toMatchObject({ semantics: 'rddlsim' });
+    const turns = transcript.messages.filter((m) => m.text?.includes('<turn>'));
+    const world = transcript.annotations.filter((a) => a.type === 'world');
+    expect(world.map((a) => a.index)).toEqual(turns.map((m) => m.index));
+    expect(world[0]!.data).toMatchObject({ round: 1, turn: 1 });
   });
 
   it('stops a policy stuck in while (true) with the time budget, and keeps the transcript', async () => {
