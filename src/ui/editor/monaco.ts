@@ -25,6 +25,9 @@ import 'monaco-editor/features/parameterHints/register';
 import 'monaco-editor/features/rename/register';
 import 'monaco-editor/features/snippet/register';
 import 'monaco-editor/features/suggest/register';
+// That feature registers inline suggestions only: the suggestion widget (Ctrl+Space, completion as you
+// type) is this controller.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 // The TypeScript service's worker helper imports every editor contribution when it loads, after the
