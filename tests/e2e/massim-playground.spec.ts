@@ -1,0 +1,138 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  defaultMassimWorkspace,
+  encodeMassimWorkspace,
+  massimLinkParameter,
+  type MassimWorkspaceData,
+} from '../../src/state/protocols/massim/workspace-data';
+
+/**
+ * The MASSim playground end to end, in real Chromium against the production build: matches in the session
+ * worker with each team's policy in a policy worker of its own, the world canvas, the timeline, the log.
+ */
+
+/** Opens the playground on a MASSim workspace (as a shared link does): fast, short matches by default. */
+async function openMassim(page: Page, change: (data: MassimWorkspaceData) => void = () => undefined) {
+  const data = defaultMassimWorkspace();
+  data.settings = { ...data.settings, speed: 'fast', steps: 30 };
+  change(data);
+  await page.goto(`./#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+}
+
+const status = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /Ready|Running|Paused|Finished|Stopped/ });
+const world = (page: Page) => page.getByRole('img', { name: /^World after step/ });
+
+/** The pixel position of a cell's centre on the world canvas, from the view's transform. */
+async function cellCentre(page: Page, x: number, y: number) {
+  const canvas = world(page).locator('canvas');
+  const [scale, ox, oy] = await Promise.all(
+    ['data-scale', 'data-offset-x', 'data-offset-y'].map(async (name) =>
+      Number(await canvas.getAttribute(name)),
+    ),
+  );
+  return { canvas, position: { x: ox! + (x + 0.5) * scale!, y: oy! + (y + 0.5) * scale! } };
+}
+
+test('MASSim plays a short match: the world, an agent picked on the canvas, scores and the log', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('massim');
+  // The settings are the learner's: 30 steps, as fast as possible.
+  await page.getByText('Match settings').click();
+  const steps = page.getByRole('spinbutton', { name: 'Steps', exact: true });
+  await steps.fill('30');
+  await steps.press('Tab');
+  await page.getByText('Match settings').click();
+  await page.getByRole('combobox', { name: 'Speed' }).selectOption('fast');
+  await expect(page.getByText('200 steps')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(world(page)).toHaveAccessibleName(/World after step 29: 40 by 40 cells, 10 agents/);
+  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('Step 29');
+
+  // Find agentB3 from its point of view, then pick it on the canvas.
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('agentB3');
+  const panel = page.getByRole('region', { name: 'Point of view' });
+  await expect(panel.getByRole('img', { name: /What the agent perceived/ })).toBeVisible();
+  const position = (await panel.getByText(/^\(\d+, \d+\)$/).textContent())!.match(/\d+/g)!.map(Number);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('');
+  const { canvas, position: pixel } = await cellCentre(page, position[0]!, position[1]!);
+  await canvas.hover({ position: pixel });
+  await expect(page.getByRole('tooltip')).toContainText('agentB3');
+  await canvas.click({ position: pixel });
+  const picked = await page.getByRole('combobox', { name: 'Agent' }).inputValue();
+  expect(picked).toMatch(/^agent[AB]\d$/);
+  await expect(page.getByRole('tooltip')).toContainText(picked);
+  await expect(panel).toContainText('Executed');
+
+  // Scores per step for both teams, and the log of the picked agent's connection only.
+  await expect(page.getByRole('group', { name: 'Scores per step' })).toContainText('team A');
+  await expect(page.getByRole('group', { name: 'Scores per step' })).toContainText('team B');
+  const rows = page.getByRole('listbox', { name: 'Messages' }).getByRole('option');
+  await expect(rows.filter({ hasText: 'request-action' }).first()).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Connection' })).toHaveValue(`agent:${picked}`);
+  await page.getByRole('listbox', { name: 'Messages' }).press('Home');
+  await expect(rows.filter({ hasText: 'auth-request' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'auth-request' })).toContainText(picked);
+  await rows.filter({ hasText: 'sim-start' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('"teamSize": 5');
+  await page.getByRole('tab', { name: 'Raw' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('{"type":"sim-start"');
+  await page.getByRole('tab', { name: 'Outcomes' }).click();
+  await expect(page.getByRole('table', { name: 'Action outcomes per agent' })).toContainText('success');
+});
+
+test('scrubbing back shows an earlier step: the world and the timeline follow', async ({ page }) => {
+  await openMassim(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const last = await world(page).screenshot();
+  await page.getByRole('slider', { name: 'Step shown' }).fill('3');
+  await expect(world(page)).toHaveAccessibleName(/World after step 3:/);
+  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('Step 3');
+  // The canvas shows another world: the agents moved since.
+  await expect.poll(async () => Buffer.compare(await world(page).screenshot(), last)).not.toBe(0);
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(world(page)).toHaveAccessibleName(/World after step 4:/);
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await expect(world(page)).toHaveAccessibleName(/World after step 2:/);
+});
+
+test('the block fetcher scores on the default map', async ({ page }) => {
+  await openMassim(page, (data) => {
+    data.settings = { ...data.settings, steps: 90 };
+  });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 45_000 });
+  const chart = page.getByRole('group', { name: 'Scores per step' });
+  const teamA = Number((await chart.getByText(/^team A: \d+$/).textContent())!.match(/\d+/)![0]);
+  expect(teamA).toBeGreaterThan(0);
+  await page.getByRole('tab', { name: /Console/ }).click();
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).toContainText('submitted');
+});
+
+test('a recording of the real server opens in the views', async ({ page }) => {
+  await openMassim(page);
+  const folder = resolve(process.cwd(), '../shared/conformance/massim/probes/connections');
+  const files = readdirSync(folder).map((name) => join(folder, name));
+  await page.getByLabel('Open recording…').setInputFiles(files);
+  await expect(page.getByRole('status').filter({ hasText: 'Opened' })).toBeVisible();
+  await expect(status(page)).toContainText('showing an imported transcript');
+  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('16 of 16');
+  await expect(page.getByText('This transcript holds no world states')).toBeVisible();
+  // agentA2 forgot "p" at step 7: the banner says so while the step shown is in its silent stretch.
+  await page.getByRole('slider', { name: 'Step shown' }).fill('8');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'agentA2 is no longer read by the server' }),
+  ).toBeVisible();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('agentA2');
+  const panel = page.getByRole('region', { name: 'Point of view' });
+  await expect(panel.getByRole('img', { name: /What the agent perceived/ })).toBeVisible();
+  await expect(panel).toContainText('no_action');
+});
