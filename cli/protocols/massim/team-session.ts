@@ -82,10 +82,10 @@ export class TeamSession {
   readonly #links: AgentLink[] = [];
   #outcome: TeamSessionOutcome | undefined;
   #settle: (outcome: TeamSessionOutcome) => void = () => undefined;
-  /** Simulations the team has seen start, and the step last marked in the transcript. */
+  /** Simulations the team has seen start, and the step last marked in the transcript (`group/step`). */
   #simulations = 0;
   #simulationEnded = 0;
-  #markedStep = -1;
+  #markedStep = '';
   #scoreStep = -1;
   #byesLost = 0;
 
@@ -188,9 +188,10 @@ export class TeamSession {
       // The first request of a step opens it in the transcript.
       const number = Number(step[1]);
       link.step = number;
-      if (number !== this.#markedStep || link.simulations !== this.#simulations) {
-        this.#options.store.markStep(Math.max(this.#simulations - 1, 0), number);
-        this.#markedStep = number;
+      const group = Math.max(this.#simulations - 1, 0);
+      if (this.#markedStep !== `${group}/${number}`) {
+        this.#options.store.markStep(group, number);
+        this.#markedStep = `${group}/${number}`;
       }
     }
     this.#record(link, 's2c', payload);
