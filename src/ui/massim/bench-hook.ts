@@ -42,8 +42,7 @@ export function installMassimBenchHook(session: MassimSession, workspace: Massim
         faithfulRaces: false,
       },
     });
-    while (session.active || session.frames.length < request.steps)
-      await new Promise((resolve) => setTimeout(resolve, 2));
+    while (session.active) await new Promise((resolve) => setTimeout(resolve, 2));
     return {
       steps: session.frames.length,
       messages: session.rowCount,

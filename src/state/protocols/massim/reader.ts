@@ -60,17 +60,53 @@ function field(text: string, pattern: RegExp): string | undefined {
   return pattern.exec(text)?.[1];
 }
 
-const patterns = {
-  step: /"step"\s*:\s*(\d+)/,
-  id: /"id"\s*:\s*"?(\d+)/,
-  score: /"score"\s*:\s*(-?\d+)/,
-  ranking: /"ranking"\s*:\s*(\d+)/,
-  lastAction: /"lastAction"\s*:\s*"([^"]*)"/,
-  lastActionResult: /"lastActionResult"\s*:\s*"([^"]*)"/,
-  team: /"team"\s*:\s*"([^"]*)"/,
-  steps: /"steps"\s*:\s*(\d+)/,
-  user: /"user"\s*:\s*"([^"]*)"/,
-  result: /"result"\s*:\s*"([^"]*)"/,
+/**
+ * A field the reader follows in a frame: found by a plain search for its compact form (what servers send:
+ * a percept is kilobytes, and this runs for every one), else by a pattern that allows spaces.
+ */
+class FrameField {
+  readonly #key: string;
+  readonly #isText: boolean;
+  readonly #spaced: RegExp;
+
+  constructor(name: string, value: 'text' | 'number') {
+    this.#key = `"${name}":`;
+    this.#isText = value === 'text';
+    this.#spaced = new RegExp(`"${name}"\\s*:\\s*${this.#isText ? '"([^"]*)"' : '"?(-?\\d+)'}`);
+  }
+
+  /** The field's first value in `text`, as written (without quotes), or undefined. */
+  in(text: string): string | undefined {
+    const at = text.indexOf(this.#key);
+    if (at < 0) return field(text, this.#spaced);
+    let from = at + this.#key.length;
+    if (this.#isText) {
+      if (text[from] !== '"') return field(text, this.#spaced);
+      const end = text.indexOf('"', ++from);
+      return end < 0 ? undefined : text.slice(from, end);
+    }
+    if (text[from] === '"') from++; // an id written as a string ("6"), which the server accepts
+    let end = from;
+    while (
+      end < text.length &&
+      (text.charCodeAt(end) === 45 || (text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57))
+    )
+      end++;
+    return end > from ? text.slice(from, end) : undefined;
+  }
+}
+
+const fields = {
+  step: new FrameField('step', 'number'),
+  id: new FrameField('id', 'number'),
+  score: new FrameField('score', 'number'),
+  ranking: new FrameField('ranking', 'number'),
+  lastAction: new FrameField('lastAction', 'text'),
+  lastActionResult: new FrameField('lastActionResult', 'text'),
+  team: new FrameField('team', 'text'),
+  steps: new FrameField('steps', 'number'),
+  user: new FrameField('user', 'text'),
+  result: new FrameField('result', 'text'),
 };
 
 /** The outcome code of a percept's `lastAction` / `lastActionResult`, as the views count it. */
@@ -212,7 +248,7 @@ export class MassimTranscriptReader {
     let frame = this.#frames.length - 1;
     if (message.kind === 'data') {
       const text = message.text ?? lenientUtf8.decode(payloadBytes(message));
-      type = field(text, leadingType) ?? readType(text) ?? 'unreadable';
+      type = leadingTypeOf(text) ?? readType(text) ?? 'unreadable';
       if (type === 'unreadable') unreadable = 'not a JSON object with a "type"';
       const read =
         message.dir === 'c2s'
@@ -242,13 +278,13 @@ export class MassimTranscriptReader {
     index: number,
   ): { gist: string; frame?: number } {
     if (type === 'auth-request') {
-      const user = field(text, patterns.user) ?? '';
+      const user = fields.user.in(text) ?? '';
       if (user && !connection.agent) this.#attach(connection, user);
       return { gist: user };
     }
     if (type !== 'action') return { gist: text.length > 80 ? `${text.slice(0, 80)}…` : text };
     const agent = connection.agent ? this.#agents.get(connection.agent) : undefined;
-    const id = Number(field(text, patterns.id) ?? NaN);
+    const id = Number(fields.id.in(text) ?? NaN);
     const frame = agent?.idFrames.get(id);
     if (agent && frame !== undefined && !agent.actions.has(frame)) agent.actions.set(frame, index);
     return { gist: actionGist(text), ...(frame !== undefined ? { frame } : {}) };
@@ -263,24 +299,24 @@ export class MassimTranscriptReader {
     const agent = connection.agent ? this.#agents.get(connection.agent) : undefined;
     switch (type) {
       case 'auth-response': {
-        const result = field(text, patterns.result) ?? '';
+        const result = fields.result.in(text) ?? '';
         if (result === 'ok' && agent?.stop) this.#resume(agent, connection);
         return { gist: result };
       }
       case 'sim-start': {
-        const team = field(text, patterns.team) ?? '';
+        const team = fields.team.in(text) ?? '';
         if (agent) this.#setTeam(agent, team, text);
-        return { gist: `team ${team}, ${field(text, patterns.steps) ?? '?'} steps` };
+        return { gist: `team ${team}, ${fields.steps.in(text) ?? '?'} steps` };
       }
       case 'request-action':
         return this.#readRequest(agent, text, index);
       case 'sim-end': {
-        const score = Number(field(text, patterns.score) ?? NaN);
+        const score = Number(fields.score.in(text) ?? NaN);
         const last = this.#frames.length - 1;
         if (agent?.info.team && last >= 0 && !Number.isNaN(score)) this.#score(last, agent.info.team, score);
         this.#simulationEnded = true;
         return {
-          gist: `score ${field(text, patterns.score) ?? '?'}, rank ${field(text, patterns.ranking) ?? '?'}`,
+          gist: `score ${fields.score.in(text) ?? '?'}, rank ${fields.ranking.in(text) ?? '?'}`,
         };
       }
       default:
@@ -289,11 +325,11 @@ export class MassimTranscriptReader {
   }
 
   #readRequest(agent: AgentState | undefined, text: string, index: number): { gist: string; frame: number } {
-    const step = Number(field(text, patterns.step) ?? NaN);
-    const id = Number(field(text, patterns.id) ?? NaN);
+    const step = Number(fields.step.in(text) ?? NaN);
+    const id = Number(fields.id.in(text) ?? NaN);
     const frame = this.#frameOf(Number.isNaN(step) ? 0 : step, index);
-    const lastAction = field(text, patterns.lastAction) ?? '';
-    const lastResult = field(text, patterns.lastActionResult) ?? '';
+    const lastAction = fields.lastAction.in(text) ?? '';
+    const lastResult = fields.lastActionResult.in(text) ?? '';
     if (agent) {
       agent.requests.set(frame, index);
       agent.idFrames.set(id, frame);
@@ -301,7 +337,7 @@ export class MassimTranscriptReader {
       const current = this.#frames[frame]!;
       if (previous && previous.simulation === current.simulation && previous.step === current.step - 1) {
         this.#setResult(frame - 1, agent.position, resultCode(lastAction, lastResult));
-        const score = Number(field(text, patterns.score) ?? NaN);
+        const score = Number(fields.score.in(text) ?? NaN);
         if (agent.info.team && !Number.isNaN(score)) this.#score(frame - 1, agent.info.team, score);
       }
     }
@@ -613,6 +649,14 @@ function emptyRows(from: number): MassimRows {
   return { from, conn: [], dir: [], t: [], type: [], frame: [], gist: [], unreadable: [] };
 }
 
+/** The type of a frame that starts with it, as servers and clients write them (`{"type":"...`). */
+function leadingTypeOf(text: string): string | undefined {
+  const compact = '{"type":"';
+  if (!text.startsWith(compact)) return field(text, leadingType);
+  const end = text.indexOf('"', compact.length);
+  return end < 0 ? undefined : text.slice(compact.length, end);
+}
+
 /** The type of a frame whose `type` is not its first key (a learner's own frame). */
 function readType(text: string): string | undefined {
   try {
@@ -627,6 +671,16 @@ function readType(text: string): string | undefined {
 
 /** `move n e`, `submit task2`, or what is wrong with an action frame. */
 function actionGist(text: string): string {
+  // The compact form every client library writes: only the parameter list needs parsing.
+  const plain = /^\{"type":"action","content":\{"id":"?\d+"?,"type":"([^"\\]*)","p":(\[.*\])\}\}$/.exec(text);
+  if (plain) {
+    try {
+      const p = JSON.parse(plain[2]!) as unknown[];
+      return [plain[1]!, ...p.map((value) => String(value))].join(' ');
+    } catch {
+      // not that form after all: read it whole below
+    }
+  }
   try {
     const { content } = JSON.parse(text) as { content?: { type?: unknown; p?: unknown } };
     if (!content || typeof content !== 'object') return 'no content';

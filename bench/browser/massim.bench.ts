@@ -1,0 +1,189 @@
+/**
+ * Steps per second of a whole MASSim match in the playground, as a learner feels it: the built app in
+ * Chromium, the session worker (emulated host, scenario, transcript store, reader), one policy worker per
+ * team (user code, compiled and supervised, one call per team and step) and the per-frame news to the page,
+ * from pressing Run until the page holds the last step. Both teams play the trivial `skip` sample. The
+ * baseline, measured in the same run: the same match (same shape, seed and policy source, same team
+ * runtime, read by the same reader) in Node in-process, no worker and no page, so the ratio is the cost of
+ * the worker boundaries and the page. The real massim_2022 server's rates on this kind of machine are
+ * given where they were measured (2 x 20 on 70 x 70: ~43 steps/s; 2 x 40 on 100 x 100: ~23 steps/s).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { quickMassimConfig } from '../../src/core/envs/massim';
+import {
+  MassimMatchRunner,
+  batchedTeamDecide,
+  type MassimTeamBatchReply,
+} from '../../src/core/protocols/massim';
+import { MassimTranscriptReader } from '../../src/state/protocols/massim/reader';
+import { MASSIM_SAMPLES } from '../../src/state/protocols/massim/samples';
+import { MASSIM_TEAM_STEP, MassimTeamRuntime } from '../../src/state/protocols/massim/team-runtime';
+import {
+  defaultMassimWorkspace,
+  encodeMassimWorkspace,
+  massimLinkParameter,
+} from '../../src/state/protocols/massim/workspace-data';
+import type { MassimBenchRequest, MassimBenchResult } from '../../src/ui/massim/bench-api';
+import { measureRate, printTable } from '../lib';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** A build of its own: another build of `dist/` may be under way. */
+const OUT = join(ROOT, 'bench/out/massim-app');
+const PORT = Number(process.env.BENCH_PORT ?? 4189);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const REPEATS = 3;
+const SEED = 1;
+const STEPS = 200;
+const SHAPES = [
+  { label: '2 x 5 on 40 x 40 (default)', agentsPerTeam: 5, width: 40, height: 40, realServer: undefined },
+  { label: '2 x 20 on 70 x 70', agentsPerTeam: 20, width: 70, height: 70, realServer: 43 },
+  { label: '2 x 40 on 100 x 100', agentsPerTeam: 40, width: 100, height: 100, realServer: 23 },
+];
+
+/** The newest modification time under a directory. */
+function newestMtime(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
+    const path = join(dir, entry.name);
+    return Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }, 0);
+}
+
+/** Builds the app unless the build is newer than every source it is built from. */
+function ensureBuild(): void {
+  const built = join(OUT, 'index.html');
+  const sources = Math.max(...['src', 'workers'].map((dir) => newestMtime(join(ROOT, dir))));
+  if (existsSync(built) && statSync(built).mtimeMs > sources) return;
+  console.log('building the app (its build is missing or older than the sources)...');
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', OUT, '--emptyOutDir'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+/** Serves the build with vite preview on loopback; resolves once it answers. */
+async function startPreview(): Promise<ChildProcess> {
+  const args = [
+    'vite',
+    'preview',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(PORT),
+    '--strictPort',
+    '--outDir',
+    OUT,
+  ];
+  const server = spawn('npx', args, { cwd: ROOT, stdio: 'ignore', detached: true });
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) return server;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`vite preview did not start on port ${PORT}`);
+}
+
+const SKIP = MASSIM_SAMPLES.find((s) => s.id === 'skip')!.code;
+
+/** The same match in Node, in-process: team runtimes answering the runner's batches directly, then read. */
+async function playInProcess(shape: (typeof SHAPES)[number]): Promise<number> {
+  const team = () => {
+    const runtime = new MassimTeamRuntime();
+    const loaded = runtime.load({
+      code: SKIP,
+      language: 'ts',
+      fileName: 'team.ts',
+      level: 'policy',
+      seed: SEED,
+    });
+    if (!loaded.ok) throw new Error(loaded.fault.message);
+    return batchedTeamDecide(async (batch) => {
+      const outcome = await runtime.call(MASSIM_TEAM_STEP, [batch], {});
+      if (!outcome.ok) throw new Error(outcome.fault.message);
+      return outcome.value as MassimTeamBatchReply;
+    });
+  };
+  const runner = new MassimMatchRunner({
+    config: quickMassimConfig({ ...shape, steps: STEPS }),
+    teams: { A: team(), B: team() },
+    seed: SEED,
+  });
+  await runner.run();
+  const reader = new MassimTranscriptReader(runner.host.store, { judgeAgents: false });
+  return reader.read().frames.length;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export default async function () {
+  ensureBuild();
+  const server = await startPreview();
+  const browser = await chromium.launch({
+    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage();
+    const link = `${massimLinkParameter}=${encodeMassimWorkspace(defaultMassimWorkspace())}`;
+    await page.goto(`http://127.0.0.1:${PORT}/?bench#${link}`);
+    await page.waitForFunction(() => 'protoplayMassimBench' in window);
+    const rows: (string | number)[][] = [
+      [
+        `shape (${STEPS} steps, skip vs skip)`,
+        'browser steps/s',
+        'node in-process steps/s',
+        'ratio',
+        'browser x real server',
+        'browser ms/match',
+      ],
+    ];
+    for (const shape of SHAPES) {
+      const request: MassimBenchRequest = { ...shape, steps: STEPS, seed: SEED, code: SKIP };
+      const runs: MassimBenchResult[] = [];
+      for (let i = 0; i < REPEATS + 1; i++) {
+        const result = await page.evaluate(
+          (r) =>
+            (
+              window as unknown as {
+                protoplayMassimBench: (r: MassimBenchRequest) => Promise<MassimBenchResult>;
+              }
+            ).protoplayMassimBench(r),
+          request,
+        );
+        if (result.phase !== 'finished' || result.steps !== STEPS)
+          throw new Error(`browser match ended ${result.phase} after ${result.steps} steps`);
+        if (i > 0) runs.push(result); // the first run warms the workers' code up
+      }
+      const browserRate = median(runs.map((r) => (r.steps / r.ms) * 1000));
+      const node = await measureRate(`${shape.label} in-process`, STEPS, () => playInProcess(shape), {
+        warmup: 1,
+        repeats: REPEATS,
+      });
+      rows.push([
+        shape.label,
+        browserRate,
+        node.opsPerSecond,
+        `${(browserRate / node.opsPerSecond).toFixed(2)}x`,
+        shape.realServer ? `${(browserRate / shape.realServer).toFixed(1)}x` : '—',
+        median(runs.map((r) => r.ms)),
+      ]);
+    }
+    printTable(
+      `MASSim match in the browser (end to end) vs the same match in Node in-process (load average ${loadavg()[0]!.toFixed(1)})`,
+      rows,
+    );
+  } finally {
+    await browser.close();
+    if (server.pid) process.kill(-server.pid);
+  }
+}
