@@ -19,20 +19,25 @@ export function decodeFluentValue(text: string): FluentValue {
   return text;
 }
 
+const NO_FLUENTS: readonly WireFluent[] = [];
+
 /** The key of a grounding in `Observation.values`: `name`, or `name(a,b)`. */
 export function fluentKey(name: string, args: readonly string[]): string {
-  return args.length === 0 ? name : `${name}(${args.join(',')})`;
+  if (args.length === 0) return name;
+  let key = name + '(' + args[0]!;
+  for (let i = 1; i < args.length; i++) key += ',' + args[i]!;
+  return key + ')';
 }
 
-/** The observation a policy gets for a turn of round `round`. */
+/** The observation a policy gets for a turn of round `round` (built once per turn: plain loops). */
 export function decodeObservation(turn: Turn, round: number): Observation {
-  const fluents: ObservedFluent[] = (turn.fluents ?? []).map((fluent: WireFluent) => ({
-    name: fluent.name,
-    args: fluent.args,
-    value: decodeFluentValue(fluent.value),
-  }));
+  const fluents: ObservedFluent[] = [];
   const values: Record<string, FluentValue> = {};
-  for (const fluent of fluents) values[fluentKey(fluent.name, fluent.args)] = fluent.value;
+  for (const fluent of turn.fluents ?? NO_FLUENTS) {
+    const value = decodeFluentValue(fluent.value);
+    fluents.push({ name: fluent.name, args: fluent.args, value });
+    values[fluentKey(fluent.name, fluent.args)] = value;
+  }
   return {
     round,
     turn: turn.turnNum,
