@@ -36,6 +36,7 @@ const wander: MassimAct = (percept, agent) => ({
 const answerBatch = createTeamBatchAnswerer(wander);
 const decide = createTeamDecide(wander);
 
+parentPort!.postMessage('ready');
 parentPort!.on('message', (message: TeamWorkerMessage) => {
   if ('batch' in message) {
     void answerBatch(message.batch).then((reply) =>
