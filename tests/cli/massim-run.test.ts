@@ -70,7 +70,7 @@ describe('run massim', () => {
     const rewards = transcript.annotations.filter((annotation) => annotation.type === 'reward');
     expect(rewards).toHaveLength(25);
     expect((rewards.at(-1)!.data as { scores: unknown }).scores).toEqual(document.simulations[0]!.scores);
-  }, 30_000);
+  }, 60_000);
 
   it('plays the same match again for the same seed and policies', async () => {
     const play = async (name: string) => {
@@ -83,16 +83,23 @@ describe('run massim', () => {
       return readTranscript(path);
     };
     const [first, second] = [await play('one.json'), await play('two.json')];
+    // Each team's policy thread answers when it is ready, so the teams' frames may interleave differently;
+    // every connection's own sequence is the same.
     const texts = (transcript: typeof first) =>
-      transcript.messages.map((m) => `${m.conn} ${m.dir} ${m.text}`);
+      transcript.connections.map((c) =>
+        transcript.messages.filter((m) => m.conn === c.id).map((m) => `${m.dir} ${m.text}`),
+      );
     expect(texts(second)).toEqual(texts(first));
     // Random movers do move: the sessions are not trivially equal.
-    expect(texts(first).filter((text) => text.includes('"type":"move"')).length).toBeGreaterThan(50);
-  }, 30_000);
+    const moves = texts(first)
+      .flat()
+      .filter((text) => text.includes('"type":"move"'));
+    expect(moves.length).toBeGreaterThan(50);
+  }, 60_000);
 
-  it('has a fetcher built-in that completes 1-block tasks (a random mover never scores)', async () => {
+  it('offers the playground block fetcher, which completes 1-block tasks (a random mover never scores)', async () => {
     let fetched = 0;
-    for (const seed of [1, 2, 3, 4, 5, 6]) {
+    for (const seed of [1, 2, 3]) {
       const result = await runInProcess([
         'run',
         'massim',
@@ -138,10 +145,10 @@ describe('run massim', () => {
     );
     expect(skipping.code).toBe(0);
     expect(skipping.stderr).toMatch(
-      /^warning: throws\.ts:2:\d+: .*no plan for step 4 \(agentA1 does no_action\)/,
+      /^warning: throws\.ts:2:\d+: .*no plan for step 4 \(team A does no_action at step 4\)/,
     );
     expect(skipping.stdout).toMatch(/simulation 1 +A \d+ {2}B \d+\n$/);
-  }, 30_000);
+  }, 60_000);
 
   it('reports a configuration file error as file:line:column for run and serve (exit 1)', async () => {
     const config = join(dir, 'broken.json');

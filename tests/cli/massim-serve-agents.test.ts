@@ -145,5 +145,5 @@ describe('serve massim with hand-written agents', () => {
       ]),
     );
     probe.close();
-  }, 30_000);
+  }, 60_000);
 });

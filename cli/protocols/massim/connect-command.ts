@@ -10,13 +10,14 @@ export const connectCommand: CommandSpec = {
   summary: 'play a team against a real MASSim server (or protoplay serve) over TCP',
   description: [
     'Opens one connection per agent (agentA1..agentAN for --team A --agents N), logs them in, and answers',
-    'every request-action with the team policy: a built-in (random, explorer, fetcher) or a .ts/.js file',
-    'exporting act(percept, agent, team), as in the playground; a file runs in a worker thread and gets each',
-    "step of the whole team in one call. Prints every step and each simulation's score and rank, records",
-    'every frame of every agent in the transcript, and leaves after bye (or when the server closes after',
-    'sim-end, as the real server may lose bye). If the server refuses a login, closes a connection during a',
-    'simulation, stays silent for --timeout seconds while it owes an answer, or sends something the',
-    'protocol does not allow, the command says what happened, keeps the transcript and exits non-zero.',
+    "every request-action with the team policy: one of the playground's samples (skip, random, explorer,",
+    'fetcher) or a .ts/.js file exporting act(percept, agent, team, context), run as in the playground in a',
+    "worker thread that gets each step of the whole team in one call. Prints every step and each simulation's",
+    'score and rank, records every frame of every agent in the transcript, and leaves after bye (or when the',
+    'server closes after sim-end, as the real server may lose bye). If the server refuses a login, closes',
+    'a connection during a simulation, stays silent for --timeout seconds while it owes an answer, or sends',
+    'something the protocol does not allow, the command says what happened, keeps the transcript and exits',
+    'non-zero.',
   ].join('\n'),
   options: [
     { name: 'host', type: 'string', valueName: 'ADDRESS', description: 'server address (default 127.0.0.1)' },
@@ -38,7 +39,7 @@ export const connectCommand: CommandSpec = {
     {
       name: 'policy',
       type: 'string',
-      valueName: 'FILE|random|explorer|fetcher',
+      valueName: 'FILE|skip|random|explorer|fetcher',
       description: 'the team policy (default random)',
     },
     {

@@ -3,7 +3,6 @@
  * before connecting), plays the team over TCP with live progress, writes the transcript whatever
  * happened, and turns the outcome into the scores and an exit code.
  */
-import type { MassimDecide } from '../../../src/core/protocols/massim/client';
 import { TranscriptStore } from '../../../src/core/transcript/store/store';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
@@ -49,11 +48,11 @@ export async function connectMassim(values: OptionValues, context: CommandContex
     if (onPolicyError === 'stop') {
       stopFault ??= fault;
       session.fail(ExitCode.policy, fault.message);
-    } else warn(`${fault.message} (${fault.agent ?? `team ${fault.team}`} does no_action)`);
+    } else warn(`${fault.message} (team ${fault.team} does no_action at step ${fault.step})`);
   };
   // Printed lines go into the transcript as they come, next to the requests they answer.
   const onLog = (log: TeamPolicyLog) =>
-    store.annotate('policy-log', { team: log.team, agent: log.agent, step: log.step, ...log.line });
+    store.annotate('policy-log', { team: log.team, step: log.step, ...log.line });
   const policy = await prepareTeamPolicy(options.string('policy', 'random'), 'policy', {
     cwd: io.cwd,
     seed,
@@ -75,12 +74,13 @@ export async function connectMassim(values: OptionValues, context: CommandContex
       seed,
     },
   });
-  for (const line of policy.loadLogs) store.annotate('policy-log', { team, agent: null, step: -1, ...line });
+  for (const line of policy.loadLogs) store.annotate('policy-log', { team, step: -1, ...line });
   const reporter = new MatchReporter({ io, json, stepLines: !quiet });
-  // A policy file answers a step in one batch: hold each step's requests until the team's are in.
-  const teamDecide: MassimDecide = policy.batched
-    ? gatherSteps(policy.decide, { expected: () => session.playing, windowMs: GATHER_WINDOW_MS })
-    : policy.decide;
+  // The policy answers a step in one call: hold each step's requests until the team's are in.
+  const teamDecide = gatherSteps(policy.decide, {
+    expected: () => session.playing,
+    windowMs: GATHER_WINDOW_MS,
+  });
   const session: TeamSession = new TeamSession({
     host,
     port,

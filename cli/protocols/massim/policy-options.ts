@@ -10,14 +10,14 @@ export const TEAM_POLICY_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     valueName: 'MS',
     description:
-      "time a policy file may take for one step of its whole team (default 1000); past it the thread is restarted and the team's memory lost",
+      "time the policy may take for one step of its whole team (default 1000); past it its thread is restarted and the team's memory lost",
   },
   {
     name: 'on-policy-error',
     type: 'string',
     valueName: 'stop|skip',
     description:
-      'after a throw or a budget overrun: stop (default, exit code 3), or let those agents do no_action that step and go on',
+      'after a throw, an action that is not one, or a budget overrun: stop (default, exit code 3), or let the team do no_action that step and go on',
   },
 ];
 

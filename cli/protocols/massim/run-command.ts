@@ -12,29 +12,29 @@ export const runCommand: CommandSpec = {
   description: [
     'Runs the emulated MASSim server and every agent of every team in this process, through the same match',
     'runner as the playground, as fast as the policies answer (deadlines still apply to a silent agent).',
-    'A policy is a built-in (random, explorer, fetcher) or a .ts/.js file exporting',
-    'act(percept, agent, team), called for every agent at every step; a file runs in a worker thread with',
-    'a time budget per team step. --policy-a and --policy-b are the first and second team of the',
-    'configuration; --policy is every other team (default random).',
+    "A policy is one of the playground's samples (skip, random, explorer, fetcher) or a .ts/.js file",
+    'exporting act(percept, agent, team, context), called for every agent at every step; it runs in a',
+    'worker thread that answers a whole team step in one call, within --budget. --policy-a and --policy-b',
+    'are the first and second team of the configuration; --policy is every other team (default random).',
   ].join('\n'),
   options: [
     ...MATCH_CONFIG_OPTIONS,
     {
       name: 'policy-a',
       type: 'string',
-      valueName: 'FILE|random|explorer|fetcher',
+      valueName: 'FILE|skip|random|explorer|fetcher',
       description: "the first team's policy",
     },
     {
       name: 'policy-b',
       type: 'string',
-      valueName: 'FILE|random|explorer|fetcher',
+      valueName: 'FILE|skip|random|explorer|fetcher',
       description: "the second team's policy",
     },
     {
       name: 'policy',
       type: 'string',
-      valueName: 'FILE|random|explorer|fetcher',
+      valueName: 'FILE|skip|random|explorer|fetcher',
       description: 'the policy of every team not given its own (default random)',
     },
     {

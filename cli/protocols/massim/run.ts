@@ -44,17 +44,14 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
       stopFault ??= fault;
       runner.stop();
     } else if (faults <= MAX_FAULT_WARNINGS) {
-      io.stderr.write(`warning: ${fault.message} (${fault.agent ?? `team ${fault.team}`} does no_action)\n`);
+      io.stderr.write(
+        `warning: ${fault.message} (team ${fault.team} does no_action at step ${fault.step})\n`,
+      );
     }
   };
   // Printed lines go into the transcript as they come, next to the requests they answer.
   const onLog = (log: TeamPolicyLog) =>
-    runner.host.store.annotate('policy-log', {
-      team: log.team,
-      agent: log.agent,
-      step: log.step,
-      ...log.line,
-    });
+    runner.host.store.annotate('policy-log', { team: log.team, step: log.step, ...log.line });
   const policies: TeamPolicy[] = [];
   try {
     for (const { team, option, argument } of byTeam) {
@@ -109,18 +106,11 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
           return;
       }
     },
-    onAgentEvent: (event) => {
-      if (event.kind === 'decision-failed') {
-        const detail = event.error instanceof Error ? event.error.message : String(event.error);
-        const team = runner.host.accounts.find((account) => account.name === event.agent)?.team ?? '';
-        onFault({ team, agent: event.agent, step: -1, message: `${event.agent}: ${detail}` });
-      }
-    },
   });
   const store = runner.host.store;
   for (const [i, policy] of policies.entries())
     for (const line of policy.loadLogs)
-      store.annotate('policy-log', { team: teams[i], agent: null, step: -1, ...line }, 0);
+      store.annotate('policy-log', { team: teams[i], step: -1, ...line }, 0);
 
   let interrupted = false;
   const interrupt = () => {

@@ -1,10 +1,11 @@
 /**
- * The body of a team policy thread: a `TeamPolicyRuntime` behind Comlink, as the policy supervisor
- * expects a policy endpoint to be.
+ * The body of a team policy thread: the playground's MASSim team runtime (one call per team and step,
+ * per-agent and per-team memory kept in the thread) behind Comlink, as the policy supervisor expects a
+ * policy endpoint to be.
  */
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { TeamPolicyRuntime } from './team-policy-runtime';
+import { MassimTeamRuntime } from '../../../src/state/protocols/massim/team-runtime';
 
-Comlink.expose(new TeamPolicyRuntime(), nodeEndpoint(parentPort!));
+Comlink.expose(new MassimTeamRuntime(), nodeEndpoint(parentPort!));

@@ -1,37 +1,50 @@
 /**
- * The team policy given with `--policy` (or `--policy-a`, `--policy-b`): a built-in run in this thread, or a
- * user's file run in a supervised worker thread. Either way it becomes a `MassimDecide`, which the agent
- * client (over TCP) or the match runner (in memory) calls once per agent and step. A file's team gets
- * each step's requests in one batch, with a time budget per batch; faults (a throw, an overrun) are
- * reported to the caller, which stops or carries on.
+ * The team policy given with `--policy` (or `--policy-a`, `--policy-b`): one of the playground's sample
+ * team policies, or a user's file. Either way it runs as the playground runs it: in a supervised worker
+ * thread holding the playground's team runtime, which answers a whole step of the team in one call,
+ * within a time budget. It becomes a `MassimDecide`, which the agent client (over TCP) or the match runner
+ * (in memory) calls once per agent and step. Faults (a throw, a bad action, an overrun) are reported to
+ * the caller, which stops or carries on; the team then does no_action for that step.
  */
 import { extname } from 'node:path';
-import { createTeamDecide, type MassimDecide } from '../../../src/core/protocols/massim/client';
-import { batchedTeamDecide, type MassimTeamBatch } from '../../../src/core/protocols/massim/team-batch';
-import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
-import type { PolicyLogLine } from '../../../src/core/policy/types';
-import { usageError } from '../../command-line/exit-codes';
-import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
+import type { MassimDecide } from '../../../src/core/protocols/massim/client';
+import {
+  batchedTeamDecide,
+  type MassimTeamBatch,
+  type MassimTeamBatchReply,
+} from '../../../src/core/protocols/massim/team-batch';
+import { PolicySupervisor, type PolicyEndpoint } from '../../../src/core/policy/supervisor';
+import type { PolicyLogLine, PolicySource } from '../../../src/core/policy/types';
+import { MASSIM_SAMPLES } from '../../../src/state/protocols/massim/samples';
+import { MASSIM_TEAM_STEP } from '../../../src/state/protocols/massim/team-runtime';
+import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
+import { describePolicyFault, readPolicySource } from '../../policy/policy-file';
 import { spawnPolicyThread } from '../../policy/thread-endpoint';
-import { BUILTIN_TEAM_POLICIES, builtinTeamPolicy, isBuiltinTeamPolicy } from './builtin/index';
-import { TEAM_BATCH_HOOK, type TeamBatchAnswer } from './team-policy-runtime';
 
 const TEAM_THREAD_ENTRY = new URL('./team-policy-thread-entry.js', import.meta.url);
 const POLICY_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
+/** The playground's samples `--policy` names, by the name used on the command line. */
+const BUILTIN_SAMPLES: Readonly<Record<string, string>> = {
+  skip: 'skip',
+  random: 'random-mover',
+  explorer: 'explorer',
+  fetcher: 'block-fetcher',
+};
+
+/** The names `--policy` accepts besides a file. */
+export const BUILTIN_TEAM_POLICIES: readonly string[] = Object.keys(BUILTIN_SAMPLES);
+
 /** A fault of a team policy, as one line (located in the file when possible). */
 export interface TeamPolicyFault {
   team: string;
-  /** The agent whose `act` failed; absent when the whole batch failed (overrun, crash). */
-  agent?: string;
   step: number;
   message: string;
 }
 
-/** One line a team policy printed. */
+/** Lines a team policy printed in one step (each starts with the agent's name). */
 export interface TeamPolicyLog {
   team: string;
-  agent: string;
   step: number;
   line: PolicyLogLine;
 }
@@ -40,9 +53,9 @@ export interface TeamPolicyLog {
 export interface TeamPolicyOptions {
   /** Directory a policy path is relative to. */
   cwd: string;
-  /** Seeds the built-ins and a file's `random()`. */
+  /** Seed of the policy's `context.random()`. */
   seed: number;
-  /** Time a file's team may take for one step, in ms. */
+  /** Time the team may take for one step, in ms. */
   budgetMs: number;
   team: string;
   onFault(fault: TeamPolicyFault): void;
@@ -57,76 +70,83 @@ export interface TeamPolicy {
   readonly name: string;
   /** Lines the module printed while loading. */
   readonly loadLogs: readonly PolicyLogLine[];
+  /** Decides for every agent of the team; requests given together are answered in one call. */
   readonly decide: MassimDecide;
-  /** True when it answers a step's requests in one batch (a file in a thread): give them together. */
-  readonly batched: boolean;
   /** Stops the policy's thread. */
   dispose(): void;
 }
 
-/** Whether a `--policy` value could be a team policy (a built-in name or a script file). */
-function checkPolicyArgument(argument: string, option: string): void {
-  if (isBuiltinTeamPolicy(argument) || POLICY_EXTENSIONS.has(extname(argument).toLowerCase())) return;
-  throw usageError(
-    `--${option} must be a .ts or .js file or one of ${BUILTIN_TEAM_POLICIES.join(', ')}, got '${argument}'`,
-  );
-}
-
 /**
- * Resolves a team's policy. A file is compiled and loaded now, so a syntax error is reported (exit code
- * 3, located) before anything connects.
+ * Resolves a team's policy and loads it in its thread now, so a syntax error is reported (exit code 3,
+ * located) before anything connects.
  */
 export async function prepareTeamPolicy(
   argument: string,
   option: string,
   options: TeamPolicyOptions,
 ): Promise<TeamPolicy> {
-  checkPolicyArgument(argument, option);
-  if (isBuiltinTeamPolicy(argument)) {
-    return {
-      name: argument,
-      loadLogs: [],
-      decide: createTeamDecide(builtinTeamPolicy(argument, options.seed, options.team)),
-      batched: false,
-      dispose: () => undefined,
-    };
-  }
   const { cwd, seed, budgetMs, team, onFault, onLog } = options;
-  const { supervisor, source, logs } = await loadPolicyFile(argument, {
-    cwd,
-    seed,
-    budgetMs,
+  const source = await teamPolicySource(argument, option, { cwd, seed, budgetMs });
+  const supervisor = new PolicySupervisor({
     spawn: options.spawn ?? (() => spawnPolicyThread(TEAM_THREAD_ENTRY)),
+    budgetMs,
   });
+  const loaded = await supervisor.load(source);
+  if (!loaded.ok) {
+    supervisor.dispose();
+    throw new CliError(ExitCode.policy, describePolicyFault(loaded.fault, source.fileName), {
+      located: true,
+    });
+  }
   let step = 0;
-  const transport = async (batch: MassimTeamBatch) => {
+  const transport = async (batch: MassimTeamBatch): Promise<MassimTeamBatchReply> => {
     const batchStep = step;
-    const outcome = await supervisor.call(TEAM_BATCH_HOOK, [batch], {}, { round: 0, turn: batchStep });
-    if (!outcome.ok) {
+    const outcome = await supervisor.call(MASSIM_TEAM_STEP, [batch], {}, { round: 0, turn: batchStep });
+    for (const line of outcome.logs) onLog?.({ team, step: batchStep, line });
+    if (outcome.ok) return outcome.value as MassimTeamBatchReply;
+    if (outcome.fault.kind === 'timeout' || outcome.fault.kind === 'crash') {
       // The thread was restarted with an empty phrase book: batches start afresh too.
       batched = batchedTeamDecide(transport);
-      const message =
-        outcome.fault.kind === 'timeout'
-          ? `${source.fileName}: team ${team} took more than ${budgetMs} ms for step ${batchStep}; its policy thread was restarted (the team's memory is lost)`
-          : describePolicyFault(outcome.fault, source.fileName);
-      onFault({ team, step: batchStep, message });
-      return { actions: batch.requests.map(() => null) };
     }
-    const answer = outcome.value as TeamBatchAnswer;
-    for (const { agent, line } of answer.logs) onLog?.({ team, agent, step: batchStep, line });
-    for (const { agent, fault } of answer.faults)
-      onFault({ team, agent, step: batchStep, message: describePolicyFault(fault, source.fileName) });
-    return answer;
+    const message =
+      outcome.fault.kind === 'timeout'
+        ? `${source.fileName}: team ${team} took more than ${budgetMs} ms for step ${batchStep}; its policy thread was restarted (the team's memory is lost)`
+        : describePolicyFault(outcome.fault, source.fileName);
+    onFault({ team, step: batchStep, message });
+    return { actions: batch.requests.map(() => null) };
   };
   let batched = batchedTeamDecide(transport);
   return {
     name: source.fileName,
-    loadLogs: logs,
-    batched: true,
+    loadLogs: loaded.logs,
     decide: (request) => {
       step = request.step;
       return batched(request);
     },
     dispose: () => supervisor.dispose(),
   };
+}
+
+/** A built-in's sample code, or the file's. */
+async function teamPolicySource(
+  argument: string,
+  option: string,
+  file: { cwd: string; seed: number; budgetMs: number },
+): Promise<PolicySource> {
+  const sampleId = BUILTIN_SAMPLES[argument];
+  if (sampleId !== undefined) {
+    const sample = MASSIM_SAMPLES.find((candidate) => candidate.id === sampleId)!;
+    return {
+      code: sample.code,
+      language: sample.language,
+      fileName: argument,
+      level: 'policy',
+      seed: file.seed,
+    };
+  }
+  if (!POLICY_EXTENSIONS.has(extname(argument).toLowerCase()))
+    throw usageError(
+      `--${option} must be a .ts or .js file or one of ${BUILTIN_TEAM_POLICIES.join(', ')}, got '${argument}'`,
+    );
+  return readPolicySource(argument, file);
 }
