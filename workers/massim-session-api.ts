@@ -14,6 +14,8 @@ import type { SessionListener } from './session-api';
 export type MassimMatchSetup =
   /** The playground's scenario in the given shape (teams A and B). */
   | { kind: 'quick'; setup: MassimQuickSetup }
+  /** The contest's sample match: 2 x 20 agents on 70 x 70, then 2 x 40 on 100 x 100, 750 steps each. */
+  | { kind: 'contest' }
   /** A real server configuration file, with the files it includes (by path relative to it). */
   | { kind: 'file'; name: string; text: string; includes: Record<string, string> };
 

@@ -4,7 +4,7 @@
  * per step, paced by a TurnGate; or a recorded transcript opened for the views. Either way the transcript
  * stays here, in its store, and a reader turns it into news for the page, once per animation frame.
  */
-import { parseMassimConfig, quickMassimConfig } from '../src/core/envs/massim';
+import { parseMassimConfig, quickMassimConfig, sampleMassimConfig } from '../src/core/envs/massim';
 import type { MassimServerConfig } from '../src/core/envs/massim/api';
 import { describeError } from '../src/core/errors';
 import { PolicySupervisor } from '../src/core/policy/supervisor';
@@ -116,6 +116,7 @@ async function readTranscript(input: MassimTranscriptInput): Promise<Transcript>
 /** The server configuration of a session. */
 function serverConfig(match: MassimMatchSetup): MassimServerConfig {
   if (match.kind === 'quick') return quickMassimConfig(match.setup);
+  if (match.kind === 'contest') return sampleMassimConfig();
   const includes = new Map(Object.entries(match.includes));
   const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
   // Files picked in the browser come without their folders: an include is found by its name alone.

@@ -136,3 +136,29 @@ test('a recording of the real server opens in the views', async ({ page }) => {
   await expect(panel.getByRole('img', { name: /What the agent perceived/ })).toBeVisible();
   await expect(panel).toContainText('no_action');
 });
+
+test('a real server configuration file plays, and a reload brings back the workspace and the match', async ({
+  page,
+}) => {
+  await openMassim(page, (data) => {
+    data.teamA = { ...data.teamA, code: `// kept across reloads\n${data.teamA.code}` };
+  });
+  await page.getByText('Match settings').click();
+  const config = resolve(process.cwd(), '../shared/conformance/massim/conf/acceptance.json');
+  await page.getByLabel('Server configuration file…').setInputFiles(config);
+  await expect(page.getByRole('group', { name: 'Match settings' })).toContainText(
+    'A vs B: 2 agents per team on 20 x 20, 20 steps',
+  );
+  await page.getByText('Match settings').click();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(world(page)).toHaveAccessibleName(/World after step 19: 20 by 20 cells, 4 agents/);
+  // Storage writes are debounced; give them a moment before reloading.
+  await page.waitForTimeout(1500);
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+  await expect(status(page)).toContainText('showing the last session');
+  await expect(world(page)).toHaveAccessibleName(/World after step 19: 20 by 20 cells, 4 agents/);
+  await expect(page.getByText('// kept across reloads').first()).toBeVisible();
+  await expect(page.getByRole('toolbar', { name: 'Session controls' })).toContainText('acceptance.json');
+});

@@ -48,6 +48,8 @@ export class MassimSession {
   connections = $state.raw<readonly string[]>([]);
   stops = $state.raw<readonly MassimReceiverStop[]>([]);
   notes = $state.raw<readonly MassimNote[]>([]);
+  /** Bumped whenever what is shown is replaced (a new match, an opened transcript). */
+  resets = $state(0);
   /** How many log rows there are; the rows themselves are in `rows`. */
   rowCount = $state(0);
   readonly rows: MassimLogRows = { conn: [], dir: [], t: [], type: [], frame: [], gist: [], unreadable: [] };
@@ -169,6 +171,7 @@ export class MassimSession {
     for (const column of Object.values(this.rows) as unknown[][]) column.length = 0;
     this.rowCount = 0;
     this.fault = this.faultTeam = this.error = undefined;
+    this.resets++;
   }
 
   #add(news: MassimNews): void {

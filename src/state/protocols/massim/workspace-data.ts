@@ -25,6 +25,8 @@ export type MassimSpeed = 'animated' | 'fast';
 
 /** The match settings. */
 export interface MassimSettingsData {
+  /** The playground's match in the shape below, or the contest's sample match. */
+  match: 'quick' | 'contest';
   agentsPerTeam: number;
   steps: number;
   width: number;
@@ -57,6 +59,7 @@ export interface MassimWorkspaceData {
 
 /** The playground's default match: 2 teams x 5 agents on 40 x 40, 200 steps. */
 export const DEFAULT_MASSIM_SETTINGS: Readonly<MassimSettingsData> = {
+  match: 'quick',
   agentsPerTeam: 5,
   steps: 200,
   width: 40,
@@ -123,6 +126,7 @@ export function sanitizeMassimWorkspace(value: unknown): MassimWorkspaceData {
   const d = DEFAULT_MASSIM_SETTINGS;
   const limits = MASSIM_SETTING_LIMITS;
   const settings: MassimSettingsData = {
+    match: s.match === 'contest' ? 'contest' : 'quick',
     agentsPerTeam: integer(s.agentsPerTeam, limits.agentsPerTeam, d.agentsPerTeam),
     steps: integer(s.steps, limits.steps, d.steps),
     width: integer(s.width, limits.width, d.width),

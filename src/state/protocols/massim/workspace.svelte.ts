@@ -103,6 +103,7 @@ export class MassimWorkspace {
   /** The match a run plays: the loaded configuration file, or the settings' shape. */
   matchSetup(): MassimMatchSetup {
     if (this.configFile) return { kind: 'file', ...this.configFile };
+    if (this.settings.match === 'contest') return { kind: 'contest' };
     const { agentsPerTeam, steps, width, height } = this.settings;
     const setup: MassimQuickSetup = { agentsPerTeam, steps, width, height };
     return { kind: 'quick', setup };
