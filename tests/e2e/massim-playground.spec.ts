@@ -124,7 +124,7 @@ test('a recording of the real server opens in the views', async ({ page }) => {
   await page.getByLabel('Open recording…').setInputFiles(files);
   await expect(page.getByRole('status').filter({ hasText: 'Opened' })).toBeVisible();
   await expect(status(page)).toContainText('showing an imported transcript');
-  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('16 of 16');
+  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('16/16');
   await expect(page.getByText('This transcript holds no world states')).toBeVisible();
   // agentA2 forgot "p" at step 7: the banner says so while the step shown is in its silent stretch.
   await page.getByRole('slider', { name: 'Step shown' }).fill('8');

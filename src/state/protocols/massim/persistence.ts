@@ -13,6 +13,13 @@ const KEYS = {
 /** Transcripts larger than this are not kept (storage quotas; a contest match is hundreds of megabytes). */
 export const MAX_STORED_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Matches with more messages than this are not even written out for keeping: the JSON of a contest match
+ * takes the session worker seconds to write, during which the views would wait for their answers.
+ * The default match has about 4,300 messages.
+ */
+export const MAX_STORED_TRANSCRIPT_MESSAGES = 40_000;
+
 /** The stored workspace (untrusted), or undefined. Storage failures read as "nothing stored". */
 export async function loadMassimWorkspace(): Promise<unknown> {
   try {
