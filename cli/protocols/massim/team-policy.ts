@@ -22,6 +22,8 @@ import { describePolicyFault, readPolicySource } from '../../policy/policy-file'
 import { spawnPolicyThread } from '../../policy/thread-endpoint';
 
 const TEAM_THREAD_ENTRY = new URL('./team-policy-thread-entry.js', import.meta.url);
+/** Time to start a policy thread and load the module in it, in ms. */
+const LOAD_BUDGET_MS = 30_000;
 const POLICY_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
 /** The playground's samples `--policy` names, by the name used on the command line. */
@@ -90,6 +92,9 @@ export async function prepareTeamPolicy(
   const supervisor = new PolicySupervisor({
     spawn: options.spawn ?? (() => spawnPolicyThread(TEAM_THREAD_ENTRY)),
     budgetMs,
+    // Starting a thread loads the compiler and the team runtime, seconds on a busy machine; a module whose
+    // top level never ends is still stopped.
+    loadBudgetMs: Math.max(budgetMs, LOAD_BUDGET_MS),
   });
   const loaded = await supervisor.load(source);
   if (!loaded.ok) {
