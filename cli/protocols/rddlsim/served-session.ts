@@ -140,7 +140,8 @@ export class ServedSession {
 
   #apply(effects: HostEffect[]): void {
     const { socket, recorder, connectionId } = this.#options;
-    const out: Uint8Array[] = [];
+    // Serialised messages are ASCII: the text is the bytes (written as latin1, no encoding step).
+    let burst = '';
     let close = false;
     for (const effect of effects) {
       switch (effect.kind) {
@@ -160,7 +161,7 @@ export class ServedSession {
           break;
         }
         case 'send': {
-          out.push(effect.bytes);
+          burst += effect.framing === 'none' ? effect.text : effect.text + '\0';
           this.#observe(effect.message);
           if (recorder) {
             const record = recorder.text(
@@ -207,10 +208,8 @@ export class ServedSession {
         }
       }
     }
-    if (out.length > 0) {
-      const burst = out.length === 1 ? out[0]! : Buffer.concat(out);
-      if (!socket.write(burst) && socket.writableLength > MAX_UNREAD_BYTES) socket.pause();
-    }
+    if (burst.length > 0 && !socket.write(burst, 'latin1') && socket.writableLength > MAX_UNREAD_BYTES)
+      socket.pause();
     if (close) {
       socket.end();
       setTimeout(() => socket.destroy(), LINGER_MS).unref();

@@ -99,7 +99,17 @@ export interface HostStep {
 export type HostEffect =
   /** A client message as the server framed it (record it: it is what crossed the wire). */
   | { kind: 'received'; text: string | undefined; bytes: Uint8Array; framing: WireFraming }
-  | { kind: 'send'; message: RddlsimServerMessage; text: string; bytes: Uint8Array; framing: WireFraming }
+  /**
+   * A message to send. `text` is ASCII (see `serialise.ts`), so it is also the frame's bytes before its NUL;
+   * `bytes`, the frame itself, is encoded only when read, as a TCP server may write the text directly.
+   */
+  | {
+      kind: 'send';
+      message: RddlsimServerMessage;
+      text: string;
+      readonly bytes: Uint8Array;
+      framing: WireFraming;
+    }
   | { kind: 'close' }
   | { kind: 'note'; note: HostNote }
   /**
@@ -643,7 +653,7 @@ export class HostConnection {
       this.#noHeaderActive() && message.type !== 'session-init-null' ? 'none' : 'nul';
     const text = serialiseServerMessage(message, { header: framing === 'nul' });
     const index = this.#messageCount++;
-    this.#effects.push({ kind: 'send', message, text, bytes: encodeFrame(text, framing), framing });
+    this.#effects.push(new SendEffect(message, text, framing));
     this.#checkRules({ kind: 'data', index, dir: 's2c', framing, result: { ok: true, message } });
   }
 
@@ -665,6 +675,21 @@ export class HostConnection {
 
   #note(code: string, realServer: HostNote['realServer'], message: string): void {
     this.#effects.push({ kind: 'note', note: { code, realServer, message } });
+  }
+}
+
+/** The `send` effect, its frame encoded on demand: encoding a turn costs as much as writing it. */
+class SendEffect {
+  readonly kind = 'send';
+
+  constructor(
+    readonly message: RddlsimServerMessage,
+    readonly text: string,
+    readonly framing: WireFraming,
+  ) {}
+
+  get bytes(): Uint8Array {
+    return encodeFrame(this.text, this.framing);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Writing rddlsim messages exactly as the real server and its Java client write them, so a recorded message
  * parsed and written again is byte-identical (and so `canonical-reader.ts` can prove a fast reading by
- * writing it back).
+ * writing it back). Every text written is ASCII, as rddlsim writes through a US-ASCII writer: each
+ * character is one byte on the wire.
  */
 import { javaDoubleToString, javaIntegerToString } from './java-format';
 import type { RddlsimClientMessage, RddlsimServerMessage, WireAction, WireFluent } from './messages';

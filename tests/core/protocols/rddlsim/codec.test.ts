@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtoplayError } from '../../../../src/core/errors';
 import {
@@ -154,6 +155,34 @@ describe('server messages', () => {
     const text = serialiseServerMessage(end, { header: false });
     expect(text).toContain('<client-name>a&amp;b&lt;c&gt;"q" ?&#xd;\t?</client-name>');
     expect(parseServerMessage(text)).toMatchObject({ clientName: 'a&b<c>"q" ?\r\t?' });
+  });
+
+  it('writes ASCII only, whatever the text, so each character is one byte on the wire (property)', () => {
+    const text = fc.string({ unit: 'grapheme' });
+    fc.assert(
+      fc.property(text, text, fc.array(fc.tuple(text, text)), (instanceName, clientName, fluents) => {
+        const messages: RddlsimServerMessage[] = [
+          {
+            type: 'round-end',
+            instanceName,
+            clientName,
+            roundNum: 0,
+            roundReward: 1,
+            turnsUsed: 1,
+            timeLeft: 1,
+            immediateReward: 1,
+          },
+          {
+            type: 'turn',
+            turnNum: 1,
+            timeLeft: 1,
+            immediateReward: 0,
+            fluents: fluents.map(([name, value]) => ({ name, args: [clientName], value })),
+          },
+        ];
+        for (const message of messages) expect(serialiseServerMessage(message)).toMatch(/^[\x00-\x7f]*$/);
+      }),
+    );
   });
 
   it('names the missing or unreadable field', () => {
