@@ -120,6 +120,30 @@ async function playInProcess(shape: (typeof SHAPES)[number]): Promise<number> {
   return reader.read().frames.length;
 }
 
+/**
+ * Milliseconds from moving the timeline's slider to a step until the world view shows that step (the page
+ * asks the worker for the world, which unpacks it from the transcript store), for steps in random order.
+ */
+async function scrubTimes(page: import('@playwright/test').Page, steps: number): Promise<number[]> {
+  return page.evaluate(async (steps) => {
+    const slider = document.querySelector<HTMLInputElement>('input[aria-label="Step shown"]')!;
+    const world = () => document.querySelector('[role="img"][aria-label^="World after step"]');
+    const times: number[] = [];
+    let seed = 7;
+    for (let i = 0; i < 20; i++) {
+      seed = (seed * 48271) % 2147483647;
+      const step = seed % (steps - 1);
+      const started = performance.now();
+      slider.value = String(step);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      while (!world()?.getAttribute('aria-label')?.startsWith(`World after step ${step}:`))
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      times.push(performance.now() - started);
+    }
+    return times;
+  }, steps);
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -181,6 +205,20 @@ export default async function () {
     printTable(
       `MASSim match in the browser (end to end) vs the same match in Node in-process (load average ${loadavg()[0]!.toFixed(1)})`,
       rows,
+    );
+    // The page now shows the last (largest) match: scrub it.
+    const times = (await scrubTimes(page, STEPS)).sort((a, b) => a - b);
+    printTable(
+      `Scrubbing the last match (${SHAPES[SHAPES.length - 1]!.label}, ${STEPS} steps) to random steps`,
+      [
+        ['until the world view shows the step', 'median ms', '90th percentile ms', 'slowest ms'],
+        [
+          '20 steps in random order',
+          median(times),
+          times[Math.floor(times.length * 0.9)]!,
+          times[times.length - 1]!,
+        ],
+      ],
     );
   } finally {
     await browser.close();
