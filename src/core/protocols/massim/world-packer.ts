@@ -4,7 +4,9 @@
  * step) are kept as columns of small integers; every other part (obstacles, blocks, zones, markers, tasks,
  * norms, events...) is kept once per distinct value, as a phrase of its JSON text that later snapshots refer
  * to: the keyframe of that part, with unchanged steps as empty deltas. The obstacle list, which the
- * scenario shares between snapshots until it changes, is recognised by reference without being written.
+ * scenario shares between snapshots until it changes, is recognised by reference without being written;
+ * when it changes (a clear event), only the cells added and removed are kept, with the whole list as a
+ * keyframe every few changes.
  * Unpacking any step is direct (no replay of earlier steps) and gives data equal to what was packed.
  */
 import type { MassimEntitySnapshot, MassimWorldSnapshot } from '../../envs/massim/api';
@@ -40,8 +42,9 @@ export class MassimWorldPacker implements AnnotationPacker {
   /** Start of each packed snapshot in `#log`. */
   readonly #starts: number[] = [];
   readonly #log = new VarintWriter();
-  readonly #obstacleSets: Int32Array[] = [];
+  readonly #obstacleSets: ObstacleSet[] = [];
   #lastObstacles: readonly number[] | undefined;
+  #lastKeyframe = -1;
   /** The obstacle list last unpacked per set, so consecutive unpacked snapshots share it as packed ones did. */
   readonly #unpackedObstacles = new Map<number, number[]>();
 
@@ -126,15 +129,27 @@ export class MassimWorldPacker implements AnnotationPacker {
       this.#log.byteLength +
       this.#starts.length * 8 +
       this.#book.characters * 2 +
-      this.#obstacleSets.reduce((total, set) => total + set.byteLength, 0)
+      this.#obstacleSets.reduce(
+        (total, set) =>
+          total + ('cells' in set ? set.cells.byteLength : set.added.byteLength + set.removed.byteLength),
+        0,
+      )
     );
   }
 
   /** The number of an obstacle list: the same as the last one's while the scenario shares the list. */
   #obstacleSet(obstacles: readonly number[]): number {
-    if (obstacles !== this.#lastObstacles) {
+    const previous = this.#lastObstacles;
+    if (obstacles !== previous) {
       this.#lastObstacles = obstacles;
-      this.#obstacleSets.push(Int32Array.from(obstacles));
+      const sets = this.#obstacleSets;
+      const sinceKeyframe = sets.length - 1 - this.#lastKeyframe;
+      const delta =
+        previous && sinceKeyframe < KEYFRAME_EVERY && isAscending(previous) && isAscending(obstacles);
+      if (!delta) {
+        this.#lastKeyframe = sets.length;
+        sets.push({ cells: Int32Array.from(obstacles) });
+      } else sets.push(difference(previous!, obstacles));
     }
     return this.#obstacleSets.length - 1;
   }
@@ -142,13 +157,70 @@ export class MassimWorldPacker implements AnnotationPacker {
   #unpackObstacles(set: number): number[] {
     let list = this.#unpackedObstacles.get(set);
     if (!list) {
-      list = Array.from(this.#obstacleSets[set]!);
+      let keyframe = set;
+      while (!('cells' in this.#obstacleSets[keyframe]!)) keyframe--;
+      list = Array.from((this.#obstacleSets[keyframe] as { cells: Int32Array }).cells);
+      for (let next = keyframe + 1; next <= set; next++)
+        list = applyDifference(list, this.#obstacleSets[next] as ObstacleDifference);
       // Keep only the latest few, so scrubbing far and wide does not hold every list.
       if (this.#unpackedObstacles.size >= 4) this.#unpackedObstacles.clear();
       this.#unpackedObstacles.set(set, list);
     }
     return list;
   }
+}
+
+/** A list of obstacle cells: whole (a keyframe), or what changed since the list before. */
+type ObstacleSet = { cells: Int32Array } | ObstacleDifference;
+
+/** Cells added to and removed from the list before, both ascending. */
+interface ObstacleDifference {
+  added: Int32Array;
+  removed: Int32Array;
+}
+
+/** Obstacle lists kept whole at least this often (changes between keyframes). */
+const KEYFRAME_EVERY = 16;
+
+function isAscending(cells: readonly number[]): boolean {
+  for (let i = 1; i < cells.length; i++) if (cells[i]! <= cells[i - 1]!) return false;
+  return true;
+}
+
+/** What changed from one ascending list to the next (both walked once, side by side). */
+function difference(before: readonly number[], after: readonly number[]): ObstacleDifference {
+  const added: number[] = [];
+  const removed: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    const b = before[i];
+    const a = after[j];
+    if (a === undefined || (b !== undefined && b < a)) {
+      removed.push(b!);
+      i++;
+    } else if (b === undefined || a < b) {
+      added.push(a);
+      j++;
+    } else {
+      i++;
+      j++;
+    }
+  }
+  return { added: Int32Array.from(added), removed: Int32Array.from(removed) };
+}
+
+function applyDifference(before: readonly number[], { added, removed }: ObstacleDifference): number[] {
+  const after: number[] = [];
+  let r = 0;
+  let a = 0;
+  for (const cell of before) {
+    while (a < added.length && added[a]! < cell) after.push(added[a++]!);
+    if (r < removed.length && removed[r] === cell) r++;
+    else after.push(cell);
+  }
+  while (a < added.length) after.push(added[a++]!);
+  return after;
 }
 
 /** Agents as integers (strings as phrases), or undefined when some value does not fit (then not packed). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MassimServerConfig, MassimWorldSnapshot } from '../../../../src/core/envs/massim/api';
-import { quickMassimConfig } from '../../../../src/core/envs/massim/index';
+import { createSimulation, quickMassimConfig } from '../../../../src/core/envs/massim/index';
+import { Rng } from '../../../../src/core/random';
 import { createTeamDecide } from '../../../../src/core/protocols/massim/client';
 import type { MassimWorldAnnotation } from '../../../../src/core/protocols/massim/host';
 import type { MassimAct } from '../../../../src/core/protocols/massim/policy-api';
@@ -67,6 +68,33 @@ describe('MassimWorldPacker', () => {
     alone.appendText('a', 's2c', 0, 'x');
     for (const world of recorded) alone.annotate('world', { kind: 'snapshot', simulation: 0, world });
     expect(alone.size().packedBytes).toBeLessThan(JSON.stringify(recorded).length / 2);
+  });
+
+  it('gives back obstacle lists kept as changes between keyframes, whatever changed', () => {
+    const base = createSimulation(eventfulConfig().match[0]!, { seed: 2 }).snapshot();
+    const store = new TranscriptStore({ protocol: 'massim', packers: [new MassimWorldPacker()] });
+    store.appendText('a', 's2c', 0, 'x');
+    const rng = new Rng(4);
+    let obstacles = [...base.obstacles];
+    const lists: number[][] = [];
+    for (let step = 0; step < 60; step++) {
+      if (step % 3 !== 0) {
+        const cells = new Set(obstacles);
+        for (let k = rng.nextInt(6); k > 0; k--) cells.delete(obstacles[rng.nextInt(obstacles.length)]!);
+        for (let k = rng.nextInt(6); k > 0; k--) cells.add(rng.nextInt(24 * 24));
+        obstacles = [...cells].sort((a, b) => a - b);
+        // Now and then a list out of order (kept whole).
+        if (step % 17 === 5) obstacles = [...obstacles].reverse();
+      }
+      lists.push(obstacles);
+      store.annotate('world', { kind: 'snapshot', simulation: 0, world: { ...base, step, obstacles } });
+    }
+    const obstaclesOf = (i: number) =>
+      (store.annotation(i).data as { world: MassimWorldSnapshot }).world.obstacles;
+    const unpacked = lists.map((_, i) => obstaclesOf(i));
+    expect(unpacked).toEqual(lists);
+    // Backwards too, so lists are rebuilt from their keyframes rather than from the one read just before.
+    for (let i = lists.length - 1; i >= 0; i -= 5) expect(obstaclesOf(i)).toEqual(lists[i]);
   });
 
   it('leaves to the store what it cannot pack exactly', () => {
