@@ -125,9 +125,10 @@ async function playInProcess(shape: (typeof SHAPES)[number]): Promise<number> {
  * asks the worker for the world, which unpacks it from the transcript store), for steps in random order.
  */
 async function scrubTimes(page: import('@playwright/test').Page, steps: number): Promise<number[]> {
+  // No named functions inside: the page gets the callback's source as it is, without the helpers the
+  // TypeScript runner would add around them.
   return page.evaluate(async (steps) => {
     const slider = document.querySelector<HTMLInputElement>('input[aria-label="Step shown"]')!;
-    const world = () => document.querySelector('[role="img"][aria-label^="World after step"]');
     const times: number[] = [];
     let seed = 7;
     for (let i = 0; i < 20; i++) {
@@ -136,7 +137,12 @@ async function scrubTimes(page: import('@playwright/test').Page, steps: number):
       const started = performance.now();
       slider.value = String(step);
       slider.dispatchEvent(new Event('input', { bubbles: true }));
-      while (!world()?.getAttribute('aria-label')?.startsWith(`World after step ${step}:`))
+      while (
+        !document
+          .querySelector('[role="img"][aria-label^="World after step"]')
+          ?.getAttribute('aria-label')
+          ?.startsWith(`World after step ${step}:`)
+      )
         await new Promise((resolve) => requestAnimationFrame(resolve));
       times.push(performance.now() - started);
     }
