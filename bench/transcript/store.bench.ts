@@ -86,6 +86,24 @@ export default async function () {
     return total;
   });
 
+  // Scrubbing: random steps of either simulation, with only the store in memory (as in the UI's worker).
+  const steps = store.steps();
+  const scrubTimes: number[] = [];
+  let seed = 7;
+  for (let k = 0; k < 300; k++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const { group, step } = steps[seed % steps.length]!;
+    const start = performance.now();
+    const range = store.stepRange(group, step)!;
+    const texts = store.messages(range.from, range.to).map((message) => message.text);
+    const world = worldOfStep(store, group, step);
+    scrubTimes.push(performance.now() - start);
+    if (texts.length === 0 || (step > 0 && !world)) throw new Error(`step ${group}/${step} is incomplete`);
+  }
+  scrubTimes.sort((a, b) => a - b);
+  const percentile = (p: number) =>
+    scrubTimes[Math.min(scrubTimes.length - 1, Math.floor(p * scrubTimes.length))]!;
+
   // Export, streamed from the store.
   let exported = 0;
   const { ms: exportMs } = timed(() => writeTranscriptJson(store, (piece) => (exported += piece.length)));
@@ -127,24 +145,6 @@ export default async function () {
   });
   const { result: imported, ms: importMs } = timed(() => TranscriptStore.fromTranscript(held!));
   held = undefined;
-
-  // Scrubbing: random steps of either simulation, cold (chunks not read just before).
-  const steps = store.steps();
-  const scrubTimes: number[] = [];
-  let seed = 7;
-  for (let k = 0; k < 300; k++) {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    const { group, step } = steps[seed % steps.length]!;
-    const start = performance.now();
-    const range = store.stepRange(group, step)!;
-    const texts = store.messages(range.from, range.to).map((message) => message.text);
-    const world = worldOfStep(store, group, step);
-    scrubTimes.push(performance.now() - start);
-    if (texts.length === 0 || (step > 0 && !world)) throw new Error(`step ${group}/${step} is incomplete`);
-  }
-  scrubTimes.sort((a, b) => a - b);
-  const percentile = (p: number) =>
-    scrubTimes[Math.min(scrubTimes.length - 1, Math.floor(p * scrubTimes.length))]!;
 
   const storeBytes = withStore.heap + withStore.buffers - (empty.heap + empty.buffers);
   printTable('Transcript store: the contest sample match (2 simulations x 750 steps, 40 then 80 agents)', [
