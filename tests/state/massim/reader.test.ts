@@ -8,6 +8,7 @@ import {
   type MassimWireTeam,
 } from '../../../src/core/protocols/massim';
 import { TranscriptStore } from '../../../src/core/transcript/store';
+import { createMassimReader } from '../../../src/state/protocols/massim/adapter';
 import { MassimTranscriptReader, resultCode } from '../../../src/state/protocols/massim/reader';
 import {
   MASSIM_RESULT_KINDS,
@@ -184,5 +185,21 @@ describe('MassimTranscriptReader', () => {
     const codes = read.results.flat().filter((code) => code !== NO_RESULT);
     expect(codes.length).toBeGreaterThan(0);
     expect(read.rows.type).toContain('status-request');
+  });
+
+  it('gives the common views a row per message, the verdicts as notes, and a round per simulation', () => {
+    const transcript = loadRecording('multisim');
+    const reader = createMassimReader();
+    reader.append(transcript.messages.slice(0, 50), []);
+    reader.append(transcript.messages.slice(50), transcript.annotations);
+    expect(reader.messages.map((m) => m.index)).toEqual(transcript.messages.map((m) => m.index));
+    const actions = reader.messages.filter((m) => m.type === 'action');
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((m) => m.round !== undefined && m.turn !== undefined)).toBe(true);
+    // Two simulations of five steps each.
+    expect(reader.rounds.map((r) => [r.round, r.stepRewards.length])).toEqual([
+      [1, 5],
+      [2, 5],
+    ]);
   });
 });
