@@ -1,6 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { quickMassimConfig } from '../../src/core/envs/massim';
+import { MassimMatchRunner, createTeamDecide } from '../../src/core/protocols/massim';
+import { transcriptJson } from '../../src/core/transcript/store';
 import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
@@ -161,4 +164,24 @@ test('a real server configuration file plays, and a reload brings back the works
   await expect(world(page)).toHaveAccessibleName(/World after step 19: 20 by 20 cells, 4 agents/);
   await expect(page.getByText('// kept across reloads').first()).toBeVisible();
   await expect(page.getByRole('toolbar', { name: 'Session controls' })).toContainText('acceptance.json');
+});
+
+test('a MASSim transcript imported from the page header opens in the MASSim views', async ({
+  page,
+}, testInfo) => {
+  const skip = createTeamDecide(() => ({ type: 'skip', p: [] }));
+  const runner = new MassimMatchRunner({
+    config: quickMassimConfig({ agentsPerTeam: 2, steps: 6 }),
+    teams: { A: skip, B: skip },
+    seed: 3,
+  });
+  await runner.run();
+  const file = testInfo.outputPath('massim-match.json');
+  writeFileSync(file, transcriptJson(runner.host.store));
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+  await expect(status(page)).toContainText('showing an imported transcript');
+  await expect(world(page)).toHaveAccessibleName(/World after step 5: 40 by 40 cells, 4 agents/);
 });
