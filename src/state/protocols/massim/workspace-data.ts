@@ -27,6 +27,8 @@ export type MassimSpeed = 'animated' | 'fast';
 export interface MassimSettingsData {
   /** The playground's match in the shape below, or the contest's sample match. */
   match: 'quick' | 'contest';
+  /** Teams in the match (A, B, C...): the first plays team A's code, the others team B's. */
+  teams: number;
   agentsPerTeam: number;
   steps: number;
   width: number;
@@ -60,6 +62,7 @@ export interface MassimWorkspaceData {
 /** The playground's default match: 2 teams x 5 agents on 40 x 40, 200 steps. */
 export const DEFAULT_MASSIM_SETTINGS: Readonly<MassimSettingsData> = {
   match: 'quick',
+  teams: 2,
   agentsPerTeam: 5,
   steps: 200,
   width: 40,
@@ -73,6 +76,7 @@ export const DEFAULT_MASSIM_SETTINGS: Readonly<MassimSettingsData> = {
 
 /** Limits of each setting: [min, max]. */
 export const MASSIM_SETTING_LIMITS = {
+  teams: [2, 6],
   agentsPerTeam: [1, 50],
   steps: [1, 2000],
   width: [5, 200],
@@ -127,6 +131,7 @@ export function sanitizeMassimWorkspace(value: unknown): MassimWorkspaceData {
   const limits = MASSIM_SETTING_LIMITS;
   const settings: MassimSettingsData = {
     match: s.match === 'contest' ? 'contest' : 'quick',
+    teams: integer(s.teams, limits.teams, d.teams),
     agentsPerTeam: integer(s.agentsPerTeam, limits.agentsPerTeam, d.agentsPerTeam),
     steps: integer(s.steps, limits.steps, d.steps),
     width: integer(s.width, limits.width, d.width),

@@ -104,8 +104,9 @@ export class MassimWorkspace {
   matchSetup(): MassimMatchSetup {
     if (this.configFile) return { kind: 'file', ...this.configFile };
     if (this.settings.match === 'contest') return { kind: 'contest' };
-    const { agentsPerTeam, steps, width, height } = this.settings;
-    const setup: MassimQuickSetup = { agentsPerTeam, steps, width, height };
+    const { teams, agentsPerTeam, steps, width, height } = this.settings;
+    const names = [...'ABCDEF'].slice(0, teams);
+    const setup: MassimQuickSetup = { teams: names, agentsPerTeam, steps, width, height };
     return { kind: 'quick', setup };
   }
 
