@@ -18,6 +18,8 @@ import { loadExampleEnvironment, loadSessionEnvironment } from './rddlsim-enviro
 import { spawnPolicyWorker } from './policy-endpoint';
 import type { PendingDecision, SessionConfig, SessionListener } from './session-api';
 import { UpdateBatcher } from './update-batcher';
+import { createRddlsimReader } from '../src/state/protocols/rddlsim/reader';
+import { TranscriptKeeper } from './transcript-keeper';
 import { RddlsimWireSession } from './rddlsim-wire-session';
 
 /** What the driver needs of a session: the policy-level EmulatedSession and the wire-level one alike. */
@@ -62,6 +64,7 @@ class RddlsimSessionRun implements RunningSession {
   readonly #supervisor: PolicySupervisor;
   readonly #session: SteppableSession;
   readonly #batcher: UpdateBatcher;
+  readonly #keeper: TranscriptKeeper;
   #pendingChoice: ((choice: Choice) => void) | undefined;
   /** Set when the policy failed (syntax error, throw, budget): the session then ends as failed. */
   #faulted = false;
@@ -105,12 +108,20 @@ class RddlsimSessionRun implements RunningSession {
             sendInvalidActions: true,
             onPolicyFault: 'stop',
           });
-    this.#batcher = new UpdateBatcher(this.#session.transcript, listener);
+    // The worker reads what it records, so the page parses no message of a live session, and stores it.
+    this.#keeper = new TranscriptKeeper(this.#session.transcript);
+    this.#batcher = new UpdateBatcher(this.#session.transcript, listener, {
+      reader: createRddlsimReader(),
+      onStatus: (status) => this.#keeper.status(status),
+    });
   }
 
   /** Loads the policy, then lets the session run in the background. */
   async start(): Promise<void> {
-    this.#batcher.note({ status: this.#config.startPaused ? 'paused' : 'running' });
+    this.#batcher.note({
+      status: this.#config.startPaused ? 'paused' : 'running',
+      keepsTranscript: true,
+    });
     const loaded = await this.#supervisor.load({
       ...this.#config.policy,
       context: { instance: this.#summary },
@@ -142,6 +153,7 @@ class RddlsimSessionRun implements RunningSession {
   abandon(): void {
     this.#end();
     this.#batcher.abandon();
+    this.#keeper.cancel();
   }
 
   #end(): void {

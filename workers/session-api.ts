@@ -8,6 +8,7 @@ import type { PolicyFault, PolicySource } from '../src/core/policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../src/core/transcript/model';
 import type { MassimSessionNews, MassimSessionOptions, MassimWorkerApi } from './massim-session-api';
 import type { RddlSessionSource } from './rddlsim-environments';
+import type { MessageSummary, RoundSummary, SessionNote, TurnSnapshot } from '../src/state/protocols/adapter';
 
 /** Everything needed to start a session. */
 export interface SessionConfig {
@@ -61,11 +62,41 @@ export interface SessionUpdate {
   error?: string;
   /** MASSim: the reading of the transcript, which stays in the worker (see `massim-session-api.ts`). */
   massim?: MassimSessionNews;
+  /**
+   * The worker's reading of this batch's messages (see `reader-news.ts`), so the page does not parse
+   * them again; absent when the protocol's runner does not read, and the page reads itself.
+   */
+  read?: ReaderNews;
+  /** True when the worker stores the session's transcript itself whenever it pauses or ends. */
+  keepsTranscript?: boolean;
+  /**
+   * Set when the batch's messages and annotations travel as a second JSON text (`{ messages,
+   * annotations }`, see `SessionListener.update`) instead of in `messages` and `annotations`: the page
+   * keeps that text and parses it only when it shows one of them. Always comes with `read`.
+   */
+  deferred?: { messages: number };
+}
+
+/** Where a turn is, without its fluents: the page reads those from the message when it shows the turn. */
+export type TurnPlace = Pick<TurnSnapshot, 'index' | 'round' | 'turn' | 'reward'>;
+
+/** What a batch changed in the reading of a transcript: rows, turns and notes grow, rounds are patched. */
+export interface ReaderNews {
+  /** Log rows of the batch's messages. */
+  messages: MessageSummary[];
+  /** The batch's turns. */
+  turns: TurnPlace[];
+  /** Round summaries from position `roundsFrom` on (replacing what was there: the last round grows). */
+  roundsFrom: number;
+  rounds: RoundSummary[];
+  /** Notes attached by the batch's annotations. */
+  notes: SessionNote[];
 }
 
 /** Receives updates; passed to the worker wrapped in `Comlink.proxy`. */
 export interface SessionListener {
-  update(batchJson: string): void;
+  /** One batch as JSON; with `deferred` set, its messages and annotations come as `deferredJson`. */
+  update(batchJson: string, deferredJson?: string): void;
 }
 
 /** What the session worker exposes. */

@@ -1,12 +1,22 @@
 /**
  * Sends what a session recorded to the page at most once per animation frame: new messages and
  * annotations since the last batch (the transcript is append-only, so "new" is everything past the last
- * lengths sent) plus the latest status, as one JSON string.
+ * lengths sent), their reading when the session has a reader, plus the latest status, as one JSON string.
  */
 import type { Transcript } from '../src/core/transcript/model';
-import type { SessionListener, SessionUpdate } from './session-api';
+import type { TranscriptReader } from '../src/state/protocols/adapter';
+import { ReaderNewsBuilder } from './reader-news';
+import type { SessionListener, SessionStatus, SessionUpdate } from './session-api';
 
 type Extra = Omit<SessionUpdate, 'messages' | 'annotations' | 'header'>;
+
+/** Options of a batcher. */
+export interface UpdateBatcherOptions {
+  /** Reads the messages: each batch then carries their reading (the page parses none). */
+  reader?: TranscriptReader;
+  /** Called with every status as it is sent. */
+  onStatus?: (status: SessionStatus) => void;
+}
 
 /** Dedicated workers have requestAnimationFrame in Chromium and Firefox; elsewhere a frame's worth of time. */
 const nextFrame: (callback: () => void) => void =
@@ -18,6 +28,8 @@ const nextFrame: (callback: () => void) => void =
 export class UpdateBatcher {
   readonly #transcript: Transcript;
   readonly #listener: SessionListener;
+  readonly #news: ReaderNewsBuilder | undefined;
+  readonly #onStatus: ((status: SessionStatus) => void) | undefined;
   #messagesSent = 0;
   #annotationsSent = 0;
   #headerSent = false;
@@ -25,9 +37,11 @@ export class UpdateBatcher {
   #scheduled = false;
   #closed = false;
 
-  constructor(transcript: Transcript, listener: SessionListener) {
+  constructor(transcript: Transcript, listener: SessionListener, options: UpdateBatcherOptions = {}) {
     this.#transcript = transcript;
     this.#listener = listener;
+    this.#news = options.reader && new ReaderNewsBuilder(options.reader);
+    this.#onStatus = options.onStatus;
   }
 
   /** Notes news (status, fault, decision...); sent with the next batch. Later values replace earlier. */
@@ -48,19 +62,29 @@ export class UpdateBatcher {
     this.#scheduled = false;
     if (this.#closed) return;
     const { messages, annotations, ...header } = this.#transcript;
+    const newMessages = messages.slice(this.#messagesSent);
+    const newAnnotations = annotations.slice(this.#annotationsSent);
+    // With a reading, the page needs the messages themselves only now and then: they travel as text.
+    const deferred =
+      this.#news && (newMessages.length || newAnnotations.length)
+        ? JSON.stringify({ messages: newMessages, annotations: newAnnotations })
+        : undefined;
     const update: SessionUpdate = {
       ...(this.#headerSent
         ? {}
         : { header: { ...header, meta: { ...header.meta }, connections: [...header.connections] } }),
-      messages: messages.slice(this.#messagesSent),
-      annotations: annotations.slice(this.#annotationsSent),
+      messages: deferred ? [] : newMessages,
+      annotations: deferred ? [] : newAnnotations,
+      ...(this.#news ? { read: this.#news.take(newMessages, newAnnotations) } : {}),
+      ...(deferred ? { deferred: { messages: newMessages.length } } : {}),
       ...this.#extra,
     };
     this.#headerSent = true;
     this.#messagesSent = messages.length;
     this.#annotationsSent = annotations.length;
     this.#extra = {};
-    this.#listener.update(JSON.stringify(update));
+    this.#listener.update(JSON.stringify(update), deferred);
+    if (update.status) this.#onStatus?.(update.status);
   }
 
   /** Sends the last batch and stops: a newer session has taken over the page. */
