@@ -1,4 +1,6 @@
 import type { Annotation, Transcript, TranscriptMessage } from '../core/transcript/model';
+import type { ReaderNews, TurnPlace } from '../../workers/session-api';
+import { DeferredBatches } from './deferred-batches';
 import type {
   MessageSummary,
   RoundSummary,
@@ -6,6 +8,20 @@ import type {
   TranscriptReader,
   TurnSnapshot,
 } from './protocols/adapter';
+
+/**
+ * The reading of a transcript so far, as plain arrays grown in place. Turns read by the page are whole
+ * snapshots; turns from a session worker's news are places, read when shown (`turnAt`).
+ */
+interface Reading {
+  messages: MessageSummary[];
+  rounds: RoundSummary[];
+  turns: (TurnSnapshot | TurnPlace)[];
+  notes: SessionNote[];
+}
+
+/** Longest stretch of reading a loaded transcript on the page before letting it paint, in ms. */
+const READING_SLICE_MS = 8;
 
 /** Where the transcript on screen came from. */
 export type TranscriptOrigin = 'live' | 'restored' | 'imported';
@@ -17,19 +33,34 @@ export type TranscriptOrigin = 'live' | 'restored' | 'imported';
  */
 export class TranscriptState {
   #transcript: Transcript | undefined;
+  /** Batches received as text and not needed yet (see `appendDeferred`). */
+  #deferred = new DeferredBatches(0);
+  #createReader: (() => TranscriptReader) | undefined;
   #reader: TranscriptReader | undefined;
+  /** Annotations by the index of their message, for reading a turn when it is shown. */
+  #annotationsAt: (Annotation[] | undefined)[] = [];
+  /** Turns read when shown, by position. */
+  #turnsRead: (TurnSnapshot | undefined)[] = [];
+  /** The reading: the page's reader's arrays, or the worker's news gathered (live sessions). */
+  #reading: Reading = { messages: [], rounds: [], turns: [], notes: [] };
+  #readByWorker = false;
+  /** Bumped by every reset, so reading left over from an earlier transcript stops. */
+  #generation = 0;
+  /** While batching (`batch`): the first row not yet published, or undefined when nothing waits. */
+  #batching: { unpublishedFrom: number | undefined } | undefined;
   #version = $state(0);
   origin = $state<TranscriptOrigin>('live');
   // Fresh arrays after every append: views compare by reference, and the reader grows its arrays in place.
   #messages = $state.raw<readonly MessageSummary[]>([]);
   #rounds = $state.raw<readonly RoundSummary[]>([]);
-  #turns = $state.raw<readonly TurnSnapshot[]>([]);
+  #turns = $state.raw<readonly (TurnSnapshot | TurnPlace)[]>([]);
   #notes = $state.raw<readonly SessionNote[]>([]);
   #types = $state.raw<readonly string[]>([]);
 
   /** The full transcript (plain data), or undefined before any session. */
   get transcript(): Transcript | undefined {
     void this.#version;
+    this.#drainDeferred();
     return this.#transcript;
   }
 
@@ -47,8 +78,38 @@ export class TranscriptState {
     return this.#rounds;
   }
 
-  get turns(): readonly TurnSnapshot[] {
+  /** Where each turn is; `turnAt` gives a turn with its fluents. */
+  get turns(): readonly TurnPlace[] {
     return this.#turns;
+  }
+
+  /**
+   * The turn at a position with what was observed (and the true state, when recorded). A turn the session
+   * worker reported by its place only is read here, from its message, the first time it is shown.
+   */
+  turnAt(position: number): TurnSnapshot | undefined {
+    const turn = this.#turns[position];
+    if (!turn || 'observed' in turn) return turn;
+    const known = this.#turnsRead[position];
+    if (known) return known;
+    const message = this.message(turn.index);
+    if (!message || !this.#createReader) return undefined;
+    const reader = this.#createReader();
+    // A turn's true state is annotated with the turn's own message, so it travels in the same batch.
+    const annotations =
+      this.#annotationsAt[turn.index] ??
+      this.#deferred.batchOf(turn.index)?.annotations.filter((a) => a.index === turn.index) ??
+      [];
+    reader.append([message], annotations);
+    const read = reader.turns[0];
+    const snapshot: TurnSnapshot = {
+      ...turn,
+      observed: read?.observed ?? [],
+      noObservation: read?.noObservation ?? false,
+      ...(read?.world ? { world: read.world } : {}),
+    };
+    this.#turnsRead[position] = snapshot;
+    return snapshot;
   }
 
   get notes(): readonly SessionNote[] {
@@ -62,48 +123,164 @@ export class TranscriptState {
 
   /** The message at an index, with its exact text. */
   message(index: number): TranscriptMessage | undefined {
-    return this.#transcript?.messages[index];
+    const known = this.#transcript?.messages[index];
+    if (known) return known;
+    const batch = this.#deferred.batchOf(index);
+    return batch?.messages[index - (batch.messages[0]?.index ?? 0)];
   }
 
-  /** Starts showing a transcript (empty for a new session, complete for an import). */
-  reset(transcript: Transcript, reader: TranscriptReader, origin: TranscriptOrigin): void {
+  /**
+   * Starts showing a transcript (empty for a new session, complete for an import). A long transcript is
+   * read a slice at a time between paints, so loading one never freezes the page; the views fill in as
+   * it is read.
+   */
+  reset(transcript: Transcript, createReader: () => TranscriptReader, origin: TranscriptOrigin): void {
+    const generation = ++this.#generation;
+    const reader = createReader();
+    this.#createReader = createReader;
+    this.#annotationsAt = [];
+    this.#turnsRead = [];
     this.#transcript = {
       ...transcript,
       connections: [...transcript.connections],
-      messages: [],
-      annotations: [],
+      messages: [...transcript.messages],
+      annotations: [...transcript.annotations],
     };
+    this.#deferred = new DeferredBatches(transcript.messages.length);
     this.#reader = reader;
+    // The reader's arrays are this reading until a session worker sends its own (see `append`).
+    this.#reading = reader as unknown as Reading;
+    this.#readByWorker = false;
     this.origin = origin;
-    this.append(transcript.messages, transcript.annotations);
+    this.#types = [];
+    this.#rounds = [];
+    // Annotations go to the reader once the message they hang off has been read.
+    const annotations = [...transcript.annotations].sort((a, b) => a.index - b.index);
+    const { messages } = transcript;
+    let read = 0;
+    let attached = 0;
+    const readSlice = () => {
+      if (generation !== this.#generation) return;
+      const started = performance.now();
+      const known = this.#reading.messages.length;
+      do {
+        const from = read;
+        read = Math.min(messages.length, read + 200);
+        let until = attached;
+        while (until < annotations.length && (read === messages.length || annotations[until]!.index < read))
+          until++;
+        reader.append(messages.slice(from, read), annotations.slice(attached, until));
+        attached = until;
+      } while (read < messages.length && performance.now() - started < READING_SLICE_MS);
+      this.#publish(known);
+      if (read < messages.length) setTimeout(readSlice, 0);
+    };
+    readSlice();
   }
 
-  /** Adds messages and annotations at the end (the transcript is append-only). */
-  append(messages: readonly TranscriptMessage[], annotations: readonly Annotation[]): void {
+  /**
+   * Adds messages and annotations at the end (the transcript is append-only). With `news` (the session
+   * worker's reading of them) nothing is parsed here; without, the page's reader reads them.
+   */
+  append(
+    messages: readonly TranscriptMessage[],
+    annotations: readonly Annotation[],
+    news?: ReaderNews,
+  ): void {
     const transcript = this.#transcript;
     if (!transcript || !this.#reader) return;
+    // Deferred batches come first in the transcript.
+    if (messages.length || annotations.length) this.#drainDeferred();
     for (const message of messages) transcript.messages.push(message);
-    for (const annotation of annotations) transcript.annotations.push(annotation);
+    for (const annotation of annotations) {
+      transcript.annotations.push(annotation);
+      if (news) (this.#annotationsAt[annotation.index] ??= []).push(annotation);
+    }
     for (const message of messages) {
       if (!transcript.connections.some((c) => c.id === message.conn))
         transcript.connections.push({ id: message.conn });
     }
-    const reader = this.#reader;
-    const known = reader.messages.length;
-    reader.append(messages, annotations);
+    const known = this.#reading.messages.length;
+    if (news) {
+      if (!this.#readByWorker) {
+        this.#readByWorker = true;
+        this.#reading = { messages: [], rounds: [], turns: [], notes: [] };
+      }
+      const reading = this.#reading;
+      for (const row of news.messages) reading.messages.push(row);
+      for (const turn of news.turns) reading.turns.push(turn);
+      reading.rounds.splice(news.roundsFrom, Infinity, ...news.rounds);
+      for (const note of news.notes) reading.notes.push(note);
+    } else {
+      this.#reader.append(messages, annotations);
+    }
+    this.#publish(known);
+  }
+
+  /**
+   * Adds a batch a session worker sent as JSON text (`{ messages, annotations }`, `messageCount`
+   * messages) with its reading: the views get the reading at once, the text is parsed only when one of
+   * its messages is shown, or the whole transcript is asked for.
+   */
+  appendDeferred(json: string, messageCount: number, news: ReaderNews): void {
+    if (!this.#transcript) return;
+    this.#deferred.add(json, messageCount);
+    this.append([], [], news);
+  }
+
+  /** Moves the deferred batches into the transcript, parsing those not parsed yet. */
+  #drainDeferred(): void {
+    const transcript = this.#transcript;
+    if (!transcript || !this.#deferred.pending) return;
+    this.#deferred.drain(({ messages, annotations }) => {
+      for (const message of messages) {
+        transcript.messages.push(message);
+        if (!transcript.connections.some((c) => c.id === message.conn))
+          transcript.connections.push({ id: message.conn });
+      }
+      for (const annotation of annotations) {
+        transcript.annotations.push(annotation);
+        (this.#annotationsAt[annotation.index] ??= []).push(annotation);
+      }
+    });
+  }
+
+  /** Runs `changes` (resets, appends) and hands the views their result once, at the end. */
+  batch(changes: () => void): void {
+    if (this.#batching) return changes();
+    const batching = (this.#batching = { unpublishedFrom: undefined as number | undefined });
+    try {
+      changes();
+    } finally {
+      this.#batching = undefined;
+      if (batching.unpublishedFrom !== undefined) this.#publish(batching.unpublishedFrom);
+    }
+  }
+
+  /** Hands the views fresh arrays (they compare by reference); `known` rows were published before. */
+  #publish(known: number): void {
+    if (this.#batching) {
+      const waiting = this.#batching.unpublishedFrom;
+      this.#batching.unpublishedFrom = waiting === undefined ? known : Math.min(waiting, known);
+      return;
+    }
+    const reading = this.#reading;
     const types = [...this.#types];
-    for (const { type } of reader.messages.slice(known)) if (!types.includes(type)) types.push(type);
+    for (let i = known; i < reading.messages.length; i++) {
+      const type = reading.messages[i]!.type;
+      if (!types.includes(type)) types.push(type);
+    }
     if (types.length > this.#types.length) this.#types = types;
-    this.#messages = reader.messages.slice();
+    this.#messages = reading.messages.slice();
     // Only the last round can still change: it is copied, so a view holding it sees a new object.
-    const rounds = reader.rounds;
+    const rounds = reading.rounds;
     this.#rounds = rounds.map((round, i) =>
-      i < rounds.length - 1 && this.#rounds[i]?.endIndex !== undefined
+      i < rounds.length - 1 && this.#rounds[i]?.endIndex === round.endIndex && round.endIndex !== undefined
         ? this.#rounds[i]!
         : { ...round, stepRewards: round.stepRewards.slice() },
     );
-    this.#turns = reader.turns.slice();
-    this.#notes = reader.notes.slice();
+    this.#turns = reading.turns.slice();
+    this.#notes = reading.notes.slice();
     this.#version++;
   }
 }
