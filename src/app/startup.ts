@@ -104,6 +104,7 @@ export class TranscriptSaver {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     if (active && this.#session.phase === 'running') return;
+    if (this.#session.workerKeepsTranscript && this.#session.transcript.origin === 'live') return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void storeTranscript(this.#session.transcript.transcript).catch(() => undefined);
