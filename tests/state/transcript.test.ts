@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { createRddlsimReader } from '../../src/state/protocols/rddlsim/reader';
+import { TranscriptState } from '../../src/state/transcript.svelte';
+import { ReaderNewsBuilder } from '../../workers/reader-news';
+import { playEmulatedSession, splitIntoBatches } from '../workers/emulated-transcript';
+
+describe('the transcript on screen, fed by a session worker', () => {
+  it('shows the worker’s reading, and reads a turn’s fluents and a message’s text only when asked', async () => {
+    const transcript = await playEmulatedSession(3);
+    const { messages, annotations, ...header } = transcript;
+    const state = new TranscriptState();
+    state.reset({ ...header, messages: [], annotations: [] }, createRddlsimReader, 'live');
+    const builder = new ReaderNewsBuilder(createRddlsimReader());
+    for (const batch of splitIntoBatches(transcript, 11)) {
+      const news = builder.take(batch.messages, batch.annotations);
+      state.appendDeferred(JSON.stringify(batch), batch.messages.length, news);
+    }
+
+    // The page's own reading of the whole transcript, to compare with.
+    const whole = createRddlsimReader();
+    whole.append(messages, annotations);
+    expect(state.messages).toEqual(whole.messages);
+    expect(state.rounds).toEqual(whole.rounds);
+    expect(state.notes).toEqual(whole.notes);
+    expect(state.types).toEqual([...new Set(whole.messages.map((m) => m.type))]);
+    for (const position of [0, 5, whole.turns.length - 1]) {
+      const turn = state.turnAt(position)!;
+      expect(turn).toEqual(whole.turns[position]);
+      // True state included: the emulator records it with every turn.
+      expect(turn.world?.length).toBeGreaterThan(0);
+    }
+    expect(state.message(42)).toEqual(messages[42]);
+    // Asking for the whole transcript (an export) parses everything, in order.
+    expect(state.transcript?.messages).toEqual(messages);
+    expect(state.transcript?.annotations).toEqual(annotations);
+    expect(state.message(messages.length - 1)).toEqual(messages[messages.length - 1]);
+  });
+
+  it('publishes once for a batch of changes', async () => {
+    const transcript = await playEmulatedSession(1);
+    const state = new TranscriptState();
+    const { messages, annotations, ...header } = transcript;
+    state.reset({ ...header, messages: [], annotations: [] }, createRddlsimReader, 'live');
+    const before = state.version;
+    state.batch(() => {
+      for (const batch of splitIntoBatches({ ...transcript, messages, annotations }, 5))
+        state.append(batch.messages, batch.annotations);
+    });
+    expect(state.version).toBe(before + 1);
+    expect(state.messages).toHaveLength(messages.length);
+  });
+});
+
+describe('a loaded transcript', () => {
+  it('is read a slice at a time and ends up read exactly as at once', async () => {
+    const transcript = await playEmulatedSession(12);
+    const state = new TranscriptState();
+    state.reset(transcript, createRddlsimReader, 'imported');
+    const whole = createRddlsimReader();
+    whole.append(transcript.messages, transcript.annotations);
+    await expect
+      .poll(() => state.messages.length, { timeout: 20_000, interval: 20 })
+      .toBe(transcript.messages.length);
+    expect(state.messages).toEqual(whole.messages);
+    expect(state.rounds).toEqual(whole.rounds);
+    expect(state.notes).toEqual(whole.notes);
+    expect(state.turnAt(whole.turns.length - 1)).toEqual(whole.turns[whole.turns.length - 1]);
+    expect(state.transcript?.messages).toEqual(transcript.messages);
+  });
+});
