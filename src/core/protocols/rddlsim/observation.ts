@@ -29,7 +29,7 @@ export function fluentKey(name: string, args: readonly string[]): string {
   return key + ')';
 }
 
-/** The observation a policy gets for a turn of round `round` (built once per turn: plain loops). */
+/** The observation a policy gets for a turn of round `round`. */
 export function decodeObservation(turn: Turn, round: number): Observation {
   const fluents: ObservedFluent[] = [];
   const values: Record<string, FluentValue> = {};
