@@ -1,7 +1,8 @@
 /**
  * `protoplay run rddlsim` end to end, as the package's binary in a child process: results as JSON with a
  * TypeScript policy, a policy stuck in `while (true)` stopped by the time budget, and a syntax error
- * located in the policy file. Transcripts are read back with the importer the playground uses.
+ * located in the policy file; and in-process, rddlsim's semantics scoring as the real server did, with the
+ * world recorded. Transcripts are read back with the importer the playground uses.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { importTranscript } from '../../../../src/core/transcript/import';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { loadRecording } from '../../../core/protocols/rddlsim/recordings';
-import { runChild } from '../../run-cli';
+import { runChild, runInProcess } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
 
 const DOMAIN = sharedPath('rddl/ippc2011/sysadmin_mdp.rddl');
@@ -113,16 +114,26 @@ describe.concurrent('protoplay run rddlsim', () => {
       m.text?.includes('<round-end>'),
     )!;
     const recordedReward = Number(/<round-reward>([^<]*)</.exec(recorded.text!)![1]);
-    const result = await run('noop', [
-      '--rounds',
-      '1',
-      '--semantics',
-      'rddlsim',
-      '--json',
-      '--transcript',
-      'real.json',
-      '--record-world',
-    ]);
+    // noop runs in-process (no policy thread): no need for a child process of its own.
+    const result = await runInProcess(
+      [
+        'run',
+        'rddlsim',
+        '--domain',
+        DOMAIN,
+        '--instance',
+        INSTANCE,
+        '--rounds',
+        '1',
+        '--semantics',
+        'rddlsim',
+        '--json',
+        '--transcript',
+        'real.json',
+        '--record-world',
+      ],
+      { cwd: dir },
+    );
     expect(result.stderr).toBe('');
     const report = JSON.parse(result.stdout) as { semantics: string; rounds: { reward: number }[] };
     expect(report.semantics).toBe('rddlsim');
