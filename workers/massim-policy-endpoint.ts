@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { MassimTeamBatch } from '../src/core/protocols/massim';
 import type { PolicyEndpoint } from '../src/core/policy/supervisor';
 import type { CallOutcome, LoadOutcome } from '../src/core/policy/types';
-import { MASSIM_TEAM_STEP, type MassimTeamRuntime } from '../src/state/protocols/massim/team-runtime';
+import { MASSIM_TEAM_STEP, type MassimTeamRuntime } from '../src/core/protocols/massim/team-runtime';
 
 let spare: PolicyEndpoint | undefined;
 

@@ -24,7 +24,7 @@ import { looksLikeProtoplayJson, parseTranscriptJson } from '../src/core/transcr
 import type { Transcript } from '../src/core/transcript/model';
 import { TranscriptStore, writeTranscriptJson } from '../src/core/transcript/store';
 import { MassimTranscriptReader } from '../src/state/protocols/massim/reader';
-import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from '../src/state/protocols/massim/team-runtime';
+import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from '../src/core/protocols/massim/team-runtime';
 import { spawnMassimPolicyWorker } from './massim-policy-endpoint';
 import type {
   MassimMatchSetup,

@@ -20,8 +20,8 @@ import {
   type MassimTeamBatchReply,
 } from '../../src/core/protocols/massim';
 import { MassimTranscriptReader } from '../../src/state/protocols/massim/reader';
-import { MASSIM_SAMPLES } from '../../src/state/protocols/massim/samples';
-import { MASSIM_TEAM_STEP, MassimTeamRuntime } from '../../src/state/protocols/massim/team-runtime';
+import { MASSIM_SAMPLES } from '../../src/core/protocols/massim/samples';
+import { MASSIM_TEAM_STEP, MassimTeamRuntime } from '../../src/core/protocols/massim/team-runtime';
 import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,

@@ -6,6 +6,6 @@
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { MassimTeamRuntime } from '../../../src/state/protocols/massim/team-runtime';
+import { MassimTeamRuntime } from '../../../src/core/protocols/massim/team-runtime';
 
 Comlink.expose(new MassimTeamRuntime(), nodeEndpoint(parentPort!));

@@ -15,8 +15,8 @@ import {
 } from '../../../src/core/protocols/massim/team-batch';
 import { PolicySupervisor, type PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import type { PolicyLogLine, PolicySource } from '../../../src/core/policy/types';
-import { MASSIM_SAMPLES } from '../../../src/state/protocols/massim/samples';
-import { MASSIM_TEAM_STEP } from '../../../src/state/protocols/massim/team-runtime';
+import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
+import { MASSIM_TEAM_STEP } from '../../../src/core/protocols/massim/team-runtime';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { describePolicyFault, readPolicySource } from '../../policy/policy-file';
 import { spawnPolicyThread } from '../../policy/thread-endpoint';

@@ -73,7 +73,7 @@ export class PolicyRuntime {
         ok: false,
         fault: {
           kind: 'load',
-          message: `the policy must export a function ${contract.signature}`,
+          message: `the policy must export a function ${source.entrySignature ?? contract.signature}`,
           location: { source: source.fileName, line: 1, column: 1 },
         },
         logs: this.#endCapture(),

@@ -30,6 +30,11 @@ export interface PolicySource {
    * context of every call: sent once with the code instead of with every call.
    */
   context?: Record<string, unknown>;
+  /**
+   * How the protocol calls the level's entry, for the error a missing export gets (e.g.
+   * `act(percept, agent, team)` for a MASSim team); the level's own signature when absent.
+   */
+  entrySignature?: string;
 }
 
 /**
@@ -70,4 +75,17 @@ export type CallOutcome =
 export interface CallSite {
   round: number;
   turn: number;
+}
+
+/** A ready-made policy, one click away in the editor. */
+export interface SamplePolicy {
+  id: string;
+  label: string;
+  /** What it does, in a few words, shown as the button's description. */
+  description: string;
+  language: PolicyLanguage;
+  level: PolicyLevel;
+  code: string;
+  /** Environments the sample is written for; absent when it works on all of them. */
+  environments?: readonly string[];
 }

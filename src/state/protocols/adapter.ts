@@ -4,7 +4,6 @@
  * provides one adapter; the views never look inside a protocol themselves.
  */
 import type { Annotation, Direction, ProtocolId, TranscriptMessage } from '../../core/transcript/model';
-import type { PolicyLanguage, PolicyLevel } from '../../core/policy/types';
 
 /** A built-in environment a learner can pick (an RDDL domain and instance, a MASSim scenario...). */
 export interface EnvironmentChoice {
@@ -14,18 +13,9 @@ export interface EnvironmentChoice {
   description: string;
 }
 
-/** A ready-made policy, one click away in the editor. */
-export interface SamplePolicy {
-  id: string;
-  label: string;
-  /** What it does, in a few words, shown as the button's description. */
-  description: string;
-  language: PolicyLanguage;
-  level: PolicyLevel;
-  code: string;
-  /** Environments the sample is written for; absent when it works on all of them. */
-  environments?: readonly string[];
-}
+/** A ready-made policy, one click away in the editor (declared with the policies in core). */
+import type { SamplePolicy } from '../../core/policy/types';
+export type { SamplePolicy };
 
 /** One row of the message log: what a message is and where in the session it belongs. */
 export interface MessageSummary {

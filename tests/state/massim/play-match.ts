@@ -16,8 +16,8 @@ import {
   MASSIM_TEAM_STEP,
   MASSIM_WIRE_EVENT,
   MassimTeamRuntime,
-} from '../../../src/state/protocols/massim/team-runtime';
-import { MASSIM_SAMPLES } from '../../../src/state/protocols/massim/samples';
+} from '../../../src/core/protocols/massim/team-runtime';
+import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
 
 /** A policy source of the given code (TypeScript). */
 export function policySource(code: string, level: 'policy' | 'wire' = 'policy', seed = 1): PolicySource {

@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { MASSIM_SAMPLES } from '../../../src/state/protocols/massim/samples';
+import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
 import { massimPolicyTypes } from '../../../src/state/protocols/massim/policy-types';
 import { playMatch, policySource, sampleCode } from './play-match';
 

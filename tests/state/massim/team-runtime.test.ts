@@ -8,7 +8,11 @@ import {
   type MassimWireReply,
 } from '../../../src/core/protocols/massim';
 import type { CallOutcome } from '../../../src/core/policy/types';
-import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from '../../../src/state/protocols/massim/team-runtime';
+import {
+  MASSIM_TEAM_STEP,
+  MASSIM_WIRE_EVENT,
+  MassimTeamRuntime,
+} from '../../../src/core/protocols/massim/team-runtime';
 import { loadTeam, policySource } from './play-match';
 
 /** Plays a few steps of team A with `code`, team B silent, collecting what each team call returned. */
@@ -32,6 +36,20 @@ async function playTeamA(code: string, steps = 3) {
 }
 
 describe('the team policy runtime', () => {
+  it('names the team signature when act is missing, and the wire one at the wire level', () => {
+    const runtime = new MassimTeamRuntime();
+    const missing = runtime.load(policySource('export function decide() { return null; }'));
+    expect(missing).toMatchObject({
+      ok: false,
+      fault: { kind: 'load', message: 'the policy must export a function act(percept, agent, team)' },
+    });
+    const wire = runtime.load(policySource('export const x = 1;', 'wire'));
+    expect(wire).toMatchObject({
+      ok: false,
+      fault: { message: 'the policy must export a function onMessage(message, context)' },
+    });
+  });
+
   it("answers a whole step in one call, keeping each agent's and the team's memory", async () => {
     const { outcomes } = await playTeamA(
       [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASSIM_SAMPLES } from '../../../src/state/protocols/massim/samples';
+import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
 import {
   DEFAULT_MASSIM_SETTINGS,
   MASSIM_SETTING_LIMITS,

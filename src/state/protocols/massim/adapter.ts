@@ -15,7 +15,7 @@ import type {
 } from '../adapter';
 import { MASSIM_MESSAGE_TYPES, MassimTranscriptReader } from './reader';
 import { massimRowSummary } from './rows';
-import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from './samples';
+import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
 
 /** A message indented for reading, keys in the order they were sent; the text itself when not JSON. */
 export function prettyPrintMassim(text: string): string {

@@ -5,7 +5,7 @@
  */
 import { compressToBase64Url, decompressFromBase64Url } from '../../share';
 import type { PolicyLanguage, PolicyLevel } from '../../../core/policy/types';
-import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from './samples';
+import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
 
 /** A team policy written in the editor. */
 export interface MassimTeamCode {

@@ -2,7 +2,7 @@
 import type { MassimQuickSetup } from '../../../core/envs/massim/api';
 import type { PolicySource } from '../../../core/policy/types';
 import type { MassimMatchSetup } from '../../../../workers/massim-session-api';
-import { MASSIM_SAMPLES } from './samples';
+import { MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
 import {
   defaultMassimWorkspace,
   type MassimConfigFile,

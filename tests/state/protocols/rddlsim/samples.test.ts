@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_DOMAINS, exampleSources, loadRddl } from '../../../../src/core/envs/rddl';
@@ -114,5 +115,18 @@ describe('rddlsim sample policies', () => {
       const idle = await play(noop.code, 'policy', 'network_admin', seed, 5);
       expect(smart.totalReward!).toBeGreaterThan(idle.totalReward!);
     }
+  });
+
+  it("the README's example policy type-checks on network admin and beats noop", async () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const code = /```ts\n(\/\/ RDDLSim[\s\S]*?)```/.exec(readme)?.[1];
+    expect(code, 'a ```ts block starting with // RDDLSim in README.md').toBeDefined();
+    const errors = typeErrors({ readme: code! }, generatePolicyTypes(models.get('network_admin')!.info));
+    expect(errors).toEqual({ readme: [] });
+    const noop = RDDLSIM_SAMPLES.find((s) => s.id === 'noop')!;
+    const smart = await play(code!, 'policy', 'network_admin', 4, 5);
+    const idle = await play(noop.code, 'policy', 'network_admin', 4, 5);
+    expect(smart.transcript.annotations.filter((a) => a.type === 'error')).toEqual([]);
+    expect(smart.totalReward!).toBeGreaterThan(idle.totalReward!);
   });
 });

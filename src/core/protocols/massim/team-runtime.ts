@@ -6,14 +6,8 @@
  * returns every action at once, so a step costs one message each way however many agents play. At the
  * wire level it hands each connection event of an agent to `onConnect` / `onMessage` / `onClose`.
  */
-import { PolicyRuntime, findNonData } from '../../../core/policy/runtime';
-import type {
-  CallOutcome,
-  LoadOutcome,
-  PolicyFault,
-  PolicyLogLine,
-  PolicySource,
-} from '../../../core/policy/types';
+import { PolicyRuntime, findNonData } from '../../policy/runtime';
+import type { CallOutcome, LoadOutcome, PolicyFault, PolicyLogLine, PolicySource } from '../../policy/types';
 import {
   createTeamBatchAnswerer,
   type MassimPolicyAction,
@@ -24,7 +18,7 @@ import {
   type MassimTeamContext,
   type MassimWireEvent,
   type MassimWireReply,
-} from '../../../core/protocols/massim';
+} from './index';
 
 /** The call that answers one step of a team: `call(MASSIM_TEAM_STEP, [batch], {})`. */
 export const MASSIM_TEAM_STEP = 'massim-team-step';
@@ -66,7 +60,8 @@ export class MassimTeamRuntime {
   load(source: PolicySource): LoadOutcome {
     this.#answer = createTeamBatchAnswerer((percept, agent, team) => this.#act(percept, agent, team));
     this.#wireMemory.clear();
-    return this.#runtime.load(source);
+    const entrySignature = source.level === 'policy' ? 'act(percept, agent, team)' : undefined;
+    return this.#runtime.load(entrySignature ? { ...source, entrySignature } : source);
   }
 
   /** Answers a team step or a wire event; any other hook goes to the policy as it is. */

@@ -4,7 +4,7 @@
  * writing the protocol themselves. They are written against the editor's declarations (`Percept`,
  * `Action`, `Agent`, `Team`, `PolicyContext`, `WireAgent`...), which are globals there.
  */
-import type { SamplePolicy } from '../adapter';
+import type { SamplePolicy } from '../../policy/types';
 
 const SKIP = `// Skip: every agent does nothing, every step. The baseline every other team should beat.
 export function act(percept: Percept, agent: Agent, team: Team): Action {
