@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { configure, exportAs, setPolicyCode, status } from './playground-page';
 
 /**
  * Same seed, same policy, same instance: a session played in the browser (session and policy in their
@@ -54,30 +55,15 @@ test('a session in the browser and `protoplay run` with the same seed record the
   const folder = mkdtempSync(join(tmpdir(), 'protoplay-parity-'));
   try {
     await page.goto('./');
-    const textbox = page.getByRole('textbox', { name: 'Policy code' });
-    await expect(textbox).toBeAttached({ timeout: 30_000 });
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.evaluate((text) => navigator.clipboard.writeText(text), POLICY);
-    await textbox.focus();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.press('ControlOrMeta+V');
-    await expect(page.getByRole('code').getByText(POLICY.split('\n')[0]!)).toBeVisible();
-
+    await setPolicyCode(page, POLICY);
     await page.getByLabel('Open RDDL file(s)…').setInputFiles([DOMAIN, INSTANCE]);
     await expect(page.getByLabel('Domain').locator('option:checked')).toHaveText(/sysadmin_mdp\.rddl/);
-    await page.getByLabel('Rounds').fill(String(ROUNDS));
+    await configure(page, { rounds: ROUNDS, fast: true });
     await page.getByLabel('Seed').fill(String(SEED));
-    await page.getByLabel('Speed').selectOption('fast');
 
     await page.getByRole('button', { name: 'Run' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Finished|Stopped/ })).toContainText('Finished', {
-      timeout: 60_000,
-    });
-    await page.getByText('Export', { exact: true }).click();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('menuitem', { name: 'Protoplay JSON' }).click(),
-    ]);
+    await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
     const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as Exported;
 
     const policyFile = join(folder, 'policy.ts');

@@ -1,45 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { configure, editor, exportAs, messageRows, setPolicyCode, status } from './playground-page';
 import { readFileSync } from 'node:fs';
 
 /**
  * The playground end to end, in real Chromium against the production build: the workers, Monaco, storage
  * and downloads are all the real ones.
  */
-
-/** Waits for Monaco to replace the read-only code view, so typing goes to the editor. */
-async function editor(page: Page) {
-  const textbox = page.getByRole('textbox', { name: 'Policy code' });
-  await expect(textbox).toBeAttached({ timeout: 30_000 });
-  return textbox;
-}
-
-/**
- * Replaces the policy code through the editor, as a learner would: select all and paste (typed text would
- * get the editor's auto-closing brackets and indentation on top).
- */
-async function setPolicyCode(page: Page, code: string) {
-  const textbox = await editor(page);
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.evaluate((text) => navigator.clipboard.writeText(text), code);
-  await textbox.focus();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('ControlOrMeta+V');
-  await expect(page.getByRole('code').getByText(code.split('\n')[0]!)).toBeVisible();
-}
-
-async function configure(page: Page, { rounds, fast }: { rounds: number; fast: boolean }) {
-  await page.getByLabel('Rounds').fill(String(rounds));
-  await page.getByLabel('Speed').selectOption(fast ? 'fast' : 'animated');
-}
-
-async function exportAs(page: Page, format: string) {
-  await page.getByText('Export', { exact: true }).click();
-  await page.getByRole('menuitem', { name: format }).click();
-}
-
-const status = (page: Page) =>
-  page.getByRole('status').filter({ hasText: /Ready|Running|Paused|Waiting|Finished|Stopped/ });
-const messageRows = (page: Page) => page.getByRole('listbox', { name: 'Messages' }).getByRole('option');
 
 test('the page loads on RDDLSim with a domain and a sample policy, ready to run', async ({ page }) => {
   await page.goto('./');
