@@ -159,7 +159,7 @@ class CanonicalScanner {
   ) {}
 
   /** Steps over `literal` when the text continues with it. */
-  skip(literal: string): boolean {
+  accept(literal: string): boolean {
     if (!this.text.startsWith(literal, this.pos)) return false;
     this.pos += literal.length;
     return true;
@@ -200,14 +200,14 @@ class CanonicalScanner {
 }
 
 function readServerRoot(scanner: CanonicalScanner): RddlsimServerMessage {
-  if (scanner.skip('<turn>')) {
+  if (scanner.accept('<turn>')) {
     const turnNum = scanner.integer(TURN_NUM);
     const timeLeft = scanner.double(TIME_LEFT);
     const immediateReward = scanner.double(IMMEDIATE_REWARD);
-    const fluents = scanner.skip('<no-observed-fluents/>') ? null : readFluents(scanner);
+    const fluents = scanner.accept('<no-observed-fluents/>') ? null : readFluents(scanner);
     return { type: 'turn', turnNum, timeLeft, immediateReward, fluents };
   }
-  if (scanner.skip('<round-init>')) {
+  if (scanner.accept('<round-init>')) {
     return {
       type: 'round-init',
       roundNum: scanner.integer(ROUND_NUM),
@@ -215,7 +215,7 @@ function readServerRoot(scanner: CanonicalScanner): RddlsimServerMessage {
       timeLeft: scanner.double(TIME_LEFT),
     };
   }
-  if (scanner.skip('<round-end>')) {
+  if (scanner.accept('<round-end>')) {
     return {
       type: 'round-end',
       instanceName: scanner.field(INSTANCE_NAME),
@@ -227,7 +227,7 @@ function readServerRoot(scanner: CanonicalScanner): RddlsimServerMessage {
       immediateReward: scanner.double(IMMEDIATE_REWARD),
     };
   }
-  if (scanner.skip('<session-init>')) {
+  if (scanner.accept('<session-init>')) {
     return {
       type: 'session-init',
       task: scanner.field(TASK),
@@ -236,7 +236,7 @@ function readServerRoot(scanner: CanonicalScanner): RddlsimServerMessage {
       timeAllowed: scanner.double(TIME_ALLOWED),
     };
   }
-  if (scanner.skip('<session-end>')) {
+  if (scanner.accept('<session-end>')) {
     return {
       type: 'session-end',
       instanceName: scanner.field(INSTANCE_NAME),
@@ -247,7 +247,7 @@ function readServerRoot(scanner: CanonicalScanner): RddlsimServerMessage {
       timeLeft: scanner.integer(TIME_LEFT),
     };
   }
-  if (scanner.skip('<resource-notification>')) {
+  if (scanner.accept('<resource-notification>')) {
     return {
       type: 'resource-notification',
       timeLeft: scanner.double(TIME_LEFT),
@@ -271,8 +271,8 @@ function readFluents(scanner: CanonicalScanner): WireFluent[] {
 }
 
 function readClientRoot(scanner: CanonicalScanner): RddlsimClientMessage {
-  if (scanner.skip('<actions/>')) return { type: 'actions', actions: [] };
-  if (scanner.skip('<actions>')) {
+  if (scanner.accept('<actions/>')) return { type: 'actions', actions: [] };
+  if (scanner.accept('<actions>')) {
     const actions: WireAction[] = [];
     while (scanner.startsElement(LETTER_A)) {
       scanner.pos += ACTION.length;
@@ -284,10 +284,10 @@ function readClientRoot(scanner: CanonicalScanner): RddlsimClientMessage {
     }
     return { type: 'actions', actions };
   }
-  if (scanner.skip('<round-request/>')) return { type: 'round-request' };
-  if (scanner.skip('<round-request>'))
+  if (scanner.accept('<round-request/>')) return { type: 'round-request' };
+  if (scanner.accept('<round-request>'))
     return { type: 'round-request', executePolicy: scanner.field(EXECUTE_POLICY) };
-  if (scanner.skip('<session-request>')) {
+  if (scanner.accept('<session-request>')) {
     const problemName = scanner.field(PROBLEM_NAME);
     const clientName = scanner.field(CLIENT_NAME);
     const inputLanguage = scanner.startsElement(LETTER_I) ? scanner.field(INPUT_LANGUAGE) : undefined;
@@ -296,9 +296,9 @@ function readClientRoot(scanner: CanonicalScanner): RddlsimClientMessage {
       problemName,
       clientName,
       ...(inputLanguage !== undefined ? { inputLanguage } : {}),
-      noHeader: scanner.skip('<no-header/>'),
+      noHeader: scanner.accept('<no-header/>'),
     };
   }
-  if (scanner.skip('<resource-request/>')) return { type: 'resource-request' };
+  if (scanner.accept('<resource-request/>')) return { type: 'resource-request' };
   throw NOT_CANONICAL;
 }
