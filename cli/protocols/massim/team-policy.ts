@@ -118,7 +118,7 @@ export async function prepareTeamPolicy(
         ? `${source.fileName}: team ${team} took more than ${budgetMs} ms for step ${batchStep}; its policy thread was restarted (the team's memory is lost)`
         : describePolicyFault(outcome.fault, source.fileName);
     onFault({ team, step: batchStep, message });
-    return { actions: batch.requests.map(() => null) };
+    return { actions: batch.agents.map(() => null) };
   };
   let batched = batchedTeamDecide(transport);
   return {

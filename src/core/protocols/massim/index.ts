@@ -85,7 +85,6 @@ export {
 export {
   batchedTeamDecide,
   createTeamBatchAnswerer,
-  type MassimBatchedRequest,
   type MassimTeamBatch,
   type MassimTeamBatchReply,
   type MassimTeamBatchTransport,

@@ -16,7 +16,11 @@ import { createTeamDecide, type MassimDecide, type MassimDecisionRequest } from 
 import type { MassimRequestAction } from './messages';
 import type { MassimAct, MassimPolicyAction } from './policy-api';
 
-/** One step's request-actions of one team. */
+/**
+ * One step's request-actions of one team. Apart from a few strings, a batch is two typed arrays on one
+ * buffer (which the sender may transfer): copying a list of small objects into another thread costs
+ * several times more than the numbers they hold.
+ */
 export interface MassimTeamBatch {
   team: string;
   /** The team's agents in this simulation. */
@@ -27,20 +31,19 @@ export interface MassimTeamBatch {
    */
   phraseBase: number;
   newPhrases: string[];
+  /** The agents asked, one request each, in order. */
+  agents: string[];
+  /**
+   * Per request, how many numbers of `phrases` make its text, or -1 when its text is in `texts`. On the
+   * same buffer as `phrases`.
+   */
+  phraseCounts: Int32Array;
   /** Phrase numbers of the requests sent as phrases, one request after another. */
   phrases: Int32Array;
-  requests: MassimBatchedRequest[];
-}
-
-/** One agent's request-action in a batch. */
-export interface MassimBatchedRequest {
-  agent: string;
-  /** How many numbers of the batch's `phrases` make this request's text; 0 when the text is in `text`. */
-  phraseCount: number;
-  /** The request-action exactly as sent, when it is not sent as phrases. */
-  text?: string;
-  /** The sim-start percept, sent again only when it changed since this agent's previous request. */
-  simulation?: MassimSimStartPercept;
+  /** The request-actions exactly as sent that are not sent as phrases, by request position. */
+  texts?: Record<number, string>;
+  /** Sim-start percepts by request position, each sent again only when it changed since the agent's last. */
+  simulations?: Record<number, MassimSimStartPercept>;
 }
 
 /** The actions of a batch, in the order of its requests; null where the policy gave none. */
@@ -59,7 +62,9 @@ interface PendingDecision {
 
 /**
  * A `MassimDecide` for every agent of one team that gathers the requests arriving together (the host sends
- * a step's request-actions in one go) into one batch, and hands each agent its action from the reply.
+ * a step's request-actions in one go) into one batch, and hands each agent its action from the reply. The
+ * batch is sent as soon as every agent of the team has asked, else once the requests stop coming (at the
+ * end of the current task).
  */
 export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide {
   let pending: PendingDecision[] = [];
@@ -80,6 +85,7 @@ export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide 
   };
 
   const flush = () => {
+    if (pending.length === 0) return;
     const taken = pending;
     pending = [];
     count = 0;
@@ -90,31 +96,45 @@ export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide 
       phrasesSent = 0;
     }
     const phraseBase = phrasesSent;
-    const requests = taken.map(({ request }): MassimBatchedRequest => {
-      const item: MassimBatchedRequest = { agent: request.agent, phraseCount: 0 };
+    const agents: string[] = [];
+    const counts: number[] = [];
+    let texts: Record<number, string> | undefined;
+    let simulations: Record<number, MassimSimStartPercept> | undefined;
+    for (let i = 0; i < taken.length; i++) {
+      const request = taken[i]!.request;
+      agents.push(request.agent);
       const frame = request.frame;
       const start = count;
       if (frame && frame.store.phrases === book && frame.store.readPhrases(frame.index, phraseSink))
-        item.phraseCount = count - start;
-      else item.text = request.text;
+        counts.push(count - start);
+      else {
+        counts.push(-1);
+        (texts ??= {})[i] = request.text;
+      }
       if (request.simulation && simulationSent.get(request.agent) !== request.simulation) {
-        item.simulation = request.simulation;
+        (simulations ??= {})[i] = request.simulation;
         simulationSent.set(request.agent, request.simulation);
       }
-      return item;
-    });
+    }
     const newPhrases: string[] = [];
     if (book) {
       for (let phrase = phrasesSent; phrase < book.size; phrase++) newPhrases.push(book.text(phrase));
       phrasesSent = book.size;
     }
+    // Counts and phrase numbers on one buffer.
+    const buffer = new Int32Array(counts.length + count);
+    buffer.set(counts);
+    buffer.set(numbers.subarray(0, count), counts.length);
     const batch: MassimTeamBatch = {
       team: taken[0]!.request.team,
       teamAgents: taken[0]!.request.teamAgents,
       phraseBase,
       newPhrases,
-      phrases: numbers.slice(0, count),
-      requests,
+      agents,
+      phraseCounts: buffer.subarray(0, counts.length),
+      phrases: buffer.subarray(counts.length),
+      ...(texts ? { texts } : {}),
+      ...(simulations ? { simulations } : {}),
     };
     send(batch).then(
       (reply) => taken.forEach(({ resolve }, i) => resolve(reply.actions[i] ?? undefined)),
@@ -127,6 +147,9 @@ export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide 
     new Promise((resolve, reject) => {
       if (pending.length === 0) queueMicrotask(flush);
       pending.push({ request, resolve, reject });
+      // Once every agent of the team has asked, the batch goes at once: the team's worker thinks while the
+      // host writes the other teams' percepts.
+      if (pending.length === request.teamAgents.length) flush();
     });
 }
 
@@ -149,28 +172,36 @@ export function createTeamBatchAnswerer(
     reader.forget(batch.phraseBase);
     for (const text of batch.newPhrases) book.push(text);
     let offset = 0;
-    const actions = batch.requests.map((item) => {
-      if (item.simulation) simulations.set(item.agent, item.simulation);
+    const { agents, phraseCounts, phrases, texts, simulations: sims } = batch;
+    const actions: ReturnType<MassimDecide>[] = [];
+    for (let i = 0; i < agents.length; i++) {
+      const agent = agents[i]!;
+      const simulation = sims?.[i];
+      if (simulation) simulations.set(agent, simulation);
       const start = offset;
-      offset += item.phraseCount;
+      const phraseCount = phraseCounts[i]!;
+      const text = phraseCount < 0 ? texts![i]! : undefined;
+      if (phraseCount > 0) offset += phraseCount;
       const message = (
-        item.text !== undefined ? JSON.parse(item.text) : reader.parse(batch.phrases, start, offset)
+        text !== undefined ? JSON.parse(text) : reader.parse(phrases, start, offset)
       ) as MassimRequestAction;
       const { content } = message;
-      return decide({
-        team: batch.team,
-        agent: item.agent,
-        teamAgents: batch.teamAgents,
-        step: content.step,
-        id: content.id,
-        deadline: content.deadline,
-        percept: content.percept,
-        get text() {
-          return item.text ?? joinPhrases(book, batch.phrases, start, start + item.phraseCount);
-        },
-        simulation: simulations.get(item.agent),
-      });
-    });
+      actions.push(
+        decide({
+          team: batch.team,
+          agent,
+          teamAgents: batch.teamAgents,
+          step: content.step,
+          id: content.id,
+          deadline: content.deadline,
+          percept: content.percept,
+          get text() {
+            return text ?? joinPhrases(book, phrases, start, start + phraseCount);
+          },
+          simulation: simulations.get(agent),
+        }),
+      );
+    }
     return { actions: (await Promise.all(actions)).map((action) => action ?? null) };
   };
 }

@@ -100,8 +100,19 @@ export class MessageChunk {
   /** Pushes the phrases of one message written as phrases only (codes from `codeStart` to `codeEnd`). */
   readPhrases(codeStart: number, codeEnd: number, out: { push(phrase: number): void }): void {
     const codes = this.#codes instanceof Uint8Array ? this.#codes : this.#codes.view();
-    const cursor = { position: codeStart };
-    while (cursor.position < codeEnd) out.push(readVarint(codes, cursor) / 2);
+    // `readVarint` inlined: phrase numbers of a step's requests are read here for every agent.
+    let position = codeStart;
+    while (position < codeEnd) {
+      let byte = codes[position++]!;
+      let value = byte & 0x7f;
+      let scale = 0x80;
+      while (byte >= 0x80) {
+        byte = codes[position++]!;
+        value += (byte & 0x7f) * scale;
+        scale *= 0x80;
+      }
+      out.push(value / 2);
+    }
   }
 
   /** The whole literal text of the chunk (inflated when sealed and compressed; the caller may cache it). */

@@ -73,19 +73,18 @@ describe('team policies asked once per team and step', () => {
     // One batch per team and step, each with every agent of the team, all sent as phrases.
     expect(batches).toHaveLength(2 * 2 * 12);
     for (const batch of batches) {
-      expect(batch.requests).toHaveLength(3);
-      expect(batch.requests.every((request) => request.phraseCount > 0 && request.text === undefined)).toBe(
-        true,
-      );
+      expect(batch.agents).toHaveLength(3);
+      expect([...batch.phraseCounts].every((count) => count > 0)).toBe(true);
+      expect(batch.texts).toBeUndefined();
+      // Counts and phrase numbers share one buffer, so a transport transfers one buffer.
+      expect(batch.phraseCounts.buffer).toBe(batch.phrases.buffer);
     }
     // The book is sent once: later batches only carry the phrases that are new.
     const sentPhrases = batches.filter((b) => b.team === 'A').reduce((n, b) => n + b.newPhrases.length, 0);
     const usedPhrases = batches.filter((b) => b.team === 'A').reduce((n, b) => n + b.phrases.length, 0);
     expect(sentPhrases).toBeLessThan(usedPhrases / 3);
     // The sim-start percept goes along once per agent and simulation.
-    expect(batches.flatMap((b) => b.requests).filter((request) => request.simulation)).toHaveLength(
-      2 * 2 * 3,
-    );
+    expect(batches.flatMap((b) => Object.keys(b.simulations ?? {}))).toHaveLength(2 * 2 * 3);
   });
 
   it('starts a fresh book for the worker when a new session begins', async () => {
@@ -98,6 +97,33 @@ describe('team policies asked once per team and step', () => {
     const bases = batches.map((batch) => batch.phraseBase);
     expect(bases.filter((base) => base === 0)).toHaveLength(2);
     expect(bases.indexOf(0, 1)).toBeGreaterThan(0);
+  });
+
+  it('sends a batch as soon as every agent of the team has asked, else at the end of the task', async () => {
+    const sent: string[][] = [];
+    const decide = batchedTeamDecide(async (batch) => {
+      sent.push(batch.agents);
+      return { actions: batch.agents.map(() => ({ type: 'skip' })) };
+    });
+    const ask = (agent: string) =>
+      decide({
+        team: 'A',
+        agent,
+        teamAgents: ['a1', 'a2'],
+        step: 0,
+        id: 0,
+        deadline: 0,
+        percept: {} as never,
+        text: '{}',
+        simulation: undefined,
+      });
+    const whole = [ask('a1'), ask('a2')];
+    // Both agents asked: the batch left without waiting for the task to end.
+    expect(sent).toEqual([['a1', 'a2']]);
+    const part = ask('a1');
+    expect(sent).toHaveLength(1);
+    await Promise.all([...whole, part]);
+    expect(sent).toEqual([['a1', 'a2'], ['a1']]);
   });
 
   it('sends the text itself for requests that are not kept as phrases', async () => {
@@ -128,8 +154,10 @@ describe('team policies asked once per team and step', () => {
       teamAgents: ['agentA1'],
       phraseBase: 0,
       newPhrases: [],
+      agents: ['agentA1'],
+      phraseCounts: new Int32Array([-1]),
       phrases: new Int32Array(0),
-      requests: [{ agent: 'agentA1', phraseCount: 0, text }],
+      texts: { 0: text },
     });
     // North is blocked: free are e, s, w; first visit, energy 3 picks the second of them.
     expect(reply.actions).toEqual([{ type: 'move', p: ['s'] }]);
