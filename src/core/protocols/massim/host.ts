@@ -503,6 +503,8 @@ export class MassimHost {
       );
     }
     this.#timer = this.#scheduler.setTimer(timeout, () => this.#run(() => this.#closeStep()));
+    // After the requests' answers already under way (team batches leave at the latest in this task).
+    queueMicrotask(() => this.store.packPending());
   }
 
   #receiveAction(slot: AgentSlot, id: number, action: MassimAction, index: number, conn: string): void {
@@ -539,6 +541,7 @@ export class MassimHost {
 
   #closeStep(): void {
     if (!this.#stepOpen) return;
+    this.store.packPending();
     this.#clearTimer();
     this.#stepOpen = false;
     const simulation = this.#simulation!;
@@ -567,6 +570,7 @@ export class MassimHost {
   }
 
   #endSimulation(scores: Record<string, number>): void {
+    this.store.packPending();
     const simulation = this.#simulation!;
     const time = this.#scheduler.now();
     for (const agent of simulation.agents) {
@@ -605,7 +609,9 @@ export class MassimHost {
 
   #annotateWorld(annotation: MassimWorldAnnotation): void {
     if (this.#options.recordWorld === false) return;
-    this.#recording.annotate('world', annotation);
+    // Packed once the next step's requests are out (while the policies think), and at the latest before
+    // the world moves on.
+    this.#recording.annotate('world', annotation, undefined, { packLater: true });
   }
 
   #clearTimer(): void {

@@ -114,9 +114,9 @@ export class MassimRecording {
     return this.store.appendEvent(conn, dir, this.elapsed(), kind, detail);
   }
 
-  /** Hangs an annotation off a message index (defaults to the last message). */
-  annotate(type: Annotation['type'], data: unknown, index?: number): void {
-    this.store.annotate(type, data, index);
+  /** Hangs an annotation off a message index (defaults to the last message); see `TranscriptStore.annotate`. */
+  annotate(type: Annotation['type'], data: unknown, index?: number, options?: { packLater?: boolean }): void {
+    this.store.annotate(type, data, index, options);
   }
 }
 

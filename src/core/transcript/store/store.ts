@@ -100,6 +100,14 @@ class PackedAnnotation {
   ) {}
 }
 
+/** An annotation whose data is not packed yet (`annotate` with `packLater`). */
+class UnpackedAnnotation {
+  constructor(
+    readonly type: Annotation['type'],
+    readonly data: unknown,
+  ) {}
+}
+
 export class TranscriptStore {
   readonly protocol: ProtocolId;
   readonly startedAt: number;
@@ -128,6 +136,8 @@ export class TranscriptStore {
   readonly #annotationIndex = new Column(Int32Array);
   readonly #annotationType = new Column(Uint8Array);
   readonly #annotationData: unknown[] = [];
+  /** The first annotation not packed yet, if any. */
+  #unpackedFrom: number | undefined;
   #annotationsInOrder = true;
 
   readonly #stepGroup = new Column(Int32Array);
@@ -246,14 +256,45 @@ export class TranscriptStore {
     return index;
   }
 
-  /** Hangs an annotation off a message index (defaults to the last message, or 0 when there is none). */
-  annotate(type: Annotation['type'], data: unknown, index = this.length - 1): void {
+  /**
+   * Hangs an annotation off a message index (defaults to the last message, or 0 when there is none). With
+   * `packLater`, its data is packed by `packPending` (or on first read): the caller must not change it
+   * meanwhile.
+   */
+  annotate(
+    type: Annotation['type'],
+    data: unknown,
+    index = this.length - 1,
+    options?: { packLater?: boolean },
+  ): void {
     index = Math.max(0, index);
     const count = this.#annotationIndex.length;
     if (count > 0 && index < this.#annotationIndex.at(count - 1)) this.#annotationsInOrder = false;
     this.#annotationIndex.push(index);
     this.#annotationType.push(ANNOTATION_TYPES.indexOf(type));
+    if (options?.packLater && this.#packers.length > 0) {
+      this.#annotationData.push(new UnpackedAnnotation(type, data));
+      this.#unpackedFrom ??= count;
+      return;
+    }
+    this.packPending();
     this.#annotationData.push(this.#pack(type, data));
+  }
+
+  /**
+   * Packs the annotations given with `packLater` (in order, as packers expect). Anything that reads
+   * annotations, or annotates without `packLater`, does it first; a caller may do it when it has time (the
+   * MASSim host packs a step's world while the policies think), and must before `data` changes.
+   */
+  packPending(): void {
+    const from = this.#unpackedFrom;
+    if (from === undefined) return;
+    this.#unpackedFrom = undefined;
+    const list = this.#annotationData;
+    for (let i = from; i < list.length; i++) {
+      const item = list[i];
+      if (item instanceof UnpackedAnnotation) list[i] = this.#pack(item.type, item.data);
+    }
   }
 
   /**
@@ -421,6 +462,7 @@ export class TranscriptStore {
   /** Annotation `i` (in the order annotated), with its data unpacked. */
   annotation(i: number): Annotation {
     if (!(i >= 0 && i < this.annotationCount)) throw new RangeError(`no annotation ${i}`);
+    if (this.#unpackedFrom !== undefined && i >= this.#unpackedFrom) this.packPending();
     return {
       index: this.#annotationIndex.at(i),
       type: ANNOTATION_TYPES[this.#annotationType.at(i)]!,
@@ -479,6 +521,7 @@ export class TranscriptStore {
 
   /** What the store holds, in bytes. */
   size(): TranscriptStoreSize {
+    this.packPending();
     let codeBytes = 0;
     let literalBytes = 0;
     for (const chunk of this.#chunks) {

@@ -208,6 +208,43 @@ describe('TranscriptStore', () => {
     ]);
   });
 
+  it('packs annotations given to pack later in order, when asked, when read, or before the next', () => {
+    const packed: unknown[] = [];
+    const packer: AnnotationPacker = {
+      pack: (type, data) => (type === 'world' ? packed.push(JSON.stringify(data)) - 1 : undefined),
+      unpack: (number) => JSON.parse(packed[number] as string),
+      byteLength: 0,
+    };
+    const store = new TranscriptStore({ protocol: 'massim', packers: [packer] });
+    store.appendText('a', 's2c', 0, 'x');
+    store.annotate('world', { step: 1 }, undefined, { packLater: true });
+    store.annotate('world', { step: 2 }, undefined, { packLater: true });
+    store.appendText('a', 's2c', 1, 'y');
+    expect(packed).toEqual([]);
+    expect(store.annotationCount).toBe(2);
+    store.packPending();
+    expect(packed).toEqual(['{"step":1}', '{"step":2}']);
+    // Read before being packed: packed then, in order.
+    store.annotate('world', { step: 3 }, undefined, { packLater: true });
+    store.annotate('world', { step: 4 }, undefined, { packLater: true });
+    expect(store.annotation(3)).toEqual({ index: 1, type: 'world', data: { step: 4 } });
+    expect(packed).toHaveLength(4);
+    // An annotation packed at once packs those waiting first.
+    store.annotate('world', { step: 5 }, undefined, { packLater: true });
+    store.annotate('world', { step: 6 });
+    expect(packed.slice(4)).toEqual(['{"step":5}', '{"step":6}']);
+    expect(store.toTranscript().annotations.map((a) => [a.index, (a.data as { step: number }).step])).toEqual(
+      [
+        [0, 1],
+        [0, 2],
+        [1, 3],
+        [1, 4],
+        [1, 5],
+        [1, 6],
+      ],
+    );
+  });
+
   it('compresses the plain text of full chunks', () => {
     const store = new TranscriptStore({ protocol: 'massim', chunkMessages: 100 });
     for (let i = 0; i < 1000; i++) store.appendText('a', 'c2s', i, `{"type":"action","content":{"id":${i}}}`);
