@@ -15,6 +15,9 @@
  * - whole match, policies in worker threads, one message per team and step, with percepts crossing as
  *   phrase numbers (the protocol's way), as wire text, or as structured-clone objects.
  *
+ * The last column counts the percepts the policies read over a row's runs and the sum of their energies:
+ * the same figures in every row with policies show that each way delivered every percept, intact.
+ *
  * Rates count the steps only (from the first step to the last; map generation and logins excluded). The
  * machine is shared, so next to wall-clock rates the table gives steps per second of this process's CPU
  * time (all its threads: workers and garbage collection included), which other processes lower much less;
@@ -41,7 +44,7 @@ import {
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { TranscriptStore } from '../../src/core/transcript/store/store';
 import { formatNumber, printTable } from '../lib';
-import type { ObjectBatch, TeamWorkerMessage } from './team-worker';
+import type { ObjectBatch, PolicyReads, TeamWorkerMessage } from './team-worker';
 
 const SHAPES = [
   { label: '2x20, 70x70', index: 0, steps: 300, realServer: 43 },
@@ -51,10 +54,14 @@ const SHAPES = [
 const RUNS = 5;
 
 const directions = ['n', 'e', 's', 'w'] as const;
-const wander: MassimAct = (percept, agent) => ({
-  type: 'move',
-  p: [directions[(agent.step + agent.name.length + percept.energy) % 4]!],
-});
+/** What the in-process policies read. */
+const inProcessReads: PolicyReads = { percepts: 0, energy: 0 };
+const wander: MassimAct = (percept, agent) => {
+  const energy = percept.energy;
+  inProcessReads.percepts++;
+  inProcessReads.energy += energy;
+  return { type: 'move', p: [directions[(agent.step + agent.name.length + energy) % 4]!] };
+};
 
 function sampleSimulation(index: 0 | 1, steps: number): MassimServerConfig {
   const config = sampleMassimConfig();
@@ -151,12 +158,20 @@ class TeamWorker {
       { eval: true },
     );
     this.ready = new Promise((resolve) => this.#worker.once('message', () => resolve()));
-    this.#worker.on('message', (message: 'ready' | { sequence: number; reply: MassimTeamBatchReply }) => {
-      if (message === 'ready') return;
-      this.#waiting.get(message.sequence)!(message.reply);
-      this.#waiting.delete(message.sequence);
-    });
+    this.#worker.on(
+      'message',
+      (message: 'ready' | { sequence: number; reply: MassimTeamBatchReply; reads: PolicyReads }) => {
+        if (message === 'ready') return;
+        this.reads.percepts += message.reads.percepts;
+        this.reads.energy += message.reads.energy;
+        this.#waiting.get(message.sequence)!(message.reply);
+        this.#waiting.delete(message.sequence);
+      },
+    );
   }
+
+  /** What the worker's policy read so far. */
+  readonly reads: PolicyReads = { percepts: 0, energy: 0 };
 
   /** Resolves once the worker has loaded its modules (loading is not measured). */
   readonly ready: Promise<void>;
@@ -275,6 +290,7 @@ export default async function () {
       'steps/CPU-s (median)',
       'best',
       'x real server (best)',
+      'percepts read (energy sum)',
     ],
   ];
   for (const shape of SHAPES) {
@@ -300,8 +316,20 @@ export default async function () {
         () => timeMatch(config, { A: a.objects(), B: b.objects() }),
       ],
     ];
+    // Every run of a row plays the same matches: rows with policies must read as many percepts, with the
+    // same energies, however the percepts reached them.
+    const readSoFar = () => {
+      const all = [inProcessReads, a.reads, b.reads];
+      return {
+        percepts: all.reduce((n, r) => n + r.percepts, 0),
+        energy: all.reduce((n, r) => n + r.energy, 0),
+      };
+    };
     for (const [label, run] of variants) {
+      const before = readSoFar();
       const { wall, cpu } = await rates(run);
+      const after = readSoFar();
+      const percepts = after.percepts - before.percepts;
       rows.push([
         `${shape.label}: ${label}`,
         median(wall),
@@ -310,6 +338,7 @@ export default async function () {
         median(cpu),
         best(cpu),
         `${formatNumber(best(cpu) / shape.realServer)}x`,
+        percepts > 0 ? `${formatNumber(percepts)} (${formatNumber(after.energy - before.energy)})` : '',
       ]);
     }
     rows.push([
@@ -317,6 +346,7 @@ export default async function () {
       shape.realServer,
       '',
       '1x',
+      '',
       '',
       '',
       '',

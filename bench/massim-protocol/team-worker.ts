@@ -1,14 +1,19 @@
 /**
  * Team policies in a worker thread for the match benchmark: a trivial policy that moves every agent one
- * cell (reading the percept's energy, so the percept is really there), as the browser's policy worker will
- * run the user's code. Batches arrive either in the protocol's form (`MassimTeamBatch`: request-actions as
+ * cell (reading the percept's energy, so the percept is really there; each reply says how many percepts it
+ * read and the sum of their energies, which the benchmark prints), as the browser's policy worker will run
+ * the user's code. Batches arrive either in the protocol's form (`MassimTeamBatch`: request-actions as
  * phrase numbers or text, parsed here) or, to compare how percepts cross, as structured-clone objects.
  */
 import { parentPort } from 'node:worker_threads';
 import type { MassimSimStartPercept, MassimStepPercept } from '../../src/core/envs/massim/api';
 import { createTeamDecide } from '../../src/core/protocols/massim/client';
 import type { MassimAct } from '../../src/core/protocols/massim/policy-api';
-import { createTeamBatchAnswerer, type MassimTeamBatch } from '../../src/core/protocols/massim/team-batch';
+import {
+  createTeamBatchAnswerer,
+  type MassimTeamBatch,
+  type MassimTeamBatchReply,
+} from '../../src/core/protocols/massim/team-batch';
 
 /** A batch whose percepts cross as objects (the structured-clone alternative). */
 export interface ObjectBatch {
@@ -28,28 +33,37 @@ export interface ObjectBatch {
 export type TeamWorkerMessage =
   { sequence: number; batch: MassimTeamBatch } | { sequence: number; objects: ObjectBatch };
 
+/** What the policy read since the last reply: percepts, and the sum of their energies. */
+export interface PolicyReads {
+  percepts: number;
+  energy: number;
+}
+
 const directions = ['n', 'e', 's', 'w'] as const;
-const wander: MassimAct = (percept, agent) => ({
-  type: 'move',
-  p: [directions[(agent.step + agent.name.length + percept.energy) % 4]!],
-});
+let reads: PolicyReads = { percepts: 0, energy: 0 };
+const wander: MassimAct = (percept, agent) => {
+  const energy = percept.energy;
+  reads.percepts++;
+  reads.energy += energy;
+  return { type: 'move', p: [directions[(agent.step + agent.name.length + energy) % 4]!] };
+};
+
+/** Posts a reply with what the policy read for it. */
+function reply(sequence: number, actions: MassimTeamBatchReply): void {
+  parentPort!.postMessage({ sequence, reply: actions, reads });
+  reads = { percepts: 0, energy: 0 };
+}
 const answerBatch = createTeamBatchAnswerer(wander);
 const decide = createTeamDecide(wander);
 
 parentPort!.postMessage('ready');
 parentPort!.on('message', (message: TeamWorkerMessage) => {
   if ('batch' in message) {
-    void answerBatch(message.batch).then((reply) =>
-      parentPort!.postMessage({ sequence: message.sequence, reply }),
-    );
+    void answerBatch(message.batch).then((actions) => reply(message.sequence, actions));
     return;
   }
   const { team, teamAgents, requests } = message.objects;
   void Promise.all(requests.map((request) => decide({ ...request, team, teamAgents, text: '' }))).then(
-    (actions) =>
-      parentPort!.postMessage({
-        sequence: message.sequence,
-        reply: { actions: actions.map((a) => a ?? null) },
-      }),
+    (actions) => reply(message.sequence, { actions: actions.map((a) => a ?? null) }),
   );
 });
