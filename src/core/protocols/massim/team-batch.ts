@@ -14,6 +14,7 @@ import { PhraseJsonReader } from '../../transcript/store/phrase-json';
 import type { PhraseBook } from '../../transcript/store/phrases';
 import { createTeamDecide, type MassimDecide, type MassimDecisionRequest } from './client';
 import type { MassimRequestAction } from './messages';
+import type { MassimOutgoingFrame } from './outgoing';
 import type { MassimAct, MassimPolicyAction } from './policy-api';
 
 /**
@@ -73,15 +74,20 @@ export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide 
   let phrasesSent = 0;
   let numbers = new Int32Array(4096);
   let count = 0;
-  const phraseSink = {
-    push(phrase: number) {
-      if (count === numbers.length) {
-        const grown = new Int32Array(numbers.length * 2);
-        grown.set(numbers);
-        numbers = grown;
+  /** Appends the phrase numbers of a frame kept as phrases of `book` (false when it is not). */
+  const copyPhrases = (frame: MassimOutgoingFrame): boolean => {
+    if (frame.store.phrases !== book) return false;
+    for (;;) {
+      const copied = frame.store.copyPhrases(frame.index, numbers, count);
+      if (copied === -1) return false;
+      if (copied >= 0) {
+        count += copied;
+        return true;
       }
-      numbers[count++] = phrase;
-    },
+      const grown = new Int32Array(numbers.length * 2);
+      grown.set(numbers.subarray(0, count));
+      numbers = grown;
+    }
   };
 
   const flush = () => {
@@ -105,8 +111,7 @@ export function batchedTeamDecide(send: MassimTeamBatchTransport): MassimDecide 
       agents.push(request.agent);
       const frame = request.frame;
       const start = count;
-      if (frame && frame.store.phrases === book && frame.store.readPhrases(frame.index, phraseSink))
-        counts.push(count - start);
+      if (frame && copyPhrases(frame)) counts.push(count - start);
       else {
         counts.push(-1);
         (texts ??= {})[i] = request.text;

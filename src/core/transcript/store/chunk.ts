@@ -115,6 +115,30 @@ export class MessageChunk {
     }
   }
 
+  /**
+   * Copies the phrases of one message written as phrases only (codes from `codeStart` to `codeEnd`) into
+   * `target` from `offset`; returns how many, or -1 (copying nothing) when `target` might be too short.
+   */
+  copyPhrases(codeStart: number, codeEnd: number, target: Int32Array, offset: number): number {
+    // Each phrase takes at least one byte of code.
+    if (target.length - offset < codeEnd - codeStart) return -1;
+    const codes = this.#codes instanceof Uint8Array ? this.#codes : this.#codes.view();
+    let position = codeStart;
+    let at = offset;
+    while (position < codeEnd) {
+      let byte = codes[position++]!;
+      let value = byte & 0x7f;
+      let scale = 0x80;
+      while (byte >= 0x80) {
+        byte = codes[position++]!;
+        value += (byte & 0x7f) * scale;
+        scale *= 0x80;
+      }
+      target[at++] = value / 2;
+    }
+    return at - offset;
+  }
+
   /** The whole literal text of the chunk (inflated when sealed and compressed; the caller may cache it). */
   literalText(): string {
     if (!this.sealed) return this.#joinedLiterals();

@@ -425,6 +425,19 @@ export class TranscriptStore {
     return true;
   }
 
+  /**
+   * Copies the phrase numbers of message `index` into `target` from `offset` and returns how many: -1 when
+   * it is not a message written as phrases only, -2 when `target` might be too short from `offset` (then
+   * nothing is copied: grow it and try again).
+   */
+  copyPhrases(index: number, target: Int32Array, offset: number): number {
+    this.#check(index);
+    if ((this.#flags.at(index) & PHRASED) === 0) return -1;
+    const { chunk, codeEnd } = this.#locate(index);
+    const copied = chunk.copyPhrases(this.#codeStart.at(index), codeEnd, target, offset);
+    return copied < 0 ? -2 : copied;
+  }
+
   /** Indices of the messages of a connection, in order (a view: copy it to keep it across appends). */
   messagesOf(conn: string): Int32Array {
     const number = this.#connectionNumbers.get(conn);

@@ -127,6 +127,13 @@ describe('TranscriptStore', () => {
     expect(phrases.map((p) => store.phrases.text(p)).join('')).toBe('{"hello":4"world"}');
     expect(store.readPhrases(3, { push: (p) => phrases.push(p) })).toBe(false);
     expect(store.payload(1)).toBe('plain 1');
+    // The same numbers copied into a typed array, after what it already holds.
+    const target = new Int32Array(8).fill(-9);
+    expect(store.copyPhrases(4, target, 2)).toBe(3);
+    expect([...target.subarray(0, 5)]).toEqual([-9, -9, ...phrases]);
+    expect(store.copyPhrases(3, target, 0)).toBe(-1);
+    expect(store.copyPhrases(2, target, 6)).toBe(-2);
+    expect([...target.subarray(5)]).toEqual([-9, -9, -9]);
   });
 
   it('writes the JSON of phrased messages from escaped phrases, even with escapes and split surrogate pairs', () => {
