@@ -1,36 +1,28 @@
 /**
- * A policy worker seen as a `PolicyEndpoint`: Comlink calls to its runtime, and terminate. A worker that
- * fails to start or dies rejects the calls waiting on it, so the supervisor learns of the crash at once
- * instead of waiting out the budget.
+ * Policy workers seen as `PolicyEndpoint`s: Comlink calls to the runtime inside, and terminate. A worker
+ * that fails to start or dies rejects the calls waiting on it, so the supervisor learns of the crash at
+ * once instead of waiting out the budget. One worker is always kept started ahead (its compiler loaded),
+ * so neither a run nor the restart after an overrun waits for a worker to boot.
  */
 import * as Comlink from 'comlink';
-import type { PolicyRuntime } from '../src/core/policy/runtime';
-import type { CallOutcome, LoadOutcome } from '../src/core/policy/types';
 import type { PolicyEndpoint } from '../src/core/policy/supervisor';
+import type { CallOutcome, LoadOutcome, PolicySource } from '../src/core/policy/types';
 
-let spare: PolicyEndpoint | undefined;
-
-/**
- * A policy worker, ready or nearly: one is always kept started ahead (its compiler loaded), so neither
- * a run nor the restart after an overrun waits for a worker to boot.
- */
-export function spawnPolicyWorker(): PolicyEndpoint {
-  const endpoint = spare ?? startPolicyWorker();
-  spare = startPolicyWorker();
-  return endpoint;
+/** What a policy worker exposes: the policy runtime, or a protocol's runtime built on it. */
+interface RuntimeApi {
+  load(source: PolicySource): LoadOutcome;
+  call(hook: string, args: readonly unknown[], context: Record<string, unknown>): Promise<CallOutcome>;
 }
 
-/** Starts the spare policy worker now, before the first session needs it. */
-export function prewarmPolicyWorker(): void {
-  spare ??= startPolicyWorker();
+/** How calls cross into the worker. */
+export interface WorkerEndpointOptions {
+  /** Buffers a call hands over instead of copying (they are unusable in this thread afterwards). */
+  transfer?: (hook: string, args: readonly unknown[]) => Transferable[];
 }
 
-function startPolicyWorker(): PolicyEndpoint {
-  const worker = new Worker(new URL('./policy.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'policy',
-  });
-  const runtime = Comlink.wrap<PolicyRuntime>(worker);
+/** A `PolicyEndpoint` over a worker exposing a runtime with Comlink. */
+export function workerEndpoint(worker: Worker, options: WorkerEndpointOptions = {}): PolicyEndpoint {
+  const runtime = Comlink.wrap<RuntimeApi>(worker);
   let failure: Error | undefined;
   const failed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (event) => {
@@ -44,7 +36,43 @@ function startPolicyWorker(): PolicyEndpoint {
     failure ? Promise.reject(failure) : Promise.race([call(), failed]);
   return {
     load: (source) => guarded<LoadOutcome>(() => runtime.load(source)),
-    call: (hook, args, context) => guarded<CallOutcome>(() => runtime.call(hook, [...args], context)),
+    call: (hook, args, context) =>
+      guarded<CallOutcome>(() => {
+        const transferred = options.transfer?.(hook, args) ?? [];
+        const sent = transferred.length ? Comlink.transfer([...args], transferred) : [...args];
+        return runtime.call(hook, sent, context);
+      }),
     terminate: () => worker.terminate(),
   };
+}
+
+/** Endpoints of one kind of worker, one always started ahead of need. */
+export function keepOneAhead(start: () => PolicyEndpoint): { spawn(): PolicyEndpoint; prewarm(): void } {
+  let spare: PolicyEndpoint | undefined;
+  return {
+    spawn() {
+      const endpoint = spare ?? start();
+      spare = start();
+      return endpoint;
+    },
+    prewarm() {
+      spare ??= start();
+    },
+  };
+}
+
+const policyWorkers = keepOneAhead(() =>
+  workerEndpoint(
+    new Worker(new URL('./policy.worker.ts', import.meta.url), { type: 'module', name: 'policy' }),
+  ),
+);
+
+/** A policy worker, ready or nearly. */
+export function spawnPolicyWorker(): PolicyEndpoint {
+  return policyWorkers.spawn();
+}
+
+/** Starts the spare policy worker now, before the first session needs it. */
+export function prewarmPolicyWorker(): void {
+  policyWorkers.prewarm();
 }
