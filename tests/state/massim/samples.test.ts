@@ -1,37 +1,8 @@
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { policyTypeErrors as typeErrors } from '../../support/policy-type-check';
 import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
 import { massimPolicyTypes } from '../../../src/state/protocols/massim/policy-types';
 import { playMatch, policySource, sampleCode } from './play-match';
-
-/** Type errors of policies against the editor's declarations, with the editor's strict settings. */
-function typeErrors(codes: Record<string, string>, types: string): Record<string, string[]> {
-  const files = new Map([
-    ...Object.entries(codes).map(([name, code]) => [`/${name}.ts`, code] as const),
-    ['/policy-types.d.ts', types],
-  ]);
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    lib: ['lib.es2023.d.ts'],
-    strict: true,
-    noEmit: true,
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
-  const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) => {
-    const text = files.get(name);
-    return text !== undefined ? ts.createSourceFile(name, text, version) : read(name, version);
-  };
-  const program = ts.createProgram([...files.keys()], options, host);
-  const errors: Record<string, string[]> = Object.fromEntries(Object.keys(codes).map((name) => [name, []]));
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
-    const name = diagnostic.file?.fileName.slice(1, -3) ?? 'policy-types';
-    (errors[name] ??= []).push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-  }
-  return errors;
-}
 
 describe('MASSim sample team policies', () => {
   it("type-check against the editor's declarations, which catch a wrong action", () => {

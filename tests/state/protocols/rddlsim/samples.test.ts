@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { policyTypeErrors as typeErrors } from '../../../support/policy-type-check';
 import { EXAMPLE_DOMAINS, exampleSources, loadRddl } from '../../../../src/core/envs/rddl';
 import type { RddlModel } from '../../../../src/core/envs/rddl/api';
 import { createInProcessEndpoint } from '../../../../src/core/policy/in-process-endpoint';
@@ -13,45 +13,6 @@ import { RDDLSIM_SAMPLES } from '../../../../src/state/protocols/rddlsim/samples
 const models = new Map<string, RddlModel>(
   EXAMPLE_DOMAINS.map((example) => [example.id, loadRddl(exampleSources(example))]),
 );
-
-const libraries = new Map<string, ts.SourceFile | undefined>();
-
-/**
- * Type errors of policies against the editor's generated declarations, with the editor's settings: one
- * program per domain, each policy a module of its own. Keyed by policy file name.
- */
-function typeErrors(codes: Record<string, string>, types: string): Record<string, string[]> {
-  const files = new Map([
-    ...Object.entries(codes).map(([name, code]) => [`/${name}.ts`, code] as const),
-    ['/policy-types.d.ts', types],
-  ]);
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    lib: ['lib.es2023.d.ts'],
-    strict: true,
-    noEmit: true,
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
-  const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) => {
-    const text = files.get(name);
-    if (text !== undefined) return ts.createSourceFile(name, text, version);
-    // The standard library is the same for every check: parse it once.
-    let lib = libraries.get(name);
-    if (!lib) libraries.set(name, (lib = read(name, version)));
-    return lib;
-  };
-  const program = ts.createProgram([...files.keys()], options, host);
-  const errors: Record<string, string[]> = Object.fromEntries(Object.keys(codes).map((name) => [name, []]));
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
-    const name = diagnostic.file?.fileName.slice(1, -3);
-    if (name && name in errors)
-      errors[name]!.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-  }
-  return errors;
-}
 
 /** Plays a sample in-process (same runtime as the policy worker, no worker boundary). */
 async function play(code: string, level: 'policy' | 'wire', environment: string, seed: number, rounds = 3) {
