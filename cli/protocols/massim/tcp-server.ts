@@ -14,6 +14,7 @@ import {
   type MassimHostConnection,
   type MassimHostEvent,
 } from '../../../src/core/protocols/massim/host';
+import { boundAddress, listen } from '../../net/tcp-listen';
 
 /** Bytes queued for an agent that does not read before its connection is dropped. */
 const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
@@ -62,23 +63,13 @@ export class MassimTcpServer {
   /** Starts listening; rejects with the socket error (address in use...) when it cannot. */
   static async start(options: MassimTcpServerOptions): Promise<MassimTcpServer> {
     const server = new MassimTcpServer(options);
-    await new Promise<void>((resolve, reject) => {
-      server.#server.once('error', reject);
-      server.#server.listen(options.port, options.host, () => {
-        server.#server.off('error', reject);
-        resolve();
-      });
-    });
-    server.#server.on('error', (error) => options.log(`server error: ${describeError(error)}`));
+    await listen(server.#server, options.port, options.host, options.log);
     return server;
   }
 
   /** The bound address and port. */
   get address(): { host: string; port: number } {
-    const address = this.#server.address();
-    if (address === null || typeof address === 'string')
-      return { host: this.#options.host, port: this.#options.port };
-    return { host: address.address, port: address.port };
+    return boundAddress(this.#server, this.#options);
   }
 
   /** Agents with an open, logged-in connection. */

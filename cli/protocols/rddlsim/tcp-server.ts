@@ -14,6 +14,7 @@ import { serialiseTranscript } from '../../../src/core/transcript/json-format';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { RddlLibrary } from './rddl-library';
 import { ServedSession, type SessionEnd } from './served-session';
+import { boundAddress, listen } from '../../net/tcp-listen';
 
 /** Options of a server. */
 export interface RddlsimTcpServerOptions {
@@ -74,23 +75,13 @@ export class RddlsimTcpServer {
   static async start(options: RddlsimTcpServerOptions): Promise<RddlsimTcpServer> {
     const server = new RddlsimTcpServer(options);
     if (options.recordDir) await mkdir(options.recordDir, { recursive: true });
-    await new Promise<void>((resolve, reject) => {
-      server.#server.once('error', reject);
-      server.#server.listen(options.port, options.host, () => {
-        server.#server.off('error', reject);
-        resolve();
-      });
-    });
-    server.#server.on('error', (error) => options.log(`server error: ${describeError(error)}`));
+    await listen(server.#server, options.port, options.host, options.log);
     return server;
   }
 
   /** The bound address and port. */
   get address(): { host: string; port: number } {
-    const address = this.#server.address();
-    if (address === null || typeof address === 'string')
-      return { host: this.#options.host, port: this.#options.port };
-    return { host: address.address, port: address.port };
+    return boundAddress(this.#server, this.#options);
   }
 
   /** Sessions whose sockets are still open. */
