@@ -51,3 +51,9 @@ export function printTable(title: string, rows: (string | number)[][]): void {
     if (r === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   });
 }
+
+/** The median of some figures (the upper middle one of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}

@@ -9,11 +9,10 @@
  * arrives.
  */
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import { printTable } from '../lib';
-import { ensureBuild, startPreview, stopPreview } from './page-server';
+import type { Browser, Page } from '@playwright/test';
+import { median, printTable } from '../lib';
+import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROUNDS = Number(process.env.LONG_TASKS_ROUNDS ?? 200);
 const REPEATS = 3;
 
@@ -129,18 +128,10 @@ async function session(browser: Browser, page: Page): Promise<Smoothness> {
   return { ...figures, messages: Number((count ?? '').replace(/[^\d]/g, '')) };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 export default async function () {
   ensureBuild();
   const server = await startPreview();
-  const browser = await chromium.launch({
-    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript(OBSERVER_SCRIPT);

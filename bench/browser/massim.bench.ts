@@ -8,11 +8,8 @@
  * the worker boundaries and the page. The real massim_2022 server's rates on this kind of machine are
  * given where they were measured (2 x 20 on 70 x 70: ~43 steps/s; 2 x 40 on 100 x 100: ~23 steps/s).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from '@playwright/test';
 import { quickMassimConfig } from '../../src/core/envs/massim';
 import {
   MassimMatchRunner,
@@ -28,13 +25,13 @@ import {
   massimLinkParameter,
 } from '../../src/state/protocols/massim/workspace-data';
 import type { MassimBenchRequest, MassimBenchResult } from '../../src/ui/massim/bench-api';
-import { measureRate, printTable } from '../lib';
+import { measureRate, median, printTable } from '../lib';
+import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** A build of its own: another build of `dist/` may be under way. */
 const OUT = join(ROOT, 'bench/out/massim-app');
 const PORT = Number(process.env.BENCH_PORT ?? 4189);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REPEATS = 3;
 const SEED = 1;
 const STEPS = 200;
@@ -43,52 +40,6 @@ const SHAPES = [
   { label: '2 x 20 on 70 x 70', agentsPerTeam: 20, width: 70, height: 70, realServer: 43 },
   { label: '2 x 40 on 100 x 100', agentsPerTeam: 40, width: 100, height: 100, realServer: 23 },
 ];
-
-/** The newest modification time under a directory. */
-function newestMtime(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }, 0);
-}
-
-/** Builds the app unless the build is newer than every source it is built from. */
-function ensureBuild(): void {
-  const built = join(OUT, 'index.html');
-  const sources = Math.max(...['src', 'workers'].map((dir) => newestMtime(join(ROOT, dir))));
-  if (existsSync(built) && statSync(built).mtimeMs > sources) return;
-  console.log('building the app (its build is missing or older than the sources)...');
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', OUT, '--emptyOutDir'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('vite build failed');
-}
-
-/** Serves the build with vite preview on loopback; resolves once it answers. */
-async function startPreview(): Promise<ChildProcess> {
-  const args = [
-    'vite',
-    'preview',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(PORT),
-    '--strictPort',
-    '--outDir',
-    OUT,
-  ];
-  const server = spawn('npx', args, { cwd: ROOT, stdio: 'ignore', detached: true });
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`vite preview did not start on port ${PORT}`);
-}
 
 const SKIP = MASSIM_SAMPLES.find((s) => s.id === 'skip')!.code;
 
@@ -150,22 +101,14 @@ async function scrubTimes(page: import('@playwright/test').Page, steps: number):
   }, steps);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 export default async function () {
-  ensureBuild();
-  const server = await startPreview();
-  const browser = await chromium.launch({
-    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  ensureBuild(OUT);
+  const server = await startPreview(PORT, OUT);
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const link = `${massimLinkParameter}=${encodeMassimWorkspace(defaultMassimWorkspace())}`;
-    await page.goto(`http://127.0.0.1:${PORT}/?bench#${link}`);
+    await page.goto(`${server.url}?bench#${link}`);
     await page.waitForFunction(() => 'protoplayMassimBench' in window);
     const rows: (string | number)[][] = [
       [
@@ -228,6 +171,6 @@ export default async function () {
     );
   } finally {
     await browser.close();
-    if (server.pid) process.kill(-server.pid);
+    stopPreview(server);
   }
 }

@@ -1,12 +1,15 @@
 /**
  * The production build served for browser benchmarks: built when older than its sources, served by vite
- * preview on loopback.
+ * preview on loopback, and the Chromium that opens it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const DIST = join(ROOT, 'dist');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A running preview server. */
 export interface PreviewServer {
@@ -23,27 +26,36 @@ function newestMtime(dir: string): number {
   }, 0);
 }
 
-/** Builds the app unless dist/ is newer than every source it is built from. */
-export function ensureBuild(): void {
-  const built = join(ROOT, 'dist/index.html');
+/**
+ * Builds the app into `outDir` (default `dist/`) unless the build there is newer than every source it is
+ * built from. A benchmark may build into a folder of its own when another build of `dist/` may be under way.
+ */
+export function ensureBuild(outDir = DIST): void {
+  const built = join(outDir, 'index.html');
   const sources = Math.max(...['src', 'workers'].map((dir) => newestMtime(join(ROOT, dir))));
   if (existsSync(built) && statSync(built).mtimeMs > sources) return;
-  console.log('building the app (dist/ is missing or older than the sources)...');
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  console.log(`building the app into ${relative(ROOT, outDir)}/ (missing or older than the sources)...`);
+  const result = spawnSync(
+    'npx',
+    ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-/** Serves dist/ with vite preview on loopback; resolves once it answers. */
-export async function startPreview(port = Number(process.env.BENCH_PORT ?? 4189)): Promise<PreviewServer> {
+/** Serves the build in `outDir` (default `dist/`) with vite preview on loopback; resolves once it answers. */
+export async function startPreview(
+  port = Number(process.env.BENCH_PORT ?? 4189),
+  outDir = DIST,
+): Promise<PreviewServer> {
   const url = `http://127.0.0.1:${port}/`;
   const child = spawn(
     'npx',
-    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    {
-      cwd: ROOT,
-      stdio: 'ignore',
-      detached: true,
-    },
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', outDir],
+    { cwd: ROOT, stdio: 'ignore', detached: true },
   );
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
@@ -63,4 +75,12 @@ export function stopPreview(server: PreviewServer): void {
   } catch {
     // already gone
   }
+}
+
+/** Chromium for benchmarks: `CHROMIUM_PATH` (default the system one), or Playwright's own when empty. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 }

@@ -6,10 +6,6 @@
  * and policy runtime) in Node in-process, no worker and no page, so the ratio is the cost of the worker
  * boundaries and the page.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium } from '@playwright/test';
 import { DEFAULT_EXAMPLE, exampleSources, loadRddl } from '../../src/core/envs/rddl';
 import { createInProcessEndpoint } from '../../src/core/policy/in-process-endpoint';
 import { PolicySupervisor } from '../../src/core/policy/supervisor';
@@ -19,56 +15,14 @@ import { rddlsimTaskText } from '../../src/core/protocols/rddlsim/host';
 import { EmulatedSession } from '../../src/core/protocols/rddlsim/session';
 import { RDDLSIM_SAMPLES } from '../../src/state/protocols/rddlsim/samples';
 import type { BenchRequest, BenchResult } from '../../src/app/bench-api';
-import { measureRate, printTable } from '../lib';
+import { measureRate, median, printTable } from '../lib';
+import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const PORT = Number(process.env.BENCH_PORT ?? 4188);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Rounds per measured session (the default domain has 40 turns per round). */
 const ROUNDS = 25;
 const REPEATS = 5;
 const SEED = 1;
-
-/** The newest modification time under a directory (for "is the build older than the sources?"). */
-function newestMtime(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(dir, entry.name);
-    const time = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-    return Math.max(newest, time);
-  }, 0);
-}
-
-/** Builds the app unless dist/ is newer than every source it is built from. */
-function ensureBuild(): void {
-  const built = join(ROOT, 'dist/index.html');
-  const sources = Math.max(...['src', 'workers'].map((dir) => newestMtime(join(ROOT, dir))));
-  if (existsSync(built) && statSync(built).mtimeMs > sources) return;
-  console.log('building the app (dist/ is missing or older than the sources)...');
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('vite build failed');
-}
-
-/** Serves dist/ with vite preview on loopback; resolves once it answers. */
-async function startPreview(): Promise<ChildProcess> {
-  const server = spawn(
-    'npx',
-    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
-    {
-      cwd: ROOT,
-      stdio: 'ignore',
-      detached: true,
-    },
-  );
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`vite preview did not start on port ${PORT}`);
-}
 
 function policySource(code: string): PolicySource {
   return { code, language: 'ts', fileName: 'policy.ts', level: 'policy', seed: SEED };
@@ -97,21 +51,13 @@ async function playInProcess(code: string): Promise<number> {
   return session.transcript.messages.filter((m) => m.text?.includes('<turn>')).length;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 export default async function () {
   ensureBuild();
-  const server = await startPreview();
-  const browser = await chromium.launch({
-    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const server = await startPreview(PORT);
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/?bench`);
+    await page.goto(`${server.url}?bench`);
     await page.waitForFunction(() => 'protoplayBench' in window);
     const rows: (string | number)[][] = [
       [
@@ -162,6 +108,6 @@ export default async function () {
     );
   } finally {
     await browser.close();
-    if (server.pid) process.kill(-server.pid);
+    stopPreview(server);
   }
 }
