@@ -4,6 +4,8 @@
  * with `--json`, nothing until one JSON document at the end.
  */
 import cliProgress from 'cli-progress';
+import type { MassimServerConfig } from '../../../src/core/envs/massim/api';
+import type { MassimHostEvent } from '../../../src/core/protocols/massim/host';
 import type { CliIo } from '../../command-line/io';
 
 /** A simulation as the report names it. */
@@ -40,6 +42,8 @@ export class MatchReporter {
   readonly results: SimulationResult[] = [];
   readonly #options: MatchReporterOptions;
   #current: ReportedSimulation | undefined;
+  /** Simulations started, as the emulated host reported them. */
+  #hostSimulations = 0;
   #bars: cliProgress.MultiBar | undefined;
   #bar: cliProgress.SingleBar | undefined;
 
@@ -57,6 +61,30 @@ export class MatchReporter {
         },
         cliProgress.Presets.shades_classic,
       );
+    }
+  }
+
+  /**
+   * Reports a simulation starting, a step or a simulation ending from the emulated host of `config`'s
+   * match; returns false for any other event, which is the caller's.
+   */
+  hostEvent(event: MassimHostEvent, config: MassimServerConfig): boolean {
+    switch (event.kind) {
+      case 'simulation-start':
+        this.simulationStarted({
+          number: ++this.#hostSimulations,
+          teams: event.teams,
+          steps: config.match[event.simulation]!.steps,
+        });
+        return true;
+      case 'step':
+        this.step(event.step, event.scores);
+        return true;
+      case 'simulation-end':
+        this.simulationEnded(event.scores);
+        return true;
+      default:
+        return false;
     }
   }
 

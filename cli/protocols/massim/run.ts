@@ -72,7 +72,6 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
   }
 
   const reporter = new MatchReporter({ io, json, stepLines: false });
-  let simulations = 0;
   let hostViolations = 0;
   const decides: Record<string, MassimDecide> = {};
   policies.forEach((policy, i) => (decides[teams[i]!] = policy.decide));
@@ -85,26 +84,7 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
     // World snapshots cost more than a step on large maps; only a transcript needs them.
     recordWorld: transcriptPath !== undefined,
     onHostEvent: (event) => {
-      switch (event.kind) {
-        case 'simulation-start':
-          reporter.simulationStarted({
-            number: ++simulations,
-            teams: event.teams,
-            steps: config.match[event.simulation]!.steps,
-          });
-          return;
-        case 'step':
-          reporter.step(event.step, event.scores);
-          return;
-        case 'simulation-end':
-          reporter.simulationEnded(event.scores);
-          return;
-        case 'violation':
-          hostViolations++;
-          return;
-        default:
-          return;
-      }
+      if (!reporter.hostEvent(event, config) && event.kind === 'violation') hostViolations++;
     },
   });
   const store = runner.host.store;

@@ -58,24 +58,11 @@ export async function serveMassim(
   };
   let finished: () => void = () => undefined;
   const done = new Promise<void>((resolveDone) => (finished = resolveDone));
-  let simulations = 0;
   let matchFiles: MatchFiles | undefined;
   const onHostEvent = (event: MassimHostEvent) => {
     matchFiles?.onHostEvent(event);
+    if (reporter.hostEvent(event, config)) return;
     switch (event.kind) {
-      case 'simulation-start':
-        reporter.simulationStarted({
-          number: ++simulations,
-          teams: event.teams,
-          steps: config.match[event.simulation]!.steps,
-        });
-        return;
-      case 'step':
-        reporter.step(event.step, event.scores);
-        return;
-      case 'simulation-end':
-        reporter.simulationEnded(event.scores);
-        return;
       case 'violation': {
         const { violation } = event;
         // A refused login is logged with the address it came from.
