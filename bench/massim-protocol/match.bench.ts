@@ -13,7 +13,12 @@
  * - serving loop, phrase path: the same with request-actions written as phrases into a transcript store;
  * - whole match, policies in-process: the policy reads percept objects built from the world;
  * - whole match, policies in worker threads, one message per team and step, with percepts crossing as
- *   phrase numbers (the protocol's way), as wire text, or as structured-clone objects.
+ *   phrase numbers (the protocol's way), as wire text, or as structured-clone objects;
+ * - floors, without any server: the two team workers asked once per step with nothing to read (the cost of
+ *   handing a step to two threads and back), and the same with each worker parsing its team's
+ *   request-actions of that step (texts recorded from the same match and handed over before timing) with
+ *   `JSON.parse`. They bound what any design giving policies percept objects in worker threads can do on
+ *   this machine (see docs/massim-performance.md, "Limits").
  *
  * The last column counts the percepts the policies read over a row's runs and the sum of their energies:
  * the same figures in every row with policies show that each way delivered every percept, intact.
@@ -144,6 +149,49 @@ function timeLoop(config: MassimServerConfig, mode: 'world' | 'stringify' | 'phr
   };
 }
 
+/** Every team's request-action texts of a whole simulation played with the benchmark's moves. */
+function recordTexts(config: MassimServerConfig): { team: string; agents: string[]; texts: string[][] }[] {
+  const simulation = createSimulation(config.match[0]!, { seed: 1, teams: config.teams });
+  const teams = simulation.teams.map((team) => ({
+    team: team.name,
+    agents: [...team.agents],
+    texts: [] as string[][],
+  }));
+  let id = 0;
+  while (!simulation.isFinished) {
+    const step = simulation.currentStep;
+    const header = { step, id: id++, time: 1_763_760_000_000 + step, deadline: 1_763_760_004_000 + step };
+    for (const team of teams)
+      team.texts.push(
+        team.agents.map((agent) =>
+          serializeMassimMessage({
+            type: 'request-action',
+            content: { ...header, percept: simulation.requestActionPercept(agent) },
+          }),
+        ),
+      );
+    simulation.step(
+      new Map(
+        simulation.agents.map((agent) => [
+          agent,
+          { type: 'move', p: [directions[(step + agent.length) % 4]!] },
+        ]),
+      ),
+    );
+  }
+  return teams;
+}
+
+/** A floor: no server, only the two team workers asked once per step (reading the percepts or not). */
+async function timeFloor(workers: TeamWorker[], steps: number, parse: boolean): Promise<Timing> {
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  for (let step = 0; step < steps; step++)
+    await Promise.all(workers.map((worker) => worker.floor(step, parse)));
+  const cpu = process.cpuUsage(cpuStart);
+  return { wallMs: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000, steps };
+}
+
 /** A worker thread running the team policy, and a transport posting it batches. */
 class TeamWorker {
   readonly #worker: Worker;
@@ -185,6 +233,16 @@ class TeamWorker {
       this.#waiting.set(sequence, resolve);
       this.#worker.postMessage({ ...message, sequence }, transfer);
     });
+  }
+
+  /** Hands the worker its team's request-action texts of every step, for the floor rows. */
+  preload(agents: string[], texts: string[][]): void {
+    this.#worker.postMessage({ preload: { agents, texts } } satisfies TeamWorkerMessage);
+  }
+
+  /** One floor step: the worker answers its agents, parsing the step's preloaded texts or not. */
+  floor(step: number, parse: boolean): Promise<MassimTeamBatchReply> {
+    return this.post({ floor: { step, parse } });
   }
 
   /** Percepts as phrase numbers (the protocol's batches). */
@@ -295,6 +353,10 @@ export default async function () {
   ];
   for (const shape of SHAPES) {
     const config = sampleSimulation(shape.index, shape.steps);
+    const recorded = recordTexts(config);
+    a.preload(recorded[0]!.agents, recorded[0]!.texts);
+    b.preload(recorded[1]!.agents, recorded[1]!.texts);
+    const steps = recorded[0]!.texts.length;
     const variants: [string, () => Timing | Promise<Timing>][] = [
       ['world only (baseline)', () => timeLoop(config, 'world')],
       ['serving loop, JSON.stringify path (baseline)', () => timeLoop(config, 'stringify')],
@@ -314,6 +376,14 @@ export default async function () {
       [
         'whole match, policies in workers, percepts as cloned objects',
         () => timeMatch(config, { A: a.objects(), B: b.objects() }),
+      ],
+      [
+        'floor: two workers asked per step, nothing to read, no server',
+        () => timeFloor([a, b], steps, false),
+      ],
+      [
+        'floor: two workers JSON.parse their percepts per step, no server',
+        () => timeFloor([a, b], steps, true),
       ],
     ];
     // Every run of a row plays the same matches: rows with policies must read as many percepts, with the

@@ -8,7 +8,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { MassimSimStartPercept, MassimStepPercept } from '../../src/core/envs/massim/api';
 import { createTeamDecide } from '../../src/core/protocols/massim/client';
-import type { MassimAct } from '../../src/core/protocols/massim/policy-api';
+import type { MassimRequestAction } from '../../src/core/protocols/massim/messages';
+import type { MassimAct, MassimPolicyAction } from '../../src/core/protocols/massim/policy-api';
 import {
   createTeamBatchAnswerer,
   type MassimTeamBatch,
@@ -29,9 +30,16 @@ export interface ObjectBatch {
   }[];
 }
 
-/** What the benchmark posts: one batch and the number its reply must carry. */
+/**
+ * What the benchmark posts: one batch and the number its reply must carry; or, for the floor rows, the
+ * team's request-action texts of every step of a match once (`preload`), then per step only the step's
+ * number (`floor`), answered without any server: with the texts parsed by `JSON.parse` or not read at all.
+ */
 export type TeamWorkerMessage =
-  { sequence: number; batch: MassimTeamBatch } | { sequence: number; objects: ObjectBatch };
+  | { sequence: number; batch: MassimTeamBatch }
+  | { sequence: number; objects: ObjectBatch }
+  | { sequence: number; floor: { step: number; parse: boolean } }
+  | { preload: { agents: string[]; texts: string[][] } };
 
 /** What the policy read since the last reply: percepts, and the sum of their energies. */
 export interface PolicyReads {
@@ -56,8 +64,33 @@ function reply(sequence: number, actions: MassimTeamBatchReply): void {
 const answerBatch = createTeamBatchAnswerer(wander);
 const decide = createTeamDecide(wander);
 
+let preloaded: { agents: string[]; texts: string[][] } = { agents: [], texts: [] };
+/** A floor step: the step's preloaded texts parsed (or not), one trivial action per agent. */
+function answerFloor(step: number, parse: boolean): MassimTeamBatchReply {
+  const { agents, texts } = preloaded;
+  const actions: MassimPolicyAction[] = [];
+  for (let i = 0; i < agents.length; i++) {
+    let energy = 0;
+    if (parse) {
+      energy = (JSON.parse(texts[step]![i]!) as MassimRequestAction).content.percept.energy;
+      reads.percepts++;
+      reads.energy += energy;
+    }
+    actions.push({ type: 'move', p: [directions[(step + agents[i]!.length + energy) % 4]!] });
+  }
+  return { actions };
+}
+
 parentPort!.postMessage('ready');
 parentPort!.on('message', (message: TeamWorkerMessage) => {
+  if ('preload' in message) {
+    preloaded = message.preload;
+    return;
+  }
+  if ('floor' in message) {
+    reply(message.sequence, answerFloor(message.floor.step, message.floor.parse));
+    return;
+  }
   if ('batch' in message) {
     void answerBatch(message.batch).then((actions) => reply(message.sequence, actions));
     return;
