@@ -1,5 +1,6 @@
 import { mount } from 'svelte';
 import App from './app/App.svelte';
 import './app/theme.css';
+import './ui/panes.css';
 
 mount(App, { target: document.getElementById('app')! });
