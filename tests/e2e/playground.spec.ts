@@ -177,6 +177,8 @@ test('an action with an unknown name is held before sending, and can be sent any
   // and says so.
   await expect(messageRows(page).filter({ hasText: 'restart(server)' })).toHaveCount(1);
   await expect(status(page)).toContainText(/Finished|Stopped/);
+  // The tab counts the notes waiting in it.
+  await expect(page.getByRole('tab', { name: /Console/ }).locator('span')).toHaveText(/^[1-9]\d*$/);
   await page.getByRole('tab', { name: /Console/ }).click();
   await expect(page.getByRole('listbox', { name: 'Console entries' })).toContainText('real server');
 });
