@@ -18,7 +18,12 @@
  *   handing a step to two threads and back), and the same with each worker parsing its team's
  *   request-actions of that step (texts recorded from the same match and handed over before timing) with
  *   `JSON.parse`. They bound what any design giving policies percept objects in worker threads can do on
- *   this machine (see docs/massim-performance.md, "Limits").
+ *   this machine (see docs/massim-performance.md, "Limits");
+ * - a bound for overlapping the reading with the writing: the host writes each request-action as phrases
+ *   into the transcript store and its phrase numbers into shared memory at once, one policy thread for both
+ *   teams spins on a shared counter and reads each percept as it comes, the host records the actions and
+ *   the world after every step; no connections, no protocol machines. Not the product's path: what the
+ *   route could give at most here.
  *
  * The last column counts the percepts the policies read over a row's runs and the sum of their energies:
  * the same figures in every row with policies show that each way delivered every percept, intact.
@@ -48,6 +53,7 @@ import {
 } from '../../src/core/protocols/massim/team-batch';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { TranscriptStore } from '../../src/core/transcript/store/store';
+import { MassimWorldPacker } from '../../src/core/protocols/massim/world-packer';
 import { formatNumber, printTable } from '../lib';
 import type { ObjectBatch, PolicyReads, TeamWorkerMessage } from './team-worker';
 
@@ -190,6 +196,162 @@ async function timeFloor(workers: TeamWorker[], steps: number, parse: boolean): 
     await Promise.all(workers.map((worker) => worker.floor(step, parse)));
   const cpu = process.cpuUsage(cpuStart);
   return { wallMs: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000, steps };
+}
+
+/** The shared buffers of the ring bound (the policy thread's side is ring-worker.ts). */
+export interface RingBuffers {
+  /**
+   * Counters: [0] requests written in all, [1] requests answered in all, [2] phrases published, [3] 1 to
+   * stop, [4] requests written before this step (request slots count from there), [5] percepts read and
+   * [6] the sum of their energies (written by the policy thread).
+   */
+  control: SharedArrayBuffer;
+  /** Per slot: agent number, start and end in `phrases`. */
+  requests: SharedArrayBuffer;
+  /** The step's requests' phrase numbers. */
+  phrases: SharedArrayBuffer;
+  /** Every phrase's text, one after another (UTF-16), and where each ends. */
+  texts: SharedArrayBuffer;
+  textEnds: SharedArrayBuffer;
+  /** Per slot: the direction (0-3) of the move answered. */
+  actions: SharedArrayBuffer;
+}
+
+/** The ring bound for one shape: its policy thread, and runs of whole simulations through it. */
+class RingBound {
+  readonly #config: MassimServerConfig;
+  readonly #agents: string[];
+  readonly #worker: Worker;
+  readonly #buffers: RingBuffers;
+  readonly #store = new TranscriptStore({ protocol: 'massim', packers: [new MassimWorldPacker()] });
+  readonly #recording = new MassimRecording(this.#store, () => 0);
+  readonly #writer = new RequestActionWriter();
+  #published = 0;
+  #textEnd = 0;
+  #written = 0;
+  #id = 0;
+  readonly ready: Promise<void>;
+
+  constructor(config: MassimServerConfig) {
+    this.#config = config;
+    this.#agents = [...createSimulation(config.match[0]!, { seed: 1, teams: config.teams }).agents];
+    const slots = this.#agents.length;
+    this.#buffers = {
+      control: new SharedArrayBuffer(4 * 8),
+      requests: new SharedArrayBuffer(4 * 3 * slots),
+      phrases: new SharedArrayBuffer(4 * 1024 * slots),
+      texts: new SharedArrayBuffer(2 * (1 << 24)),
+      textEnds: new SharedArrayBuffer(4 * (1 << 21)),
+      actions: new SharedArrayBuffer(4 * slots),
+    };
+    const url = new URL('./ring-worker.ts', import.meta.url).href;
+    this.#worker = new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`,
+      { eval: true, workerData: { buffers: this.#buffers, agents: this.#agents } },
+    );
+    this.ready = new Promise((resolve) => this.#worker.once('message', () => resolve()));
+  }
+
+  /** One whole simulation, timed. */
+  run(): Timing {
+    const control = new Int32Array(this.#buffers.control);
+    const requests = new Int32Array(this.#buffers.requests);
+    const phrases = new Int32Array(this.#buffers.phrases);
+    const texts = new Uint16Array(this.#buffers.texts);
+    const textEnds = new Int32Array(this.#buffers.textEnds);
+    const answers = new Int32Array(this.#buffers.actions);
+    const agents = this.#agents;
+    const store = this.#store;
+    const recording = this.#recording;
+    const simulation = createSimulation(this.#config.match[0]!, { seed: 1, teams: this.#config.teams });
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
+    while (!simulation.isFinished) {
+      const step = simulation.currentStep;
+      const id = this.#id++;
+      const header = { step, id, time: 1_763_760_000_000 + step, deadline: 1_763_760_004_000 + step };
+      const stepBase = this.#written;
+      Atomics.store(control, 4, stepBase);
+      let offset = 0;
+      for (let slot = 0; slot < agents.length; slot++) {
+        const agent = agents[slot]!;
+        const index = recording.phrased(
+          agent,
+          's2c',
+          (out) =>
+            this.#writer.write(out, header, (inner) => simulation.writeRequestActionPercept(agent, inner)),
+          'nul',
+        );
+        const count = store.copyPhrases(index, phrases, offset);
+        if (count < 0) throw new Error('the ring holds too few phrase numbers for a step');
+        requests[3 * slot] = slot;
+        requests[3 * slot + 1] = offset;
+        requests[3 * slot + 2] = offset += count;
+        const book = store.phrases;
+        if (book.size > this.#published) {
+          for (let phrase = this.#published; phrase < book.size; phrase++) {
+            const text = book.text(phrase);
+            if (this.#textEnd + text.length > texts.length)
+              throw new Error('the ring holds too little phrase text');
+            for (let k = 0; k < text.length; k++) texts[this.#textEnd++] = text.charCodeAt(k);
+            textEnds[phrase] = this.#textEnd;
+          }
+          this.#published = book.size;
+          Atomics.store(control, 2, this.#published);
+        }
+        Atomics.store(control, 0, ++this.#written);
+      }
+      store.packPending();
+      const actions = new Map<string, MassimAction>();
+      for (let slot = 0; slot < agents.length; slot++) {
+        while (Atomics.load(control, 1) <= stepBase + slot) {
+          // spin: the policy thread answers within microseconds
+        }
+        const direction = directions[answers[slot]!]!;
+        const action = { type: 'move', p: [direction] };
+        actions.set(agents[slot]!, action);
+        recording.plainAction(
+          agents[slot]!,
+          `{"type":"action","content":{"id":${id},"type":"move","p":["${direction}"]}}`,
+          { id, ...action },
+          'nul',
+        );
+      }
+      simulation.step(actions);
+      recording.annotate(
+        'world',
+        { kind: 'snapshot', simulation: 0, world: simulation.snapshot() },
+        undefined,
+        { packLater: true },
+      );
+    }
+    const cpu = process.cpuUsage(cpuStart);
+    return {
+      wallMs: performance.now() - start,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      steps: simulation.steps,
+    };
+  }
+
+  /** What the policy thread read so far (it counts in the control buffer). */
+  get reads(): PolicyReads {
+    const control = new Int32Array(this.#buffers.control);
+    return { percepts: Atomics.load(control, 5), energy: Atomics.load(control, 6) };
+  }
+
+  /** Counts reads from zero again (between runs, while the policy thread has nothing to answer). */
+  forgetReads(): void {
+    const control = new Int32Array(this.#buffers.control);
+    Atomics.store(control, 5, 0);
+    Atomics.store(control, 6, 0);
+  }
+
+  /** Stops the policy thread. */
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.#worker.once('exit', resolve));
+    Atomics.store(new Int32Array(this.#buffers.control), 3, 1);
+    await exited;
+  }
 }
 
 /** A worker thread running the team policy, and a transport posting it batches. */
@@ -386,10 +548,28 @@ export default async function () {
         () => timeFloor([a, b], steps, true),
       ],
     ];
+    // The ring's policy thread spins as long as it lives: it is started by its row's warm-up run (not timed)
+    // and stopped after its row, so it takes no CPU from the other rows.
+    let ring: RingBound | undefined;
+    variants.push([
+      'bound: shared-memory ring, one spinning policy thread, no protocol',
+      async () => {
+        if (!ring) {
+          // A new thread: two more untimed runs let the engine compile its code, as the team workers'
+          // was by the rows before.
+          ring = new RingBound(config);
+          await ring.ready;
+          ring.run();
+          ring.run();
+          ring.forgetReads();
+        }
+        return ring.run();
+      },
+    ]);
     // Every run of a row plays the same matches: rows with policies must read as many percepts, with the
     // same energies, however the percepts reached them.
     const readSoFar = () => {
-      const all = [inProcessReads, a.reads, b.reads];
+      const all = [inProcessReads, a.reads, b.reads, ring?.reads ?? { percepts: 0, energy: 0 }];
       return {
         percepts: all.reduce((n, r) => n + r.percepts, 0),
         energy: all.reduce((n, r) => n + r.energy, 0),
@@ -411,6 +591,7 @@ export default async function () {
         percepts > 0 ? `${formatNumber(percepts)} (${formatNumber(after.energy - before.energy)})` : '',
       ]);
     }
+    await ring?.stop();
     rows.push([
       `${shape.label}: real server (measured separately, wall)`,
       shape.realServer,
