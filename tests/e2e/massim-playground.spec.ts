@@ -185,3 +185,29 @@ test('a MASSim transcript imported from the page header opens in the MASSim view
   await expect(status(page)).toContainText('showing an imported transcript');
   await expect(world(page)).toHaveAccessibleName(/World after step 5: 40 by 40 cells, 4 agents/);
 });
+
+/** Hovers a word of the visible policy editor and returns its hover box (the language service's answer). */
+async function hoverWord(page: Page, word: string) {
+  const token = page.locator('.view-line span span:visible', { hasText: new RegExp(`^${word}$`) }).first();
+  await token.hover();
+  return page.locator('.monaco-hover-content:visible').first();
+}
+
+test('switching from RDDLSim to MASSim checks the team code, not what the RDDLSim editor held', async ({
+  page,
+}) => {
+  // The RDDLSim policy, unedited, known to the language service.
+  await page.goto('./');
+  await expect(page.getByRole('textbox', { name: 'Policy code' })).toBeAttached({ timeout: 30_000 });
+  await expect(await hoverWord(page, 'Observation')).toContainText('interface Observation', {
+    timeout: 15_000,
+  });
+  await page.mouse.move(1, 1);
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('massim');
+  await expect(page.getByRole('textbox', { name: 'Policy code' })).toBeAttached({ timeout: 30_000 });
+  await expect(page.getByRole('code')).toContainText('export function act(');
+  // The service answers about the team's code (a model that reused the RDDLSim one's name got the old
+  // text's answers: nothing here, and its "Cannot find name" errors marked on the team's sample).
+  await expect(await hoverWord(page, 'Percept')).toContainText('type Percept', { timeout: 15_000 });
+  await expect(page.locator('.squiggly-error:visible')).toHaveCount(0);
+});
