@@ -1,6 +1,7 @@
 /** What the learner is working on: protocol, environment and policy code. Persisted and shareable. */
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
 import type { ProtocolId } from '../core/transcript/model';
+import { codeForLanguage } from './policy-language';
 
 /** The plain-data form of the workspace, as stored and put in URLs. */
 export interface WorkspaceData {
@@ -43,6 +44,16 @@ export class Workspace {
     this.language = data.language;
     this.level = data.level;
     this.replaceCode(data.code);
+  }
+
+  /** Switches the policy's language, converting the code (see `codeForLanguage`). */
+  async setLanguage(language: PolicyLanguage): Promise<void> {
+    const from = this.language;
+    if (from === language) return;
+    const code = this.code;
+    const converted = await codeForLanguage(code, from, language);
+    // The learner may have typed while the converter loaded: then only the language changes.
+    this.replaceCode(this.code === code ? converted : this.code, language);
   }
 
   /** Replaces the policy code, e.g. with a sample. */

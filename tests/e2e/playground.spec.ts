@@ -36,6 +36,28 @@ test('a 3-round session shows every message and a chart point per round', async 
   await expect(page.getByRole('group', { name: 'Per-step rewards of round 2' })).toBeVisible();
 });
 
+test('switching the policy to JavaScript strips its types, and the session plays the same', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await editor(page);
+  await configure(page, { rounds: 2, fast: true });
+  const totalReward = async () => {
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+    await messageRows(page).filter({ hasText: 'session-end' }).click();
+    const text = await page.getByRole('tabpanel', { name: 'Message text' }).innerText();
+    return /<total-reward>([^<]+)</.exec(text)?.[1];
+  };
+  const typed = await totalReward();
+  expect(typed).toMatch(/^-?\d/);
+  await expect(page.getByRole('code')).toContainText('observation: Observation');
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('js');
+  await expect(page.getByRole('code')).toContainText('export function act(observation, context) {');
+  await expect(page.getByRole('code')).not.toContainText('Observation');
+  expect(await totalReward()).toBe(typed);
+});
+
 test('editing the policy changes the actions sent', async ({ page }) => {
   await page.goto('./');
   await configure(page, { rounds: 1, fast: true });

@@ -36,6 +36,19 @@ export function compilePolicy(code: string, language: PolicyLanguage, fileName: 
   }
 }
 
+/**
+ * The JavaScript of a TypeScript policy, for a learner switching the editor's language: type annotations,
+ * interfaces, type aliases and `as` casts removed, everything else (comments, blank lines, `import` and
+ * `export`) as written. Undefined when the code does not parse as TypeScript (it is then left as it is).
+ */
+export function typeScriptToJavaScript(code: string): string | undefined {
+  try {
+    return transform(code, { transforms: ['typescript'], disableESTransforms: true }).code;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Turns sucrase's parse error (message "Unexpected token (3:5)" and a character offset `pos`) into a fault. */
 function syntaxFault(error: unknown, code: string, fileName: string): PolicyFault {
   const raw = error instanceof Error ? error.message : String(error);

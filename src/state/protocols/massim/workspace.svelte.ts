@@ -1,4 +1,5 @@
 /** The MASSim workspace, reactive: both teams' policies and the match settings. Persisted and shareable. */
+import { codeForLanguage } from '../../policy-language';
 import type { MassimQuickSetup } from '../../../core/envs/massim/api';
 import type { PolicySource } from '../../../core/policy/types';
 import type { MassimMatchSetup } from '../../../../workers/massim-session-api';
@@ -40,9 +41,18 @@ export class MassimWorkspace {
     else this.teamA = { ...this.teamA, code };
   }
 
-  setLanguage(language: MassimTeamCode['language']): void {
-    if (this.tab === 'B' && this.teamB.kind === 'own') this.teamB = { ...this.teamB, language };
-    else this.teamA = { ...this.teamA, language };
+  /** Switches the edited team's language, converting its code (see `codeForLanguage`). */
+  async setLanguage(language: MassimTeamCode['language']): Promise<void> {
+    const editingB = this.tab === 'B' && this.teamB.kind === 'own';
+    const before = this.editing;
+    if (before.language === language) return;
+    const converted = await codeForLanguage(before.code, before.language, language);
+    // The learner may have typed or switched tabs while the converter loaded: convert only what was asked.
+    const now = editingB && this.teamB.kind === 'own' ? this.teamB : this.teamA;
+    const code = now.code === before.code ? converted : now.code;
+    if (editingB && this.teamB.kind === 'own') this.teamB = { ...this.teamB, code, language };
+    else this.teamA = { ...this.teamA, code, language };
+    this.replaced++;
   }
 
   setLevel(level: MassimTeamCode['level']): void {
