@@ -306,11 +306,6 @@ export function createTeamDecide(act: MassimAct): MassimDecide {
   const agentMemory = new Map<string, Record<string, unknown>>();
   const teamMemory = new Map<string, Record<string, unknown>>();
   return (request) => {
-    const memoryOf = <K>(map: Map<K, Record<string, unknown>>, key: K) => {
-      let memory = map.get(key);
-      if (!memory) map.set(key, (memory = {}));
-      return memory;
-    };
     const agent: MassimAgentContext = {
       name: request.agent,
       team: request.team,
@@ -326,4 +321,11 @@ export function createTeamDecide(act: MassimAct): MassimDecide {
     };
     return act(request.percept as MassimStepPerceptInfo, agent, team);
   };
+}
+
+/** The memory kept under `key`, made empty on first use. */
+function memoryOf<K>(map: Map<K, Record<string, unknown>>, key: K): Record<string, unknown> {
+  let memory = map.get(key);
+  if (!memory) map.set(key, (memory = {}));
+  return memory;
 }

@@ -121,6 +121,18 @@ export class NulFrameSplitter {
     return undefined;
   }
 
+  /**
+   * Counts a whole frame of `length` bytes that arrives without its bytes (from an agent in the same process),
+   * exactly as `push` would count it; true when the real server would discard it. Nothing may be pending.
+   */
+  countWholeFrame(length: number): boolean {
+    if (this.#pendingLength > 0) throw new Error('a whole frame cannot follow an unterminated one');
+    if (this.#limit === undefined) return false;
+    const counted = countFrameAgainstPacketLimit(this.#counter, length, this.#limit);
+    this.#counter = counted.counter;
+    return counted.discarded;
+  }
+
   #keep(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.#chunks.push(bytes.slice());

@@ -166,7 +166,7 @@ export class MassimMatchRunner {
       team: account.team,
       teamAccounts,
       decide,
-      send: (text) => connection.receive(encodeFrame(text)),
+      send: (text) => connection.receiveText(text),
       ...(this.#options.onAgentEvent ? { onEvent: this.#options.onAgentEvent } : {}),
     });
     client.login();

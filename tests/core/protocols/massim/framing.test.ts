@@ -61,6 +61,22 @@ describe('NulFrameSplitter', () => {
     }
   });
 
+  it('counts a whole frame given by its length as it counts the same frame pushed as bytes', () => {
+    const lengths = [5, 4, 6, 0, 5, 12, 3, 4, 5, 1, 7, 4, 4];
+    const pushed = new NulFrameSplitter({ maxPacketLength: 5 });
+    const counted = new NulFrameSplitter({ maxPacketLength: 5 });
+    const discarded: boolean[] = [];
+    for (const length of lengths)
+      pushed.push(bytes(`${'x'.repeat(length)}\0`), (frame) => void discarded.push(frame.discarded));
+    expect(lengths.map((length) => counted.countWholeFrame(length))).toEqual(discarded);
+    expect(discarded).toContain(true);
+    expect(discarded).toContain(false);
+    expect(new NulFrameSplitter().countWholeFrame(1_000_000)).toBe(false);
+    const partial = new NulFrameSplitter();
+    partial.push(bytes('{"a"'), () => undefined);
+    expect(() => partial.countWholeFrame(3)).toThrow(/unterminated/);
+  });
+
   it('encodes a frame as UTF-8 followed by one 0 byte', () => {
     expect([...encodeFrame('{"é":1}')]).toEqual([...bytes('{"é":1}'), 0]);
   });

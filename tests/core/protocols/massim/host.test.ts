@@ -129,6 +129,60 @@ describe('MassimHost', () => {
     expect(ids).toEqual(['agentA1.conn1', 'conn2', 'conn3']);
   });
 
+  it('reads frames given as text exactly as the same frames given as bytes', () => {
+    // Every kind of frame an agent may send once logged in: plain actions, actions in other forms, one over
+    // the size limit, non-ASCII text, a 0 character inside the text, a frame after the start of another (sent
+    // as bytes without its 0), broken JSON. Each step gets the next four.
+    const script = (id: number): (string | { partial: string })[] => [
+      action(id, 'move', ['n']),
+      action(id, 'move', ['e']),
+      `{ "type": "action", "content": {"id": ${id}, "type": "skip", "p": []} }`,
+      action(id, 'rotate', ['cw'.repeat(40)]),
+      action(id, 'move', ['é']),
+      action(id, 'move', ['w']),
+      `{"type":"action"}\0${action(id, 'skip')}`,
+      action(id, 'move', ['s']),
+      { partial: '{"type":"action",' },
+      action(id, 'skip'),
+      '{"type":"action","content":{"id":' + id,
+      action(id, 'skip'),
+    ];
+    const play = (deliver: 'bytes' | 'text') => {
+      const scheduler = new VirtualScheduler(1_000_000);
+      const events: MassimHostEvent[] = [];
+      const config = smallConfig({ maxPacketLength: 70 }, 1, 3);
+      const host = new MassimHost({ config, scheduler, seed: 4, onEvent: (e) => events.push(e) });
+      for (const account of host.accounts) {
+        let step = 0;
+        const a = agent(host, (message) => {
+          if (message.type !== 'request-action') return undefined;
+          for (const frame of script(message.content.id).slice(step * 4, ++step * 4)) {
+            if (typeof frame !== 'string') a.connection.receive(new TextEncoder().encode(frame.partial));
+            else if (deliver === 'text') a.connection.receiveText(frame);
+            else a.connection.receive(encodeFrame(frame));
+          }
+          return undefined;
+        });
+        a.login(account.name);
+      }
+      host.start();
+      runToEnd(scheduler, host);
+      return { transcript: host.transcript, events };
+    };
+    const asBytes = play('bytes');
+    const asText = play('text');
+    expect(asText.transcript.messages).toEqual(asBytes.transcript.messages);
+    expect(asText.events).toEqual(asBytes.events);
+    const rules = asBytes.events.flatMap((e) => (e.kind === 'violation' ? [e.violation.rule] : []));
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'massim.frame.oversized',
+        'massim.action.duplicate',
+        'massim.receiver.invalid-json',
+      ]),
+    );
+  });
+
   it('keeps only the first action per id, drops stale and late ones, and reports each', () => {
     const scheduler = new VirtualScheduler();
     const events: MassimHostEvent[] = [];
