@@ -12,7 +12,6 @@
 import type { MassimServerConfig } from '../../envs/massim/api';
 import type { Transcript } from '../../transcript/model';
 import { MassimAgentClient, type MassimAgentEvent, type MassimDecide } from './client';
-import { encodeFrame } from './framing';
 import { MassimHost, type MassimHostEvent } from './host';
 import { realTimeScheduler, VirtualScheduler } from './scheduler';
 
@@ -186,7 +185,7 @@ export class MassimMatchRunner {
         this.#options.onAgentEvent?.({ kind: 'wire-failed', agent, error });
         return;
       }
-      for (const frame of reply?.frames ?? []) connection.receive(encodeFrame(frame));
+      for (const frame of reply?.frames ?? []) connection.receiveText(frame);
       if (reply?.reconnect) this.#connectWireAgent(account, wire, serial + 1);
     };
     const connection = this.host.connect({
