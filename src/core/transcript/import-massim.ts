@@ -75,7 +75,7 @@ export function importMassimRecording(files: readonly MassimRecordingFile[]): Tr
   const startedAt = entries[0]?.t ?? 0;
   const transcript: Transcript = {
     format: 'protoplay-transcript',
-    version: 1,
+    version: 2,
     protocol: 'massim',
     startedAt,
     meta: { source: 'massim-recording' },

@@ -4,9 +4,14 @@
  * wrong, since transcripts are pasted and hand-edited.
  */
 import { ProtoplayError } from '../errors';
-import type { Annotation, ConnectionInfo, ProtocolId, Transcript, TranscriptMessage } from './model';
+import {
+  TRANSCRIPT_FORMAT_VERSION,
+  type Annotation,
+  type ConnectionInfo,
+  type Transcript,
+  type TranscriptMessage,
+} from './model';
 
-const PROTOCOLS: readonly ProtocolId[] = ['rddlsim', 'massim', 'aisys', 'scavenger'];
 const ANNOTATION_TYPES: readonly Annotation['type'][] = [
   'world',
   'policy-log',
@@ -121,8 +126,11 @@ function checkTranscript(value: unknown, source: string): Transcript {
   const check = new ShapeChecker(source);
   const root = check.record(value, 'transcript');
   if (root.format !== 'protoplay-transcript') check.fail('format', '"protoplay-transcript"', root.format);
-  if (root.version !== 1) check.fail('version', '1', root.version);
-  const protocol = check.oneOf(root.protocol, PROTOCOLS, 'protocol');
+  // Version 1 files hold the same fields as version 2 minus `channel` and `http`: they read unchanged.
+  if (root.version !== 1 && root.version !== TRANSCRIPT_FORMAT_VERSION)
+    check.fail('version', `1 or ${TRANSCRIPT_FORMAT_VERSION}`, root.version);
+  const protocol = check.string(root.protocol, 'protocol');
+  if (!/^[a-z][a-z0-9-]*$/.test(protocol)) check.fail('protocol', 'a protocol id like "rddlsim"', protocol);
   const startedAt = check.number(root.startedAt, 'startedAt');
   const meta: Transcript['meta'] = {};
   for (const [key, item] of Object.entries(check.record(root.meta ?? {}, 'meta'))) {
@@ -155,7 +163,7 @@ function checkTranscript(value: unknown, source: string): Transcript {
   });
   return {
     format: 'protoplay-transcript',
-    version: 1,
+    version: 2,
     protocol,
     startedAt,
     meta,

@@ -3,8 +3,14 @@
  * of wire messages plus side-channel annotations. All views read transcripts, never simulator internals.
  */
 
-/** Protocols Protoplay knows. */
-export type ProtocolId = 'rddlsim' | 'massim' | 'aisys' | 'scavenger';
+/**
+ * A protocol's id (`rddlsim`, `massim`...). The transcript layer names no protocol: which ids exist is the
+ * protocol registry's business (`src/core/protocols/registry.ts`).
+ */
+export type ProtocolId = string;
+
+/** The version of Protoplay's JSON transcript format written today; version 1 files still import. */
+export const TRANSCRIPT_FORMAT_VERSION = 2;
 
 /** Which way a message travelled: client to server, or server to client. */
 export type Direction = 'c2s' | 's2c';
@@ -33,6 +39,30 @@ export interface TranscriptMessage {
    * `<no-header/>` mode), `frame` (a WebSocket frame or HTTP body). Absent means the protocol's default.
    */
   framing?: 'nul' | 'none' | 'frame';
+  /**
+   * The agent a message is for or from, when several agents share one connection (GAMA's scavengers on one
+   * WebSocket: `Scav. 3`). Absent when the connection is the agent (rddlsim, MASSim).
+   */
+  channel?: string;
+  /** For HTTP protocols: the request line or status of the exchange this message is half of. */
+  http?: HttpMessageMeta;
+}
+
+/**
+ * One half of an HTTP exchange. The message's `text` (or `base64`) is the body; a request is `c2s`, its
+ * response `s2c`, and both carry the same `exchange` number so they pair even when requests overlap.
+ */
+export interface HttpMessageMeta {
+  /** Pairs a request with its response: the transcript index of the request. */
+  exchange: number;
+  /** Requests only: `GET`, `PUT`... */
+  method?: string;
+  /** Requests only: the path and query, as sent (`/act/nim`). */
+  path?: string;
+  /** Responses only: the status code. */
+  status?: number;
+  /** Header names in lower case, values as sent; only the headers that matter to the protocol are kept. */
+  headers?: Record<string, string>;
 }
 
 /** A side-channel note about the session, never on the wire. Hangs off a message index. */
@@ -57,10 +87,11 @@ export interface ConnectionInfo {
   label?: string;
 }
 
-/** A complete transcript, as stored, exported and imported (Protoplay's JSON format, version 1). */
+/** A complete transcript, as stored, exported and imported (Protoplay's JSON format). */
 export interface Transcript {
   format: 'protoplay-transcript';
-  version: 1;
+  /** Always the current `TRANSCRIPT_FORMAT_VERSION` once read (older files are upgraded on import). */
+  version: typeof TRANSCRIPT_FORMAT_VERSION;
   protocol: ProtocolId;
   /** Wall-clock start, ms since the Unix epoch. */
   startedAt: number;

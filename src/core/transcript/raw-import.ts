@@ -93,7 +93,7 @@ function transcriptOf(
   }));
   return {
     format: 'protoplay-transcript',
-    version: 1,
+    version: 2,
     protocol,
     startedAt: 0,
     meta: { source: options.name ?? imported, imported, timing: 'unknown' },

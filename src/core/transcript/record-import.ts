@@ -51,7 +51,7 @@ export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions
   builder.finish();
   return {
     format: 'protoplay-transcript',
-    version: 1,
+    version: 2,
     protocol,
     startedAt: 0,
     meta: { source: options.name ?? 'record file', imported: 'record-file' },

@@ -21,7 +21,7 @@ export class TranscriptRecorder {
     this.#now = options.now ?? Date.now;
     this.transcript = {
       format: 'protoplay-transcript',
-      version: 1,
+      version: 2,
       protocol: options.protocol,
       startedAt: this.#now(),
       meta: { ...(options.meta ?? {}) },

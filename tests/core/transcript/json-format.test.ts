@@ -6,7 +6,7 @@ import { loadRecording } from '../protocols/rddlsim/recordings';
 
 const small: Transcript = {
   format: 'protoplay-transcript',
-  version: 1,
+  version: 2,
   protocol: 'rddlsim',
   startedAt: 1_700_000_000_000,
   meta: { seed: 3, source: 'emulated', quirks: false },
@@ -56,7 +56,7 @@ describe('Protoplay JSON', () => {
   });
 
   it('names the first wrong field', () => {
-    expect(shapeError((t) => (t.version = 2))).toBe('version: expected 1, got 2');
+    expect(shapeError((t) => (t.version = 3 as 2))).toBe('version: expected 1 or 2, got 3');
     expect(shapeError((t) => ((t.messages as Record<string, unknown>[])[1]!.dir = 'up'))).toBe(
       'messages[1].dir: expected "c2s" or "s2c", got "up"',
     );

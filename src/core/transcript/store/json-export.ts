@@ -4,12 +4,13 @@
  * whole file (a contest match is hundreds of megabytes), so it can stream into a file or a Blob.
  */
 import type { TranscriptStore } from './store';
+import { TRANSCRIPT_FORMAT_VERSION } from '../model';
 
 /** Calls `write` with consecutive pieces of the JSON text of the store's transcript. */
 export function writeTranscriptJson(store: TranscriptStore, write: (piece: string) => void): void {
   write('{\n');
   write('  "format": "protoplay-transcript",\n');
-  write('  "version": 1,\n');
+  write(`  "version": ${TRANSCRIPT_FORMAT_VERSION},\n`);
   write(`  "protocol": ${JSON.stringify(store.protocol)},\n`);
   write(`  "startedAt": ${store.startedAt},\n`);
   write(`  "meta": ${JSON.stringify(store.meta)},\n`);

@@ -522,7 +522,7 @@ export class TranscriptStore {
     for (let i = 0; i < this.annotationCount; i++) annotations.push(this.annotation(i));
     return {
       format: 'protoplay-transcript',
-      version: 1,
+      version: 2,
       protocol: this.protocol,
       startedAt: this.startedAt,
       meta: { ...this.meta },

@@ -52,7 +52,7 @@ const transcript: fc.Arbitrary<Transcript> = fc.array(message, { maxLength: 120 
     )
     .map((annotations) => ({
       format: 'protoplay-transcript' as const,
-      version: 1 as const,
+      version: 2 as const,
       protocol: 'massim' as const,
       startedAt: 1_763_760_000_000,
       meta: { origin: 'test', seed: 3 },

@@ -1,0 +1,162 @@
+/**
+ * The one contract every protocol fulfils. A protocol is one folder (`src/core/protocols/<id>/`) exporting a
+ * `Protocol` value, and one line in the registry (`registry.ts`). The transcript layer, the workers, the
+ * page's state and the command line see a protocol only through this value: they name no protocol.
+ */
+import type { SamplePolicy } from '../policy/types';
+import type { Direction, HttpMessageMeta, Transcript, TranscriptMessage } from '../transcript/model';
+import type { ProtocolMachine } from './machine';
+import type { TranscriptReader } from './reading';
+
+/** A message cut out of a byte stream, without its framing bytes. */
+export interface StreamFrame {
+  bytes: Uint8Array;
+  /** False for what was left at the end of the stream without its terminator. */
+  terminated: boolean;
+  /** How the message was delimited (the transcript's `framing`). */
+  framing: NonNullable<TranscriptMessage['framing']>;
+}
+
+/** Cuts one direction of a byte stream into messages, fed in chunks. */
+export interface StreamSplitter {
+  push(chunk: Uint8Array): StreamFrame[];
+  /** End of stream: whatever is left, unterminated. */
+  end(): StreamFrame[];
+}
+
+/** How a stream protocol delimits its messages (rddlsim and MASSim: one 0 byte after each). */
+export interface StreamFraming {
+  /** The framing recorded on messages when nothing else is said. */
+  framing: NonNullable<TranscriptMessage['framing']>;
+  /** A splitter for one direction; `maxFrameBytes` caps a message (longer ones are cut and reported). */
+  splitter(dir: Direction, options?: { maxFrameBytes?: number }): StreamSplitter;
+  /** A message's bytes as they go on the wire, terminator included. */
+  encode(text: string): Uint8Array;
+}
+
+/** How a protocol's messages travel. */
+export type Transport =
+  /** A TCP connection per agent (or session), messages delimited in the byte stream. */
+  | { kind: 'tcp'; defaultPort: number; framing: StreamFraming }
+  /** HTTP requests from the client, each answered by one response. */
+  | { kind: 'http'; defaultPort: number }
+  /** A WebSocket; each text frame is one message. */
+  | { kind: 'websocket'; defaultPort: number; path?: string };
+
+/** An HTTP request or response as a sans-IO host or client sees it. */
+export interface HttpMessage {
+  meta: Omit<HttpMessageMeta, 'exchange'>;
+  body: string;
+}
+
+/** What one transport carries in each direction, as seen by a sans-IO endpoint. */
+export type WireData = Uint8Array | string | HttpMessage;
+
+/** Where a sans-IO endpoint's output goes: the transport (a socket, a worker, a test) implements it. */
+export interface WireSink<Out extends WireData = WireData> {
+  send(data: Out): void;
+  /** The endpoint closes the connection (after what it sent). */
+  close(reason?: string): void;
+}
+
+/** One connection of a sans-IO endpoint: the transport feeds it what arrives. */
+export interface WirePeer<In extends WireData = WireData> {
+  receive(data: In): void;
+  /** The other side closed (or the transport failed: `reason` says how). */
+  end(reason?: string): void;
+}
+
+/**
+ * A host (an emulated server) or a client, with no I/O of its own: the transport calls `connect` for each
+ * connection, hands it what arrives, and carries out what it sends. The same value runs behind a TCP
+ * socket, an HTTP server, a WebSocket, a worker or a test.
+ */
+export interface SansIoEndpoint<In extends WireData = WireData, Out extends WireData = WireData> {
+  connect(sink: WireSink<Out>, connection: { id: string; remote?: string }): WirePeer<In>;
+}
+
+/** One file (or pasted text) handed to an importer. */
+export interface ImportInput {
+  /** File name (a path is fine) or `pasted text`. */
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** A problem found while importing, located in its file. */
+export interface ImportProblem {
+  file: string;
+  /** 1-based line, when the file is text. */
+  line?: number;
+  /** 0-based byte offset, when the file is binary or has no lines. */
+  byte?: number;
+  message: string;
+}
+
+/** What an importer made of its inputs: the sessions it found and what it could not read. */
+export interface ImportOutcome {
+  transcripts: Transcript[];
+  problems: ImportProblem[];
+}
+
+/** A recording format a protocol can import. */
+export interface RecordingFormat {
+  /** Stable id (`rddlsim-record-file`). */
+  id: string;
+  /** For the UI: `a recorded rddlsim session (record file)`. */
+  description: string;
+  /**
+   * How sure the format is that it can read these inputs, from 0 (not at all) to 1 (certain), judged from
+   * their names and first bytes only.
+   */
+  detect(inputs: readonly ImportInput[]): number;
+  /** Reads the inputs (all belonging to one recording). Never throws for bad content: it reports it. */
+  read(inputs: readonly ImportInput[]): ImportOutcome;
+}
+
+/** A built-in environment a learner can pick (an RDDL domain and instance, a MASSim scenario...). */
+export interface EnvironmentChoice {
+  id: string;
+  label: string;
+  /** One sentence: what the agent controls and what it is rewarded for. */
+  description: string;
+}
+
+/** A part of a message that can be shown decoded (rddlsim's base64 task). */
+export interface EmbeddedContent {
+  label: string;
+  content: string;
+}
+
+/** How the validator groups a transcript's messages before it runs the machines on each group. */
+export type ValidationScope = 'connection' | 'channel';
+
+/** Everything Protoplay knows about one protocol. */
+export interface Protocol {
+  /** Id used in transcripts, links and the command line (`rddlsim`). */
+  id: string;
+  /** Name for people (`RDDLSim`). */
+  label: string;
+  /** One line for help and the picker. */
+  description: string;
+  transport: Transport;
+  /** The machines of both roles, used to validate every transcript, imported or live. */
+  machines: readonly ProtocolMachine<unknown>[];
+  /** `connection` (the default): each connection is one conversation; `channel`: each agent on it is. */
+  validationScope?: ValidationScope;
+  /** Recording formats this protocol reads, most specific first. */
+  recordingFormats: readonly RecordingFormat[];
+  /** Message types in protocol order, for the log's filter. */
+  messageTypes: readonly string[];
+  /** A fresh pure reader of this protocol's transcripts, for every view. */
+  createReader(): TranscriptReader;
+  /** The message text indented for reading; the raw text when it cannot be parsed. */
+  prettyPrint(text: string): string;
+  /** Parts of a message worth decoding on demand (empty when none). */
+  embeddedContent(text: string): EmbeddedContent[];
+  environments: readonly EnvironmentChoice[];
+  defaultEnvironment: string;
+  samples: readonly SamplePolicy[];
+  defaultSample: string;
+  /** TypeScript declarations of an environment's observations, actions and context, for the editor. */
+  policyTypes(environment: string): Promise<string>;
+}
