@@ -7,7 +7,7 @@
 import type { MassimQuickSetup } from '../src/core/envs/massim/api';
 import type { PolicySource } from '../src/core/policy/types';
 import type { TranscriptMessage } from '../src/core/transcript/model';
-import type { MassimAgentView, MassimNews, MassimWorldView } from '../src/state/protocols/massim/reading';
+import type { MassimAgentView, MassimNews, MassimWorldView } from '../src/core/protocols/massim/reading';
 import type { SessionListener } from './session-api';
 
 /** The server configuration of a MASSim session. */

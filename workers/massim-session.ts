@@ -19,11 +19,11 @@ import {
   type MassimWireReply,
   type MassimWireTeam,
 } from '../src/core/protocols/massim';
-import { importMassimRecording } from '../src/core/transcript/import-massim';
+import { importMassimRecording } from '../src/core/protocols/massim/timeline-import';
 import { looksLikeProtoplayJson, parseTranscriptJson } from '../src/core/transcript/json-format';
 import type { Transcript } from '../src/core/transcript/model';
 import { TranscriptStore, writeTranscriptJson } from '../src/core/transcript/store';
-import { MassimTranscriptReader } from '../src/state/protocols/massim/reader';
+import { MassimTranscriptReader } from '../src/core/protocols/massim/reader';
 import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from '../src/core/protocols/massim/team-runtime';
 import { spawnMassimPolicyWorker } from './massim-policy-endpoint';
 import type {

@@ -18,7 +18,7 @@ import { loadExampleEnvironment, loadSessionEnvironment } from './rddlsim-enviro
 import { spawnPolicyWorker } from './policy-endpoint';
 import type { PendingDecision, SessionConfig, SessionListener } from './session-api';
 import { UpdateBatcher } from './update-batcher';
-import { createRddlsimReader } from '../src/state/protocols/rddlsim/reader';
+import { createRddlsimReader } from '../src/core/protocols/rddlsim/reader';
 import { TranscriptKeeper } from './transcript-keeper';
 import { RddlsimWireSession } from './rddlsim-wire-session';
 

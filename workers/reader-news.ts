@@ -6,7 +6,7 @@
  * previous one.
  */
 import type { Annotation, TranscriptMessage } from '../src/core/transcript/model';
-import type { TranscriptReader } from '../src/state/protocols/adapter';
+import type { TranscriptReader } from '../src/core/protocols/reading';
 import type { ReaderNews } from './session-api';
 
 /** Turns what a reader reads into news, batch by batch. */

@@ -8,7 +8,7 @@ import type { PolicyFault, PolicySource } from '../src/core/policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../src/core/transcript/model';
 import type { MassimSessionNews, MassimSessionOptions, MassimWorkerApi } from './massim-session-api';
 import type { RddlSessionSource } from './rddlsim-environments';
-import type { MessageSummary, RoundSummary, SessionNote, TurnSnapshot } from '../src/state/protocols/adapter';
+import type { MessageSummary, RoundSummary, SessionNote, TurnSnapshot } from '../src/core/protocols/reading';
 
 /** Everything needed to start a session. */
 export interface SessionConfig {

@@ -4,7 +4,7 @@
  * lengths sent), their reading when the session has a reader, plus the latest status, as one JSON string.
  */
 import type { Transcript } from '../src/core/transcript/model';
-import type { TranscriptReader } from '../src/state/protocols/adapter';
+import type { TranscriptReader } from '../src/core/protocols/reading';
 import { ReaderNewsBuilder } from './reader-news';
 import type { SessionListener, SessionStatus, SessionUpdate } from './session-api';
 

@@ -16,7 +16,7 @@ import {
   batchedTeamDecide,
   type MassimTeamBatchReply,
 } from '../../src/core/protocols/massim';
-import { MassimTranscriptReader } from '../../src/state/protocols/massim/reader';
+import { MassimTranscriptReader } from '../../src/core/protocols/massim/reader';
 import { MASSIM_SAMPLES } from '../../src/core/protocols/massim/samples';
 import { MASSIM_TEAM_STEP, MassimTeamRuntime } from '../../src/core/protocols/massim/team-runtime';
 import {

@@ -13,7 +13,7 @@ import type { PolicySource } from '../../src/core/policy/types';
 import { instanceSummary } from '../../src/core/protocols/rddlsim/action-encoding';
 import { rddlsimTaskText } from '../../src/core/protocols/rddlsim/host';
 import { EmulatedSession } from '../../src/core/protocols/rddlsim/session';
-import { RDDLSIM_SAMPLES } from '../../src/state/protocols/rddlsim/samples';
+import { RDDLSIM_SAMPLES } from '../../src/core/protocols/rddlsim/samples';
 import type { BenchRequest, BenchResult } from '../../src/app/bench-api';
 import { measureRate, median, printTable } from '../lib';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';

@@ -13,7 +13,7 @@ import { parseServerMessage, serialiseServerMessage } from '../../src/core/proto
 import { ServerStreamSplitter, encodeFrame } from '../../src/core/protocols/rddlsim/framing';
 import type { RddlsimServerMessage } from '../../src/core/protocols/rddlsim/messages';
 import { parseXml } from '../../src/core/protocols/rddlsim/xml';
-import { importRecordFile } from '../../src/core/transcript/record-import';
+import { importRddlsimRecordFile } from '../../src/core/protocols/rddlsim/recording-formats';
 import { measureRate, printTable, type Rate } from '../lib';
 
 const RECORDINGS = resolve(import.meta.dirname, '../../../shared/conformance/rddlsim');
@@ -27,7 +27,7 @@ const SESSIONS = [
 /** Every turn message the real server sent in the four recorded sessions. */
 function recordedTurns(): string[] {
   return SESSIONS.flatMap((name) => {
-    const transcript = importRecordFile(
+    const transcript = importRddlsimRecordFile(
       new Uint8Array(readFileSync(resolve(RECORDINGS, `${name}.transcript`))),
     );
     return transcript.messages

@@ -4,7 +4,7 @@
  * message. Nothing in the playground calls it.
  */
 import type { BenchRequest, BenchResult } from './bench-api';
-import { protocolAdapter } from '../state/protocols/registry';
+import { protocolOrDefault } from '../core/protocols/registry';
 import type { Session } from '../state/session.svelte';
 
 declare global {
@@ -29,7 +29,7 @@ export function installBenchHook(session: Session): void {
         startPaused: false,
         policy: request.policy,
       },
-      protocolAdapter('rddlsim'),
+      protocolOrDefault('rddlsim'),
     );
     while (session.active) await new Promise((resolve) => setTimeout(resolve, 2));
     const ms = performance.now() - started;

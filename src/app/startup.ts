@@ -4,7 +4,7 @@
  */
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
 import { loadStoredState, storeTranscript, storeWorkspace } from '../state/persistence';
-import { protocolAdapter } from '../state/protocols/registry';
+import { protocolOrDefault } from '../core/protocols/registry';
 import type { Session } from '../state/session.svelte';
 import type { Settings } from '../state/settings.svelte';
 import { decodeSharedConfig, encodeSharedConfig } from '../state/share';
@@ -18,7 +18,7 @@ interface AppState {
 
 /** A workspace from untrusted data, completed with the protocol's defaults. */
 function sanitizeWorkspace(data: Partial<WorkspaceData> | undefined): WorkspaceData {
-  const adapter = protocolAdapter(data?.protocol ?? 'rddlsim');
+  const adapter = protocolOrDefault(data?.protocol ?? 'rddlsim');
   const sample = adapter.samples.find((s) => s.id === adapter.defaultSample) ?? adapter.samples[0];
   const environment = adapter.environments.some((e) => e.id === data?.environment)
     ? data!.environment!
@@ -45,7 +45,7 @@ export async function restoreState({ workspace, settings, session }: AppState): 
   workspace.apply(sanitizeWorkspace(stored.workspace));
   settings.apply(stored.settings ?? {});
   if (stored.transcript)
-    session.show(stored.transcript, protocolAdapter(stored.transcript.protocol), 'restored');
+    session.show(stored.transcript, protocolOrDefault(stored.transcript.protocol), 'restored');
 
   const shared = decodeSharedConfig(location.hash);
   if (shared) {

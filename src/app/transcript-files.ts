@@ -1,10 +1,9 @@
 /**
  * Transcript files in and out of the page: downloads of the Protoplay JSON and of the raw wire streams,
- * and imports of anything the transcript module recognises (Protoplay JSON, recorded rddlsim
- * `.transcript` files, pasted wire text).
+ * and imports of anything a registered protocol's recording formats recognise.
  */
 import { describeError } from '../core/errors';
-import { importTranscript } from '../core/transcript/import';
+import { protocolOrDefault, readOneTranscript } from '../core/protocols/registry';
 import { serialiseTranscript } from '../core/transcript/json-format';
 import type { Direction, Transcript } from '../core/transcript/model';
 import { exportWireStreams } from '../core/transcript/wire-export';
@@ -40,7 +39,9 @@ export function wireDirections(transcript: Transcript): Direction[] {
 
 /** Downloads the exact bytes one side sent (every connection of that direction, one file each). */
 export function downloadWireStream(transcript: Transcript, dir: Direction): void {
-  for (const stream of exportWireStreams(transcript).filter((s) => s.dir === dir)) {
+  const { transport } = protocolOrDefault(transcript.protocol);
+  const framing = transport.kind === 'tcp' ? transport.framing.framing : 'frame';
+  for (const stream of exportWireStreams(transcript, framing).filter((s) => s.dir === dir)) {
     download(
       `${fileStem(transcript)}.${stream.fileName}`,
       stream.bytes as Uint8Array<ArrayBuffer>,
@@ -52,7 +53,7 @@ export function downloadWireStream(transcript: Transcript, dir: Direction): void
 /** Reads a file or pasted text as a transcript; throws an Error with a one-line reason. */
 export function readTranscriptFile(bytes: Uint8Array, name: string): Transcript {
   try {
-    return importTranscript(bytes, { name });
+    return readOneTranscript(bytes, name);
   } catch (error) {
     throw new Error(describeError(error), { cause: error });
   }

@@ -8,7 +8,7 @@ import type {
   SessionUpdate,
   SessionWorkerApi,
 } from '../../workers/session-api';
-import type { ProtocolAdapter } from './protocols/adapter';
+import type { Protocol } from '../core/protocols/contract';
 import { TranscriptState, type TranscriptOrigin } from './transcript.svelte';
 
 /** The shortest time between two refreshes of the views while a session reports (10 per second). */
@@ -42,7 +42,7 @@ export class Session {
 
   readonly #createWorker: () => Worker;
   #api: Comlink.Remote<SessionWorkerApi> | undefined;
-  #adapter: ProtocolAdapter | undefined;
+  #adapter: Protocol | undefined;
   /** Updates received since the views last updated (with their deferred text); applied together. */
   #pending: { update: SessionUpdate; deferredJson: string | undefined }[] = [];
   #scheduled: ScheduledRefresh | undefined;
@@ -63,7 +63,7 @@ export class Session {
   }
 
   /** Starts a new session; the transcript on screen is replaced as soon as the worker reports. */
-  async run(config: SessionConfig, adapter: ProtocolAdapter): Promise<void> {
+  async run(config: SessionConfig, adapter: Protocol): Promise<void> {
     this.#adapter = adapter;
     this.fault = undefined;
     this.error = undefined;
@@ -104,7 +104,7 @@ export class Session {
   }
 
   /** Shows a stored or imported transcript in every view, stopping any running session first. */
-  show(transcript: Transcript, adapter: ProtocolAdapter, origin: TranscriptOrigin): void {
+  show(transcript: Transcript, adapter: Protocol, origin: TranscriptOrigin): void {
     if (this.active) this.stop();
     this.#dropPending(true);
     this.workerKeepsTranscript = false;

@@ -7,7 +7,7 @@ import type {
   SessionNote,
   TranscriptReader,
   TurnSnapshot,
-} from './protocols/adapter';
+} from '../core/protocols/reading';
 
 /**
  * The reading of a transcript so far, as plain arrays grown in place. Turns read by the page are whole

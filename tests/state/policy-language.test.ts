@@ -3,7 +3,7 @@ import { compilePolicy, typeScriptToJavaScript } from '../../src/core/policy/com
 import { MASSIM_SAMPLES } from '../../src/core/protocols/massim/samples';
 import { codeForLanguage } from '../../src/state/policy-language';
 import { MassimWorkspace } from '../../src/state/protocols/massim/workspace.svelte';
-import { RDDLSIM_SAMPLES } from '../../src/state/protocols/rddlsim/samples';
+import { RDDLSIM_SAMPLES } from '../../src/core/protocols/rddlsim/samples';
 import { Workspace } from '../../src/state/workspace.svelte';
 import { playMatch, sampleCode } from './massim/play-match';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRddlsimReader } from '../../src/state/protocols/rddlsim/reader';
+import { createRddlsimReader } from '../../src/core/protocols/rddlsim/reader';
 import { TranscriptState } from '../../src/state/transcript.svelte';
 import { ReaderNewsBuilder } from '../../workers/reader-news';
 import { playEmulatedSession, splitIntoBatches } from '../workers/emulated-transcript';

@@ -6,7 +6,7 @@ import { instanceSummary } from '../../src/core/protocols/rddlsim/action-encodin
 import { rddlsimTaskText } from '../../src/core/protocols/rddlsim/host';
 import { EmulatedSession } from '../../src/core/protocols/rddlsim/session';
 import type { Annotation, Transcript, TranscriptMessage } from '../../src/core/transcript/model';
-import { RDDLSIM_SAMPLES } from '../../src/state/protocols/rddlsim/samples';
+import { RDDLSIM_SAMPLES } from '../../src/core/protocols/rddlsim/samples';
 
 /**
  * A session of the default domain with the heuristic sample policy (it logs, so the transcript has

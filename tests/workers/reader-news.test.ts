@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../src/core/transcript/model';
-import { createRddlsimReader } from '../../src/state/protocols/rddlsim/reader';
+import { createRddlsimReader } from '../../src/core/protocols/rddlsim/reader';
 import { ReaderNewsBuilder } from '../../workers/reader-news';
 import type { ReaderNews } from '../../workers/session-api';
 import { playEmulatedSession, splitIntoBatches } from './emulated-transcript';

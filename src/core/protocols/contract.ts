@@ -10,11 +10,12 @@ import type { TranscriptReader } from './reading';
 
 /** A message cut out of a byte stream, without its framing bytes. */
 export interface StreamFrame {
+  /** May share memory with the chunk it came in: copy it to keep it after the chunk is reused. */
   bytes: Uint8Array;
-  /** False for what was left at the end of the stream without its terminator. */
-  terminated: boolean;
   /** How the message was delimited (the transcript's `framing`). */
   framing: NonNullable<TranscriptMessage['framing']>;
+  /** Set when no terminator came within the size limit and the message was cut there. */
+  oversize?: true;
 }
 
 /** Cuts one direction of a byte stream into messages, fed in chunks. */

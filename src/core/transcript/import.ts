@@ -1,64 +1,173 @@
 /**
- * One entry point for anything a user pastes or opens: recognise the format, then import it. Formats:
- * Protoplay JSON, the record files of recorded rddlsim sessions (`@@ ...` records), and rddlsim wire text
- * (XML messages as they crossed the wire or as a log printed them).
+ * One entry point for anything a user pastes, drops or opens: find which protocol's recording format reads
+ * it (with a confidence), then read it. Protoplay's own JSON is read here; every other format belongs to a
+ * protocol (`Protocol.recordingFormats`), so this module names none.
  */
-import { ProtoplayError } from '../errors';
-import { directionOfRoot, rootName } from '../protocols/rddlsim/interleave';
+import { ProtoplayError, describeError } from '../errors';
+import type {
+  ImportInput,
+  ImportOutcome,
+  ImportProblem,
+  Protocol,
+  RecordingFormat,
+} from '../protocols/contract';
 import { looksLikeProtoplayJson, parseTranscriptJson } from './json-format';
-import type { Transcript } from './model';
-import { importRddlsimWireText } from './raw-import';
-import { importRecordFile, looksLikeRecordFile } from './record-import';
 
-/** A format Protoplay can import. */
-export type TranscriptFormat = 'protoplay-json' | 'record-file' | 'rddlsim-wire-text';
+/** The id of Protoplay's own JSON format, which every protocol reads. */
+export const PROTOPLAY_JSON_FORMAT = 'protoplay-json';
 
-/** What the input looks like, with a phrase for the UI. */
-export type Detection =
-  { format: TranscriptFormat; description: string } | { format: 'unknown'; description: string };
+/** A format that could read the inputs, and how sure it is. */
+export interface FormatCandidate {
+  /** The protocol id (for Protoplay JSON: the one the file names). */
+  protocol: string;
+  format: string;
+  description: string;
+  /** From 0 to 1. */
+  confidence: number;
+}
 
-const DESCRIPTIONS: Record<TranscriptFormat, string> = {
-  'protoplay-json': 'a Protoplay JSON transcript',
-  'record-file': 'a recorded rddlsim session (record file)',
-  'rddlsim-wire-text': 'rddlsim XML messages',
-};
+/** What an import found: the format it used, the sessions it read, and the problems it met. */
+export interface ImportResult extends ImportOutcome {
+  protocol: string;
+  format: string;
+  description: string;
+  confidence: number;
+}
+
+/** What the user may force instead of detection. */
+export interface ImportChoice {
+  protocol?: string;
+  format?: string;
+}
 
 const latin1 = new TextDecoder('latin1');
+const utf8 = new TextDecoder();
 
-/** Recognises the format from the first characters. */
-export function detectTranscriptFormat(input: string | Uint8Array): Detection {
-  const start = typeof input === 'string' ? input.slice(0, 4096) : latin1.decode(input.subarray(0, 4096));
-  const format = classify(start);
-  if (format) return { format, description: DESCRIPTIONS[format] };
+/** Turns an error thrown while reading `file` into a located problem. */
+export function importProblem(error: unknown, file: string): ImportProblem {
+  if (error instanceof ProtoplayError && error.location) {
+    const { line, offset } = error.location;
+    return {
+      file: error.location.source ?? file,
+      ...(line > 0 ? { line } : {}),
+      ...(offset !== undefined ? { byte: offset } : {}),
+      message: error.message,
+    };
+  }
+  return { file, message: describeError(error) };
+}
+
+/** Protoplay JSON: one file naming its protocol. */
+function protoplayJsonCandidate(inputs: readonly ImportInput[]): FormatCandidate | undefined {
+  if (inputs.length !== 1) return undefined;
+  const start = latin1.decode(inputs[0]!.bytes.subarray(0, 4096));
+  if (!looksLikeProtoplayJson(start)) return undefined;
+  const named = /"protocol"\s*:\s*"([^"]*)"/.exec(start)?.[1] ?? '';
   return {
-    format: 'unknown',
-    description:
-      'not a format Protoplay knows: expected Protoplay JSON, a record file or rddlsim XML messages',
+    protocol: named,
+    format: PROTOPLAY_JSON_FORMAT,
+    description: 'a Protoplay JSON transcript',
+    confidence: 1,
   };
 }
 
-function classify(start: string): TranscriptFormat | undefined {
-  if (looksLikeProtoplayJson(start)) return 'protoplay-json';
-  if (looksLikeRecordFile(start)) return 'record-file';
-  if (directionOfRoot(rootName(start.replace(/^[\s\0]+/, '')))) return 'rddlsim-wire-text';
-  return undefined;
+/** Every format that might read the inputs, most confident first (ties keep the protocols' order). */
+export function detectFormats(
+  inputs: readonly ImportInput[],
+  protocols: readonly Protocol[],
+): FormatCandidate[] {
+  const candidates: FormatCandidate[] = [];
+  const json = protoplayJsonCandidate(inputs);
+  if (json) candidates.push(json);
+  for (const protocol of protocols) {
+    for (const format of protocol.recordingFormats) {
+      const confidence = format.detect(inputs);
+      if (confidence > 0)
+        candidates.push({
+          protocol: protocol.id,
+          format: format.id,
+          description: format.description,
+          confidence,
+        });
+    }
+  }
+  return candidates.sort((a, b) => b.confidence - a.confidence);
 }
 
-/** Imports a pasted text or an opened file in whichever known format it is. */
-export function importTranscript(
-  input: string | Uint8Array,
-  { name = 'pasted text' }: { name?: string } = {},
-): Transcript {
-  const detection = detectTranscriptFormat(input);
-  const text = () => (typeof input === 'string' ? input : new TextDecoder().decode(input));
-  switch (detection.format) {
-    case 'protoplay-json':
-      return parseTranscriptJson(text(), name);
-    case 'record-file':
-      return importRecordFile(typeof input === 'string' ? new TextEncoder().encode(input) : input, { name });
-    case 'rddlsim-wire-text':
-      return importRddlsimWireText(text(), { name });
-    case 'unknown':
-      throw new ProtoplayError('transcript.import.format', `${name} is ${detection.description}`);
+/** A one-line list of what can be imported, for "not a format Protoplay knows". */
+function knownFormats(protocols: readonly Protocol[]): string {
+  return [
+    'Protoplay JSON',
+    ...protocols.flatMap((protocol) => protocol.recordingFormats.map((format) => format.description)),
+  ].join(', ');
+}
+
+function findFormat(protocols: readonly Protocol[], protocolId: string, formatId: string): RecordingFormat {
+  const protocol = protocols.find((p) => p.id === protocolId);
+  if (!protocol)
+    throw new ProtoplayError(
+      'transcript.import.protocol',
+      `unknown protocol '${protocolId}': expected one of ${protocols.map((p) => p.id).join(', ')}`,
+    );
+  const format = protocol.recordingFormats.find((f) => f.id === formatId);
+  if (!format)
+    throw new ProtoplayError(
+      'transcript.import.format',
+      `${protocol.label} has no format '${formatId}': expected one of ${protocol.recordingFormats.map((f) => f.id).join(', ')}`,
+    );
+  return format;
+}
+
+/**
+ * Reads the inputs (the files of one recording, or one pasted text) with the most confident format, or the
+ * one chosen. Damaged parts become located problems beside what could be read. Throws a ProtoplayError only
+ * when no format reads the inputs at all, or a chosen protocol or format does not exist.
+ */
+export function importRecording(
+  inputs: readonly ImportInput[],
+  protocols: readonly Protocol[],
+  choice: ImportChoice = {},
+): ImportResult {
+  const names = inputs.map((input) => input.name).join(', ') || 'nothing';
+  let candidates = detectFormats(inputs, protocols);
+  if (choice.protocol) candidates = candidates.filter((c) => c.protocol === choice.protocol);
+  if (choice.format) candidates = candidates.filter((c) => c.format === choice.format);
+  const best = candidates[0];
+  if (choice.protocol && choice.format && choice.format !== PROTOPLAY_JSON_FORMAT && !best) {
+    const format = findFormat(protocols, choice.protocol, choice.format);
+    return {
+      protocol: choice.protocol,
+      format: format.id,
+      description: format.description,
+      confidence: 0,
+      ...format.read(inputs),
+    };
+  }
+  if (!best)
+    throw new ProtoplayError(
+      'transcript.import.format',
+      `${names} is not a format Protoplay knows${choice.protocol ? ` for ${choice.protocol}` : ''}: expected ${knownFormats(protocols)}`,
+    );
+  if (best.format === PROTOPLAY_JSON_FORMAT) return { ...best, ...readProtoplayJson(inputs[0]!, protocols) };
+  const format = findFormat(protocols, best.protocol, best.format);
+  return { ...best, ...format.read(inputs) };
+}
+
+function readProtoplayJson(input: ImportInput, protocols: readonly Protocol[]): ImportOutcome {
+  try {
+    const transcript = parseTranscriptJson(utf8.decode(input.bytes), input.name);
+    if (!protocols.some((protocol) => protocol.id === transcript.protocol))
+      return {
+        transcripts: [],
+        problems: [
+          {
+            file: input.name,
+            message: `the transcript is of protocol '${transcript.protocol}', which this Protoplay does not know (it knows ${protocols.map((p) => p.id).join(', ')})`,
+          },
+        ],
+      };
+    return { transcripts: [transcript], problems: [] };
+  } catch (error) {
+    return { transcripts: [], problems: [importProblem(error, input.name)] };
   }
 }

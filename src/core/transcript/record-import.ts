@@ -7,16 +7,22 @@
 import { ProtoplayError } from '../errors';
 import { decodeWireBytes } from './bytes';
 import type { Direction, ProtocolId, Transcript, TranscriptMessage } from './model';
-import { messageSplitter, type MessageSplitter } from './stream-framing';
-import type { WireFrame } from '../protocols/rddlsim/framing';
+import type { StreamFraming, StreamFrame, StreamSplitter } from '../protocols/contract';
 
 /** Options for importing a record file. */
 export interface RecordImportOptions {
-  protocol?: ProtocolId;
+  /** The protocol whose connection was recorded, and how its byte streams divide into messages. */
+  protocol: ProtocolId;
+  framing: StreamFraming;
   /** Connection id given to the single connection of the file (default `session-1`). */
   conn?: string;
   /** File name, for error locations and `meta.source`. */
   name?: string;
+  /**
+   * Called with the error at a malformed record instead of throwing it: reading stops there and the
+   * transcript keeps every message before it.
+   */
+  onDamage?: (error: unknown) => void;
 }
 
 const HEADER = /^@@ (\d+) (C>S|S>C) (\d+) (?:(\d+)|CLOSE|ERROR(?: (.*))?)$/;
@@ -39,14 +45,22 @@ export function looksLikeRecordFile(start: string): boolean {
   return /^@@ \d+ (C>S|S>C) \d+ /.test(start);
 }
 
-/** Reads a record file into a transcript; throws a located ProtoplayError on a malformed record. */
-export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions = {}): Transcript {
-  const protocol = options.protocol ?? 'rddlsim';
+/**
+ * Reads a record file into a transcript; throws a located ProtoplayError on a malformed record unless
+ * `onDamage` takes it.
+ */
+export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions): Transcript {
+  const { protocol } = options;
   const conn = options.conn ?? 'session-1';
-  const builder = new FrameCollector(protocol, conn);
-  for (const record of readRecordFile(bytes, options.name ?? 'transcript')) {
-    if (record.kind === 'data') builder.data(record.dir, record.ms, record.bytes!);
-    else builder.event(record.dir, record.ms, record.kind, record.detail);
+  const builder = new FrameCollector(options.framing, conn);
+  try {
+    for (const record of readRecordFile(bytes, options.name ?? 'transcript')) {
+      if (record.kind === 'data') builder.data(record.dir, record.ms, record.bytes!);
+      else builder.event(record.dir, record.ms, record.kind, record.detail);
+    }
+  } catch (error) {
+    if (!options.onDamage) throw error;
+    options.onDamage(error);
   }
   builder.finish();
   return {
@@ -120,11 +134,11 @@ export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generat
  */
 export class FrameCollector {
   readonly messages: TranscriptMessage[] = [];
-  readonly #splitters = new Map<Direction, MessageSplitter>();
+  readonly #splitters = new Map<Direction, StreamSplitter>();
   readonly #lastTime = new Map<Direction, number>();
 
   constructor(
-    readonly protocol: ProtocolId,
+    readonly framing: StreamFraming,
     readonly conn: string,
   ) {}
 
@@ -150,13 +164,13 @@ export class FrameCollector {
     if (splitter) for (const frame of splitter.end()) this.#frame(dir, t, frame);
   }
 
-  #splitter(dir: Direction): MessageSplitter {
+  #splitter(dir: Direction): StreamSplitter {
     let splitter = this.#splitters.get(dir);
-    if (!splitter) this.#splitters.set(dir, (splitter = messageSplitter(this.protocol, dir)));
+    if (!splitter) this.#splitters.set(dir, (splitter = this.framing.splitter(dir)));
     return splitter;
   }
 
-  #frame(dir: Direction, t: number, frame: WireFrame): void {
+  #frame(dir: Direction, t: number, frame: StreamFrame): void {
     this.#push({
       conn: this.conn,
       dir,

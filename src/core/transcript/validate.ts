@@ -1,43 +1,74 @@
 /**
- * Checks a transcript against the protocol machines of its protocol, connection by connection and for both
- * roles, so a pasted real session can be judged like an emulated one. A protocol's machines are listed
- * here once they exist.
+ * Checks a transcript against its protocol's machines, conversation by conversation and for both roles, so
+ * a pasted real session is judged like an emulated one. The protocol is handed in: this module names none.
  */
-import { validate, type ProtocolMachine, type Violation } from '../protocols/machine';
-import { rddlsimClientMachine } from '../protocols/rddlsim/client-machine';
-import { rddlsimServerMachine } from '../protocols/rddlsim/server-machine';
-import type { ProtocolId, Transcript } from './model';
+import type { Protocol } from '../protocols/contract';
+import { validate, type Violation } from '../protocols/machine';
+import type { Transcript, TranscriptMessage } from './model';
 
 /** A broken rule, with the connection and the role whose machine found it. */
 export interface TranscriptViolation extends Violation {
   conn: string;
+  /** The agent on a shared connection, when the protocol validates per agent. */
+  channel?: string;
   /** `server`: the client broke a rule the server enforces; `client`: the server broke one. */
   role: 'client' | 'server';
 }
 
 /** The outcome of validating a transcript. */
 export interface TranscriptValidation {
-  /** False when no machine exists for the protocol yet (nothing was checked). */
+  /** False when the protocol has no machines (nothing was checked). */
   checked: boolean;
   /** Every violation, ordered by message index. */
   violations: TranscriptViolation[];
 }
 
-const MACHINES: Partial<Record<ProtocolId, readonly ProtocolMachine<unknown>[]>> = {
-  rddlsim: [rddlsimClientMachine, rddlsimServerMachine] as readonly ProtocolMachine<unknown>[],
-};
+/**
+ * The conversations of a transcript: one per connection, or one per agent on each connection when the
+ * protocol validates per channel (connection events then belong to every agent of their connection).
+ */
+function conversations(
+  transcript: Transcript,
+  protocol: Pick<Protocol, 'validationScope'>,
+): Map<string, { conn: string; channel?: string; messages: TranscriptMessage[] }> {
+  const byKey = new Map<string, { conn: string; channel?: string; messages: TranscriptMessage[] }>();
+  const perChannel = protocol.validationScope === 'channel';
+  const group = (key: string, conn: string, channel?: string) => {
+    let found = byKey.get(key);
+    if (!found)
+      byKey.set(key, (found = { conn, ...(channel !== undefined ? { channel } : {}), messages: [] }));
+    return found;
+  };
+  for (const message of transcript.messages) {
+    if (!perChannel || message.channel === undefined) {
+      if (perChannel && message.kind !== 'data') {
+        for (const entry of byKey.values()) if (entry.conn === message.conn) entry.messages.push(message);
+        continue;
+      }
+      group(message.conn, message.conn).messages.push(message);
+      continue;
+    }
+    group(`${message.conn}\u0000${message.channel}`, message.conn, message.channel).messages.push(message);
+  }
+  return byKey;
+}
 
-/** Runs both roles' machines over each connection's messages. */
-export function validateTranscript(transcript: Transcript): TranscriptValidation {
-  const machines = MACHINES[transcript.protocol];
-  if (!machines) return { checked: false, violations: [] };
+/** Runs both roles' machines over each conversation of the transcript. */
+export function validateTranscript(
+  transcript: Transcript,
+  protocol: Pick<Protocol, 'machines' | 'validationScope'>,
+): TranscriptValidation {
+  if (protocol.machines.length === 0) return { checked: false, violations: [] };
   const violations: TranscriptViolation[] = [];
-  const connections = new Set(transcript.messages.map((message) => message.conn));
-  for (const conn of connections) {
-    const messages = transcript.messages.filter((message) => message.conn === conn);
-    for (const machine of machines) {
+  for (const { conn, channel, messages } of conversations(transcript, protocol).values()) {
+    for (const machine of protocol.machines) {
       for (const violation of validate(machine, messages).violations)
-        violations.push({ ...violation, conn, role: machine.role });
+        violations.push({
+          ...violation,
+          conn,
+          ...(channel !== undefined ? { channel } : {}),
+          role: machine.role,
+        });
     }
   }
   violations.sort((a, b) => a.index - b.index);

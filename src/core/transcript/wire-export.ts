@@ -3,8 +3,7 @@
  * frames them: what a packet capture of the session would show (and what `importRawStreams` reads back).
  */
 import { payloadBytes } from './bytes';
-import type { Direction, Transcript } from './model';
-import { defaultFraming } from './stream-framing';
+import type { Direction, Transcript, TranscriptMessage } from './model';
 
 /** The bytes one side of one connection sent. */
 export interface WireStream {
@@ -17,11 +16,14 @@ export interface WireStream {
 }
 
 /**
- * Every data message's bytes in order, each followed by a NUL when its framing is `nul` (the default of
- * rddlsim and MASSim). Messages carried in frames (WebSocket, HTTP) are simply concatenated.
+ * Every data message's bytes in order, each followed by a NUL when its framing is `nul` (`fallback` is the
+ * framing of messages that do not say: the protocol's own). Messages carried in frames (WebSocket, HTTP)
+ * are simply concatenated.
  */
-export function exportWireStreams(transcript: Transcript): WireStream[] {
-  const fallback = defaultFraming(transcript.protocol);
+export function exportWireStreams(
+  transcript: Transcript,
+  fallback: NonNullable<TranscriptMessage['framing']>,
+): WireStream[] {
   const parts = new Map<string, { conn: string; dir: Direction; chunks: Uint8Array[]; messages: number }>();
   for (const message of transcript.messages) {
     if (message.kind !== 'data') continue;

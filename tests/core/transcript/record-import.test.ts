@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProtoplayError } from '../../../src/core/errors';
-import { importRecordFile, readRecordFile } from '../../../src/core/transcript/record-import';
+import { readRecordFile } from '../../../src/core/transcript/record-import';
+import { importRddlsimRecordFile } from '../../../src/core/protocols/rddlsim/recording-formats';
 import { exportWireStreams } from '../../../src/core/transcript/wire-export';
 import { EDGE_CASES, MAIN_SESSIONS, loadRecording, recordingBytes } from '../protocols/rddlsim/recordings';
 
@@ -8,7 +9,7 @@ const encoder = new TextEncoder();
 
 describe('importRecordFile on the recorded sessions', () => {
   it.each(MAIN_SESSIONS)('gives back exactly the raw byte streams of %s', (name) => {
-    const streams = exportWireStreams(loadRecording(name));
+    const streams = exportWireStreams(loadRecording(name), 'nul');
     expect(streams.map((s) => s.dir)).toEqual(['c2s', 's2c']);
     expect(streams[0]!.bytes).toEqual(recordingBytes(`${name}.c2s.raw`));
     expect(streams[1]!.bytes).toEqual(recordingBytes(`${name}.s2c.raw`));
@@ -86,7 +87,9 @@ describe('readRecordFile', () => {
   });
 
   it('turns an unterminated rest into a message without framing', () => {
-    const transcript = importRecordFile(encoder.encode('@@ 1 C>S 0 11\n<actions/>\0\n@@ 2 C>S 1 4\n<act\n'));
+    const transcript = importRddlsimRecordFile(
+      encoder.encode('@@ 1 C>S 0 11\n<actions/>\0\n@@ 2 C>S 1 4\n<act\n'),
+    );
     expect(transcript.messages.map((m) => [m.text, m.framing])).toEqual([
       ['<actions/>', undefined],
       ['<act', 'none'],

@@ -4,7 +4,7 @@
  * message comes the server's answer up to the point where it waits again (after session-init, a turn, a
  * resource-notification or the session-end that follows the last round-end).
  */
-import type { Direction } from '../../transcript/model';
+import type { Direction, TranscriptMessage } from '../../transcript/model';
 import { CLIENT_ROOTS, SERVER_ROOTS } from './messages';
 
 /** A message of one direction, as framed. */
@@ -13,7 +13,7 @@ export interface DirectedText {
   text: string | undefined;
   /** Original bytes when they are not UTF-8. */
   bytes: Uint8Array;
-  framing: 'nul' | 'none';
+  framing: NonNullable<TranscriptMessage['framing']>;
 }
 
 /** The root element name of a message text (or `null` for the literal null), if it has one. */

@@ -24,7 +24,7 @@ import type {
   MassimReceiverStop,
   MassimRows,
   MassimWorldView,
-} from './reading';
+} from '../../../core/protocols/massim/reading';
 
 /** The log rows so far, as columns (never reactive: `rowCount` says when they grew). */
 export type MassimLogRows = Omit<MassimRows, 'from'>;

@@ -8,9 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importTranscript } from '../../../../src/core/transcript/import';
+import { readOneTranscript } from '../../../../src/core/protocols/registry';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol';
 import { loadRecording } from '../../../core/protocols/rddlsim/recordings';
 import { runChild, runInProcess } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
@@ -55,7 +56,7 @@ const run = (policy: string, extra: string[] = []) =>
   });
 
 async function readTranscript(name: string): Promise<Transcript> {
-  return importTranscript(await readFile(join(dir, name)), { name });
+  return readOneTranscript(await readFile(join(dir, name)), name);
 }
 
 // Each case starts its own process; they run side by side.
@@ -99,7 +100,7 @@ describe.concurrent('protoplay run rddlsim', () => {
     );
 
     const transcript = await readTranscript('reboot.json');
-    expect(validateTranscript(transcript).violations).toEqual([]);
+    expect(validateTranscript(transcript, rddlsimProtocol).violations).toEqual([]);
     const roundEnds = transcript.messages.filter((m) => m.text?.includes('<round-end>'));
     expect(roundEnds.map((m) => Number(/<round-reward>([^<]*)</.exec(m.text!)![1]))).toEqual(rewards);
     // The policy rebooted computers: some actions carry a reboot.

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol';
 import { BIN, runChild, runInProcess } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
 
@@ -119,8 +120,8 @@ describe('serve and connect over loopback', () => {
       expect(server).toBeDefined();
       expect(wire(client)).toEqual(wire(server));
       expect(wire(client).length).toBeGreaterThan(3 * 2 * 40);
-      expect(validateTranscript(client).violations).toEqual([]);
-      expect(validateTranscript(server).violations).toEqual([]);
+      expect(validateTranscript(client, rddlsimProtocol).violations).toEqual([]);
+      expect(validateTranscript(server, rddlsimProtocol).violations).toEqual([]);
     }
     const sessionEnd = served
       .find((transcript) => transcript.meta.instance === 'sysadmin_inst_mdp__1')!

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { importMassimRecording } from '../../../../src/core/transcript/import-massim';
+import { importMassimRecording } from '../../../../src/core/protocols/massim/timeline-import';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
 import type { JsonValue } from '../../../../src/core/envs/massim/api';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { importRecordFile } from '../../../../src/core/transcript/record-import';
+import { importRddlsimRecordFile } from '../../../../src/core/protocols/rddlsim/recording-formats';
 import type { Transcript } from '../../../../src/core/transcript/model';
 
 /** The shared folder next to the repository root. */
@@ -58,7 +58,7 @@ export function recordingBytes(relative: string): Uint8Array {
 /** A main session (`sysadmin_inst_mdp__1`) or edge case (`edge-cases/pipelined`) as a transcript. */
 export function loadRecording(name: string): Transcript {
   const file = `${name}.transcript`;
-  return importRecordFile(recordingBytes(file), { name: file });
+  return importRddlsimRecordFile(recordingBytes(file), { name: file });
 }
 
 /** Every recording: the main sessions and the edge cases, by name. */

@@ -3,7 +3,7 @@
  * (`<turn-num>3</turn-num>`); others put each child on its own line. Text is re-escaped, so what is shown
  * is still XML meaning the same thing; the raw view shows the exact bytes.
  */
-import { parseXml, type XmlElement, type XmlNode } from '../../../core/protocols/rddlsim/xml';
+import { parseXml, type XmlElement, type XmlNode } from './xml';
 
 const INDENT = '  ';
 

@@ -2,7 +2,7 @@
  * The world snapshot cell by cell, for the world view: which cells zones cover on the torus, and what is in
  * one cell (for the hover card and for picking an agent with the pointer). Pure functions of a snapshot.
  */
-import type { MassimWorldSnapshot, MassimZone } from '../../../core/envs/massim/api';
+import type { MassimWorldSnapshot, MassimZone } from '../../envs/massim/api';
 
 /** The cells `y * width + x` a Manhattan diamond covers, wrapped around the torus, each once. */
 export function zoneCells(zone: MassimZone, width: number, height: number): number[] {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importRecordFile } from '../../../../src/core/transcript/record-import';
-import { createRddlsimReader } from '../../../../src/state/protocols/rddlsim/reader';
+import { importRddlsimRecordFile } from '../../../../src/core/protocols/rddlsim/recording-formats';
+import { createRddlsimReader } from '../../../../src/core/protocols/rddlsim/reader';
 
 const conformance = resolve(process.cwd(), '../shared/conformance/rddlsim');
 
 function readRecording(name: string) {
-  const transcript = importRecordFile(readFileSync(resolve(conformance, name)), { name });
+  const transcript = importRddlsimRecordFile(readFileSync(resolve(conformance, name)), { name });
   const reader = createRddlsimReader();
   reader.append(transcript.messages, transcript.annotations);
   return { transcript, reader };

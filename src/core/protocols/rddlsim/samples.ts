@@ -4,7 +4,7 @@
  * who want to write the protocol themselves. They are written against the editor's generated types
  * (`Observation`, `Actions`, `PolicyContext`...), which are globals there.
  */
-import type { SamplePolicy } from '../adapter';
+import type { SamplePolicy } from '../../policy/types';
 
 const NOOP = `// Noop: never act. The baseline every other policy should beat.
 export function act(observation: Observation, context: PolicyContext): Actions {

@@ -9,15 +9,11 @@
  * Percepts are a few kilobytes each: the reader takes the handful of fields it follows by pattern instead
  * of parsing them, and parses one only when a view asks for it.
  */
-import type { MassimStepPercept, MassimWorldStatic } from '../../../core/envs/massim/api';
-import {
-  createMassimServerMachine,
-  type MassimServerMachineState,
-  type MassimViolation,
-} from '../../../core/protocols/massim';
-import { payloadBytes } from '../../../core/transcript/bytes';
-import type { Annotation, TranscriptMessage } from '../../../core/transcript/model';
-import type { TranscriptStore } from '../../../core/transcript/store';
+import type { MassimStepPercept, MassimWorldStatic } from '../../envs/massim/api';
+import { createMassimServerMachine, type MassimServerMachineState, type MassimViolation } from '.';
+import { payloadBytes } from '../../transcript/bytes';
+import type { Annotation, TranscriptMessage } from '../../transcript/model';
+import type { TranscriptStore } from '../../transcript/store';
 import {
   MASSIM_RESULT_KINDS,
   NO_RESULT,

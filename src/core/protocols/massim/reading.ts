@@ -3,11 +3,7 @@
  * it from the transcript (news as the transcript grows), the page keeps it. Big things (message texts,
  * percepts, world snapshots) stay in the worker's transcript store and are asked for one at a time.
  */
-import type {
-  MassimStepPercept,
-  MassimWorldSnapshot,
-  MassimWorldStatic,
-} from '../../../core/envs/massim/api';
+import type { MassimStepPercept, MassimWorldSnapshot, MassimWorldStatic } from '../../envs/massim/api';
 
 /**
  * Every kind of action outcome the views count, by code (a code is the position in this list). `no_action`

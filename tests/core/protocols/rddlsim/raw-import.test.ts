@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { importRawStreams, importRddlsimWireText } from '../../../src/core/transcript/raw-import';
-import type { Transcript } from '../../../src/core/transcript/model';
-import { MAIN_SESSIONS, loadRecording, recordingBytes } from '../protocols/rddlsim/recordings';
+import { importRawStreams, importRddlsimWireText } from '../../../../src/core/protocols/rddlsim/raw-import';
+import type { Transcript } from '../../../../src/core/transcript/model';
+import { MAIN_SESSIONS, loadRecording, recordingBytes } from './recordings';
 
 /** Direction and text of the data messages, in order. */
 const dataOf = (transcript: Transcript) =>
@@ -20,12 +20,6 @@ describe('importRawStreams', () => {
       expect(raw.messages.every((m) => m.t === 0)).toBe(true);
     },
   );
-
-  it('refuses protocols whose framing it does not know', () => {
-    expect(() =>
-      importRawStreams({ c2s: new Uint8Array(), s2c: new Uint8Array() }, { protocol: 'aisys' }),
-    ).toThrow('importing raw aisys byte streams is not supported yet');
-  });
 });
 
 describe('importRddlsimWireText', () => {

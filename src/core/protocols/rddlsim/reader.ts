@@ -5,9 +5,9 @@
  * they arrive, from the wire text alone; annotations only add what the wire cannot carry (true state,
  * policy logs, notes).
  */
-import type { Annotation, TranscriptMessage } from '../../../core/transcript/model';
-import { decodeTranscriptMessage } from '../../../core/protocols/rddlsim/decoded-message';
-import type { RddlsimMessage, WireAction } from '../../../core/protocols/rddlsim/messages';
+import type { Annotation, TranscriptMessage } from '../../transcript/model';
+import { decodeTranscriptMessage } from './decoded-message';
+import type { RddlsimMessage, WireAction } from './messages';
 import type {
   MessageSummary,
   RoundSummary,
@@ -15,8 +15,8 @@ import type {
   TranscriptReader,
   TurnSnapshot,
   ValueRow,
-} from '../adapter';
-import { annotationNote, annotationWorld } from './annotations';
+} from '../reading';
+import { annotationNote, annotationWorld } from './reader-annotations';
 
 /** rddlsim message types in the order a session uses them, for the log's filter. */
 export const RDDLSIM_MESSAGE_TYPES = [

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { quickMassimConfig } from '../../../src/core/envs/massim';
-import type { MassimWorldSnapshot } from '../../../src/core/envs/massim/api';
+import { quickMassimConfig } from '../../../../src/core/envs/massim';
+import type { MassimWorldSnapshot } from '../../../../src/core/envs/massim/api';
 import {
   MassimMatchRunner,
   MassimWorldPacker,
   createTeamDecide,
   type MassimWireTeam,
-} from '../../../src/core/protocols/massim';
-import { TranscriptStore } from '../../../src/core/transcript/store';
-import { createMassimReader } from '../../../src/state/protocols/massim/adapter';
-import { MassimTranscriptReader, resultCode } from '../../../src/state/protocols/massim/reader';
+} from '../../../../src/core/protocols/massim';
+import { TranscriptStore } from '../../../../src/core/transcript/store';
+import { createMassimReader } from '../../../../src/core/protocols/massim/protocol';
+import { MassimTranscriptReader, resultCode } from '../../../../src/core/protocols/massim/reader';
 import {
   MASSIM_RESULT_KINDS,
   NO_RESULT,
   type MassimFrame,
   type MassimNews,
-} from '../../../src/state/protocols/massim/reading';
-import { loadRecording } from '../../core/protocols/massim/recordings';
+} from '../../../../src/core/protocols/massim/reading';
+import { loadRecording } from './recordings';
 
 /** Everything a reader reported, put together as the page does. */
 function collect(newsList: MassimNews[]) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RDDLSIM_SERVER_BEHAVIOURS } from '../../../../src/state/protocols/rddlsim/protocol-notes';
+import { RDDLSIM_SERVER_BEHAVIOURS } from '../../../../src/core/protocols/rddlsim/protocol-notes';
 
 /** Every note the emulated host can attach, read from its source: `#note('code', 'reaction', ...)`. */
 function hostNotes(): Map<string, string> {

@@ -4,7 +4,7 @@
  * field and every action with its parameters), made global, plus the short names the samples use and the
  * hooks of the wire level. The protocol keeps its policy types self-contained for exactly this use.
  */
-import policyApiSource from '../../../core/protocols/massim/policy-api.ts?raw';
+import policyApiSource from './policy-api.ts?raw';
 
 const SHORT_NAMES = `
 /** What \`act\` receives first: everything the agent perceives at this step. */

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importMassimRecording, looksLikeMassimTimeline } from '../../../src/core/transcript/import-massim';
-import { ProtoplayError } from '../../../src/core/errors';
-import { recordingFiles, recordingsRoot } from '../protocols/massim/recordings';
+import {
+  importMassimRecording,
+  looksLikeMassimTimeline,
+} from '../../../../src/core/protocols/massim/timeline-import';
+import { ProtoplayError } from '../../../../src/core/errors';
+import { recordingFiles, recordingsRoot } from './recordings';
 
 describe('importMassimRecording', () => {
   it('imports per-connection timelines with the exact bytes of their streams', () => {

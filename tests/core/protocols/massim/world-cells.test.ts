@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, quickMassimConfig } from '../../../src/core/envs/massim';
-import { WorldCells, describeCell, zoneCells } from '../../../src/state/protocols/massim/world-cells';
+import { createSimulation, quickMassimConfig } from '../../../../src/core/envs/massim';
+import { WorldCells, describeCell, zoneCells } from '../../../../src/core/protocols/massim/world-cells';
 
 describe('the world, cell by cell', () => {
   it('a zone is a Manhattan diamond, wrapped around the torus, each cell once', () => {

@@ -1,21 +1,21 @@
 /**
- * MASSim as the playground's protocol registry sees it. A MASSim session has a workspace and views of its
- * own (two teams, a world, a timeline), so the playground hands the whole page to them; the adapter
- * provides what every protocol provides: samples, the policy declarations, message pretty-printing, and a
- * reader of any MASSim transcript for the common views.
+ * MASSim as the one protocol contract describes it: JSON over TCP, 0-byte terminated, one connection per
+ * agent; recordings, machines of both roles, a reader of any MASSim transcript for the common views,
+ * samples and the policy declarations.
  */
-import { TranscriptStore } from '../../../core/transcript/store';
-import type { Annotation, TranscriptMessage } from '../../../core/transcript/model';
-import type {
-  MessageSummary,
-  ProtocolAdapter,
-  RoundSummary,
-  SessionNote,
-  TranscriptReader,
-} from '../adapter';
+import { TranscriptStore } from '../../transcript/store';
+import type { Annotation, TranscriptMessage } from '../../transcript/model';
+import type { MessageSummary, RoundSummary, SessionNote, TranscriptReader } from '../reading';
+import type { Protocol, StreamFraming } from '../contract';
+import type { ProtocolMachine } from '../machine';
+import { NulSplitter } from '../rddlsim/framing';
+import { massimClientMachine } from './client-machine';
+import { encodeFrame } from './framing';
+import { MASSIM_RECORDING_FORMATS } from './recording-formats';
+import { createMassimServerMachine } from './server-machine';
 import { MASSIM_MESSAGE_TYPES, MassimTranscriptReader } from './reader';
 import { massimRowSummary } from './rows';
-import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
+import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from './samples';
 
 /** A message indented for reading, keys in the order they were sent; the text itself when not JSON. */
 export function prettyPrintMassim(text: string): string {
@@ -73,10 +73,22 @@ export function createMassimReader(): TranscriptReader {
   };
 }
 
-/** The MASSim adapter. */
-export const massimAdapter: ProtocolAdapter = {
+/** MASSim's byte streams: every frame ends with one 0 byte, both ways. */
+const massimStreamFraming: StreamFraming = {
+  framing: 'nul',
+  splitter: (_dir, options = {}) =>
+    new NulSplitter(options.maxFrameBytes === undefined ? {} : { maxMessageBytes: options.maxFrameBytes }),
+  encode: encodeFrame,
+};
+
+/** The MASSim protocol. */
+export const massimProtocol: Protocol = {
   id: 'massim',
   label: 'MASSim',
+  description: 'MASSim, the Multi-Agent Programming Contest server (2022, Agents Assemble): JSON over TCP',
+  transport: { kind: 'tcp', defaultPort: 12300, framing: massimStreamFraming },
+  machines: [massimClientMachine, createMassimServerMachine()] as readonly ProtocolMachine<unknown>[],
+  recordingFormats: MASSIM_RECORDING_FORMATS,
   messageTypes: MASSIM_MESSAGE_TYPES,
   environments: [
     {
@@ -92,5 +104,5 @@ export const massimAdapter: ProtocolAdapter = {
   createReader: createMassimReader,
   prettyPrint: prettyPrintMassim,
   embeddedContent: () => [],
-  policyTypes: async () => (await import('./policy-types')).massimPolicyTypes(),
+  policyTypes: async () => (await import('./policy-declarations')).massimPolicyTypes(),
 };

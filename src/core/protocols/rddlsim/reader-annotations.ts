@@ -3,8 +3,8 @@
  * may come from another version or tool), so every reader here checks shapes and ignores what it does
  * not understand rather than failing the whole view.
  */
-import type { Annotation } from '../../../core/transcript/model';
-import type { SessionNote, ValueRow } from '../adapter';
+import type { Annotation } from '../../transcript/model';
+import type { SessionNote, ValueRow } from '../reading';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,5 @@
 /** Log rows of a MASSim transcript as the message log shows them. */
-import type { MessageSummary } from '../adapter';
+import type { MessageSummary } from '../reading';
 import type { MassimFrame, MassimRows } from './reading';
 
 /**

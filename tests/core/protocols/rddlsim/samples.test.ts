@@ -8,7 +8,7 @@ import { PolicySupervisor } from '../../../../src/core/policy/supervisor';
 import { instanceSummary } from '../../../../src/core/protocols/rddlsim/action-encoding';
 import { generatePolicyTypes } from '../../../../src/core/protocols/rddlsim/policy-types';
 import { EmulatedSession } from '../../../../src/core/protocols/rddlsim/session';
-import { RDDLSIM_SAMPLES } from '../../../../src/state/protocols/rddlsim/samples';
+import { RDDLSIM_SAMPLES } from '../../../../src/core/protocols/rddlsim/samples';
 
 const models = new Map<string, RddlModel>(
   EXAMPLE_DOMAINS.map((example) => [example.id, loadRddl(exampleSources(example))]),

@@ -4,7 +4,7 @@
  * note code the emulated host attaches to a session when the situation happens (the Console & notes panel
  * shows it there); the protocol notes view lists them all, with the simulator's quirks beside them.
  */
-import type { HostNote } from '../../../core/protocols/rddlsim/host';
+import type { HostNote } from './host';
 
 /** One behaviour of the real server, reproduced by the emulated one. */
 export interface ServerBehaviour {

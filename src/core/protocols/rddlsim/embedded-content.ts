@@ -1,7 +1,7 @@
 /** Decodes the parts of rddlsim messages worth reading decoded: the base64 RDDL task of a session-init. */
-import { parseServerMessage } from '../../../core/protocols/rddlsim/codec';
-import { base64ToBytes } from '../../../core/transcript/bytes';
-import type { EmbeddedContent } from '../adapter';
+import { parseServerMessage } from './codec';
+import { base64ToBytes } from '../../transcript/bytes';
+import type { EmbeddedContent } from '../contract';
 
 const utf8 = new TextDecoder();
 

@@ -4,9 +4,9 @@
  * `all.timeline.jsonl` adds `"conn"`), optionally with the raw `<connection>.c2s.bin` / `.s2c.bin` byte
  * streams, which then supply the exact bytes of every frame.
  */
-import { ProtoplayError } from '../errors';
-import { decodeWireBytes } from './bytes';
-import type { Annotation, Direction, Transcript, TranscriptMessage } from './model';
+import { ProtoplayError } from '../../errors';
+import { decodeWireBytes } from '../../transcript/bytes';
+import type { Annotation, Direction, Transcript, TranscriptMessage } from '../../transcript/model';
 
 /** One file of a recording, by name (a path is fine: only the base name counts) and content. */
 export interface MassimRecordingFile {

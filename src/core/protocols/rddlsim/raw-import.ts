@@ -3,21 +3,16 @@
  * pasted from a log (both directions mixed, NULs possibly lost). Messages are split with the protocol's
  * framing and put in causal order; timestamps are unknown and left at 0.
  */
-import { ProtoplayError } from '../errors';
-import { ServerStreamSplitter, type WireFrame } from '../protocols/rddlsim/framing';
-import {
-  directionOfRoot,
-  interleaveByCause,
-  rootName,
-  type DirectedText,
-} from '../protocols/rddlsim/interleave';
-import { decodeWireBytes } from './bytes';
-import type { Direction, ProtocolId, Transcript, TranscriptMessage } from './model';
-import { messageSplitter } from './stream-framing';
+import { ProtoplayError } from '../../errors';
+import { ServerStreamSplitter } from './framing';
+import type { StreamFrame } from '../contract';
+import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
+import { decodeWireBytes } from '../../transcript/bytes';
+import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
+import { rddlsimStreamFraming } from './stream-framing';
 
 /** Options of the raw importers. */
 export interface RawImportOptions {
-  protocol?: ProtocolId;
   /** Connection id (default `session-1`). */
   conn?: string;
   /** Where the data came from, for `meta.source`. */
@@ -31,13 +26,12 @@ export function importRawStreams(
   streams: { c2s: Uint8Array; s2c: Uint8Array },
   options: RawImportOptions = {},
 ): Transcript {
-  const protocol = options.protocol ?? 'rddlsim';
   const split = (dir: Direction): DirectedText[] => {
-    const splitter = messageSplitter(protocol, dir);
+    const splitter = rddlsimStreamFraming.splitter(dir);
     return [...splitter.push(streams[dir]), ...splitter.end()].map((frame) => directed(dir, frame));
   };
   const ordered = interleaveByCause(split('c2s'), split('s2c'));
-  return transcriptOf(protocol, ordered, options, 'raw-streams');
+  return transcriptOf(ordered, options, 'raw-streams');
 }
 
 /**
@@ -62,10 +56,10 @@ export function importRddlsimWireText(text: string, options: RawImportOptions = 
     }
     return directed(dir, { bytes: frame.bytes, framing: frame.framing });
   });
-  return transcriptOf('rddlsim', messages, options, 'wire-text');
+  return transcriptOf(messages, options, 'wire-text');
 }
 
-function directed(dir: Direction, frame: WireFrame): DirectedText {
+function directed(dir: Direction, frame: StreamFrame): DirectedText {
   let text: string | undefined;
   try {
     text = strictUtf8.decode(frame.bytes);
@@ -76,7 +70,6 @@ function directed(dir: Direction, frame: WireFrame): DirectedText {
 }
 
 function transcriptOf(
-  protocol: ProtocolId,
   ordered: readonly DirectedText[],
   options: RawImportOptions,
   imported: string,
@@ -94,7 +87,7 @@ function transcriptOf(
   return {
     format: 'protoplay-transcript',
     version: 2,
-    protocol,
+    protocol: 'rddlsim',
     startedAt: 0,
     meta: { source: options.name ?? imported, imported, timing: 'unknown' },
     connections: [{ id: conn, label: 'session 1' }],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { policyTypeErrors as typeErrors } from '../../support/policy-type-check';
-import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
-import { massimPolicyTypes } from '../../../src/state/protocols/massim/policy-types';
-import { playMatch, policySource, sampleCode } from './play-match';
+import { policyTypeErrors as typeErrors } from '../../../support/policy-type-check';
+import { MASSIM_SAMPLES } from '../../../../src/core/protocols/massim/samples';
+import { massimPolicyTypes } from '../../../../src/core/protocols/massim/policy-declarations';
+import { playMatch, policySource, sampleCode } from '../../../state/massim/play-match';
 
 describe('MASSim sample team policies', () => {
   it("type-check against the editor's declarations, which catch a wrong action", () => {

@@ -1,0 +1,50 @@
+/**
+ * Every protocol Protoplay offers, in the order pickers and help list them. Adding a protocol is one folder
+ * (`src/core/protocols/<id>/`, exporting its `Protocol`) and one line here; the transcript layer, the
+ * workers, the page and the command line take everything else from the definition.
+ */
+import { ProtoplayError } from '../errors';
+import { importRecording } from '../transcript/import';
+import type { Transcript } from '../transcript/model';
+import type { Protocol } from './contract';
+import { massimProtocol } from './massim/protocol';
+import { rddlsimProtocol } from './rddlsim/protocol';
+
+/** The registered protocols. */
+export const PROTOCOLS: readonly Protocol[] = [rddlsimProtocol, massimProtocol];
+
+/** The protocol with this id, if registered. */
+export function findProtocol(id: string): Protocol | undefined {
+  return PROTOCOLS.find((protocol) => protocol.id === id);
+}
+
+/** The protocol with this id, or the first (the default) for an unknown id, e.g. from an old link. */
+export function protocolOrDefault(id: string | undefined): Protocol {
+  return (id === undefined ? undefined : findProtocol(id)) ?? PROTOCOLS[0]!;
+}
+
+/**
+ * Reads one transcript from a file or pasted text in any registered format, for callers that want exactly
+ * one session: throws a located ProtoplayError when nothing could be read (what was damaged is in the
+ * error), and when the input holds more than one session.
+ */
+export function readOneTranscript(input: Uint8Array | string, name = 'pasted text'): Transcript {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  const result = importRecording([{ name, bytes }], PROTOCOLS);
+  const [transcript, ...others] = result.transcripts;
+  const problem = result.problems[0];
+  if (!transcript || problem) {
+    const where = problem ? { source: problem.file, line: problem.line ?? 1, column: 1 } : undefined;
+    throw new ProtoplayError(
+      'transcript.import.damaged',
+      problem?.message ?? `${name} holds no session`,
+      where,
+    );
+  }
+  if (others.length > 0)
+    throw new ProtoplayError(
+      'transcript.import.sessions',
+      `${name} holds ${result.transcripts.length} sessions; open it with the importer that lists them`,
+    );
+  return transcript;
+}
