@@ -1,0 +1,114 @@
+/**
+ * A protocol that exists only in the tests (tests/support/counter-protocol) goes through the generic layers
+ * with nothing added outside its folder: detection, import, validation with located violations, reading
+ * for the views, and a session over its own sans-IO host and client.
+ */
+import { describe, expect, it } from 'vitest';
+import { PROTOCOLS } from '../../../../src/core/protocols/registry';
+import { detectFormats, importRecording } from '../../../../src/core/transcript/import';
+import { TranscriptRecorder } from '../../../../src/core/transcript/recorder';
+import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { counterClient, counterHost } from '../../../support/counter-protocol/host';
+import { counterProtocol } from '../../../support/counter-protocol/protocol';
+import { serialiseTranscript } from '../../../../src/core/transcript/json-format';
+
+const protocols = [...PROTOCOLS, counterProtocol];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const log = (text: string) => [{ name: 'game.log', bytes: encoder.encode(text) }];
+
+const GAME = [
+  '< {"type":"start","target":3}',
+  '< {"type":"state","value":0,"reward":0}',
+  '> {"type":"add","amount":2}',
+  '< {"type":"state","value":2,"reward":2}',
+  '> {"type":"add","amount":1}',
+  '< {"type":"end","total":3}',
+].join('\n');
+
+describe('a protocol registered through the same list', () => {
+  it('is detected among every registered format, and imported', () => {
+    expect(detectFormats(log(GAME), protocols)[0]).toMatchObject({
+      protocol: 'counter',
+      format: 'counter-log',
+    });
+    const result = importRecording(log(GAME), protocols);
+    expect(result.problems).toEqual([]);
+    expect(result.transcripts).toHaveLength(1);
+    expect(result.transcripts[0]!.messages).toHaveLength(6);
+  });
+
+  it('recognises several sessions in one file, and locates unreadable lines', () => {
+    const result = importRecording(log(`${GAME}\nthis is noise\n${GAME}`), protocols);
+    expect(result.transcripts).toHaveLength(2);
+    expect(result.problems).toEqual([
+      { file: 'game.log', line: 7, message: 'not a "> " or "< " line: this is noise' },
+    ]);
+  });
+
+  it('is validated with its own machines: a sound game passes, a broken one gives a located violation', () => {
+    const sound = importRecording(log(GAME), protocols).transcripts[0]!;
+    expect(validateTranscript(sound, counterProtocol)).toEqual({ checked: true, violations: [] });
+    const broken = GAME.replace('> {"type":"add","amount":1}', '> {"type":"subtract","amount":1}');
+    const { violations } = validateTranscript(
+      importRecording(log(broken), protocols).transcripts[0]!,
+      counterProtocol,
+    );
+    expect(violations[0]).toMatchObject({
+      index: 4,
+      conn: 'game-1',
+      role: 'server',
+      rule: 'counter.add.expected',
+      expected: 'add',
+      got: 'subtract',
+    });
+  });
+
+  it('is read for the views: rounds with rewards, turns with what the agent saw', () => {
+    const reader = counterProtocol.createReader();
+    reader.append(importRecording(log(GAME), protocols).transcripts[0]!.messages, []);
+    expect(reader.rounds).toEqual([{ round: 1, stepRewards: [2], total: 3, endIndex: 5 }]);
+    expect(reader.turns.map((turn) => turn.observed[0]!.value)).toEqual(['0', '2']);
+    expect(reader.messages.map((row) => row.type)).toEqual(['start', 'state', 'add', 'state', 'add', 'end']);
+  });
+
+  it('plays through its sans-IO host and client, and the recorded transcript round-trips through Protoplay JSON', () => {
+    const recorder = new TranscriptRecorder({ protocol: 'counter', now: () => 0 });
+    // What the client sends before the server's connection exists waits here.
+    const early: Uint8Array[] = [];
+    let toServer = (bytes: Uint8Array): void => void early.push(bytes);
+    const client = counterClient((value, target) => (target - value >= 2 ? 2 : 1)).connect(
+      {
+        send: (bytes) => {
+          recorder.text('game-1', 'c2s', decoder.decode(bytes).trimEnd(), 'none');
+          toServer(bytes);
+        },
+        close: () => {},
+      },
+      { id: 'game-1' },
+    );
+    const server = counterHost(5).connect(
+      {
+        send: (bytes) => {
+          recorder.text('game-1', 's2c', decoder.decode(bytes).trimEnd(), 'none');
+          client.receive(bytes);
+        },
+        close: () => recorder.event('game-1', 's2c', 'close'),
+      },
+      { id: 'game-1' },
+    );
+    toServer = (bytes) => server.receive(bytes);
+    early.splice(0).forEach(toServer);
+    const { transcript } = recorder;
+    expect(transcript.messages.filter((m) => m.dir === 'c2s').length).toBeGreaterThan(0);
+    expect(validateTranscript(transcript, counterProtocol).violations).toEqual([]);
+    const reimported = importRecording(
+      [{ name: 't.json', bytes: encoder.encode(serialiseTranscript(transcript)) }],
+      protocols,
+    );
+    expect(reimported.transcripts[0]).toEqual(transcript);
+    const reader = counterProtocol.createReader();
+    reader.append(transcript.messages, []);
+    expect(reader.rounds[0]!.total).toBe(5);
+  });
+});
