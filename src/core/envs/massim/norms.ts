@@ -9,7 +9,7 @@ import type { Rng } from '../../random';
 import type { MassimNormPercept, MassimNormSubjectConfig, MassimSimConfig } from './api';
 import { between } from './draws';
 import type { EnergyRules } from './energy';
-import { javaHashMapOrder } from './javaHashOrder';
+import { javaStringKeyOrder } from '../../java/hash-map-order';
 import type { Entity } from './things';
 import type { World } from './world';
 
@@ -144,7 +144,7 @@ export class Officer {
   #restrictRoleInUse(norm: Norm, playing: number): void {
     const entities = this.#world.entities;
     const rolesInUse = [...new Set(entities.map((entity) => entity.role.name))];
-    const role = javaHashMapOrder(rolesInUse)[0]!;
+    const role = javaStringKeyOrder(rolesInUse)[0]!;
     let most = 0;
     for (const team of new Set(entities.map((entity) => entity.team))) {
       const count = entities.filter((entity) => entity.team === team && entity.role.name === role).length;

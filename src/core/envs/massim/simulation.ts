@@ -25,7 +25,7 @@ import { ActionRules, NO_ACTION, UNPROCESSED } from './actions';
 import { ClearEvents } from './clearing';
 import { shuffle } from './draws';
 import { EnergyRules } from './energy';
-import { javaHashMapOrder } from './javaHashOrder';
+import { javaStringKeyOrder } from '../../java/hash-map-order';
 import { generateWorld } from './mapgen';
 import { Officer } from './norms';
 import { PerceptJsonWriter } from './percept-json';
@@ -238,7 +238,7 @@ class Simulation implements MassimSimulation {
   /** Ranks by score; equal scores get distinct ranks in the real server's hash-map order of team names. */
   simEndContent(agent: string): MassimSimEndContent {
     const team = this.#entity(agent).team;
-    const hashOrder = javaHashMapOrder(this.teams.map((t) => t.name));
+    const hashOrder = javaStringKeyOrder(this.teams.map((t) => t.name));
     const ranked = [...hashOrder].sort((a, b) => (this.#scores.get(b) ?? 0) - (this.#scores.get(a) ?? 0));
     return { score: this.#scores.get(team) ?? 0, ranking: ranked.indexOf(team) + 1 };
   }

@@ -4,7 +4,7 @@
  * but keeps counting both areas, which is what the real server does (agents can observe the leftover cells).
  */
 import type { MassimZone } from './api';
-import { javaHashOrder, javaPositionHash } from './javaHashOrder';
+import { javaHashOrder, javaPositionHash } from '../../java/hash-map-order';
 import type { Torus } from './torus';
 
 interface Zone {

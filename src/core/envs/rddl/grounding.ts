@@ -8,7 +8,7 @@ import type { SourceLocation } from '../../errors';
 import type { FluentKind, RddlDiagnostic } from './api';
 import type { Assignment, ConstValue, InstanceBlock, NonFluentsBlock, ObjectsDecl } from './ast';
 import { checkConstant, DiagnosticSink, type Domain, type PvarInfo } from './domain';
-import { javaHashMapOrder, javaStringHashCode } from './java-hash-order';
+import { javaHashMapOrder, javaStringHashCode } from '../../java/hash-map-order';
 import { canonicalFluentName, didYouMean } from './names';
 import type { ValueType } from './value-types';
 

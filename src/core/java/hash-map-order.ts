@@ -1,7 +1,8 @@
 /**
- * The iteration order of a `java.util.HashMap` (OpenJDK 8 and later), reproduced so that fluents come out in
- * the order rddlsim sends them: rddlsim lists state and observation fluents by iterating HashMaps keyed by
- * fluent names, so a faithful emulator must iterate the same way.
+ * The iteration order of a `java.util.HashMap` (OpenJDK 8 and later). Both real servers Protoplay emulates
+ * are Java programs whose observable output follows it: rddlsim lists fluents by iterating HashMaps keyed by
+ * fluent names; MASSim lists roles and actions, picks the role an Adopt norm restricts, ranks teams with
+ * equal scores and moves goal zones in that order. One implementation serves both.
  *
  * The rules that decide the order: a key's bucket is `spread(hashCode) & (capacity - 1)` with
  * `spread(h) = h ^ (h >>> 16)`; the table starts at 16 buckets and doubles when the size exceeds 3/4 of the
@@ -67,4 +68,19 @@ export function javaHashMapOrder<K>(entries: readonly { key: K; hashCode: number
     if (size > capacity * LOAD_FACTOR) rehash(capacity * 2);
   });
   return [...buckets.entries()].sort(([a], [b]) => a - b).flatMap(([, bucket]) => bucket.map((e) => e.key));
+}
+
+/** `Objects.hash(x, y)`: the hash code of a grid position (MASSim's `Position`). */
+export function javaPositionHash(x: number, y: number): number {
+  return (Math.imul(31, 31 + x) + y) | 0;
+}
+
+/** `javaHashMapOrder` for keys of any type, given how Java hashes them. */
+export function javaHashOrder<T>(keys: readonly T[], hashOf: (key: T) => number): T[] {
+  return javaHashMapOrder(keys.map((key) => ({ key, hashCode: hashOf(key) })));
+}
+
+/** `javaHashMapOrder` for string keys (`HashMap<String, ...>`). */
+export function javaStringKeyOrder(keys: readonly string[]): string[] {
+  return javaHashOrder(keys, javaStringHashCode);
 }

@@ -1,30 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import {
-  javaHashMapOrder,
   javaHashOrder,
   javaPositionHash,
-  javaStringHash,
-} from '../../../../src/core/envs/massim/javaHashOrder';
+  javaStringHashCode,
+  javaStringKeyOrder,
+} from '../../../src/core/java/hash-map-order';
 
 // Expected values printed by a Java 17 program (String.hashCode, HashMap.keySet) for the same inputs.
 describe('Java hash-map order', () => {
   it('computes String.hashCode, overflow included', () => {
-    expect(javaStringHash('default')).toBe(1544803905);
-    expect(javaStringHash('worker')).toBe(-782085250);
-    expect(javaStringHash('explorer')).toBe(-1928898497);
-    expect(javaStringHash('A')).toBe(65);
-    expect(javaStringHash('hello')).toBe(99162322);
+    expect(javaStringHashCode('default')).toBe(1544803905);
+    expect(javaStringHashCode('worker')).toBe(-782085250);
+    expect(javaStringHashCode('explorer')).toBe(-1928898497);
+    expect(javaStringHashCode('A')).toBe(65);
+    expect(javaStringHashCode('hello')).toBe(99162322);
   });
 
   it('orders keys by bucket, colliding keys by insertion', () => {
-    expect(javaHashMapOrder(['worker', 'constructor', 'explorer', 'digger', 'default'])).toEqual([
+    expect(javaStringKeyOrder(['worker', 'constructor', 'explorer', 'digger', 'default'])).toEqual([
       'default',
       'constructor',
       'explorer',
       'worker',
       'digger',
     ]);
-    expect(javaHashMapOrder(['BB', 'Aa', 'Team Zebra', 'alpha'])).toEqual([
+    expect(javaStringKeyOrder(['BB', 'Aa', 'Team Zebra', 'alpha'])).toEqual([
       'BB',
       'Aa',
       'Team Zebra',
@@ -34,7 +34,7 @@ describe('Java hash-map order', () => {
 
   it('follows the table growing beyond 12 keys', () => {
     const keys = Array.from({ length: 20 }, (_, i) => `r${i}`);
-    expect(javaHashMapOrder(keys)).toEqual(
+    expect(javaStringKeyOrder(keys)).toEqual(
       'r2 r3 r4 r5 r6 r7 r8 r9 r10 r12 r11 r14 r13 r16 r15 r18 r17 r19 r0 r1'.split(' '),
     );
   });

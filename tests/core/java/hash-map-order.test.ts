@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { javaHashMapOrder, javaStringHashCode } from '../../../../src/core/envs/rddl/java-hash-order';
+import { javaHashMapOrder, javaStringHashCode } from '../../../src/core/java/hash-map-order';
 
 const keys = (...names: string[]) => names.map((key) => ({ key, hashCode: javaStringHashCode(key) }));
 
