@@ -7,6 +7,7 @@
 import { ProtoplayError } from '../../errors';
 import { Rng } from '../../random';
 import type {
+  MassimRoleConfig,
   CreateMassimSimulation,
   MassimJointAction,
   MassimPhraseOutput,
@@ -130,17 +131,24 @@ class Simulation implements MassimSimulation {
     return entity;
   }
 
+  #rolesInServerOrder(): MassimRoleConfig[] {
+    const byName = new Map(this.config.roles.map((role) => [role.name, role]));
+    return javaStringKeyOrder([...byName.keys()]).map((name) => byName.get(name)!);
+  }
+
   simStartPercept(agent: string): MassimSimStartPercept {
     let percept = this.#simStart.get(agent);
     if (!percept) {
       const entity = this.#entity(agent);
       percept = {
         teamSize: this.config.agentsPerTeam,
-        roles: this.config.roles.map((role) => ({
+        // The real server keeps roles in a HashMap by name and each role's actions in a HashSet: a client
+        // that indexes by position sees their hash order, not the configuration's.
+        roles: this.#rolesInServerOrder().map((role) => ({
           vision: role.vision,
           name: role.name,
           clear: { chance: role.clear.chance, maxDistance: role.clear.maxDistance },
-          actions: [...role.actions],
+          actions: javaStringKeyOrder(role.actions),
           speed: [...role.speed],
         })),
         name: entity.name,

@@ -75,6 +75,18 @@ describe.each(['basic', 'multisim', 'events'] as const satisfies readonly (typeo
       }
     });
 
+    it("lists sim-start's roles, and each role's actions, in the real server's order", () => {
+      const roles = (messages: MassimServerMessage[]) =>
+        messages.flatMap((m) =>
+          m.type === 'sim-start' ? [m.content.percept.roles.map((role) => [role.name, ...role.actions])] : [],
+        );
+      for (const [conn, ours] of replay.connections) {
+        const recorded = roles(recordedMessages(replay, conn));
+        if (recorded.length)
+          expect({ conn, roles: roles(ours.received)[0] }).toEqual({ conn, roles: recorded[0] });
+      }
+    });
+
     it('uses only keys and value types the real server uses, key by key', () => {
       const recorded = new Map<string, Set<string>>();
       const ours = new Map<string, Set<string>>();
