@@ -6,6 +6,7 @@ import { runCommandLine } from './command-line/dispatch';
 import { ExitCode } from './command-line/exit-codes';
 import { processIo } from './command-line/io';
 import { PROTOCOL_COMMANDS } from './protocols';
+import { TOOL_COMMANDS } from './tools';
 
 /**
  * Runs `protoplay` with the given arguments and resolves to the exit code. The first Ctrl-C (or SIGTERM)
@@ -20,7 +21,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    return await runCommandLine(argv, PROTOCOL_COMMANDS, { io: processIo(), signal: controller.signal });
+    return await runCommandLine(
+      argv,
+      PROTOCOL_COMMANDS,
+      { io: processIo(), signal: controller.signal },
+      TOOL_COMMANDS,
+    );
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

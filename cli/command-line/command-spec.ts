@@ -68,3 +68,20 @@ export interface ProtocolCommands {
   title: string;
   commands: Partial<Record<CommandName, CommandSpec>>;
 }
+
+/** A command that works across protocols and takes files rather than a protocol word (`protoplay inspect`). */
+export interface ToolCommandSpec {
+  /** The command word. */
+  name: string;
+  /** One line saying what it does. */
+  summary: string;
+  /** The usage line (`protoplay inspect FILE... [options]`). */
+  usage: string;
+  /** Paragraphs printed under the usage line. */
+  description?: string;
+  options: readonly OptionSpec[];
+  /** Complete command lines, with the leading `protoplay`. */
+  examples: readonly string[];
+  /** Runs the command with its options and its positional arguments. */
+  handler(values: OptionValues, positionals: readonly string[], context: CommandContext): Promise<number>;
+}

@@ -12,9 +12,10 @@ import {
   type CommandName,
   type OptionSpec,
   type ProtocolCommands,
+  type ToolCommandSpec,
 } from './command-spec';
 import { CliError, ExitCode, usageError } from './exit-codes';
-import { COMMON_OPTIONS, commandHelp, generalHelp, protocolCommandHelp } from './help';
+import { COMMON_OPTIONS, commandHelp, generalHelp, protocolCommandHelp, toolHelp } from './help';
 import type { CliIo } from './io';
 
 /** What the dispatcher needs besides the arguments. */
@@ -33,11 +34,12 @@ export async function runCommandLine(
   argv: readonly string[],
   protocols: readonly ProtocolCommands[],
   environment: DispatchEnvironment,
+  tools: readonly ToolCommandSpec[] = [],
 ): Promise<number> {
   const { io } = environment;
   const debug = argv.includes('--debug');
   try {
-    return await dispatch(argv, protocols, environment, debug);
+    return await dispatch(argv, protocols, tools, environment, debug);
   } catch (error) {
     io.stderr.write(`${errorLine(error)}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
@@ -48,17 +50,32 @@ export async function runCommandLine(
 async function dispatch(
   argv: readonly string[],
   protocols: readonly ProtocolCommands[],
+  tools: readonly ToolCommandSpec[],
   { io, signal = new AbortController().signal, now = Date.now }: DispatchEnvironment,
   debug: boolean,
 ): Promise<number> {
   const [commandWord, protocolWord] = argv;
   if (commandWord === undefined || HELP_WORDS.has(commandWord)) {
-    (commandWord === undefined ? io.stderr : io.stdout).write(generalHelp(protocols));
+    (commandWord === undefined ? io.stderr : io.stdout).write(generalHelp(protocols, tools));
     return commandWord === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  const tool = tools.find((candidate) => candidate.name === commandWord);
+  if (tool) {
+    const { values, positionals } = parseOptions(
+      argv.slice(1),
+      [...tool.options, ...COMMON_OPTIONS],
+      `protoplay ${tool.name}`,
+      true,
+    );
+    if (values.help === true) {
+      io.stdout.write(toolHelp(tool));
+      return ExitCode.ok;
+    }
+    return tool.handler(values, positionals, { io, debug, signal, now });
   }
   if (!isCommandName(commandWord)) {
     throw usageError(
-      `unknown command '${commandWord}'; the commands are ${COMMAND_NAMES.join(', ')} (see protoplay --help)`,
+      `unknown command '${commandWord}'; the commands are ${[...COMMAND_NAMES, ...tools.map((t) => t.name)].join(', ')} (see protoplay --help)`,
     );
   }
   const command = commandWord;
@@ -83,7 +100,7 @@ async function dispatch(
       `protoplay ${command} does not support ${protocol.id} yet; it supports ${offering(command, protocols)}`,
     );
   }
-  const values = parseOptions(
+  const { values } = parseOptions(
     argv.slice(2),
     [...spec.options, ...COMMON_OPTIONS],
     `protoplay ${command} ${protocol.id}`,
@@ -106,7 +123,12 @@ function offering(command: CommandName, protocols: readonly ProtocolCommands[]):
 }
 
 /** Parses options strictly as declared; a parse error becomes a usage error pointing at the help. */
-function parseOptions(args: string[], options: readonly OptionSpec[], commandLine: string) {
+function parseOptions(
+  args: string[],
+  options: readonly OptionSpec[],
+  commandLine: string,
+  allowPositionals = false,
+) {
   const config: ParseArgsConfig['options'] = {};
   for (const option of options) {
     config[option.name] = {
@@ -116,7 +138,7 @@ function parseOptions(args: string[], options: readonly OptionSpec[], commandLin
     };
   }
   try {
-    return parseArgs({ args, options: config, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args, options: config, strict: true, allowPositionals });
   } catch (error) {
     const detail = error instanceof Error ? firstSentence(error.message) : String(error);
     throw usageError(`${detail} (see ${commandLine} --help)`);

@@ -8,6 +8,7 @@ import {
   type CommandSpec,
   type OptionSpec,
   type ProtocolCommands,
+  type ToolCommandSpec,
 } from './command-spec';
 import { ExitCode } from './exit-codes';
 
@@ -27,8 +28,14 @@ const EXIT_CODE_HELP: [number, string][] = [
 ];
 
 /** `protoplay --help`. */
-export function generalHelp(protocols: readonly ProtocolCommands[]): string {
-  const commands = COMMAND_NAMES.map((name) => [name, COMMAND_SUMMARIES[name]] as const);
+export function generalHelp(
+  protocols: readonly ProtocolCommands[],
+  tools: readonly ToolCommandSpec[] = [],
+): string {
+  const commands = [
+    ...COMMAND_NAMES.map((name) => [name, COMMAND_SUMMARIES[name]] as const),
+    ...tools.map((tool) => [tool.name, tool.summary] as const),
+  ];
   const offered = protocols.map(
     (protocol) =>
       [
@@ -41,6 +48,7 @@ export function generalHelp(protocols: readonly ProtocolCommands[]): string {
     'Protoplay on the command line: play, serve and connect to agent/environment protocols.',
     '',
     'Usage: protoplay <command> <protocol> [options]',
+    ...tools.map((tool) => `       ${tool.usage}`),
     '',
     'Commands:',
     ...columns(commands),
@@ -137,4 +145,21 @@ function wrap(text: string, width: number): string[] {
   }
   lines.push(line);
   return lines;
+}
+
+/** `protoplay <tool> --help`. */
+export function toolHelp(tool: ToolCommandSpec): string {
+  return [
+    `${tool.summary[0]!.toUpperCase()}${tool.summary.slice(1)}.`,
+    '',
+    `Usage: ${tool.usage}`,
+    ...(tool.description ? ['', tool.description] : []),
+    '',
+    'Options:',
+    ...optionLines([...tool.options, ...COMMON_OPTIONS]),
+    '',
+    'Examples:',
+    ...tool.examples.map((example) => `  ${example}`),
+    '',
+  ].join('\n');
 }

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { runCommandLine } from '../../cli/command-line/dispatch';
 import type { CliOutput } from '../../cli/command-line/io';
 import { PROTOCOL_COMMANDS } from '../../cli/protocols';
+import { TOOL_COMMANDS } from '../../cli/tools';
 
 /** What a run printed and how it ended. */
 export interface CliResult {
@@ -34,11 +35,12 @@ export async function runInProcess(
 ): Promise<CliResult> {
   const stdout = new CapturedOutput();
   const stderr = new CapturedOutput();
-  const code = await runCommandLine(args, PROTOCOL_COMMANDS, {
-    io: { stdout, stderr, cwd },
-    ...(now ? { now } : {}),
-    ...(signal ? { signal } : {}),
-  });
+  const code = await runCommandLine(
+    args,
+    PROTOCOL_COMMANDS,
+    { io: { stdout, stderr, cwd }, ...(now ? { now } : {}), ...(signal ? { signal } : {}) },
+    TOOL_COMMANDS,
+  );
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 

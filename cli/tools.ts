@@ -1,0 +1,5 @@
+/** The commands that take no protocol word: they work with every registered protocol. */
+import type { ToolCommandSpec } from './command-line/command-spec';
+import { inspectCommand } from './inspect/inspect-command';
+
+export const TOOL_COMMANDS: readonly ToolCommandSpec[] = [inspectCommand];

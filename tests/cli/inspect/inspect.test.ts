@@ -1,0 +1,93 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../run-cli';
+import { sharedPath } from '../shared-folder';
+
+const rddlsim = (name: string) => sharedPath(`conformance/rddlsim/${name}`);
+
+describe('protoplay inspect', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'protoplay-inspect-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads a sound recording: protocol, format, rounds with their rewards, exit 0', async () => {
+    const result = await runInProcess(['inspect', rddlsim('sysadmin_inst_mdp__1.transcript'), '--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      protocol: 'rddlsim',
+      format: 'rddlsim-record-file',
+      sessions: 1,
+      messages: 254,
+      violations: [],
+      errors: [],
+    });
+    const rewards = (report.rounds as { reward: number }[]).map((round) => round.reward);
+    const recorded = (await readFile(rddlsim('sysadmin_inst_mdp__1.s2c.raw'), 'latin1')).match(
+      /<round-reward>([^<]*)</g,
+    )!;
+    expect(rewards).toEqual(recorded.map((tag) => Number(tag.slice('<round-reward>'.length, -1))));
+  });
+
+  it('reads the two raw streams of one connection together', async () => {
+    const result = await runInProcess([
+      'inspect',
+      rddlsim('game_of_life_inst_mdp__1.c2s.raw'),
+      rddlsim('game_of_life_inst_mdp__1.s2c.raw'),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^rddlsim: rddlsim byte streams of one connection/);
+    expect(result.stdout).toContain('session 1: 1 connection');
+  });
+
+  it('keeps what a damaged file holds, names the damage and the broken rules, exit 1', async () => {
+    const text = await readFile(rddlsim('sysadmin_inst_mdp__1.transcript'), 'latin1');
+    const lines = text.split('\n');
+    const at = lines.findIndex((line, i) => i > 60 && line.startsWith('@@ '));
+    lines[at] = '@@ broken header';
+    const damaged = join(dir, 'damaged.transcript');
+    await writeFile(damaged, lines.join('\n'), 'latin1');
+    const result = await runInProcess(['inspect', damaged, '--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as {
+      messages: number;
+      errors: unknown[];
+      violations: { rule: string }[];
+    };
+    expect(report.messages).toBeGreaterThan(10);
+    expect(report.errors).toEqual([
+      {
+        file: damaged,
+        line: at + 1,
+        byte: expect.any(Number),
+        message: expect.stringContaining('not a record header'),
+      },
+    ]);
+    // The session stops mid-way: its machines say what was still due.
+    expect(report.violations.map((v) => v.rule)).toContain('rddlsim.session.unfinished');
+  });
+
+  it('reports a protocol rule broken by a real client, located', async () => {
+    const result = await runInProcess([
+      'inspect',
+      rddlsim('edge-cases/round_request_instead_of_action.transcript'),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('violation at message 5 (session-1, server): rddlsim.actions.expected');
+  });
+
+  it('refuses unknown input and usage errors with their exit codes', async () => {
+    const noise = join(dir, 'noise.txt');
+    await writeFile(noise, 'hello');
+    const unknown = await runInProcess(['inspect', noise]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('is not a format Protoplay knows');
+    expect((await runInProcess(['inspect'])).code).toBe(2);
+    expect((await runInProcess(['inspect', noise, '--protocol', 'chess'])).code).toBe(2);
+    expect((await runInProcess(['inspect', '--help'])).stdout).toContain('rddlsim-record-file');
+  });
+});
