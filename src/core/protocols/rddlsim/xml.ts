@@ -115,7 +115,25 @@ let locating: TreeBuilder | undefined;
  */
 export function parseXml(text: string, source = 'message'): XmlDocument {
   fast ??= new TreeBuilder(false);
-  const result = fast.parse(text);
+  let result: XmlDocument | ParseFailure;
+  try {
+    result = fast.parse(text);
+  } catch (error) {
+    // saxes itself can fail on some invalid input (a lone UTF-16 surrogate in a processing instruction);
+    // its state is then unknown, so both parsers are made anew.
+    fast = locating = undefined;
+    const invalid = firstInvalidCharacter(text);
+    const reason =
+      invalid === undefined
+        ? error instanceof Error
+          ? error.message
+          : String(error)
+        : `U+${text.charCodeAt(invalid).toString(16).toUpperCase()} is half of a UTF-16 surrogate pair, not a character`;
+    throw new ProtoplayError('rddlsim.xml.malformed', `malformed XML: ${reason}`, {
+      source,
+      ...positionOf(text, invalid ?? 0),
+    });
+  }
   if ('root' in result) return result;
   locating ??= new TreeBuilder(true);
   const located = locating.parse(text);
@@ -125,6 +143,18 @@ export function parseXml(text: string, source = 'message'): XmlDocument {
     line: failure.line,
     column: failure.column,
   });
+}
+
+/** Offset of the first UTF-16 code unit that is a lone surrogate, if any. */
+function firstInvalidCharacter(text: string): number | undefined {
+  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text)?.index;
+}
+
+/** 1-based line and column of an offset. */
+function positionOf(text: string, offset: number): { line: number; column: number; offset: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n'), offset };
 }
 
 /** The element children of `element` named `name`, in order. */

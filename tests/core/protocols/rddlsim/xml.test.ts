@@ -51,6 +51,21 @@ describe('parseXml', () => {
     expect(() => parseXml('<a>')).toThrow();
     expect(parseXml('<b/>').root.name).toBe('b');
   });
+
+  // Found by fuzzing: saxes itself threw a RangeError on a lone surrogate after a declaration's start.
+  it('reports a lone UTF-16 surrogate as located malformed XML, and parses on afterwards', () => {
+    let caught: unknown;
+    try {
+      parseXml('<?xml\u{1D333}\n\ud81b', 'message 4');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ProtoplayError);
+    expect((caught as ProtoplayError).format()).toBe(
+      'message 4:2:1: malformed XML: U+D81B is half of a UTF-16 surrogate pair, not a character',
+    );
+    expect(parseXml('<c/>').root.name).toBe('c');
+  });
 });
 
 describe('field lookup as the real server does it', () => {

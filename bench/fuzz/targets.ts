@@ -1,0 +1,328 @@
+/**
+ * Fuzz targets: every codec, framing, machine, the RDDL parser and the transcript importer, each with an
+ * input generator (mutations of real material, or random structure) and the properties it must keep for
+ * any input: no crash (only Protoplay's own located errors may be thrown, where the API throws at all),
+ * errors located, framing loses no byte. The test suite runs a fixed-seed sample of these; `npm run bench
+ * -- fuzz` runs many more and prints inputs tried, failures and time.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fc from 'fast-check';
+import { ProtoplayError } from '../../src/core/errors';
+import { parseRddl } from '../../src/core/envs/rddl';
+import type { ImportInput } from '../../src/core/protocols/contract';
+import { validate } from '../../src/core/protocols/machine';
+import { decodeServerFrame, readClientFrame } from '../../src/core/protocols/massim/codec';
+import { NulFrameSplitter } from '../../src/core/protocols/massim/framing';
+import { parseOrgJson } from '../../src/core/protocols/massim/org-json';
+import { PROTOCOLS } from '../../src/core/protocols/registry';
+import { parseClientMessage, parseServerMessage } from '../../src/core/protocols/rddlsim/codec';
+import { NulSplitter, ServerStreamSplitter } from '../../src/core/protocols/rddlsim/framing';
+import { importRecording } from '../../src/core/transcript/import';
+import type { TranscriptMessage } from '../../src/core/transcript/model';
+
+/** One thing to fuzz: inputs, and a check that throws when a property is broken. */
+export interface FuzzTarget<T = unknown> {
+  name: string;
+  input: fc.Arbitrary<T>;
+  /** Throws (any error) when the target misbehaves on this input. */
+  check(input: T): void;
+}
+
+const shared = (relative: string) => resolve(process.cwd(), '../shared', relative);
+const latin1 = new TextDecoder('latin1');
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** The messages of a NUL-terminated byte stream file. */
+function nulMessages(path: string): string[] {
+  return utf8
+    .decode(readFileSync(path))
+    .split('\0')
+    .filter((text) => text.trim() !== '');
+}
+
+const rddlsimConformance = shared('conformance/rddlsim');
+const serverMessages = nulMessages(resolve(rddlsimConformance, 'sysadmin_inst_pomdp__1.s2c.raw'));
+const clientMessages = nulMessages(resolve(rddlsimConformance, 'sysadmin_inst_pomdp__1.c2s.raw'));
+const massimLines = readFileSync(shared('conformance/massim/basic/all.timeline.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as { dir: string; text: string });
+const massimClientFrames = massimLines.filter((line) => line.dir === 'c2s').map((line) => line.text);
+const massimServerFrames = massimLines.filter((line) => line.dir === 's2c').map((line) => line.text);
+
+function rddlDomains(): string[] {
+  const dir = shared('rddl/ippc2011');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('_mdp.rddl') || name.endsWith('.rddl'))
+    .slice(0, 12)
+    .map((name) => readFileSync(resolve(dir, name), 'utf8'));
+}
+
+/** One edit of a text: cut a range, insert random text, repeat a range, or cut the end off. */
+type Edit =
+  | { kind: 'cut'; at: number; length: number }
+  | { kind: 'insert'; at: number; text: string }
+  | { kind: 'repeat'; at: number; length: number }
+  | { kind: 'truncate'; at: number };
+
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        '<',
+        '>',
+        '</',
+        '"',
+        '{',
+        '}',
+        '[',
+        ']',
+        '\0',
+        '\\',
+        '&',
+        '<!--',
+        ']]>',
+        '-1e999',
+        'NaN',
+      ),
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+    ),
+  }),
+  fc.record({ kind: fc.constant('repeat' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 200 }) }),
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+);
+
+function applyEdit(text: string, change: Edit): string {
+  const at = text.length === 0 ? 0 : change.at % (text.length + 1);
+  switch (change.kind) {
+    case 'cut':
+      return text.slice(0, at) + text.slice(at + change.length);
+    case 'insert':
+      return text.slice(0, at) + change.text + text.slice(at);
+    case 'repeat':
+      return (
+        text.slice(0, at + change.length) +
+        text.slice(at, at + change.length) +
+        text.slice(at + change.length)
+      );
+    case 'truncate':
+      return text.slice(0, at);
+  }
+}
+
+/** A real text with one to four edits. */
+function mutated(corpus: readonly string[]): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.constantFrom(...corpus), fc.array(edit, { minLength: 1, maxLength: 4 }))
+    .map(([text, edits]) => edits.reduce(applyEdit, text));
+}
+
+/** Passes when `run` returns, or throws a ProtoplayError that says where. */
+function locatedOrFine(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof ProtoplayError)) throw error;
+    if (error.message.trim() === '')
+      throw new Error(`a ProtoplayError without a message (${error.code})`, { cause: error });
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Bytes cut into chunks at random places, as a socket might deliver them. */
+const chunkedBytes = fc
+  .tuple(
+    fc.oneof(
+      fc.uint8Array({ maxLength: 600 }),
+      mutated(serverMessages.slice(0, 6)).map((t) => encoder.encode(`${t}\0`)),
+    ),
+    fc.array(fc.nat(), { maxLength: 6 }),
+  )
+  .map(([bytes, cuts]) => {
+    const points = [...new Set(cuts.map((cut) => (bytes.length ? cut % bytes.length : 0)))].sort(
+      (a, b) => a - b,
+    );
+    const chunks: Uint8Array[] = [];
+    let from = 0;
+    for (const point of points) {
+      chunks.push(bytes.slice(from, point));
+      from = point;
+    }
+    chunks.push(bytes.slice(from));
+    return { bytes, chunks };
+  });
+
+/** A transcript message sequence of one connection, from real messages and random events. */
+function messageSequence(clientTexts: readonly string[], serverTexts: readonly string[]) {
+  return fc
+    .array(
+      fc.oneof(
+        fc.record({
+          dir: fc.constant('c2s' as const),
+          kind: fc.constant('data' as const),
+          text: mutated(clientTexts),
+        }),
+        fc.record({
+          dir: fc.constant('s2c' as const),
+          kind: fc.constant('data' as const),
+          text: fc.constantFrom(...serverTexts),
+        }),
+        fc.record({
+          dir: fc.constantFrom('c2s' as const, 's2c' as const),
+          kind: fc.constantFrom('open' as const, 'close' as const, 'error' as const),
+        }),
+      ),
+      { maxLength: 30 },
+    )
+    .map((items) => items.map((item, index): TranscriptMessage => ({ index, conn: 'c', t: index, ...item })));
+}
+
+function checkMachines(protocolId: string, messages: TranscriptMessage[]): void {
+  const protocol = PROTOCOLS.find((p) => p.id === protocolId)!;
+  for (const machine of protocol.machines) {
+    const { violations } = validate(machine, messages);
+    for (const violation of violations) {
+      const last = messages.length ? messages[messages.length - 1]!.index : 0;
+      if (violation.index < 0 || violation.index > last)
+        throw new Error(`violation at ${violation.index} outside 0..${last}`);
+      if (!violation.rule || !violation.message) throw new Error('violation without a rule or message');
+    }
+  }
+}
+
+const recordings: ImportInput[][] = [
+  [
+    {
+      name: 'a.transcript',
+      bytes: readFileSync(resolve(rddlsimConformance, 'sysadmin_inst_mdp__1.transcript')),
+    },
+  ],
+  [
+    {
+      name: 'b.timeline.jsonl',
+      bytes: encoder.encode(
+        massimLines
+          .slice(0, 60)
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      ),
+    },
+  ],
+];
+
+/** Every fuzz target. */
+export const FUZZ_TARGETS: readonly FuzzTarget<never>[] = [
+  {
+    name: 'rddlsim server messages (codec)',
+    input: mutated(serverMessages),
+    check: (text: string) => locatedOrFine(() => parseServerMessage(text)),
+  },
+  {
+    name: 'rddlsim client messages (codec)',
+    input: mutated(clientMessages),
+    check: (text: string) => locatedOrFine(() => parseClientMessage(text)),
+  },
+  {
+    name: 'rddlsim NUL framing (client side)',
+    input: chunkedBytes,
+    check: ({ bytes, chunks }: { bytes: Uint8Array; chunks: Uint8Array[] }) => {
+      const splitter = new NulSplitter({ maxMessageBytes: 1 << 20 });
+      const frames = [...chunks.flatMap((chunk) => splitter.push(chunk)), ...splitter.end()];
+      const rebuilt = concat(
+        frames.flatMap((frame) =>
+          frame.framing === 'nul' ? [frame.bytes, new Uint8Array([0])] : [frame.bytes],
+        ),
+      );
+      if (rebuilt.length !== bytes.length || rebuilt.some((byte, i) => byte !== bytes[i]))
+        throw new Error('framing lost or changed bytes');
+    },
+  },
+  {
+    name: 'rddlsim server stream framing (NUL and no-header)',
+    input: chunkedBytes,
+    check: ({ chunks }: { bytes: Uint8Array; chunks: Uint8Array[] }) => {
+      const splitter = new ServerStreamSplitter({ maxMessageBytes: 1 << 20 });
+      for (const chunk of chunks) splitter.push(chunk);
+      splitter.end();
+    },
+  },
+  {
+    name: 'rddlsim machines (both roles)',
+    input: messageSequence(clientMessages, serverMessages),
+    check: (messages: TranscriptMessage[]) => checkMachines('rddlsim', messages),
+  },
+  {
+    name: 'MASSim client frames (org.json reading)',
+    input: fc.oneof(mutated(massimClientFrames), fc.string({ maxLength: 80 })),
+    check: (text: string) => {
+      readClientFrame(text);
+      parseOrgJson(text);
+    },
+  },
+  {
+    name: 'MASSim server frames (codec)',
+    input: mutated(massimServerFrames.slice(0, 40)),
+    check: (text: string) => {
+      const decoded = decodeServerFrame(text);
+      if (!decoded.ok && !decoded.problem.message) throw new Error('a problem without a message');
+    },
+  },
+  {
+    name: 'MASSim 0-byte framing with maxPacketLength',
+    input: chunkedBytes,
+    check: ({ chunks }: { bytes: Uint8Array; chunks: Uint8Array[] }) => {
+      const splitter = new NulFrameSplitter({ maxPacketLength: 256 });
+      for (const chunk of chunks) splitter.push(chunk, () => undefined);
+    },
+  },
+  {
+    name: 'MASSim machines (both roles)',
+    input: messageSequence(massimClientFrames, massimServerFrames.slice(0, 40)),
+    check: (messages: TranscriptMessage[]) => checkMachines('massim', messages),
+  },
+  {
+    name: 'RDDL parser',
+    input: mutated(rddlDomains()),
+    check: (text: string) => {
+      const { diagnostics } = parseRddl({ name: 'fuzz.rddl', text });
+      for (const diagnostic of diagnostics)
+        if (!(diagnostic.location.line >= 1))
+          throw new Error(`diagnostic without a line: ${diagnostic.message}`);
+    },
+  },
+  {
+    name: 'transcript importer (every registered format)',
+    input: fc
+      .tuple(fc.constantFrom(...recordings), fc.array(edit, { minLength: 1, maxLength: 4 }))
+      .map(([inputs, edits]) =>
+        inputs.map((input) => ({
+          name: input.name,
+          bytes: encoder.encode(edits.reduce(applyEdit, latin1.decode(input.bytes))),
+        })),
+      ),
+    check: (inputs: ImportInput[]) => {
+      try {
+        const result = importRecording(inputs, PROTOCOLS);
+        for (const problem of result.problems)
+          if (!problem.file || !problem.message) throw new Error('a problem without file or message');
+      } catch (error) {
+        if (!(error instanceof ProtoplayError) || error.code !== 'transcript.import.format') throw error;
+      }
+    },
+  },
+] as unknown as readonly FuzzTarget<never>[];
