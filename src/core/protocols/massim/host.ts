@@ -54,6 +54,13 @@ export interface MassimHostOptions {
   /** Reproduce the real server's lossy races (sim-start after a reconnection, bye at the end). Default off. */
   faithfulRaces?: boolean;
   /**
+   * `exact` (the default): step 0's requests follow sim-start at once and `deadline - time` is exactly
+   * `agentTimeout`. `real-server`: as measured on massim_2022, step 0 begins about 150 ms after sim-start
+   * and every deadline lies 2 to 34 ms beyond `time + agentTimeout` (the time the real server spends
+   * between building percepts and sending them), with the step closing at that deadline.
+   */
+  pacing?: 'exact' | 'real-server';
+  /**
    * Where to record the session; by default the host records into a store of its own (protocol `massim`,
    * started at the scheduler's time, meta `origin`, `seed`, `faithfulRaces`, world snapshots packed by a
    * `MassimWorldPacker`).
@@ -169,6 +176,9 @@ export interface MassimHostConnection {
   disconnect(): void;
 }
 
+/** How long before step 0's requests the real server sends sim-start (measured on massim_2022). */
+const REAL_SERVER_SIM_START_LEAD_MS = 150;
+
 // Measured on the real server (research notes): 13 of 24 re-sent sim-starts arrived when the old connection
 // was still open, 18 of 24 when it had been closed shortly before; 2 of 8 byes were lost with no pause.
 const simStartLossWhileOpen = 11 / 24;
@@ -225,6 +235,7 @@ export class MassimHost {
   #stepOpen = false;
   #waitingFor = new Set<string>();
   #timer: TimerHandle | undefined;
+  readonly #pacingRng: Rng;
   #pauseRequested = false;
   #resumeStep: (() => void) | undefined;
 
@@ -234,6 +245,8 @@ export class MassimHost {
     this.#scheduler = options.scheduler ?? realTimeScheduler();
     this.#createSimulation = options.createSimulation ?? createScenarioSimulation;
     this.#rng = new Rng(`${options.seed ?? 0}:massim-host`);
+    // Its own stream, so the real server's pacing changes no other draw of the session.
+    this.#pacingRng = new Rng(`${options.seed ?? 0}:massim-pacing`);
     this.store =
       options.store ??
       new TranscriptStore({
@@ -475,7 +488,11 @@ export class MassimHost {
       if (slot.connection) slot.connection.send(message, slot.simStart.text);
       else this.#undelivered(slot);
     }
-    this.#beginStep();
+    if (this.#options.pacing === 'real-server')
+      this.#timer = this.#scheduler.setTimer(REAL_SERVER_SIM_START_LEAD_MS, () =>
+        this.#run(() => this.#beginStep()),
+      );
+    else this.#beginStep();
   }
 
   #beginStep(): void {
@@ -486,7 +503,9 @@ export class MassimHost {
       return;
     }
     const time = this.#scheduler.now();
-    const timeout = this.config.server.agentTimeout;
+    const timeout =
+      this.config.server.agentTimeout +
+      (this.#options.pacing === 'real-server' ? 2 + this.#pacingRng.nextInt(33) : 0);
     const deadline = time + timeout;
     const step = simulation.currentStep;
     this.#stepOpen = true;

@@ -59,6 +59,17 @@ export const MASSIM_PROTOCOL_NOTES: readonly MassimProtocolNote[] = [
       'One silent or disconnected agent makes every step last the full agentTimeout.',
   },
   {
+    id: 'pacing',
+    title: 'Deadlines and the first step come a little later on the real server',
+    decision: 'optional',
+    text:
+      'The real server builds every percept before sending any, so deadline - time is agentTimeout plus 2 to ' +
+      '34 ms, and it sends sim-start about 150 ms before the first request-action. The emulated server is exact ' +
+      "(deadline - time = agentTimeout, step 0 at once) unless its pacing is set to the real server's " +
+      '(pacing: "real-server" in the host options, --pacing real-server on serve massim). Agents that time ' +
+      'their answers from "time" or expect a pause after sim-start should be tried with it.',
+  },
+  {
     id: 'front-desk',
     title: 'The first frame of a connection decides everything',
     decision: 'faithful',

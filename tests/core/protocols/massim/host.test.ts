@@ -57,6 +57,46 @@ function runToEnd(scheduler: VirtualScheduler, host: MassimHost): void {
   }
 }
 
+describe('MassimHost pacing', () => {
+  const timesOf = (pacing: 'exact' | 'real-server' | undefined) => {
+    const scheduler = new VirtualScheduler(1_000_000);
+    const host = new MassimHost({ config: smallConfig(), scheduler, seed: 5, ...(pacing ? { pacing } : {}) });
+    // Silent agents: every step lasts until its deadline.
+    const agents = host.accounts.map((account) => {
+      const a = agent(host);
+      a.login(account.name);
+      return a;
+    });
+    host.start();
+    runToEnd(scheduler, host);
+    const first = agents[0]!.received;
+    const simStart = first.find((m) => m.type === 'sim-start')!;
+    const steps = requests(first);
+    return {
+      lead: steps[0]!.time - (simStart.type === 'sim-start' ? simStart.content.time : 0),
+      slack: steps.map((r) => r.deadline - r.time),
+      stepGaps: steps.slice(1).map((r, i) => r.time - steps[i]!.time),
+    };
+  };
+
+  it('by default starts step 0 with sim-start and gives exactly agentTimeout', () => {
+    const exact = timesOf(undefined);
+    expect(exact.lead).toBe(0);
+    expect(exact.slack).toEqual([1000, 1000, 1000, 1000]);
+  });
+
+  it('paces like the real server on request: sim-start 150 ms ahead, deadlines 2 to 34 ms late, kept', () => {
+    const real = timesOf('real-server');
+    expect(real.lead).toBe(150);
+    for (const slack of real.slack) {
+      expect(slack).toBeGreaterThanOrEqual(1002);
+      expect(slack).toBeLessThanOrEqual(1034);
+    }
+    // The step closes at the deadline it announced.
+    expect(real.stepGaps).toEqual(real.slack.slice(0, -1));
+  });
+});
+
 describe('MassimHost', () => {
   it('plays a whole simulation with prompt agents without waiting for any deadline', () => {
     const scheduler = new VirtualScheduler(1_000_000);
