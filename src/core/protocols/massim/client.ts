@@ -63,6 +63,11 @@ export type MassimAgentEvent =
   | { kind: 'sim-start'; agent: string; percept: MassimSimStartPercept }
   | { kind: 'sim-end'; agent: string; score: number; ranking: number }
   | { kind: 'bye'; agent: string }
+  /**
+   * The agent received no request for these steps of the running simulation (it logged in late, or was
+   * disconnected): steps `from` to `to`, inclusive.
+   */
+  | { kind: 'missed-steps'; agent: string; from: number; to: number }
   /** The server broke a rule the client machine checks. */
   | { kind: 'server-violation'; agent: string; violation: MassimViolation }
   /** The decision came after a newer request arrived; it was not sent. */
@@ -90,6 +95,8 @@ export class MassimAgentClient {
   #machine: MassimClientMachineState = massimClientMachine.initial();
   #received = 0;
   #simulation: MassimSimStartPercept | undefined;
+  /** The step the next request-action should be for, once a simulation has started (to see missed steps). */
+  #nextStep: number | undefined;
   #latestId = -1;
   #decodeText = new TextDecoder('utf-8');
   /** The team's agents in the current simulation (the first `teamSize` accounts). */
@@ -160,6 +167,7 @@ export class MassimAgentClient {
         return undefined;
       case 'sim-start':
         this.#simulation = message.content.percept;
+        this.#nextStep = 0;
         this.#options.onEvent?.({ kind: 'sim-start', agent, percept: message.content.percept });
         return undefined;
       case 'sim-end':
@@ -168,8 +176,13 @@ export class MassimAgentClient {
       case 'bye':
         this.#options.onEvent?.({ kind: 'bye', agent });
         return undefined;
-      case 'request-action':
+      case 'request-action': {
+        const { step } = message.content;
+        if (this.#nextStep !== undefined && step > this.#nextStep)
+          this.#options.onEvent?.({ kind: 'missed-steps', agent, from: this.#nextStep, to: step - 1 });
+        this.#nextStep = step + 1;
         return this.#answer(message.content, source, frame);
+      }
       default:
         return undefined;
     }

@@ -180,3 +180,33 @@ const perceptsAgree: Assignable<
   Omit<MassimStepPerceptInfo, 'lastActionResult'>
 > = true;
 void perceptsAgree;
+
+describe('MassimAgentClient joining late', () => {
+  it('says which steps of the running simulation it received no request for', () => {
+    const events: MassimAgentEvent[] = [];
+    const client = new MassimAgentClient({
+      user: 'agentA1',
+      password: '1',
+      team: 'A',
+      teamAccounts: ['agentA1'],
+      decide: () => Promise.resolve({ type: 'skip' as const }),
+      send: () => {},
+      onEvent: (event) => events.push(event),
+    });
+    const frame = (message: object) => client.receive(encodeFrame(JSON.stringify(message)));
+    const request = (step: number) =>
+      frame({ type: 'request-action', content: { id: step, step, time: 1, deadline: 2, percept: {} } });
+    frame({ type: 'auth-response', content: { result: 'ok' } });
+    frame({
+      type: 'sim-start',
+      content: { time: 0, percept: { teamSize: 1, roles: [], name: 'agentA1', team: 'A', steps: 10 } },
+    });
+    request(3);
+    request(4);
+    request(7);
+    expect(events.filter((event) => event.kind === 'missed-steps')).toEqual([
+      { kind: 'missed-steps', agent: 'agentA1', from: 0, to: 2 },
+      { kind: 'missed-steps', agent: 'agentA1', from: 5, to: 6 },
+    ]);
+  });
+});
