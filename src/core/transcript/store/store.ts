@@ -150,6 +150,11 @@ export class TranscriptStore {
   /** Phrases as JSON string content, made when first exported. */
   readonly #escaped: ({ json: string; startsLow: boolean; endsHigh: boolean } | undefined)[] = [];
   readonly #connectionJsonCache: string[] = [];
+  /**
+   * The few fields most messages lack, by index: the agent of a shared connection (`channel`) and HTTP
+   * request lines and statuses (`http`). Kept aside so stream protocols' messages cost nothing more.
+   */
+  readonly #extras = new Map<number, Pick<TranscriptMessage, 'channel' | 'http'>>();
   /** The phrase output of `appendPhrased`, reused. */
   readonly #phraseOutput: PhraseOutput;
 
@@ -204,6 +209,11 @@ export class TranscriptStore {
       message.base64 !== undefined ? BASE64_PAYLOAD : message.text !== undefined ? TEXT_PAYLOAD : NO_PAYLOAD;
     const index = this.#begin(message.conn, message.dir, message.t, message.kind, message.framing, payload);
     if (payload !== NO_PAYLOAD) this.#chunk.writeLiteral(message.base64 ?? message.text!);
+    if (message.channel !== undefined || message.http !== undefined)
+      this.#extras.set(index, {
+        ...(message.channel !== undefined ? { channel: message.channel } : {}),
+        ...(message.http !== undefined ? { http: message.http } : {}),
+      });
     return index;
   }
 
@@ -377,6 +387,8 @@ export class TranscriptStore {
     if (payload === TEXT_PAYLOAD) message.text = this.#payload(index);
     else if (payload === BASE64_PAYLOAD) message.base64 = this.#payload(index);
     if (framing !== undefined) message.framing = framing;
+    const extra = this.#extras.get(index);
+    if (extra) Object.assign(message, extra);
     return message;
   }
 
@@ -396,6 +408,9 @@ export class TranscriptStore {
         ((flags & PHRASED) !== 0 && this.#escapedPhrases(index)) || JSON.stringify(this.#payload(index));
     }
     if (framing !== undefined) json += `,"framing":"${framing}"`;
+    const extra = this.#extras.get(index);
+    if (extra?.channel !== undefined) json += `,"channel":${JSON.stringify(extra.channel)}`;
+    if (extra?.http !== undefined) json += `,"http":${JSON.stringify(extra.http)}`;
     return json + '}';
   }
 

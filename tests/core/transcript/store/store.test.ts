@@ -18,6 +18,17 @@ const message: fc.Arbitrary<Omit<TranscriptMessage, 'index'>> = fc.oneof(
       kind: fc.constant('data' as const),
       text,
       framing: fc.constantFrom('nul' as const, 'none' as const, 'frame' as const),
+      channel: fc.constantFrom('Scav. 1', 'Scav. 12', 'nim/ann'),
+      http: fc.record(
+        {
+          exchange: fc.nat(100),
+          method: fc.constantFrom('GET', 'PUT'),
+          path: fc.constantFrom('/act/nim', '/results/nim'),
+          status: fc.constantFrom(200, 401, 405),
+          headers: fc.dictionary(fc.constantFrom('content-type', 'x-a'), fc.string({ maxLength: 8 })),
+        },
+        { requiredKeys: ['exchange'] },
+      ),
     },
     { requiredKeys: ['conn', 'dir', 't', 'kind', 'text'] },
   ),
@@ -58,7 +69,7 @@ const transcript: fc.Arbitrary<Transcript> = fc.array(message, { maxLength: 120 
       meta: { origin: 'test', seed: 3 },
       connections: [{ id: 'conn0', label: 'listed before it speaks' }],
       // The order `store.message` writes keys in, so whole objects compare equal.
-      messages: messages.map(({ conn, dir, t, kind, text, base64, framing }, index) => ({
+      messages: messages.map(({ conn, dir, t, kind, text, base64, framing, channel, http }, index) => ({
         index,
         t,
         conn,
@@ -67,6 +78,8 @@ const transcript: fc.Arbitrary<Transcript> = fc.array(message, { maxLength: 120 
         ...(text !== undefined ? { text } : {}),
         ...(base64 !== undefined ? { base64 } : {}),
         ...(framing !== undefined ? { framing } : {}),
+        ...(channel !== undefined ? { channel } : {}),
+        ...(http !== undefined ? { http } : {}),
       })),
       annotations: messages.length === 0 ? [] : annotations,
     })),
