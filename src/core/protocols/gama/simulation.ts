@@ -78,7 +78,7 @@ export class GamaSimulation implements SansIoEndpoint<string, string> {
     this.#options = options;
   }
 
-  connect(sink: WireSink<string>): WirePeer<string> {
+  connect(sink: WireSink<string>, _connection?: { id: string }): WirePeer<string> {
     const options = this.#options;
     const episode = new Episode(sink, options, (options.seed ?? 0) + this.#episodes++);
     episode.start();
