@@ -92,8 +92,8 @@ export async function connectGama(values: OptionValues, context: CommandContext)
 }
 
 /**
- * The endpoint, watched: when the server stays silent for `limitMs` while a reply is awaited, `silence`
- * is aborted (GAMA itself would wait for ever).
+ * The endpoint, watched: when `limitMs` pass after a request without the simulation sending anything
+ * more (no reply it could use came), `silence` is aborted (GAMA itself would wait for ever).
  */
 function withSilenceLimit(
   endpoint: SansIoEndpoint<string, string>,
@@ -121,11 +121,9 @@ function withSilenceLimit(
         },
         connection,
       );
+      // Replies that do not move the episode on (addressed to another scavenger...) leave the timer running.
       return {
-        receive: (text) => {
-          clearTimeout(timer);
-          peer.receive(text);
-        },
+        receive: (text) => peer.receive(text),
         end: (reason) => {
           clearTimeout(timer);
           peer.end(reason);

@@ -38,7 +38,7 @@ export const SIMULATION_OPTIONS: readonly OptionSpec[] = [
     name: 'seed',
     type: 'string',
     valueName: 'N',
-    description: 'seed of the world and of context.random() (default 0)',
+    description: 'seed of the world, episode k playing seed + k - 1, and of the policy (default 0)',
   },
   {
     name: 'no-terminal',

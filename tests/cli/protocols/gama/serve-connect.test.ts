@@ -8,6 +8,7 @@ import { validate } from '../../../../src/core/protocols/machine';
 import { gamaClientMachine, gamaServerMachine } from '../../../../src/core/protocols/gama';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../../src/core/transcript/model';
+import { WebSocketEndpointServer } from '../../../../cli/net/websocket-server';
 import { runInProcess } from '../../run-cli';
 
 /** `serve gama` running in this process; resolves once it listens, with its port and its end. */
@@ -156,5 +157,45 @@ describe('serve gama and connect gama over a real WebSocket on 127.0.0.1', () =>
     const bad = await runInProcess(['connect', 'gama', '--scenario', 'Q'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--scenario: no scenario 'Q'");
+  });
+
+  it('connect gives up with exit 4 when replies never reach the waiting scavenger, and notes why', async () => {
+    // An API server that answers in JSON quotes: GAMA's scavengers never recognise their name in it.
+    const server = await WebSocketEndpointServer.start({
+      port: 0,
+      endpoint: {
+        connect: (sink) => ({
+          receive: (text) => {
+            const id = /"id": "([^"]+)", "request"/.exec(text)?.[1];
+            if (id) sink.send(JSON.stringify(`${id};idle`));
+          },
+          end: () => undefined,
+        }),
+      },
+    });
+    try {
+      const result = await runInProcess(
+        [
+          'connect',
+          'gama',
+          '--url',
+          `ws://127.0.0.1:${server.port}`,
+          '--scenario',
+          'A',
+          '--timeout',
+          '1',
+          '--transcript',
+          't.json',
+        ],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('no reply from');
+      const transcript = JSON.parse(await readFile(join(dir, 't.json'), 'utf8')) as Transcript;
+      const notes = transcript.annotations.map((a) => (a.data as { text: string }).text);
+      expect(notes[0]).toContain('(send the bare text, without JSON quotes)');
+    } finally {
+      await server.close();
+    }
   });
 });
