@@ -1,0 +1,163 @@
+/**
+ * A WebSocket server for any text protocol whose server side is a sans-IO endpoint: each connection is
+ * handed to the endpoint, each text frame is one message, and everything that crosses the socket is
+ * recorded in a transcript (connection events, frames, the channel of each frame when the protocol names
+ * one). Binds 127.0.0.1 unless told otherwise; frames longer than `maxPayload` close the connection (1009).
+ */
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { SansIoEndpoint } from '../../src/core/protocols/contract';
+import type { Direction } from '../../src/core/transcript/model';
+import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
+
+/** The channel (agent) a frame is for or from, when several agents share a connection. */
+export type ChannelOf = (text: string, dir: Direction) => string | undefined;
+
+/** Options of a WebSocket endpoint server. */
+export interface WebSocketEndpointServerOptions {
+  endpoint: SansIoEndpoint<string, string>;
+  /** Default 127.0.0.1: only this machine can connect. */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Longest frame accepted, in bytes (default 1 MiB). */
+  maxPayload?: number;
+  recorder?: TranscriptRecorder;
+  channelOf?: ChannelOf;
+  /** A connection opened (with the peer's address) or closed (with why). */
+  onOpen?(connection: string, remote: string): void;
+  onClose?(connection: string, reason: string): void;
+}
+
+/** Records one frame and its channel. */
+export function recordFrame(
+  recorder: TranscriptRecorder | undefined,
+  conn: string,
+  dir: Direction,
+  text: string,
+  channelOf: ChannelOf | undefined,
+): void {
+  if (!recorder) return;
+  const message = recorder.text(conn, dir, text, 'frame');
+  const channel = channelOf?.(text, dir);
+  if (channel !== undefined) message.channel = channel;
+}
+
+/** Why a WebSocket closed, in words. */
+export function describeClose(code: number, reason: string): string {
+  const known: Record<number, string> = {
+    1000: 'closed normally',
+    1001: 'going away',
+    1003: 'unsupported data',
+    1005: 'closed without status',
+    1006: 'connection lost',
+    1009: 'frame too large',
+  };
+  return `${known[code] ?? `code ${code}`}${reason ? `: ${reason}` : ''}`;
+}
+
+/** A listening WebSocket server serving one endpoint. */
+export class WebSocketEndpointServer {
+  readonly #server: WebSocketServer;
+  readonly #sockets = new Set<WebSocket>();
+  #connections = 0;
+  #closedConnections = 0;
+
+  private constructor(server: WebSocketServer) {
+    this.#server = server;
+  }
+
+  /** Starts listening; rejects with the socket error (address in use...) when it cannot. */
+  static async start(options: WebSocketEndpointServerOptions): Promise<WebSocketEndpointServer> {
+    const server = new WebSocketServer({
+      host: options.host ?? '127.0.0.1',
+      port: options.port,
+      maxPayload: options.maxPayload ?? 1024 * 1024,
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.once('listening', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const instance = new WebSocketEndpointServer(server);
+    server.on('connection', (socket, request) =>
+      instance.#serve(socket, request.socket.remoteAddress ?? '?', options),
+    );
+    // Later server errors must not crash the process; each socket reports its own.
+    server.on('error', () => undefined);
+    return instance;
+  }
+
+  /** The bound port. */
+  get port(): number {
+    const address = this.#server.address();
+    return typeof address === 'object' && address ? address.port : 0;
+  }
+
+  /** Connections accepted so far, and those that closed. */
+  get connections(): { opened: number; closed: number } {
+    return { opened: this.#connections, closed: this.#closedConnections };
+  }
+
+  /** Closes every connection (1001, with the reason) and stops listening. */
+  async close(reason = 'server stopping'): Promise<void> {
+    for (const socket of this.#sockets) socket.close(1001, reason.slice(0, 120));
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const socket of this.#sockets) socket.terminate();
+  }
+
+  #serve(socket: WebSocket, remote: string, options: WebSocketEndpointServerOptions): void {
+    const conn = `c${++this.#connections}`;
+    const { recorder, channelOf } = options;
+    this.#sockets.add(socket);
+    recorder?.event(conn, 'c2s', 'open', remote);
+    options.onOpen?.(conn, remote);
+    let ended = false;
+    const peer = options.endpoint.connect(
+      {
+        send: (text) => {
+          if (socket.readyState !== socket.OPEN) return;
+          recordFrame(recorder, conn, 's2c', text, channelOf);
+          socket.send(text);
+        },
+        close: (reason) => {
+          if (ended) return;
+          ended = true;
+          recorder?.event(conn, 's2c', 'close', reason);
+          socket.close(1000, (reason ?? '').slice(0, 120));
+        },
+      },
+      { id: conn, remote },
+    );
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        recorder?.event(conn, 'c2s', 'error', 'a binary frame; this protocol speaks text frames');
+        socket.close(1003, 'text frames only');
+        return;
+      }
+      const text = rawText(data);
+      recordFrame(recorder, conn, 'c2s', text, channelOf);
+      peer.receive(text);
+    });
+    socket.on('error', (error) => recorder?.event(conn, 'c2s', 'error', error.message));
+    socket.on('close', (code, reason) => {
+      this.#sockets.delete(socket);
+      this.#closedConnections++;
+      const why = describeClose(code, reason.toString());
+      if (!ended) {
+        ended = true;
+        recorder?.event(conn, 'c2s', 'close', why);
+        peer.end(why);
+      }
+      options.onClose?.(conn, why);
+    });
+  }
+}
+
+/** A frame's payload as text. */
+export function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}

@@ -1,0 +1,86 @@
+/**
+ * `protoplay serve gama`: the API side behind the generic WebSocket server; logs connections and notes,
+ * stops on Ctrl-C (or after `--connections N`) and writes the transcript.
+ */
+import { GamaApi, channelOf } from '../../../src/core/protocols/gama';
+import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
+import type { CommandContext, OptionValues } from '../../command-line/command-spec';
+import { CliError, ExitCode } from '../../command-line/exit-codes';
+import { OptionReader } from '../../command-line/option-values';
+import { WebSocketEndpointServer } from '../../net/websocket-server';
+import { writeTranscriptFile } from '../../transcript-file';
+import { prepareGamaPolicy } from './policies';
+
+/** Runs `protoplay serve gama` with parsed options; resolves to the exit code once the server stopped. */
+export async function serveGama(values: OptionValues, context: CommandContext): Promise<number> {
+  const { io } = context;
+  const options = new OptionReader(values);
+  const host = options.string('host', '127.0.0.1');
+  const port = options.integer('port', 3001, { min: 0, max: 65535 });
+  const maxPayload = options.integer('max-frame-bytes', 1024 * 1024, { min: 64 });
+  const connectionLimit = options.integer('connections', 0, { min: 0 });
+  const transcriptPath = options.string('transcript');
+  const quiet = options.flag('quiet');
+  const log = (line: string) => {
+    if (!quiet) io.stdout.write(`${new Date(context.now()).toISOString().slice(11, 19)} ${line}\n`);
+  };
+  const recorder = new TranscriptRecorder({
+    protocol: 'gama',
+    now: context.now,
+    meta: { tool: 'protoplay serve' },
+  });
+  const policy = await prepareGamaPolicy(options.string('policy', 'greedy'), {
+    cwd: io.cwd,
+    seed: options.integer('seed', 0),
+    budgetMs: options.integer('budget', 1000, { min: 1 }),
+    onPolicyError: options.choice('on-policy-error', ['stop', 'idle'] as const, 'stop'),
+    onLog: (line, scavenger) => recorder.annotate('policy-log', { ...line, channel: scavenger }),
+  });
+  recorder.transcript.meta.policy = policy.name;
+  const api = new GamaApi({
+    decide: policy.decide,
+    onNote: (note, connection) => {
+      recorder.annotate(note.kind, { text: note.text, ...(note.channel ? { channel: note.channel } : {}) });
+      log(`${connection}: ${note.channel ? `${note.channel}: ` : ''}${note.text}`);
+    },
+  });
+  let finishedAll: () => void = () => undefined;
+  const allDone = new Promise<void>((done) => (finishedAll = done));
+  let server: WebSocketEndpointServer;
+  try {
+    server = await WebSocketEndpointServer.start({
+      endpoint: api,
+      host,
+      port,
+      maxPayload,
+      recorder,
+      channelOf,
+      onOpen: (connection, remote) => log(`${connection}: GAMA connected from ${remote}`),
+      onClose: (connection, reason) => {
+        log(`${connection}: closed (${reason})`);
+        if (connectionLimit > 0 && server.connections.closed >= connectionLimit) finishedAll();
+      },
+    });
+  } catch (error) {
+    policy.dispose();
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE' ? 'the address is in use' : code === 'EACCES' ? 'permission denied' : code;
+    throw new CliError(ExitCode.connection, `cannot listen on ${host}:${port}: ${why ?? String(error)}`);
+  }
+  io.stdout.write(`gama API server listening on ws://${host}:${server.port} (policy ${policy.name})\n`);
+  const interrupted = new Promise<void>((stop) => {
+    if (context.signal.aborted) stop();
+    context.signal.addEventListener('abort', () => stop(), { once: true });
+  });
+  await Promise.race([interrupted, allDone]);
+  await server.close(context.signal.aborted ? 'interrupted' : 'connection limit reached');
+  policy.dispose();
+  if (transcriptPath) {
+    const written = await writeTranscriptFile(transcriptPath, recorder.transcript, io.cwd);
+    log(`transcript written to ${written}`);
+  }
+  log(`stopped after ${server.connections.opened} connection(s)`);
+  if (policy.fault) throw new CliError(ExitCode.policy, policy.fault, { located: true });
+  return ExitCode.ok;
+}

@@ -1,0 +1,172 @@
+/**
+ * What the views show of a GAMA transcript, read from wire messages and annotations alone: each connection
+ * is one episode (a round), each cycle a turn, each scavenger a channel. The wire says nothing of cycles:
+ * a cycle starts when a scavenger asks whose number is not above the last one that asked (scavengers ask
+ * in turn; those in time-out skip theirs).
+ */
+import type { Annotation, TranscriptMessage } from '../../transcript/model';
+import type {
+  MessageSummary,
+  RoundSummary,
+  SessionNote,
+  TranscriptReader,
+  TurnSnapshot,
+  ValueRow,
+} from '../reading';
+import { clip, readGamaMessage, readReply } from './codec';
+
+/** A log row, with the scavenger it is for or from. */
+export interface GamaMessageSummary extends MessageSummary {
+  channel?: string;
+}
+
+/** What the reader keeps of one connection (episode). */
+interface EpisodeProgress {
+  round: number;
+  cycle: number;
+  lastAsker: number;
+  /** Index in `rounds`. */
+  summary: RoundSummary;
+  /** Order in which scavengers connected, for ids that carry no number. */
+  connected: string[];
+}
+
+/** Reads GAMA transcripts incrementally. */
+export class GamaTranscriptReader implements TranscriptReader {
+  readonly messages: GamaMessageSummary[] = [];
+  readonly rounds: RoundSummary[] = [];
+  readonly turns: TurnSnapshot[] = [];
+  readonly notes: SessionNote[] = [];
+  readonly #episodes = new Map<string, EpisodeProgress>();
+
+  append(messages: readonly TranscriptMessage[], annotations: readonly Annotation[]): void {
+    for (const message of messages) this.messages.push(this.#read(message));
+    for (const annotation of annotations) {
+      const note = noteOf(annotation);
+      if (note) this.notes.push(note);
+    }
+  }
+
+  #episode(conn: string): EpisodeProgress {
+    let episode = this.#episodes.get(conn);
+    if (!episode) {
+      const summary: RoundSummary = { round: this.rounds.length + 1, stepRewards: [] };
+      this.rounds.push(summary);
+      episode = { round: summary.round, cycle: 0, lastAsker: Infinity, summary, connected: [] };
+      this.#episodes.set(conn, episode);
+    }
+    return episode;
+  }
+
+  #read(message: TranscriptMessage): GamaMessageSummary {
+    const { index, dir, conn, t } = message;
+    const base = { index, dir, conn, t, ...(message.channel ? { channel: message.channel } : {}) };
+    if (message.kind !== 'data') {
+      const episode = this.#episodes.get(conn);
+      if (message.kind === 'close' && episode && episode.summary.endIndex === undefined) {
+        episode.summary.total = episode.summary.stepRewards.reduce((sum, r) => sum + r, 0);
+        episode.summary.endIndex = index;
+      }
+      return { ...base, type: message.kind, gist: message.text ?? '' };
+    }
+    const text = message.text ?? '';
+    const episode = this.#episode(conn);
+    const place = { round: episode.round, ...(episode.cycle > 0 ? { turn: episode.cycle } : {}) };
+    if (message.text === undefined)
+      return { ...base, ...place, type: 'binary', gist: 'binary frame', unreadable: 'GAMA frames are text' };
+    if (dir === 's2c') {
+      const reading = readReply(text);
+      if (!reading.ok)
+        return { ...base, ...place, type: 'reply', gist: clip(text), unreadable: reading.problem };
+      return {
+        ...base,
+        channel: reading.reply.id,
+        ...place,
+        type: 'reply',
+        gist: `${clip(reading.reply.id, 20)}: ${clip(reading.reply.action, 30)}`,
+      };
+    }
+    const reading = readGamaMessage(text);
+    if (!reading.ok)
+      return { ...base, ...place, type: 'unknown', gist: clip(text), unreadable: reading.problem };
+    const decoded = reading.message;
+    if (decoded.type === 'scenario')
+      return { ...base, ...place, type: 'scenario', gist: `scenario ${clip(decoded.scenario)}` };
+    if (decoded.type === 'connect') {
+      episode.connected.push(decoded.id);
+      return {
+        ...base,
+        channel: decoded.id,
+        ...place,
+        type: 'connect',
+        gist: `${clip(decoded.id, 20)} connects`,
+      };
+    }
+    const asker = scavengerNumber(decoded.id, episode.connected);
+    if (episode.cycle === 0 || asker <= episode.lastAsker) {
+      episode.cycle++;
+      episode.summary.stepRewards.push(0);
+    }
+    episode.lastAsker = asker;
+    const reward = decoded.reward ?? 0;
+    episode.summary.stepRewards[episode.cycle - 1]! += reward;
+    this.turns.push({
+      index,
+      round: episode.round,
+      turn: episode.cycle,
+      reward,
+      observed: observedRows(decoded.id, decoded.state),
+      noObservation: false,
+    });
+    return {
+      ...base,
+      channel: decoded.id,
+      round: episode.round,
+      turn: episode.cycle,
+      type: decoded.terminal ? 'terminal' : 'request',
+      gist: `${clip(decoded.id, 20)} reward ${reward}, ${decoded.shape.join('x')}${decoded.terminal ? ', terminal' : ''}`,
+    };
+  }
+}
+
+/** `Scav. 7` -> 7; an id without a number counts by its order of connection. */
+function scavengerNumber(id: string, connected: readonly string[]): number {
+  const match = /(\d+)\s*$/.exec(id);
+  if (match) return Number(match[1]);
+  const order = connected.indexOf(id);
+  return order >= 0 ? order + 1 : connected.length + 1;
+}
+
+/** The state as rows for the state panel: one row per matrix row (per plane for RGB). */
+function observedRows(id: string, state: unknown[]): ValueRow[] {
+  const rows: ValueRow[] = [{ name: 'scavenger', args: [], value: id }];
+  const planes = Array.isArray(state[0]) && Array.isArray((state[0] as unknown[])[0]);
+  const names = ['red', 'green', 'blue'];
+  const add = (matrix: unknown[], plane?: string) =>
+    matrix.forEach((row, r) =>
+      rows.push({
+        name: plane ?? 'row',
+        args: [String(r)],
+        value: (row as number[]).join(' '),
+      }),
+    );
+  if (planes) state.forEach((plane, p) => add(plane as unknown[], names[p] ?? `plane ${p}`));
+  else add(state);
+  return rows;
+}
+
+/** A note for the views from an annotation, when it is one. */
+function noteOf(annotation: Annotation): SessionNote | undefined {
+  const { index, type } = annotation;
+  if (type !== 'note' && type !== 'violation' && type !== 'error' && type !== 'policy-log') return undefined;
+  const data = annotation.data as { text?: unknown; message?: unknown; channel?: unknown; level?: unknown };
+  const body =
+    typeof data?.text === 'string'
+      ? data.text
+      : typeof data?.message === 'string'
+        ? data.message
+        : JSON.stringify(annotation.data);
+  const text =
+    typeof data?.channel === 'string' && !body.startsWith(data.channel) ? `${data.channel}: ${body}` : body;
+  return { index, kind: type, text, ...(typeof data?.level === 'string' ? { level: data.level } : {}) };
+}

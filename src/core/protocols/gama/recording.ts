@@ -1,0 +1,120 @@
+/**
+ * The GAMA frame log, a recording format of Protoplay's own: a text file with one WebSocket frame per line,
+ * in the order they crossed the socket. A line starting with `{` is a frame GAMA sent (its JSON never
+ * spans lines); any other line is the API's reply text (`Scav. 3;idle`). Empty lines and lines starting
+ * with `#` are comments. A `{ "scenario": ... }` line after other frames starts a new episode (a new
+ * connection). Times are not kept. Replies containing a line break cannot be written in this format.
+ */
+import type { ImportInput, ImportOutcome, ImportProblem, RecordingFormat } from '../contract';
+import { TRANSCRIPT_FORMAT_VERSION, type Transcript } from '../../transcript/model';
+import { channelOf, readGamaMessage } from './codec';
+
+const FORMAT_ID = 'gama-frame-log';
+const SCENARIO_LINE = /^\{\s*"scenario"\s*:/;
+const SCAVENGER_LINE = /^\{\s*"id"\s*:/;
+
+/** Writes a transcript's frames as a GAMA frame log (connection events become comments). */
+export function writeGamaFrameLog(transcript: Transcript): string {
+  const lines = [`# ${FORMAT_ID}: one frame per line; '{' lines from GAMA, the others the API's replies`];
+  let conn: string | undefined;
+  for (const message of transcript.messages) {
+    if (message.conn !== conn) {
+      conn = message.conn;
+      lines.push(`# connection ${conn}`);
+    }
+    if (message.kind !== 'data') {
+      lines.push(`# ${message.kind}${message.text ? `: ${message.text.replace(/\s+/g, ' ')}` : ''}`);
+      continue;
+    }
+    lines.push((message.text ?? '').replace(/\r?\n/g, ' '));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Reads a GAMA frame log into a transcript; lines it cannot read are reported with their number. */
+export function readGamaFrameLog(input: ImportInput): ImportOutcome {
+  const problems: ImportProblem[] = [];
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(input.bytes);
+  } catch {
+    return { transcripts: [], problems: [{ file: input.name, message: 'not UTF-8 text' }] };
+  }
+  const transcript: Transcript = {
+    format: 'protoplay-transcript',
+    version: TRANSCRIPT_FORMAT_VERSION,
+    protocol: 'gama',
+    startedAt: 0,
+    meta: { source: FORMAT_ID, file: input.name },
+    connections: [],
+    messages: [],
+    annotations: [],
+  };
+  let episode = 0;
+  let framesInEpisode = 0;
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, at) => {
+    if (line.trim() === '' || line.startsWith('#')) return;
+    const fromGama = line.startsWith('{');
+    if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
+    if (framesInEpisode === 0) {
+      episode++;
+      const id = `episode ${episode}`;
+      transcript.connections.push({ id });
+    }
+    const conn = `episode ${episode}`;
+    if (fromGama) {
+      const reading = readGamaMessage(line);
+      if (!reading.ok)
+        problems.push({ file: input.name, line: at + 1, message: `frame from GAMA: ${reading.problem}` });
+    } else if (!line.includes(';')) {
+      problems.push({
+        file: input.name,
+        line: at + 1,
+        message: `reply without ';' (expected '<id>;<action>')`,
+      });
+    }
+    const dir = fromGama ? 'c2s' : 's2c';
+    const channel = channelOf(line, dir);
+    transcript.messages.push({
+      index: transcript.messages.length,
+      conn,
+      dir,
+      t: 0,
+      kind: 'data',
+      text: line,
+      framing: 'frame',
+      ...(channel ? { channel } : {}),
+    });
+    framesInEpisode++;
+  });
+  if (transcript.messages.length === 0) {
+    problems.push({ file: input.name, message: 'no frame found' });
+    return { transcripts: [], problems };
+  }
+  return { transcripts: [transcript], problems };
+}
+
+/** The GAMA frame log as a recording format. */
+export const gamaFrameLogFormat: RecordingFormat = {
+  id: FORMAT_ID,
+  description: 'a GAMA scavenger session, one WebSocket frame per line',
+  detect(inputs) {
+    if (inputs.length !== 1) return 0;
+    const input = inputs[0]!;
+    const head = new TextDecoder().decode(input.bytes.subarray(0, 4096));
+    const first = head.split(/\r?\n/).find((line) => line.trim() !== '' && !line.startsWith('#')) ?? '';
+    const named = /\.(gamalog|gama\.txt)$/i.test(input.name) ? 0.1 : 0;
+    if (head.startsWith(`# ${FORMAT_ID}`)) return 1;
+    if (SCENARIO_LINE.test(first)) return 0.8 + named;
+    if (SCAVENGER_LINE.test(first)) return 0.6 + named;
+    return named;
+  },
+  read(inputs) {
+    const outcomes = inputs.map(readGamaFrameLog);
+    return {
+      transcripts: outcomes.flatMap((o) => o.transcripts),
+      problems: outcomes.flatMap((o) => o.problems),
+    };
+  },
+};
