@@ -20,10 +20,9 @@ import {
   type MassimWireReply,
 } from './index';
 
-/** The call that answers one step of a team: `call(MASSIM_TEAM_STEP, [batch], {})`. */
-export const MASSIM_TEAM_STEP = 'massim-team-step';
-/** The call that hands one wire-level event to the policy: `call(MASSIM_WIRE_EVENT, [event], {})`. */
-export const MASSIM_WIRE_EVENT = 'massim-wire-event';
+import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from './team-calls';
+
+export { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT };
 
 /** The wire-level hook called for each kind of event. */
 const WIRE_HOOKS: Record<MassimWireEvent['kind'], string> = {
