@@ -1,5 +1,5 @@
 /**
- * The broken rules an import found, as console entries tied to their messages: the rule id leads, so a
+ * The broken rules an import found, as console entries tied to their messages, each with its rule id so a
  * learner can look it up in the protocol notes.
  */
 import type { SessionNote } from '../../core/protocols/reading';
@@ -11,7 +11,9 @@ export function violationNotes(summary: ImportSummary | undefined): SessionNote[
   return summary.violations.map((violation) => ({
     index: violation.index,
     kind: 'violation' as const,
-    text: `[${violation.rule}] ${violation.channel ? `${violation.channel}: ` : ''}${violation.message}`,
+    text: `${violation.channel ? `${violation.channel}: ` : ''}${violation.message}${
+      violation.message.includes(violation.rule) ? '' : ` [${violation.rule}]`
+    }`,
   }));
 }
 
