@@ -19,9 +19,9 @@ import {
   type MassimWireEvent,
   type MassimWireReply,
 } from './index';
-
 import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from './team-calls';
 
+// Named here too, for the callers that load the runtime anyway.
 export { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT };
 
 /** The wire-level hook called for each kind of event. */
