@@ -6,13 +6,9 @@
  */
 import * as Comlink from 'comlink';
 import type { PolicyEndpoint } from '../src/core/policy/supervisor';
-import type { CallOutcome, LoadOutcome, PolicySource } from '../src/core/policy/types';
-
-/** What a policy worker exposes: the policy runtime, or a protocol's runtime built on it. */
-interface RuntimeApi {
-  load(source: PolicySource): LoadOutcome;
-  call(hook: string, args: readonly unknown[], context: Record<string, unknown>): Promise<CallOutcome>;
-}
+import type { CallOutcome, LoadOutcome } from '../src/core/policy/types';
+import type { Protocol } from '../src/core/protocols/contract';
+import { playgroundOf, type PolicyRuntimeApi } from '../src/core/protocols/session-contract';
 
 /** How calls cross into the worker. */
 export interface WorkerEndpointOptions {
@@ -22,7 +18,7 @@ export interface WorkerEndpointOptions {
 
 /** A `PolicyEndpoint` over a worker exposing a runtime with Comlink. */
 export function workerEndpoint(worker: Worker, options: WorkerEndpointOptions = {}): PolicyEndpoint {
-  const runtime = Comlink.wrap<RuntimeApi>(worker);
+  const runtime = Comlink.wrap<PolicyRuntimeApi>(worker);
   let failure: Error | undefined;
   const failed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (event) => {
@@ -61,18 +57,33 @@ export function keepOneAhead(start: () => PolicyEndpoint): { spawn(): PolicyEndp
   };
 }
 
-const policyWorkers = keepOneAhead(() =>
-  workerEndpoint(
-    new Worker(new URL('./policy.worker.ts', import.meta.url), { type: 'module', name: 'policy' }),
-  ),
-);
+/** One spare worker per protocol, started on first need. */
+const policyWorkers = new Map<string, ReturnType<typeof keepOneAhead>>();
 
-/** A policy worker, ready or nearly. */
-export function spawnPolicyWorker(): PolicyEndpoint {
-  return policyWorkers.spawn();
+function workersOf(protocol: Protocol): ReturnType<typeof keepOneAhead> {
+  let workers = policyWorkers.get(protocol.id);
+  if (!workers) {
+    const transfer = playgroundOf(protocol)?.policyTransfer;
+    workers = keepOneAhead(() =>
+      workerEndpoint(
+        new Worker(new URL('./policy.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `policy:${protocol.id}`,
+        }),
+        transfer ? { transfer } : {},
+      ),
+    );
+    policyWorkers.set(protocol.id, workers);
+  }
+  return workers;
 }
 
-/** Starts the spare policy worker now, before the first session needs it. */
-export function prewarmPolicyWorker(): void {
-  policyWorkers.prewarm();
+/** A policy worker running the protocol's policy runtime, ready or nearly. */
+export function spawnPolicyWorker(protocol: Protocol): PolicyEndpoint {
+  return workersOf(protocol).spawn();
+}
+
+/** Starts the protocol's spare policy worker now, before its first session needs it. */
+export function prewarmPolicyWorker(protocol: Protocol): void {
+  workersOf(protocol).prewarm();
 }

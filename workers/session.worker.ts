@@ -1,44 +1,103 @@
 /**
  * The session worker: runs one session at a time (host, environment, and the policy in a nested policy
- * worker) and reports to the page in per-frame batches. A thin Comlink shell: starting a session picks the
- * protocol's runner; the controls go to the session under way.
+ * worker), or shows one opened transcript, and reports to the page in per-frame batches. A thin Comlink
+ * shell: the protocol's runner, reached through its definition, does the work; this file gives it its
+ * services (policy workers, storage, frames) and forwards the controls.
  */
 import * as Comlink from 'comlink';
-import { massimWorkerApi, startMassimSession } from './massim-session';
-import { prewarmPolicyWorker } from './policy-endpoint';
-import { startRddlsimSession, type RunningSession } from './rddlsim-session';
-import type { SessionUpdate, SessionWorkerApi } from './session-api';
+import { describeError } from '../src/core/errors';
+import { PROTOCOLS, findProtocol } from '../src/core/protocols/registry';
+import {
+  playgroundOf,
+  type PlaygroundRunner,
+  type PlaygroundServices,
+  type PlaygroundSession,
+  type SessionListener,
+  type SessionUpdate,
+} from '../src/core/protocols/session-contract';
+import type { Protocol } from '../src/core/protocols/contract';
+import { openRecording } from '../src/core/session/open-recording';
+import type { SessionWorkerApi } from '../src/core/session/worker-api';
+import { storeLastTranscript } from '../src/storage/transcript-storage';
+import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
 
-let current: RunningSession | undefined;
+let current: PlaygroundSession | undefined;
+
+/** Dedicated workers have requestAnimationFrame in Chromium and Firefox; elsewhere a frame's worth of time. */
+const nextFrame: (callback: () => void) => void =
+  typeof requestAnimationFrame === 'function'
+    ? (callback) => requestAnimationFrame(() => callback())
+    : (callback) => setTimeout(callback, 16);
+
+/** The protocol's runner; throws a one-line reason when the protocol does not play in the page. */
+async function runnerOf(protocol: Protocol): Promise<PlaygroundRunner> {
+  const playground = playgroundOf(protocol);
+  if (!playground) throw new Error(`${protocol.label} has no playground yet`);
+  return playground.loadRunner();
+}
+
+function services(protocol: Protocol, listener: SessionListener): PlaygroundServices {
+  return {
+    spawnPolicy: () => spawnPolicyWorker(protocol),
+    listener,
+    nextFrame,
+    keepTranscript: (json) => storeLastTranscript(new Blob([...json], { type: 'application/json' })),
+  };
+}
+
+/** Drops whatever is on show: a newer session or transcript takes the page. */
+function replaceCurrent(): void {
+  current?.abandon();
+  current = undefined;
+}
 
 const api: SessionWorkerApi = {
   async start(config, listener) {
-    current?.abandon();
-    current = undefined;
+    replaceCurrent();
     try {
-      current =
-        config.protocol === 'massim'
-          ? await startMassimSession(config, listener)
-          : await startRddlsimSession(config, listener);
+      const protocol = findProtocol(config.protocol);
+      if (!protocol) throw new Error(`there is no protocol '${config.protocol}'`);
+      const runner = await runnerOf(protocol);
+      current = await runner.start(config, services(protocol, listener));
     } catch (error) {
       const update: SessionUpdate = {
         messages: [],
         annotations: [],
         status: 'failed',
-        error: `The session could not start: ${error instanceof Error ? error.message : String(error)}`,
+        error: `The session could not start: ${describeError(error)}`,
       };
       listener.update(JSON.stringify(update));
     }
   },
-  pause: () => current?.gate.pause(),
-  resume: () => current?.gate.resume(),
-  step: () => current?.gate.step(),
+  async open(files, origin, listener) {
+    let opened;
+    try {
+      opened = openRecording(files, PROTOCOLS);
+    } catch (error) {
+      throw new Error(describeError(error), { cause: error });
+    }
+    const runner = await runnerOf(opened.protocol);
+    replaceCurrent();
+    const name = files.length === 1 ? files[0]!.name : undefined;
+    current = runner.show(
+      { transcript: opened.transcript, origin, ...(name ? { name } : {}) },
+      services(opened.protocol, listener),
+    );
+    return opened.summary;
+  },
+  pause: () => current?.pause(),
+  resume: () => current?.resume(),
+  step: () => current?.step(),
   stop: () => current?.stop(),
-  setDelay: (ms) => current?.gate.setDelay(ms),
+  setDelay: (ms) => current?.setDelay(ms),
   decide: (choice) => current?.decide(choice),
-  massim: massimWorkerApi,
+  prewarm(protocolId) {
+    const protocol = findProtocol(protocolId);
+    if (protocol && playgroundOf(protocol)) prewarmPolicyWorker(protocol);
+  },
+  ask: (question, args) => current?.ask(question, args),
+  exportJson: () => current?.exportJson(),
 };
 
 // The default endpoint is the worker global scope.
 Comlink.expose(api);
-prewarmPolicyWorker();

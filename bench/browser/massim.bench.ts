@@ -24,7 +24,7 @@ import {
   encodeMassimWorkspace,
   massimLinkParameter,
 } from '../../src/state/protocols/massim/workspace-data';
-import type { MassimBenchRequest, MassimBenchResult } from '../../src/ui/massim/bench-api';
+import type { MassimBenchRequest, MassimBenchResult } from '../../src/ui/protocols/massim/bench-api';
 import { measureRate, median, printTable } from '../lib';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 

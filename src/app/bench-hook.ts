@@ -4,8 +4,8 @@
  * message. Nothing in the playground calls it.
  */
 import type { BenchRequest, BenchResult } from './bench-api';
-import { protocolOrDefault } from '../core/protocols/registry';
-import type { Session } from '../state/session.svelte';
+import { PROTOCOLS } from '../core/protocols/registry';
+import type { Shell } from '../ui/protocols/adapter';
 
 declare global {
   interface Window {
@@ -14,23 +14,22 @@ declare global {
 }
 
 /** Installs `window.protoplayBench` when the URL asks for it. */
-export function installBenchHook(session: Session): void {
+export function installBenchHook(shell: Shell): void {
   if (!new URLSearchParams(location.search).has('bench')) return;
   window.protoplayBench = async (request) => {
     const started = performance.now();
-    await session.run(
-      {
-        protocol: 'rddlsim',
-        environment: request.environment,
-        rounds: request.rounds,
-        seed: request.seed,
-        delayMs: 0,
-        budgetMs: 10_000,
-        startPaused: false,
-        policy: request.policy,
-      },
-      protocolOrDefault('rddlsim'),
-    );
+    const { session } = shell;
+    // The benchmark plays the first protocol's built-in environments.
+    await session.run({
+      protocol: PROTOCOLS[0]!.id,
+      environment: request.environment,
+      rounds: request.rounds,
+      seed: request.seed,
+      delayMs: 0,
+      budgetMs: 10_000,
+      startPaused: false,
+      policy: request.policy,
+    });
     while (session.active) await new Promise((resolve) => setTimeout(resolve, 2));
     const ms = performance.now() - started;
     return {

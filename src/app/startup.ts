@@ -1,24 +1,22 @@
 /**
- * Start-up and keeping state: restore the workspace, settings and last transcript from storage, let a
- * shared link override them, then keep storage and the URL up to date as the learner works.
+ * Start-up and keeping state: restore the workspace and settings from storage, let a shared link override
+ * them, then keep storage and the URL up to date as the learner works.
  */
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
-import { loadStoredState, storeTranscript, storeWorkspace } from '../state/persistence';
+import { loadStoredState, storeWorkspace } from '../storage/workspace-storage';
 import { protocolOrDefault } from '../core/protocols/registry';
-import type { Session } from '../state/session.svelte';
-import type { Settings } from '../state/settings.svelte';
+import type { Settings, SettingsData } from '../state/settings.svelte';
 import { decodeSharedConfig, encodeSharedConfig } from '../state/share';
 import type { Workspace, WorkspaceData } from '../state/workspace.svelte';
 
 interface AppState {
   workspace: Workspace;
   settings: Settings;
-  session: Session;
 }
 
 /** A workspace from untrusted data, completed with the protocol's defaults. */
 function sanitizeWorkspace(data: Partial<WorkspaceData> | undefined): WorkspaceData {
-  const adapter = protocolOrDefault(data?.protocol ?? 'rddlsim');
+  const adapter = protocolOrDefault(data?.protocol);
   const sample = adapter.samples.find((s) => s.id === adapter.defaultSample) ?? adapter.samples[0];
   const environment = adapter.environments.some((e) => e.id === data?.environment)
     ? data!.environment!
@@ -39,16 +37,28 @@ function sanitizeWorkspace(data: Partial<WorkspaceData> | undefined): WorkspaceD
   };
 }
 
-/** Restores stored state, then applies the configuration in the URL fragment, if any, on top. */
-export async function restoreState({ workspace, settings, session }: AppState): Promise<void> {
-  const stored = await loadStoredState();
-  workspace.apply(sanitizeWorkspace(stored.workspace));
-  settings.apply(stored.settings ?? {});
-  if (stored.transcript)
-    session.show(stored.transcript, protocolOrDefault(stored.transcript.protocol), 'restored');
+/** What the shell knows of the protocols' pages when it restores. */
+export interface RestoreOptions {
+  /** The protocol a link naming none belongs to (an older link format), if any. */
+  linkProtocol?: string;
+  /** False for a protocol that keeps a workspace of its own: its link only picks it. */
+  usesShellWorkspace: (protocol: string) => boolean;
+}
 
-  const shared = decodeSharedConfig(location.hash);
-  if (shared) {
+/** Restores stored state, then applies the configuration in the URL fragment, if any, on top. */
+export async function restoreState(
+  { workspace, settings }: AppState,
+  { linkProtocol, usesShellWorkspace }: RestoreOptions,
+): Promise<void> {
+  const stored = await loadStoredState();
+  workspace.apply(sanitizeWorkspace(stored.workspace as Partial<WorkspaceData> | undefined));
+  settings.apply((stored.settings ?? {}) as Partial<SettingsData>);
+
+  const linked = decodeSharedConfig(location.hash);
+  const shared = linked?.protocol || !linkProtocol ? linked : { ...linked, protocol: linkProtocol };
+  if (shared?.protocol && !usesShellWorkspace(shared.protocol)) {
+    workspace.protocol = shared.protocol;
+  } else if (shared) {
     const base = workspace.toData();
     const protocolChanged = shared.protocol !== undefined && shared.protocol !== base.protocol;
     workspace.apply(
@@ -87,40 +97,23 @@ export function keepWorkspaceStored({
 }
 
 /**
- * Writes the transcript on screen to storage once the session is quiet (paused, finished, stopped, or a
- * transcript was loaded). Not while it runs: storing copies the whole transcript, which for a long session
- * would stall the page every time.
- */
-export class TranscriptSaver {
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #session: Session;
-
-  constructor(session: Session) {
-    this.#session = session;
-  }
-
-  /** Notes a change; `active` says whether the session is still under way. */
-  changed(active: boolean): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (active && this.#session.phase === 'running') return;
-    if (this.#session.workerKeepsTranscript && this.#session.transcript.origin === 'live') return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void storeTranscript(this.#session.transcript.transcript).catch(() => undefined);
-    }, 200);
-  }
-}
-
-/**
  * The shareable link of the current configuration; `extraFragment` adds a protocol's own parameters
  * (`a=1&b=2`, e.g. rddlsim's edited RDDL).
  */
 export function shareLink(
   { workspace, settings }: Pick<AppState, 'workspace' | 'settings'>,
   extraFragment = '',
+  withWorkspace = true,
 ): string {
-  const fragment = encodeSharedConfig({
+  const fragment = encodeSharedConfig(
+    withWorkspace ? sharedWorkspace({ workspace, settings }) : { protocol: workspace.protocol },
+  );
+  return `${location.origin}${location.pathname}#${[fragment, extraFragment].filter(Boolean).join('&')}`;
+}
+
+/** What a link carries of the shell's workspace and settings. */
+function sharedWorkspace({ workspace, settings }: Pick<AppState, 'workspace' | 'settings'>) {
+  return {
     protocol: workspace.protocol,
     environment: workspace.environment,
     seed: settings.seed,
@@ -128,8 +121,7 @@ export function shareLink(
     language: workspace.language,
     level: workspace.level,
     code: workspace.code,
-  });
-  return `${location.origin}${location.pathname}#${[fragment, extraFragment].filter(Boolean).join('&')}`;
+  };
 }
 
 /**
@@ -140,8 +132,9 @@ export function shareLink(
 export function keepUrlInSync(
   state: Pick<AppState, 'workspace' | 'settings'>,
   extraFragment = '',
+  withWorkspace = true,
 ): () => void {
-  const link = shareLink(state, extraFragment);
+  const link = shareLink(state, extraFragment, withWorkspace);
   const timer = setTimeout(() => history.replaceState(history.state, '', link), 500);
   return () => clearTimeout(timer);
 }

@@ -1,9 +1,8 @@
 /**
- * Transcript files in and out of the page: downloads of the Protoplay JSON and of the raw wire streams,
- * and imports of anything a registered protocol's recording formats recognise.
+ * Transcript files out of the page: downloads of the Protoplay JSON and of the raw wire streams. (Imports
+ * are read in the session worker: see `Session.open`.)
  */
-import { describeError } from '../core/errors';
-import { protocolOrDefault, readOneTranscript } from '../core/protocols/registry';
+import { protocolOrDefault } from '../core/protocols/registry';
 import { serialiseTranscript } from '../core/transcript/json-format';
 import type { Direction, Transcript } from '../core/transcript/model';
 import { exportWireStreams } from '../core/transcript/wire-export';
@@ -18,7 +17,12 @@ function fileStem(transcript: Transcript): string {
 }
 
 function download(name: string, data: BlobPart, type: string): void {
-  const url = URL.createObjectURL(new Blob([data], { type }));
+  downloadBlob(name, new Blob([data], { type }));
+}
+
+/** Downloads a file the page holds. */
+export function downloadBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
@@ -47,14 +51,5 @@ export function downloadWireStream(transcript: Transcript, dir: Direction): void
       stream.bytes as Uint8Array<ArrayBuffer>,
       'application/octet-stream',
     );
-  }
-}
-
-/** Reads a file or pasted text as a transcript; throws an Error with a one-line reason. */
-export function readTranscriptFile(bytes: Uint8Array, name: string): Transcript {
-  try {
-    return readOneTranscript(bytes, name);
-  } catch (error) {
-    throw new Error(describeError(error), { cause: error });
   }
 }

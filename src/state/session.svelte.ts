@@ -1,15 +1,17 @@
 import * as Comlink from 'comlink';
 import type { PolicyFault } from '../core/policy/types';
-import type { Transcript } from '../core/transcript/model';
+import type { ImportInput, Protocol } from '../core/protocols/contract';
+import { findProtocol } from '../core/protocols/registry';
 import type {
+  ImportSummary,
   PendingDecision,
   SessionConfig,
   SessionStatus,
   SessionUpdate,
-  SessionWorkerApi,
-} from '../../workers/session-api';
-import type { Protocol } from '../core/protocols/contract';
-import { TranscriptState, type TranscriptOrigin } from './transcript.svelte';
+  TranscriptOrigin,
+} from '../core/protocols/session-contract';
+import type { SessionWorkerApi } from '../core/session/worker-api';
+import { TranscriptState } from './transcript.svelte';
 
 /** The shortest time between two refreshes of the views while a session reports (10 per second). */
 const VIEW_REFRESH_MS = 100;
@@ -24,32 +26,68 @@ interface ScheduledRefresh {
 export type SessionPhase = 'idle' | SessionStatus;
 
 /**
- * The session on screen: drives the session worker (run, pause, step, stop, decisions) and keeps what it
- * reports. The worker is created on the first run and reused; a stuck policy never blocks it, because the
- * policy runs in a worker of its own.
+ * What a protocol's views keep of the news its runner sends (`SessionUpdate.views`) when the transcript
+ * stays in the worker; made fresh for every session or opened transcript by the protocol's page adapter.
+ */
+export interface ProtocolViewState {
+  apply(news: unknown): void;
+}
+
+/** Makes the view state of a protocol, for protocols whose runner keeps the transcript in the worker. */
+export type ViewStateFactory = (protocol: string) => ProtocolViewState | undefined;
+
+/** A file handed to `open`. */
+export interface OpenedFile {
+  name: string;
+  content: Blob | Uint8Array;
+}
+
+/**
+ * The session on screen, for every protocol: drives the session worker (run, pause, step, stop,
+ * decisions, opening recordings) and keeps what it reports. The transcript comes to the page (kept in
+ * `transcript`), or stays in the worker and only the protocol's news come (kept in `views`, made by the
+ * protocol's adapter); the views then ask the worker for the big things (`ask`). The worker is created on
+ * the first use and reused; a stuck policy never blocks it, because the policy runs in a worker of its
+ * own.
  */
 export class Session {
   phase = $state<SessionPhase>('idle');
   position = $state<{ round: number; turn: number } | undefined>();
   /** The last policy failure (syntax error, throw, budget overrun), located when possible. */
   fault = $state<PolicyFault | undefined>();
+  /** Whose policy failed, when a session has several (`team B`). */
+  faultOwner = $state<string | undefined>();
   decision = $state<PendingDecision | undefined>();
   /** A failure of the session itself, in one sentence. */
   error = $state<string | undefined>();
-  /** True when the session worker stores this session's transcript itself (the page then need not). */
-  workerKeepsTranscript = $state(false);
+  /** The protocol of what is on show, or undefined when nothing is. */
+  protocol = $state<string | undefined>();
+  origin = $state<TranscriptOrigin>('live');
+  /** The name of an opened file, for the status line. */
+  sourceName = $state<string | undefined>();
+  /** True when the transcript on show stays in the worker (the views read `views` and ask for the rest). */
+  keptInWorker = $state(false);
+  /** The protocol's view state for a transcript kept in the worker. */
+  views = $state.raw<ProtocolViewState | undefined>();
+  /** Bumped whenever what is shown is replaced (a new session, an opened transcript). */
+  resets = $state(0);
+  /** What the last import found: counts, broken rules, unreadable parts. */
+  imported = $state.raw<ImportSummary | undefined>();
   readonly transcript = new TranscriptState();
 
   readonly #createWorker: () => Worker;
+  readonly #createViews: ViewStateFactory;
   #api: Comlink.Remote<SessionWorkerApi> | undefined;
-  #adapter: Protocol | undefined;
   /** Updates received since the views last updated (with their deferred text); applied together. */
   #pending: { update: SessionUpdate; deferredJson: string | undefined }[] = [];
   #scheduled: ScheduledRefresh | undefined;
   #lastShown = 0;
+  /** Bumped by every run or open: updates from an older one are dropped. */
+  #generation = 0;
 
-  constructor(createWorker: () => Worker) {
+  constructor(createWorker: () => Worker, createViews: ViewStateFactory = () => undefined) {
     this.#createWorker = createWorker;
+    this.#createViews = createViews;
   }
 
   /** True while a session is under way (running, paused or waiting for a decision). */
@@ -57,26 +95,24 @@ export class Session {
     return this.phase === 'running' || this.phase === 'paused' || this.phase === 'awaiting-decision';
   }
 
-  /** Starts the session worker ahead of the first run, so pressing Run does not wait for it to boot. */
-  prewarm(): void {
-    this.#worker();
+  /** How many messages are on show. */
+  get messageCount(): number {
+    return this.keptInWorker
+      ? ((this.views as { rowCount?: number } | undefined)?.rowCount ?? 0)
+      : this.transcript.messages.length;
   }
 
-  /** Starts a new session; the transcript on screen is replaced as soon as the worker reports. */
-  async run(config: SessionConfig, adapter: Protocol): Promise<void> {
-    this.#adapter = adapter;
-    this.fault = undefined;
-    this.error = undefined;
-    this.decision = undefined;
-    this.position = undefined;
+  /** Starts the session worker (and a policy worker of the protocol) ahead of the first run. */
+  prewarm(protocol: string): void {
+    void this.#worker().prewarm(protocol);
+  }
+
+  /** Starts a new session; what is on screen is replaced as soon as the worker reports. */
+  async run(config: SessionConfig): Promise<void> {
+    this.#forget();
+    this.imported = undefined;
     this.phase = config.startPaused ? 'paused' : 'running';
-    this.workerKeepsTranscript = false;
-    this.#dropPending(true);
-    const listener = {
-      update: (json: string, deferredJson?: string) =>
-        this.#receive(JSON.parse(json) as SessionUpdate, deferredJson),
-    };
-    await this.#worker().start(config, Comlink.proxy(listener));
+    await this.#worker().start(config, this.#listener());
   }
 
   pause(): void {
@@ -103,23 +139,70 @@ export class Session {
     void this.#api?.decide(choice);
   }
 
-  /** Shows a stored or imported transcript in every view, stopping any running session first. */
-  show(transcript: Transcript, adapter: Protocol, origin: TranscriptOrigin): void {
-    if (this.active) this.stop();
-    this.#dropPending(true);
-    this.workerKeepsTranscript = false;
-    this.#adapter = adapter;
+  /**
+   * Opens the files of a recording (or a stored transcript) in every view, stopping any running session:
+   * the worker reads, validates and shows it. Resolves with what it found; rejects with a one-line,
+   * located reason when the files hold no session.
+   */
+  async open(files: readonly OpenedFile[], origin: 'imported' | 'restored'): Promise<ImportSummary> {
+    const inputs: ImportInput[] = await Promise.all(
+      files.map(async ({ name, content }) => ({
+        name,
+        bytes: content instanceof Uint8Array ? content : new Uint8Array(await content.arrayBuffer()),
+      })),
+    );
+    const listener = this.#listener();
+    const buffers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
+    const summary = await this.#worker().open(Comlink.transfer(inputs, buffers), origin, listener);
+    this.imported = origin === 'imported' ? summary : undefined;
+    return summary;
+  }
+
+  /** Shows nothing (another protocol was picked); what the worker holds is left alone. */
+  clear(): void {
+    ++this.#generation;
+    this.#forget();
+    this.protocol = undefined;
+    this.imported = undefined;
+    this.keptInWorker = false;
+    this.views = undefined;
     this.phase = 'idle';
-    this.fault = undefined;
-    this.decision = undefined;
-    this.error = undefined;
-    this.position = undefined;
-    this.transcript.reset(transcript, () => adapter.createReader(), origin);
+    this.transcript.clear();
+    this.resets++;
+  }
+
+  /** Asks the worker a question of the protocol's views about what is on show. */
+  async ask<T>(question: string, ...args: unknown[]): Promise<T | undefined> {
+    return (await this.#worker().ask(question, args)) as T | undefined;
+  }
+
+  /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
+  async exportJson(): Promise<Blob | undefined> {
+    const pieces = await this.#worker().exportJson();
+    return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
   }
 
   #worker(): Comlink.Remote<SessionWorkerApi> {
     this.#api ??= Comlink.wrap<SessionWorkerApi>(this.#createWorker());
     return this.#api;
+  }
+
+  #forget(): void {
+    this.fault = undefined;
+    this.faultOwner = undefined;
+    this.error = undefined;
+    this.decision = undefined;
+    this.position = undefined;
+    this.#dropPending(true);
+  }
+
+  #listener() {
+    const generation = ++this.#generation;
+    return Comlink.proxy({
+      update: (json: string, deferredJson?: string) => {
+        if (generation === this.#generation) this.#receive(JSON.parse(json) as SessionUpdate, deferredJson);
+      },
+    });
   }
 
   /**
@@ -160,23 +243,40 @@ export class Session {
   }
 
   #apply(update: SessionUpdate, deferredJson?: string): void {
-    const adapter = this.#adapter;
-    if (update.header && adapter) {
+    if (update.reset) this.#reset(update.reset);
+    const protocol: Protocol | undefined =
+      this.protocol === undefined ? undefined : findProtocol(this.protocol);
+    if (update.header && protocol) {
       this.transcript.reset(
         { ...update.header, messages: [], annotations: [] },
-        () => adapter.createReader(),
-        'live',
+        () => protocol.createReader(),
+        this.origin,
       );
     }
     if (update.deferred && deferredJson !== undefined && update.read)
       this.transcript.appendDeferred(deferredJson, update.deferred.messages, update.read);
     else if (update.messages.length || update.annotations.length)
       this.transcript.append(update.messages, update.annotations, update.read);
+    if (update.views !== undefined) this.views?.apply(update.views);
     if (update.status) this.phase = update.status;
     if (update.position) this.position = update.position;
     if (update.fault) this.fault = update.fault;
+    if (update.faultOwner) this.faultOwner = update.faultOwner;
     if (update.decision !== undefined) this.decision = update.decision ?? undefined;
     if (update.error) this.error = update.error;
-    if (update.keepsTranscript) this.workerKeepsTranscript = true;
+  }
+
+  #reset(reset: NonNullable<SessionUpdate['reset']>): void {
+    this.protocol = reset.protocol;
+    this.origin = reset.origin;
+    this.sourceName = reset.name;
+    this.keptInWorker = reset.keepsTranscript;
+    this.views = reset.keepsTranscript ? this.#createViews(reset.protocol) : undefined;
+    if (reset.keepsTranscript) this.transcript.clear(reset.origin);
+    if (reset.origin !== 'live') {
+      this.phase = 'idle';
+      this.fault = this.faultOwner = this.error = this.decision = this.position = undefined;
+    }
+    this.resets++;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
+import { findProtocol } from '../core/protocols/registry';
 import type { ProtocolId } from '../core/transcript/model';
 
 /** What a shared link carries. Every field is optional: a link may set only a seed. */
@@ -18,8 +19,6 @@ export interface SharedConfig {
   level?: PolicyLevel;
   code?: string;
 }
-
-const PROTOCOLS: readonly ProtocolId[] = ['rddlsim', 'massim', 'aisys', 'scavenger'];
 
 /** Encodes text as deflated base64url (no padding), compact enough for a URL. */
 export function compressToBase64Url(text: string): string {
@@ -58,8 +57,7 @@ export function decodeSharedConfig(fragment: string): SharedConfig | undefined {
   const params = new URLSearchParams(fragment.replace(/^#/, ''));
   const config: SharedConfig = {};
   const protocol = params.get('p');
-  if (protocol && (PROTOCOLS as readonly string[]).includes(protocol))
-    config.protocol = protocol as ProtocolId;
+  if (protocol && findProtocol(protocol)) config.protocol = protocol;
   const environment = params.get('e');
   if (environment) config.environment = environment;
   const seed = Number(params.get('seed') ?? NaN);

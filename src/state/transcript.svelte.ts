@@ -1,5 +1,5 @@
 import type { Annotation, Transcript, TranscriptMessage } from '../core/transcript/model';
-import type { ReaderNews, TurnPlace } from '../../workers/session-api';
+import type { ReaderNews, TranscriptOrigin, TurnPlace } from '../core/protocols/session-contract';
 import { DeferredBatches } from './deferred-batches';
 import type {
   MessageSummary,
@@ -23,8 +23,7 @@ interface Reading {
 /** Longest stretch of reading a loaded transcript on the page before letting it paint, in ms. */
 const READING_SLICE_MS = 8;
 
-/** Where the transcript on screen came from. */
-export type TranscriptOrigin = 'live' | 'restored' | 'imported';
+export type { TranscriptOrigin };
 
 /**
  * The transcript on screen and its reading for the views. Messages can number in the tens of thousands,
@@ -176,6 +175,23 @@ export class TranscriptState {
       if (read < messages.length) setTimeout(readSlice, 0);
     };
     readSlice();
+  }
+
+  /** Shows nothing: the views go blank (another protocol's transcript, or one kept elsewhere). */
+  clear(origin: TranscriptOrigin = 'live'): void {
+    this.#generation++;
+    this.#transcript = undefined;
+    this.#reader = undefined;
+    this.#createReader = undefined;
+    this.#annotationsAt = [];
+    this.#turnsRead = [];
+    this.#deferred = new DeferredBatches(0);
+    this.#reading = { messages: [], rounds: [], turns: [], notes: [] };
+    this.#readByWorker = false;
+    this.origin = origin;
+    this.#types = [];
+    this.#rounds = [];
+    this.#publish(0);
   }
 
   /**

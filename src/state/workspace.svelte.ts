@@ -1,5 +1,6 @@
 /** What the learner is working on: protocol, environment and policy code. Persisted and shareable. */
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
+import { PROTOCOLS } from '../core/protocols/registry';
 import type { ProtocolId } from '../core/transcript/model';
 import { codeForLanguage } from './policy-language';
 
@@ -14,7 +15,7 @@ export interface WorkspaceData {
 
 /** The current workspace, reactive. */
 export class Workspace {
-  protocol = $state<ProtocolId>('rddlsim');
+  protocol = $state<ProtocolId>(PROTOCOLS[0]!.id);
   environment = $state('');
   code = $state('');
   language = $state<PolicyLanguage>('ts');

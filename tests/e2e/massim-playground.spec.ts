@@ -124,7 +124,8 @@ test('a recording of the real server opens in the views', async ({ page }) => {
   await openMassim(page);
   const folder = resolve(process.cwd(), '../shared/conformance/massim/probes/connections');
   const files = readdirSync(folder).map((name) => join(folder, name));
-  await page.getByLabel('Open recording…').setInputFiles(files);
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(files);
   await expect(page.getByRole('status').filter({ hasText: 'Opened' })).toBeVisible();
   await expect(status(page)).toContainText('showing an imported transcript');
   await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('16/16');

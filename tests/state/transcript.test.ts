@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRddlsimReader } from '../../src/core/protocols/rddlsim/reader';
 import { TranscriptState } from '../../src/state/transcript.svelte';
-import { ReaderNewsBuilder } from '../../workers/reader-news';
-import { playEmulatedSession, splitIntoBatches } from '../workers/emulated-transcript';
+import { ReaderNewsBuilder } from '../../src/core/session/reader-news';
+import { playEmulatedSession, splitIntoBatches } from '../core/session/emulated-transcript';
 
 describe('the transcript on screen, fed by a session worker', () => {
   it('shows the worker’s reading, and reads a turn’s fluents and a message’s text only when asked', async () => {

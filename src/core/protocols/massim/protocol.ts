@@ -6,7 +6,8 @@
 import { TranscriptStore } from '../../transcript/store';
 import type { Annotation, TranscriptMessage } from '../../transcript/model';
 import type { MessageSummary, RoundSummary, SessionNote, TranscriptReader } from '../reading';
-import type { Protocol, StreamFraming } from '../contract';
+import type { StreamFraming } from '../contract';
+import type { PlaygroundProtocol } from '../session-contract';
 import type { ProtocolMachine } from '../machine';
 import { NulSplitter } from '../rddlsim/framing';
 import { massimClientMachine } from './client-machine';
@@ -16,6 +17,8 @@ import { createMassimServerMachine } from './server-machine';
 import { MASSIM_MESSAGE_TYPES, MassimTranscriptReader } from './reader';
 import { massimRowSummary } from './rows';
 import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from './samples';
+import type { MassimTeamBatch } from './team-batch';
+import { MASSIM_TEAM_STEP } from './team-calls';
 
 /** A message indented for reading, keys in the order they were sent; the text itself when not JSON. */
 export function prettyPrintMassim(text: string): string {
@@ -82,7 +85,7 @@ const massimStreamFraming: StreamFraming = {
 };
 
 /** The MASSim protocol. */
-export const massimProtocol: Protocol = {
+export const massimProtocol: PlaygroundProtocol = {
   id: 'massim',
   label: 'MASSim',
   description: 'MASSim, the Multi-Agent Programming Contest server (2022, Agents Assemble): JSON over TCP',
@@ -105,4 +108,11 @@ export const massimProtocol: Protocol = {
   prettyPrint: prettyPrintMassim,
   embeddedContent: () => [],
   policyTypes: async () => (await import('./policy-declarations')).massimPolicyTypes(),
+  playground: {
+    loadRunner: async () => (await import('./playground/runner')).massimPlaygroundRunner,
+    loadPolicyRuntime: async () => new (await import('./team-runtime')).MassimTeamRuntime(),
+    // A step's batch hands its phrase numbers over instead of copying them.
+    policyTransfer: (hook, args) =>
+      hook === MASSIM_TEAM_STEP ? [(args[0] as MassimTeamBatch).phrases.buffer as ArrayBuffer] : [],
+  },
 };

@@ -19,11 +19,10 @@ import {
   type MassimWireEvent,
   type MassimWireReply,
 } from './index';
+import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from './team-calls';
 
-/** The call that answers one step of a team: `call(MASSIM_TEAM_STEP, [batch], {})`. */
-export const MASSIM_TEAM_STEP = 'massim-team-step';
-/** The call that hands one wire-level event to the policy: `call(MASSIM_WIRE_EVENT, [event], {})`. */
-export const MASSIM_WIRE_EVENT = 'massim-wire-event';
+// Named here too, for the callers that load the runtime anyway.
+export { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT };
 
 /** The wire-level hook called for each kind of event. */
 const WIRE_HOOKS: Record<MassimWireEvent['kind'], string> = {

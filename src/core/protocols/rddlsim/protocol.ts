@@ -3,7 +3,7 @@
  * plays RDDL domains; recordings, machines, the views' reader, samples and the built-in RDDL examples.
  */
 import { DEFAULT_EXAMPLE, EXAMPLE_DOMAINS } from '../../envs/rddl/examples';
-import type { Protocol } from '../contract';
+import type { PlaygroundProtocol } from '../session-contract';
 import { rddlsimEmbeddedContent } from './embedded-content';
 import { prettyPrintRddlsim } from './pretty-print';
 import { RDDLSIM_MESSAGE_TYPES, createRddlsimReader } from './reader';
@@ -28,7 +28,7 @@ async function policyTypes(environment: string): Promise<string> {
 }
 
 /** The rddlsim protocol. */
-export const rddlsimProtocol: Protocol = {
+export const rddlsimProtocol: PlaygroundProtocol = {
   id: 'rddlsim',
   label: 'RDDLSim',
   description: 'RDDLSim, the IPPC planning competition server: RDDL domains, XML over TCP',
@@ -48,4 +48,8 @@ export const rddlsimProtocol: Protocol = {
   prettyPrint: prettyPrintRddlsim,
   embeddedContent: rddlsimEmbeddedContent,
   policyTypes,
+  playground: {
+    loadRunner: async () => (await import('./playground/runner')).rddlsimPlaygroundRunner,
+    loadPolicyRuntime: async () => new (await import('../../policy/runtime')).PolicyRuntime(),
+  },
 };

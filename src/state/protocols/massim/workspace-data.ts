@@ -189,3 +189,9 @@ export const massimLinkParameter = 'm';
 export function isMassimLink(fragment: string): boolean {
   return new URLSearchParams(fragment.replace(/^#/, '')).has(massimLinkParameter);
 }
+
+/** The MASSim workspace a link fragment carries, if any (undefined when absent or damaged). */
+export function massimWorkspaceFromLink(fragment: string): MassimWorkspaceData | undefined {
+  const encoded = new URLSearchParams(fragment.replace(/^#/, '')).get(massimLinkParameter);
+  return encoded ? decodeMassimWorkspace(encoded) : undefined;
+}

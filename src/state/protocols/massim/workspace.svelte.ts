@@ -2,7 +2,7 @@
 import { codeForLanguage } from '../../policy-language';
 import type { MassimQuickSetup } from '../../../core/envs/massim/api';
 import type { PolicySource } from '../../../core/policy/types';
-import type { MassimMatchSetup } from '../../../../workers/massim-session-api';
+import type { MassimMatchSetup } from '../../../core/protocols/massim/playground/options';
 import { MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
 import {
   defaultMassimWorkspace,

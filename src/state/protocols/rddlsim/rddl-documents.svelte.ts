@@ -8,7 +8,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { DEFAULT_EXAMPLE, EXAMPLE_DOMAINS, exampleSources } from '../../../core/envs/rddl/examples';
 import type { RddlDiagnostic, RddlSource } from '../../../core/envs/rddl/api';
 import { formatLocated } from '../../../core/errors';
-import type { RddlSessionSource } from '../../../../workers/rddlsim-environments';
+import type { RddlSessionSource } from '../../../core/protocols/rddlsim/playground/runner';
 import type { RddlLanguageClient } from './rddl-language-client';
 
 /** The environment id of RDDL files opened from disk (built-in examples use their own ids). */

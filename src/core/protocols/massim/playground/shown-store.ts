@@ -1,0 +1,81 @@
+/**
+ * A MASSim transcript on show in the session worker, live or opened: its store and its reader. The
+ * transcript stays here (a contest match is tens of megabytes of wire text); the page gets the reader's
+ * news and asks for the big things one at a time.
+ */
+import { TranscriptStore, writeTranscriptJson } from '../../../transcript/store';
+import type { Transcript } from '../../../transcript/model';
+import { UpdateBatcher } from '../../../session/update-batcher';
+import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
+import { MassimTranscriptReader } from '../reader';
+import { MassimWorldPacker } from '../world-packer';
+import { MASSIM_QUESTIONS, type MassimQuestion } from './options';
+
+/** The store of a transcript on show and its reader. */
+export interface MassimShown {
+  store: TranscriptStore;
+  reader: MassimTranscriptReader;
+}
+
+/** Answers one of the views' questions about what is on show. */
+export function answerMassimQuestion(
+  shown: MassimShown,
+  question: string,
+  args: readonly unknown[],
+): unknown {
+  if (!(MASSIM_QUESTIONS as readonly string[]).includes(question)) return undefined;
+  const [first, second] = args;
+  switch (question as MassimQuestion) {
+    case 'message': {
+      const index = Number(first);
+      return Number.isInteger(index) && index >= 0 && index < shown.store.length
+        ? shown.store.message(index)
+        : undefined;
+    }
+    case 'world':
+      return shown.reader.world(Number(first));
+    case 'agentView':
+      return shown.reader.agentView(Number(first), String(second));
+  }
+}
+
+/** The transcript on show as Protoplay JSON pieces. */
+export function massimTranscriptJson(shown: MassimShown): string[] {
+  const pieces: string[] = [];
+  writeTranscriptJson(shown.store, (piece) => pieces.push(piece));
+  return pieces;
+}
+
+/** Shows a recorded or stored MASSim transcript: the reader's news reach the page at the next frame. */
+export function showMassimTranscript(
+  shown: ShownTranscript,
+  services: PlaygroundServices,
+): PlaygroundSession {
+  const transcript: Transcript = shown.transcript;
+  const store = TranscriptStore.fromTranscript(transcript, { packers: [new MassimWorldPacker()] });
+  const reader = new MassimTranscriptReader(store, { judgeAgents: transcript.meta.origin !== 'emulated' });
+  const view: MassimShown = { store, reader };
+  const batcher = new UpdateBatcher({
+    listener: services.listener,
+    nextFrame: services.nextFrame,
+    content: { kind: 'views', news: () => reader.read() },
+    reset: {
+      protocol: transcript.protocol,
+      origin: shown.origin,
+      ...(shown.name ? { name: shown.name } : {}),
+    },
+  });
+  batcher.close();
+  const nothing = () => undefined;
+  return {
+    pause: nothing,
+    resume: nothing,
+    step: nothing,
+    stop: nothing,
+    setDelay: nothing,
+    decide: nothing,
+    abandon: nothing,
+    ask: (question, args) => answerMassimQuestion(view, question, args),
+    exportJson: () => massimTranscriptJson(view),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Sends what a session recorded to the page at most once per animation frame, as one JSON string. Two
+ * shapes, chosen by the runner: the transcript travels to the page (new messages and annotations since
+ * the last batch, with their reading), or it stays in the worker and only the protocol's news for its
+ * views travel (a contest match is tens of megabytes of wire text). The latest status and the like ride
+ * along either way.
+ */
+import type { Transcript } from '../transcript/model';
+import type { TranscriptReader } from '../protocols/reading';
+import type {
+  SessionListener,
+  SessionStatus,
+  SessionUpdate,
+  TranscriptOrigin,
+} from '../protocols/session-contract';
+import { ReaderNewsBuilder } from './reader-news';
+
+/** What a batch carries besides the transcript. */
+export type UpdateExtra = Omit<
+  SessionUpdate,
+  'messages' | 'annotations' | 'header' | 'reset' | 'read' | 'deferred' | 'views'
+>;
+
+/** What goes to the page. */
+export type BatchedContent =
+  /** The transcript itself, with its reading when there is a reader (the page then parses nothing). */
+  | { kind: 'transcript'; transcript: Transcript; reader?: TranscriptReader }
+  /** The protocol's news for its views; the transcript stays in the worker. */
+  | { kind: 'views'; news: () => unknown };
+
+/** Options of a batcher. */
+export interface UpdateBatcherOptions {
+  listener: SessionListener;
+  nextFrame: (callback: () => void) => void;
+  content: BatchedContent;
+  /** The first batch tells the page to forget what it showed, and what comes instead. */
+  reset: { protocol: string; origin: TranscriptOrigin; name?: string };
+  /** Called with every status as it is sent. */
+  onStatus?: (status: SessionStatus) => void;
+}
+
+/** Batches one session's (or one shown transcript's) updates. */
+export class UpdateBatcher {
+  readonly #options: UpdateBatcherOptions;
+  readonly #news: ReaderNewsBuilder | undefined;
+  #messagesSent = 0;
+  #annotationsSent = 0;
+  #first = true;
+  #extra: UpdateExtra = {};
+  #scheduled = false;
+  #closed = false;
+
+  constructor(options: UpdateBatcherOptions) {
+    this.#options = options;
+    const { content } = options;
+    this.#news =
+      content.kind === 'transcript' && content.reader ? new ReaderNewsBuilder(content.reader) : undefined;
+  }
+
+  /** Notes news (status, fault, decision...); sent with the next batch. Later values replace earlier. */
+  note(extra: UpdateExtra): void {
+    this.#extra = { ...this.#extra, ...extra };
+    this.schedule();
+  }
+
+  /** Asks for a batch at the next frame (the transcript grew). */
+  schedule(): void {
+    if (this.#scheduled || this.#closed) return;
+    this.#scheduled = true;
+    this.#options.nextFrame(() => this.flush());
+  }
+
+  /** Sends everything pending now. */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#closed) return;
+    const { content, listener } = this.#options;
+    const reset = this.#first
+      ? { reset: { ...this.#options.reset, keepsTranscript: content.kind === 'views' } }
+      : {};
+    let update: SessionUpdate;
+    let deferred: string | undefined;
+    if (content.kind === 'views') {
+      update = { ...reset, messages: [], annotations: [], views: content.news(), ...this.#extra };
+    } else {
+      const { messages, annotations, ...header } = content.transcript;
+      const newMessages = messages.slice(this.#messagesSent);
+      const newAnnotations = annotations.slice(this.#annotationsSent);
+      // With a reading, the page needs the messages themselves only now and then: they travel as text.
+      deferred =
+        this.#news && (newMessages.length || newAnnotations.length)
+          ? JSON.stringify({ messages: newMessages, annotations: newAnnotations })
+          : undefined;
+      update = {
+        ...reset,
+        ...(this.#first
+          ? { header: { ...header, meta: { ...header.meta }, connections: [...header.connections] } }
+          : {}),
+        messages: deferred ? [] : newMessages,
+        annotations: deferred ? [] : newAnnotations,
+        ...(this.#news ? { read: this.#news.take(newMessages, newAnnotations) } : {}),
+        ...(deferred ? { deferred: { messages: newMessages.length } } : {}),
+        ...this.#extra,
+      };
+      this.#messagesSent = messages.length;
+      this.#annotationsSent = annotations.length;
+    }
+    this.#first = false;
+    this.#extra = {};
+    listener.update(JSON.stringify(update), deferred);
+    if (update.status) this.#options.onStatus?.(update.status);
+  }
+
+  /** Sends the last batch and stops: the session is over. */
+  close(): void {
+    this.flush();
+    this.#closed = true;
+  }
+
+  /** Stops without sending anything more: a newer session has taken over the page. */
+  abandon(): void {
+    this.#closed = true;
+  }
+}

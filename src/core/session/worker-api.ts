@@ -1,0 +1,37 @@
+/**
+ * The contract between the page and the session worker, for every protocol. The worker runs the whole
+ * session (host, environment, and the policy in a nested policy worker) or shows an opened transcript;
+ * the page only sends commands and receives batched updates, at most one per animation frame, as a JSON
+ * string (one string crosses the boundary far faster than thousands of small cloned objects).
+ */
+import type { ImportInput } from '../protocols/contract';
+import type { ImportSummary, SessionConfig, SessionListener } from '../protocols/session-contract';
+
+/** What the session worker exposes. */
+export interface SessionWorkerApi {
+  /** Starts a session (dropping whatever was shown). Resolves when it has started, not when it ends. */
+  start(config: SessionConfig, listener: SessionListener): Promise<void>;
+  /**
+   * Opens the files of a recording (or a stored transcript) for the views, validated with its protocol's
+   * machines; rejects with a located one-line reason when they hold no session.
+   */
+  open(
+    files: ImportInput[],
+    origin: 'imported' | 'restored',
+    listener: SessionListener,
+  ): Promise<ImportSummary>;
+  pause(): void;
+  resume(): void;
+  /** Runs until the next decision of the policy, then pauses. */
+  step(): void;
+  stop(): void;
+  setDelay(ms: number): void;
+  /** Answers a pending decision: send the refused actions as they are, or stop the session. */
+  decide(choice: 'send' | 'stop'): void;
+  /** Starts a policy worker for this protocol ahead of its first session. */
+  prewarm(protocol: string): void;
+  /** A question of the protocol's views about what is on show (see the protocol's playground). */
+  ask(question: string, args: unknown[]): unknown;
+  /** What is on show as Protoplay JSON pieces, or undefined when nothing is. */
+  exportJson(): string[] | undefined;
+}

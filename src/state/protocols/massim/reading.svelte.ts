@@ -1,0 +1,69 @@
+/**
+ * What the MASSim views show of the transcript on show, which stays in the session worker: the reading of
+ * it the runner reports as news (timeline, agents, outcomes, stopped receivers, notes, log rows), gathered
+ * as they arrive. One is made for every match or opened transcript (see `Session.views`).
+ */
+import type {
+  MassimAgent,
+  MassimFrame,
+  MassimNews,
+  MassimNote,
+  MassimReceiverStop,
+  MassimRows,
+} from '../../../core/protocols/massim/reading';
+import type { ProtocolViewState } from '../../session.svelte';
+
+/** The log rows so far, as columns (never reactive: `rowCount` says when they grew). */
+export type MassimLogRows = Omit<MassimRows, 'from'>;
+
+export class MassimReading implements ProtocolViewState {
+  frames = $state.raw<readonly MassimFrame[]>([]);
+  /** Outcome codes per frame and agent (see `MASSIM_RESULT_KINDS`). */
+  results = $state.raw<readonly (readonly number[])[]>([]);
+  agents = $state.raw<readonly MassimAgent[]>([]);
+  teams = $state.raw<readonly string[]>([]);
+  connections = $state.raw<readonly string[]>([]);
+  stops = $state.raw<readonly MassimReceiverStop[]>([]);
+  notes = $state.raw<readonly MassimNote[]>([]);
+  /** How many log rows there are; the rows themselves are in `rows`. */
+  rowCount = $state(0);
+  readonly rows: MassimLogRows = { conn: [], dir: [], t: [], type: [], frame: [], gist: [], unreadable: [] };
+
+  /** Adds a batch of the reader's news. */
+  apply(news: unknown): void {
+    this.#add(news as MassimNews);
+  }
+
+  #add(news: MassimNews): void {
+    if (news.connections) this.connections = news.connections;
+    if (news.agents) this.agents = news.agents;
+    if (news.teams) this.teams = news.teams;
+    if (news.frames.length || news.framesFrom < this.frames.length) {
+      this.frames = [...this.frames.slice(0, news.framesFrom), ...news.frames];
+      this.results = [...this.results.slice(0, news.framesFrom), ...news.results];
+    }
+    if (news.stops.length || news.resumed.length) {
+      const stops = [...this.stops, ...news.stops];
+      for (const resumed of news.resumed) {
+        const at = stops.findIndex((s) => s.index === resumed.index && s.conn === resumed.conn);
+        if (at >= 0) stops[at] = { ...stops[at]!, resumedAt: resumed.resumedAt };
+      }
+      this.stops = stops;
+    }
+    if (news.notes.length) this.notes = [...this.notes, ...news.notes];
+    const rows = news.rows;
+    if (rows.conn.length) {
+      const own = this.rows;
+      for (let i = 0; i < rows.conn.length; i++) {
+        own.conn.push(rows.conn[i]!);
+        own.dir.push(rows.dir[i]!);
+        own.t.push(rows.t[i]!);
+        own.type.push(rows.type[i]!);
+        own.frame.push(rows.frame[i]!);
+        own.gist.push(rows.gist[i]!);
+        own.unreadable.push(rows.unreadable[i]!);
+      }
+      this.rowCount = own.conn.length;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * MASSim's page state: its own workspace (both teams' code and the match settings), kept in storage and in
+ * the link as `m=...`, what the views show (a step, an agent, a message), and how a match is started.
+ * The transcript stays in the session worker; the views read the reading it reports (`MassimReading`).
+ */
+import type { MassimSessionOptions } from '../../../core/protocols/massim/playground/options';
+import { loadProtocolState, storeProtocolState } from '../../../storage/workspace-storage';
+import { MassimPlayback } from '../../../state/protocols/massim/playback.svelte';
+import { MassimReading } from '../../../state/protocols/massim/reading.svelte';
+import {
+  encodeMassimWorkspace,
+  massimLinkParameter,
+  massimWorkspaceFromLink,
+  sanitizeMassimWorkspace,
+} from '../../../state/protocols/massim/workspace-data';
+import { MassimWorkspace } from '../../../state/protocols/massim/workspace.svelte';
+import type { ProtocolPage, Shell } from '../adapter';
+import { massimProtocol } from '../../../core/protocols/massim/protocol';
+
+/** Nothing shown yet: an empty reading for the views. */
+const EMPTY_READING = new MassimReading();
+
+/** The MASSim page. */
+export class MassimPage implements ProtocolPage {
+  readonly workspace = new MassimWorkspace();
+  readonly playback = new MassimPlayback();
+  readonly shareDescription = 'it opens both teams’ code and the match settings.';
+  readonly #shell: Shell;
+
+  constructor(shell: Shell) {
+    this.#shell = shell;
+  }
+
+  /** The reading of the MASSim transcript on show (empty when another protocol's is). */
+  get reading(): MassimReading {
+    const views = this.#shell.session.views;
+    return views instanceof MassimReading ? views : EMPTY_READING;
+  }
+
+  get lastNote(): string | undefined {
+    return this.reading.notes.findLast((n) => n.kind === 'note' || n.kind === 'violation')?.text;
+  }
+
+  /** Stored workspace, then a link's on top (a configuration file picked here is kept). */
+  async restore(fragment: string): Promise<void> {
+    const stored = await loadProtocolState(massimProtocol.id, 'workspace');
+    if (stored) this.workspace.apply(sanitizeMassimWorkspace(stored));
+    const shared = massimWorkspaceFromLink(fragment);
+    const configFile = this.workspace.configFile;
+    if (shared) this.workspace.apply({ ...shared, ...(configFile ? { configFile } : {}) });
+  }
+
+  keep(): () => void {
+    const data = $state.snapshot(this.workspace.toData());
+    const protocol = massimProtocol.id;
+    const timer = setTimeout(
+      () => void storeProtocolState(protocol, 'workspace', data).catch(() => undefined),
+      400,
+    );
+    return () => clearTimeout(timer);
+  }
+
+  async run(startPaused: boolean): Promise<void> {
+    this.playback.reset();
+    const { settings, teamA, teamB } = this.workspace;
+    const options: MassimSessionOptions = {
+      match: this.workspace.matchSetup(),
+      otherTeams: this.workspace.policySource(teamB, 'team-b'),
+      faithfulRaces: settings.faithfulRaces,
+    };
+    await this.#shell.run(
+      $state.snapshot({
+        startPaused,
+        rounds: 1,
+        seed: settings.seed,
+        delayMs: this.workspace.effectiveDelayMs,
+        budgetMs: settings.budgetMs,
+        policy: this.workspace.policySource(teamA, 'team-a'),
+        options,
+      }),
+    );
+  }
+
+  shareFragment(): string {
+    return `${massimLinkParameter}=${encodeMassimWorkspace(this.workspace.toData())}`;
+  }
+}

@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { messageRows, status } from './playground-page';
+
+/**
+ * A damaged real recording, imported: what can be read is shown, every broken rule appears in the console
+ * with its rule id and leads to its message, and the unreadable part is named with its file and line.
+ */
+test('a damaged recording shows its broken rules and its unreadable part, located', async ({
+  page,
+}, testInfo) => {
+  const original = readFileSync(
+    resolve(process.cwd(), '../shared/conformance/rddlsim/sysadmin_inst_mdp__1.transcript'),
+    'latin1',
+  );
+  // The client's first round request misspelt (same length, so the record's byte counts hold)...
+  let damaged = original.replace('<round-request', '<round-requesX');
+  expect(damaged).not.toBe(original);
+  // ...and the last record's header garbled.
+  const last = damaged.lastIndexOf('@@ ');
+  const line = damaged.slice(0, last).split('\n').length;
+  damaged = `${damaged.slice(0, last)}@@ oops\n${damaged.slice(last + 10)}`;
+  const file = testInfo.outputPath('damaged.transcript');
+  writeFileSync(file, damaged, 'latin1');
+
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(status(page)).toContainText('showing an imported transcript');
+
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  await expect(summary).toContainText('1 session');
+  await expect(summary).toContainText('3 rounds');
+  await expect(summary).toContainText(/[1-9]\d* violations?/);
+  await expect(summary).toContainText('1 unreadable part');
+  await expect(summary.getByRole('list', { name: 'Unreadable parts' })).toContainText(
+    `damaged.transcript:${line}: not a record header: '@@ oops'`,
+  );
+
+  // The broken rule in the console, with its id; choosing it selects its message.
+  await page.getByRole('tab', { name: /Console/ }).click();
+  const entries = page.getByRole('listbox', { name: 'Console entries' });
+  const entry = entries.getByRole('option').filter({ hasText: 'rddlsim.round-request.expected' });
+  await expect(entry).toContainText('<round-requesX>');
+  await entry.click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<round-requesX');
+  // The log flags the message, and shows it selected.
+  await page.getByRole('tab', { name: 'Messages' }).click();
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toContainText('round-request');
+});
