@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { PolicyEndpoint } from '../src/core/policy/supervisor';
 import type { CallOutcome, LoadOutcome } from '../src/core/policy/types';
 import type { Protocol } from '../src/core/protocols/contract';
-import { playgroundOf, type PolicyRuntimeApi } from '../src/core/protocols/session-contract';
+import type { PolicyRuntimeApi } from '../src/core/protocols/session-contract';
 
 /** How calls cross into the worker. */
 export interface WorkerEndpointOptions {
@@ -63,7 +63,7 @@ const policyWorkers = new Map<string, ReturnType<typeof keepOneAhead>>();
 function workersOf(protocol: Protocol): ReturnType<typeof keepOneAhead> {
   let workers = policyWorkers.get(protocol.id);
   if (!workers) {
-    const transfer = playgroundOf(protocol)?.policyTransfer;
+    const transfer = protocol.playground?.policyTransfer;
     workers = keepOneAhead(() =>
       workerEndpoint(
         new Worker(new URL('./policy.worker.ts', import.meta.url), {

@@ -5,10 +5,10 @@
  */
 import * as Comlink from 'comlink';
 import { protocolOrDefault } from '../src/core/protocols/registry';
-import { playgroundOf, type PolicyRuntimeApi } from '../src/core/protocols/session-contract';
+import type { PolicyRuntimeApi } from '../src/core/protocols/session-contract';
 
 const protocol = protocolOrDefault(self.name.replace(/^policy:/, ''));
-const playground = playgroundOf(protocol);
+const playground = protocol.playground;
 // Exposed at once, so no call is lost while the runtime (and its compiler) loads: calls wait for it.
 const runtime: Promise<PolicyRuntimeApi> = playground
   ? playground.loadPolicyRuntime()

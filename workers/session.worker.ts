@@ -8,7 +8,6 @@ import * as Comlink from 'comlink';
 import { describeError } from '../src/core/errors';
 import { PROTOCOLS, findProtocol } from '../src/core/protocols/registry';
 import {
-  playgroundOf,
   type PlaygroundRunner,
   type PlaygroundServices,
   type PlaygroundSession,
@@ -31,7 +30,7 @@ const nextFrame: (callback: () => void) => void =
 
 /** The protocol's runner; throws a one-line reason when the protocol does not play in the page. */
 async function runnerOf(protocol: Protocol): Promise<PlaygroundRunner> {
-  const playground = playgroundOf(protocol);
+  const playground = protocol.playground;
   if (!playground) throw new Error(`${protocol.label} has no playground yet`);
   return playground.loadRunner();
 }
@@ -93,7 +92,7 @@ const api: SessionWorkerApi = {
   decide: (choice) => current?.decide(choice),
   prewarm(protocolId) {
     const protocol = findProtocol(protocolId);
-    if (protocol && playgroundOf(protocol)) prewarmPolicyWorker(protocol);
+    if (protocol && protocol.playground) prewarmPolicyWorker(protocol);
   },
   ask: (question, args) => current?.ask(question, args),
   exportJson: () => current?.exportJson(),

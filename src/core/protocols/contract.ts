@@ -7,6 +7,7 @@ import type { SamplePolicy } from '../policy/types';
 import type { Direction, HttpMessageMeta, Transcript, TranscriptMessage } from '../transcript/model';
 import type { ProtocolMachine } from './machine';
 import type { TranscriptReader } from './reading';
+import type { ProtocolPlayground } from './session-contract';
 
 /** A message cut out of a byte stream, without its framing bytes. */
 export interface StreamFrame {
@@ -160,4 +161,6 @@ export interface Protocol {
   defaultSample: string;
   /** TypeScript declarations of an environment's observations, actions and context, for the editor. */
   policyTypes(environment: string): Promise<string>;
+  /** How the page's session worker plays it (loaded on first use); absent: the page can only show it. */
+  playground?: ProtocolPlayground;
 }

@@ -169,16 +169,6 @@ export interface ProtocolPlayground {
   policyTransfer?(hook: string, args: readonly unknown[]): ArrayBuffer[];
 }
 
-/** A protocol that plays in the page. */
-export interface PlaygroundProtocol extends Protocol {
-  playground: ProtocolPlayground;
-}
-
-/** The protocol's playground, when it has one. */
-export function playgroundOf(protocol: Protocol): ProtocolPlayground | undefined {
-  return (protocol as Partial<PlaygroundProtocol>).playground;
-}
-
 /** A summary of an opened recording, for the line the page shows after an import. */
 export interface ImportSummary {
   protocol: ProtocolId;

@@ -6,7 +6,6 @@ import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import {
-  playgroundOf,
   type PlaygroundServices,
   type PlaygroundSession,
   type ProtocolPlayground,
@@ -29,7 +28,7 @@ function inProcess(playground: ProtocolPlayground): PolicyEndpoint {
 
 /** Services that record what a runner reports and keeps; `ended` settles on a final status. */
 function recordingServices(protocol: Protocol) {
-  const playground = playgroundOf(protocol)!;
+  const playground = protocol.playground!;
   const updates: SessionUpdate[] = [];
   const kept: string[][] = [];
   let finish: (status: string) => void = () => undefined;
@@ -71,10 +70,10 @@ function config(protocol: Protocol, options?: unknown): SessionConfig {
 
 describe('the playground runners, reached through the protocol definitions', () => {
   it('every registered protocol that plays in the page loads its runner and its policy runtime', async () => {
-    const playing = PROTOCOLS.filter((protocol) => playgroundOf(protocol));
+    const playing = PROTOCOLS.filter((protocol) => protocol.playground);
     expect(playing.map((p) => p.id)).toEqual(expect.arrayContaining([rddlsimProtocol.id, massimProtocol.id]));
     for (const protocol of playing) {
-      const playground = playgroundOf(protocol)!;
+      const playground = protocol.playground!;
       const runner = await playground.loadRunner();
       expect(typeof runner.start).toBe('function');
       const runtime = await playground.loadPolicyRuntime();
@@ -84,7 +83,7 @@ describe('the playground runners, reached through the protocol definitions', () 
 
   it('a page-kept session sends its transcript with its reading, then keeps it once quiet', async () => {
     const { services, updates, kept, ended } = recordingServices(rddlsimProtocol);
-    const runner = await playgroundOf(rddlsimProtocol)!.loadRunner();
+    const runner = await rddlsimProtocol.playground!.loadRunner();
     await runner.start(config(rddlsimProtocol), services);
     expect(await ended).toBe('finished');
     expect(updates[0]!.reset).toEqual({
@@ -104,7 +103,7 @@ describe('the playground runners, reached through the protocol definitions', () 
 
   it('a worker-kept match sends its views’ news and answers their questions', async () => {
     const { services, updates, ended } = recordingServices(massimProtocol);
-    const runner = await playgroundOf(massimProtocol)!.loadRunner();
+    const runner = await massimProtocol.playground!.loadRunner();
     const options: MassimSessionOptions = {
       match: { kind: 'quick', setup: { agentsPerTeam: 2, steps: 5 } },
       otherTeams: source(massimProtocol),
@@ -128,7 +127,7 @@ describe('the playground runners, reached through the protocol definitions', () 
   it('a shown transcript is reported like a session that ended', async () => {
     const { services, updates } = recordingServices(rddlsimProtocol);
     const played = recordingServices(rddlsimProtocol);
-    const runner = await playgroundOf(rddlsimProtocol)!.loadRunner();
+    const runner = await rddlsimProtocol.playground!.loadRunner();
     const live = await runner.start(config(rddlsimProtocol), played.services);
     await played.ended;
     const transcript = parseTranscriptJson(live.exportJson().join(''));

@@ -6,8 +6,7 @@
 import { TranscriptStore } from '../../transcript/store';
 import type { Annotation, TranscriptMessage } from '../../transcript/model';
 import type { MessageSummary, RoundSummary, SessionNote, TranscriptReader } from '../reading';
-import type { StreamFraming } from '../contract';
-import type { PlaygroundProtocol } from '../session-contract';
+import type { Protocol, StreamFraming } from '../contract';
 import type { ProtocolMachine } from '../machine';
 import { NulSplitter } from '../rddlsim/framing';
 import { massimClientMachine } from './client-machine';
@@ -85,7 +84,7 @@ const massimStreamFraming: StreamFraming = {
 };
 
 /** The MASSim protocol. */
-export const massimProtocol: PlaygroundProtocol = {
+export const massimProtocol: Protocol = {
   id: 'massim',
   label: 'MASSim',
   description: 'MASSim, the Multi-Agent Programming Contest server (2022, Agents Assemble): JSON over TCP',

@@ -2,8 +2,8 @@
  * rddlsim as the one protocol contract describes it: XML over TCP, NUL-terminated; the emulated server
  * plays RDDL domains; recordings, machines, the views' reader, samples and the built-in RDDL examples.
  */
+import type { Protocol } from '../contract';
 import { DEFAULT_EXAMPLE, EXAMPLE_DOMAINS } from '../../envs/rddl/examples';
-import type { PlaygroundProtocol } from '../session-contract';
 import { rddlsimEmbeddedContent } from './embedded-content';
 import { prettyPrintRddlsim } from './pretty-print';
 import { RDDLSIM_MESSAGE_TYPES, createRddlsimReader } from './reader';
@@ -28,7 +28,7 @@ async function policyTypes(environment: string): Promise<string> {
 }
 
 /** The rddlsim protocol. */
-export const rddlsimProtocol: PlaygroundProtocol = {
+export const rddlsimProtocol: Protocol = {
   id: 'rddlsim',
   label: 'RDDLSim',
   description: 'RDDLSim, the IPPC planning competition server: RDDL domains, XML over TCP',
