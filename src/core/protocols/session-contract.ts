@@ -9,7 +9,6 @@
 import type { PolicyEndpoint } from '../policy/supervisor';
 import type { CallOutcome, LoadOutcome, PolicyFault, PolicySource } from '../policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../transcript/model';
-import type { Protocol } from './contract';
 import type { MessageSummary, RoundSummary, SessionNote, TurnSnapshot } from './reading';
 
 /** Everything needed to start a session. */
