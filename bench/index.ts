@@ -18,7 +18,8 @@ function findBenchFiles(dir: string): string[] {
 }
 
 const files = findBenchFiles(root)
-  .filter((file) => !filter || file.includes(filter))
+  // The filter matches the path below bench/, so a checkout's own folder name never selects everything.
+  .filter((file) => !filter || relative(root, file).includes(filter))
   .sort();
 console.log(`Protoplay benchmarks (node ${process.version}, ${new Date().toISOString()})`);
 for (const file of files) {

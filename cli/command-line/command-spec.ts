@@ -14,7 +14,7 @@ export const COMMAND_NAMES: readonly CommandName[] = ['run', 'serve', 'connect']
 /** What each command does, for the top-level help. */
 export const COMMAND_SUMMARIES: Readonly<Record<CommandName, string>> = {
   run: 'play sessions locally against the emulated server and print the results',
-  serve: 'be a server over TCP that real clients connect to',
+  serve: "be the server real clients connect to (over the protocol's own transport: TCP, HTTP, WebSocket)",
   connect: 'be a client of a real server (or of `protoplay serve`)',
 };
 

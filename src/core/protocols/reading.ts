@@ -10,6 +10,8 @@ export interface MessageSummary {
   index: number;
   dir: Direction;
   conn: string;
+  /** The agent on a shared connection (the message's `channel`), when there is one. */
+  channel?: string;
   /** Milliseconds since the transcript started. */
   t: number;
   /** The message type (`turn`, `actions`...) or the connection event (`open`, `close`...). */
