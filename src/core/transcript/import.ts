@@ -128,7 +128,12 @@ export function importRecording(
   protocols: readonly Protocol[],
   choice: ImportChoice = {},
 ): ImportResult {
-  const names = inputs.map((input) => input.name).join(', ') || 'nothing';
+  const names =
+    inputs.length === 0
+      ? 'nothing'
+      : inputs.length <= 3
+        ? inputs.map((input) => input.name).join(', ')
+        : `${inputs.length} files (${inputs[0]!.name}, ...)`;
   let candidates = detectFormats(inputs, protocols);
   if (choice.protocol) candidates = candidates.filter((c) => c.protocol === choice.protocol);
   if (choice.format) candidates = candidates.filter((c) => c.format === choice.format);

@@ -109,7 +109,10 @@ describe('detectFormats and importRecording', () => {
       format: 'massim-timeline',
     });
     expect(forced).toMatchObject({ protocol: 'massim', format: 'massim-timeline', transcripts: [] });
-    expect(forced.problems[0]!.message).toContain('needs its timeline');
+    expect(forced.problems[0]).toMatchObject({
+      line: 1,
+      message: expect.stringContaining('Not a JSON line'),
+    });
   });
 
   it('refuses anything else, saying what it expected', () => {

@@ -5,6 +5,7 @@
  */
 import type { ImportInput, RecordingFormat } from '../contract';
 import { importProblem } from '../../transcript/import';
+import { importMassimStreams } from './stream-import';
 import { importMassimRecording, looksLikeMassimTimeline } from './timeline-import';
 
 const timelineSuffix = '.timeline.jsonl';
@@ -26,30 +27,51 @@ export const massimTimelineFormat: RecordingFormat = {
     if (inputs.length === 0) return 0;
     const timelines = inputs.filter(isTimeline).length;
     const streams = inputs.filter((input) => streamSuffix.test(input.name)).length;
-    if (timelines > 0 && timelines + streams === inputs.length) return 0.95;
-    // Byte streams alone: recognised, so the reader can say what is missing.
-    return streams === inputs.length ? 0.5 : 0;
+    return timelines > 0 && timelines + streams === inputs.length ? 0.95 : 0;
   },
   read: (inputs) => {
-    if (!inputs.some(isTimeline))
-      return {
-        transcripts: [],
-        problems: inputs.map((input) => ({
-          file: input.name,
-          message: `a MASSim byte stream needs its timeline: open it together with ${input.name.replace(streamSuffix, '')}${timelineSuffix}, which says when each frame travelled`,
-        })),
-      };
     try {
       const files = inputs.map((input) => ({
-        name:
-          input.name.endsWith(timelineSuffix) || !streamSuffix.test(input.name)
-            ? timelineName(input)
-            : input.name,
+        name: streamSuffix.test(input.name) ? input.name : timelineName(input),
         content: streamSuffix.test(input.name) ? input.bytes : utf8.decode(input.bytes),
       }));
       return { transcripts: [importMassimRecording(files)], problems: [] };
     } catch (error) {
       return { transcripts: [], problems: [importProblem(error, inputs[0]!.name)] };
+    }
+  },
+};
+
+/** Byte streams alone (`<connection>.c2s.bin`, `<connection>.s2c.bin`): frames in causal order, no times. */
+export const massimStreamsFormat: RecordingFormat = {
+  id: 'massim-streams',
+  description: 'MASSim byte streams of connections (.c2s.bin and .s2c.bin, no timeline)',
+  detect: (inputs) => {
+    if (inputs.length === 0 || !inputs.every((input) => streamSuffix.test(input.name))) return 0;
+    // An agent that never got an answer leaves an empty stream: one frame that reads as MASSim is enough.
+    const readable = inputs.filter((input) => /^\{\s*"type"/.test(utf8.decode(input.bytes.subarray(0, 20))));
+    return readable.length > 0 ? 0.85 : 0;
+  },
+  read: (inputs) => {
+    const streams = inputs.map((input) => {
+      const match = streamSuffix.exec(input.name)!;
+      const base = input.name.slice(Math.max(input.name.lastIndexOf('/'), input.name.lastIndexOf('\\')) + 1);
+      return { conn: base.replace(streamSuffix, ''), dir: match[1] as 'c2s' | 's2c', bytes: input.bytes };
+    });
+    const problems = streams.flatMap((stream) =>
+      streams.some((other) => other.conn === stream.conn && other.dir !== stream.dir)
+        ? []
+        : [
+            {
+              file: inputs[streams.indexOf(stream)]!.name,
+              message: `half of the conversation is missing: no ${stream.conn}.${stream.dir === 'c2s' ? 's2c' : 'c2s'}.bin; the transcript holds one side of ${stream.conn} only (a .timeline.jsonl would also give the times)`,
+            },
+          ],
+    );
+    try {
+      return { transcripts: [importMassimStreams(streams, inputs[0]!.name)], problems };
+    } catch (error) {
+      return { transcripts: [], problems: [...problems, importProblem(error, inputs[0]!.name)] };
     }
   },
 };
@@ -60,4 +82,7 @@ function timelineName(input: ImportInput): string {
 }
 
 /** Every MASSim recording format. */
-export const MASSIM_RECORDING_FORMATS: readonly RecordingFormat[] = [massimTimelineFormat];
+export const MASSIM_RECORDING_FORMATS: readonly RecordingFormat[] = [
+  massimTimelineFormat,
+  massimStreamsFormat,
+];
