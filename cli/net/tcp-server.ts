@@ -158,6 +158,12 @@ export class TcpServer {
   }
 }
 
+/**
+ * What the endpoint is handed at most at a time: a turn's message fits in one slice, and the answers to
+ * one slice stay far below the limits.
+ */
+const FEED_SLICE_BYTES = 4 * 1024;
+
 interface ConnectionHooks extends TcpServerOptions {
   onClosed(): void;
 }
@@ -177,6 +183,10 @@ class ServedConnection {
   /** The server closed or dropped the connection: later socket errors are expected, not news. */
   #closing = false;
   #pausedForWrites = false;
+  /** Bytes read but not yet handed to the endpoint (reading paused in the middle of a read). */
+  #unfed: Uint8Array | undefined;
+  /** The peer's FIN came while bytes were waiting to be fed. */
+  #endWhenFed = false;
 
   constructor(socket: Socket, id: string, remote: string, limits: TcpServerLimits, hooks: ConnectionHooks) {
     this.#socket = socket;
@@ -200,12 +210,12 @@ class ServedConnection {
       );
     }
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-    socket.on('drain', () => {
-      if (!this.#pausedForWrites) return;
-      this.#pausedForWrites = false;
-      socket.resume();
+    socket.on('drain', () => this.#drained());
+    socket.on('end', () => {
+      // The FIN comes after every byte: what is still waiting to be fed goes first.
+      if (this.#unfed) this.#endWhenFed = true;
+      else this.#end();
     });
-    socket.on('end', () => this.#end());
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (!this.#closing) this.#log(`connection error: ${error.code ?? error.message}`);
       this.#end(error.code ?? error.message);
@@ -242,13 +252,43 @@ class ServedConnection {
       this.#misbehaved(`sent more than ${cap} without ending a message; dropping the connection`);
       return;
     }
+    this.#feed(chunk);
+  }
+
+  /**
+   * Hands bytes to the endpoint a slice at a time, so that the answers to one read (64 KiB of pipelined
+   * requests can ask for megabytes) stop at the limit: once reading is paused, the rest waits for 'drain'.
+   */
+  #feed(bytes: Uint8Array): void {
     const peer = this.#peer;
     if (!peer) return;
+    let offset = 0;
     try {
-      peer.receive(chunk);
+      while (offset < bytes.length) {
+        const end = Math.min(bytes.length, offset + FEED_SLICE_BYTES);
+        peer.receive(offset === 0 && end === bytes.length ? bytes : bytes.subarray(offset, end));
+        offset = end;
+        if (this.#ended || this.#socket.destroyed) return;
+        if (this.#pausedForWrites && offset < bytes.length) {
+          this.#unfed = bytes.subarray(offset);
+          return;
+        }
+      }
     } catch (error) {
       this.#internalError(error);
     }
+  }
+
+  /** The peer took what was written: feed what waited, then read again. */
+  #drained(): void {
+    if (!this.#pausedForWrites) return;
+    this.#pausedForWrites = false;
+    const unfed = this.#unfed;
+    this.#unfed = undefined;
+    if (unfed) this.#feed(unfed);
+    if (this.#pausedForWrites) return;
+    if (this.#endWhenFed) this.#end();
+    else this.#socket.resume();
   }
 
   #send(bytes: Uint8Array): void {

@@ -12,6 +12,8 @@ import { TcpServer, type ServedPeer, type TcpServerLimits } from '../../../cli/n
 /** An endpoint for tests: answers each chunk as `answer` says, counts what it got, and logs its ends. */
 class TestEndpoint {
   received = 0;
+  /** `received` when each end came. */
+  readonly receivedAtEnd: number[] = [];
   readonly ends: (string | undefined)[] = [];
   readonly sinks: WireSink<Uint8Array>[] = [];
   constructor(
@@ -27,7 +29,10 @@ class TestEndpoint {
         this.received += chunk.length;
         this.answer(chunk, sink);
       },
-      end: (reason) => this.ends.push(reason),
+      end: (reason) => {
+        this.ends.push(reason);
+        this.receivedAtEnd.push(this.received);
+      },
     };
   }
 }
@@ -141,10 +146,13 @@ describe('TcpServer', () => {
     client.pause();
     const sent = 16 * 1024 * 1024;
     for (let offset = 0; offset < sent; offset += piece) client.write(new Uint8Array(piece));
+    // Its FIN comes after every request: the endpoint must see them all before the end.
+    client.end();
     // Reading the answers lets the server read every request.
     const got = await readAll(client, sent * 4);
     expect(got).toBe(sent * 4);
-    expect(endpoint.received).toBe(sent);
+    await until(() => endpoint.ends.length > 0);
+    expect(endpoint.receivedAtEnd).toEqual([sent]);
     expect(log.lines).toEqual([]);
   });
 
