@@ -220,6 +220,7 @@ describe('serve with several clients at once', () => {
     expect(
       replayedAfter.flatMap((step) => step.received).some((text) => text.includes('<session-end>')),
     ).toBe(true);
-    await vi.waitFor(() => expect(server.endedSessions).toBe(clients.length + 1));
+    // Each session ends when the server has seen its connection close.
+    await vi.waitFor(() => expect(server.endedSessions).toBe(clients.length + 1), { timeout: 20_000 });
   });
 });
