@@ -16,7 +16,7 @@ import type { Transcript } from '../../src/core/transcript/model';
 import { preparePolicy } from '../../cli/protocols/rddlsim/policies';
 import { RddlLibrary } from '../../cli/protocols/rddlsim/rddl-library';
 import { playRemoteSession } from '../../cli/protocols/rddlsim/remote-session';
-import { RddlsimTcpServer } from '../../cli/protocols/rddlsim/tcp-server';
+import { RddlsimServer } from '../../cli/protocols/rddlsim/server';
 import { measureRate, printTable, type Rate } from '../lib';
 
 const INSTANCE = 'sysadmin_inst_mdp__1';
@@ -54,7 +54,7 @@ export default async function () {
     WARM,
   );
 
-  const server = await RddlsimTcpServer.start({
+  const server = await RddlsimServer.start({
     library,
     host: '127.0.0.1',
     port: 0,

@@ -1,12 +1,13 @@
 /**
- * Loading a user's policy file for any protocol: read it, pick the language from its extension, start a
- * supervised policy thread and load the module there, so a syntax error or a top-level loop is reported
- * (located in the user's file) before any session starts.
+ * Loading a user's policy file for any protocol: read it, pick the language from its extension, check its
+ * syntax here, start a supervised policy thread and load the module there, so a syntax error or a
+ * top-level loop is reported (located in the user's file) before any session starts.
  */
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { formatLocated } from '../../src/core/errors';
 import { PolicySupervisor, type PolicyEndpoint } from '../../src/core/policy/supervisor';
+import { findSyntaxError } from '../../src/core/policy/syntax-check';
 import type {
   PolicyFault,
   PolicyLanguage,
@@ -78,6 +79,7 @@ export async function readPolicySource(path: string, options: PolicyFileOptions)
  */
 export async function loadPolicyFile(path: string, options: PolicyFileOptions): Promise<LoadedPolicyFile> {
   const source = await readPolicySource(path, options);
+  checkPolicySyntax(source);
   const supervisor = new PolicySupervisor({
     spawn: options.spawn ?? spawnPolicyThread,
     budgetMs: options.budgetMs,
@@ -90,6 +92,16 @@ export async function loadPolicyFile(path: string, options: PolicyFileOptions): 
     });
   }
   return { supervisor, source, logs: loaded.logs };
+}
+
+/**
+ * Reports a syntax error in the source (a CliError with exit code 3 and the located message) before any
+ * runtime starts, so it is never mistaken for a runtime too slow to load it.
+ */
+export function checkPolicySyntax(source: PolicySource): void {
+  const fault = findSyntaxError(source);
+  if (fault)
+    throw new CliError(ExitCode.policy, describePolicyFault(fault, source.fileName), { located: true });
 }
 
 /** A policy fault as one line: `file:line:column: message` when located, else `file: message`. */

@@ -137,13 +137,13 @@ describe('connect massim against misbehaving servers', { timeout: 30_000 }, () =
 
   it('gives up on a server that stops answering, after --timeout (exit 4)', async () => {
     const port = await fakeServer(playAlong(2, () => undefined));
-    const started = Date.now();
-    const run = await connectTo(port, 'silent', ['--timeout', '0.3']);
+    // The silence is counted from the server's last frame, the policy's thinking included: a timeout no
+    // decision of the random policy can take on a busy machine, so only the silent server reaches it.
+    const run = await connectTo(port, 'silent', ['--timeout', '3']);
     expect(run.code).toBe(4);
     expect(run.errorLines[0]).toMatch(
-      /^error: the server sent nothing to agentA1 for 0\.3 s in simulation 1 after step 1/,
+      /^error: the server sent nothing to agentA1 for 3 s in simulation 1 after step 1/,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(dataOf(run.transcript, 's2c')).toHaveLength(4);
   });
 

@@ -51,8 +51,10 @@ describe('serve massim with hand-written agents', () => {
       String(STEPS),
       '--grid',
       '15x15',
+      // Long enough for every prompt answer of the test's agents on a busy machine; one step (the agent
+      // whose connection is no longer read) waits for it in full.
       '--agent-timeout',
-      '1000',
+      '4000',
       '--wait-between-simulations',
       '0',
       '--record',

@@ -71,7 +71,9 @@ export function startInProcess(
 }
 
 /** `serve massim` on a free loopback port; resolves once it listens. */
-export async function startServe(args: string[]): Promise<RunningCommand & { port: number }> {
+export async function startServe(
+  args: string[],
+): Promise<RunningCommand & { port: number; waitFor(pattern: RegExp): Promise<RegExpMatchArray> }> {
   const serve = startInProcess(['serve', 'massim', '--port', '0', ...args]);
   const listening = serve.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
   const match = await Promise.race([

@@ -3,6 +3,7 @@
  * the command runs.
  */
 import type { CommandSpec } from '../../command-line/command-spec';
+import { TCP_LIMIT_OPTIONS } from '../../net/tcp-limit-options';
 import { MATCH_CONFIG_OPTIONS } from './match-config';
 
 /** The `serve` command of MASSim. */
@@ -59,6 +60,14 @@ export const serveCommand: CommandSpec = {
       description:
         "reproduce the real server's lossy races: the sim-start re-sent after a reconnection, bye without a pause",
     },
+    {
+      name: 'max-frame-bytes',
+      type: 'string',
+      valueName: 'N',
+      description:
+        "drop an agent that sends more than N bytes without a 0 byte (default 1048576; at least the configuration's maxPacketLength)",
+    },
+    ...TCP_LIMIT_OPTIONS,
     { name: 'quiet', type: 'boolean', description: 'no log lines; only the listening line and the scores' },
   ],
   examples: [

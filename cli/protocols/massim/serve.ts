@@ -7,15 +7,17 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MassimServerConfig } from '../../../src/core/envs/massim/api';
-import type { MassimHostEvent } from '../../../src/core/protocols/massim/host';
+import { MassimHost, type MassimHostEvent } from '../../../src/core/protocols/massim/host';
+import { MassimHostEndpoint } from '../../../src/core/protocols/massim/host-endpoint';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
+import { readTcpLimits } from '../../net/tcp-limit-options';
+import { DEFAULT_TCP_SERVER_LIMITS, describeListenError, TcpServer } from '../../net/tcp-server';
 import { agentsOfFirstSimulation, LaunchControl, readLaunchSetting } from './launch-control';
 import { resolveMatchConfig } from './match-config';
 import { fileStamp, MatchFiles } from './match-files';
 import { MatchReporter } from './match-report';
-import { MassimTcpServer } from './tcp-server';
 
 /** Where the operator types (ENTER, pause, continue); the command passes standard input. */
 export interface ServeConsole {
@@ -43,6 +45,14 @@ export async function serveMassim(
   );
   const record = options.string('record');
   const quiet = options.flag('quiet');
+  const limits = readTcpLimits(options);
+  // The real server discards a frame longer than maxPacketLength and reads on; one that never ends is
+  // dropped here rather than held.
+  const maxFrameBytes = options.integer(
+    'max-frame-bytes',
+    Math.max(DEFAULT_TCP_SERVER_LIMITS.maxFrameBytes, config.server.maxPacketLength),
+    { min: config.server.maxPacketLength },
+  );
   const recordDir = record ? resolve(io.cwd, record) : undefined;
   if (recordDir) {
     try {
@@ -82,26 +92,34 @@ export async function serveMassim(
     }
   };
 
-  let server: MassimTcpServer;
+  const massimHost = new MassimHost({
+    config,
+    ...(seed !== undefined ? { seed } : {}),
+    faithfulRaces: options.flag('faithful-races'),
+    recordWorld: recordDir !== undefined,
+    onEvent: onHostEvent,
+  });
+  const endpoint = new MassimHostEndpoint(massimHost, {
+    log,
+    onAgentsChanged: () => launchControl.agentsChanged(endpoint.loggedIn),
+  });
+  let server: TcpServer;
   try {
-    server = await MassimTcpServer.start({
-      config,
+    server = await TcpServer.start({
+      endpoint,
       host,
       port,
-      ...(seed !== undefined ? { seed } : {}),
-      faithfulRaces: options.flag('faithful-races'),
-      recordWorld: recordDir !== undefined,
+      frameTerminator: 0,
+      limits: { ...limits, maxFrameBytes },
       log,
-      onHostEvent,
-      onAgentsChanged: () => launchControl.agentsChanged(server.loggedIn),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EADDRINUSE' ? 'the address is in use' : code === 'EACCES' ? 'permission denied' : code;
-    throw new CliError(ExitCode.connection, `cannot listen on ${host}:${port}: ${why ?? String(error)}`);
+    throw new CliError(
+      ExitCode.connection,
+      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
+    );
   }
-  const store = server.host.store;
+  const store = massimHost.store;
   if (recordDir) {
     matchFiles = new MatchFiles({
       store,
@@ -123,9 +141,9 @@ export async function serveMassim(
     setting: launch,
     expected: agentsOfFirstSimulation(config),
     ...(input ? { console: input } : {}),
-    start: () => server.host.start(),
-    pause: () => server.host.pause(),
-    resume: () => server.host.resume(),
+    start: () => massimHost.start(),
+    pause: () => massimHost.pause(),
+    resume: () => massimHost.resume(),
     log,
     now: context.now,
   });
@@ -135,11 +153,11 @@ export async function serveMassim(
     context.signal.addEventListener('abort', () => stop(), { once: true });
   });
   await Promise.race([done, interrupted]);
-  const wasInterrupted = context.signal.aborted && server.host.status.phase !== 'finished';
+  const wasInterrupted = context.signal.aborted && massimHost.status.phase !== 'finished';
   launchControl.dispose();
   if (wasInterrupted) {
     log('stopping: closing every connection');
-    server.host.shutdown();
+    massimHost.shutdown();
   }
   matchFiles?.finish();
   await server.close();

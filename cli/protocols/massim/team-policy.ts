@@ -18,12 +18,10 @@ import type { PolicyLogLine, PolicySource } from '../../../src/core/policy/types
 import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
 import { MASSIM_TEAM_STEP } from '../../../src/core/protocols/massim/team-runtime';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
-import { describePolicyFault, readPolicySource } from '../../policy/policy-file';
+import { checkPolicySyntax, describePolicyFault, readPolicySource } from '../../policy/policy-file';
 import { spawnPolicyThread } from '../../policy/thread-endpoint';
 
 const TEAM_THREAD_ENTRY = new URL('./team-policy-thread-entry.js', import.meta.url);
-/** Time to start a policy thread and load the module in it, in ms. */
-const LOAD_BUDGET_MS = 30_000;
 const POLICY_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
 /** The playground's samples `--policy` names, by the name used on the command line. */
@@ -89,12 +87,11 @@ export async function prepareTeamPolicy(
 ): Promise<TeamPolicy> {
   const { cwd, seed, budgetMs, team, onFault, onLog } = options;
   const source = await teamPolicySource(argument, option, { cwd, seed, budgetMs });
+  checkPolicySyntax(source);
+  // Loading has the time every protocol's policies have (POLICY_LOAD_LIMIT_MS).
   const supervisor = new PolicySupervisor({
     spawn: options.spawn ?? (() => spawnPolicyThread(TEAM_THREAD_ENTRY)),
     budgetMs,
-    // Starting a thread loads the compiler and the team runtime, seconds on a busy machine; a module whose
-    // top level never ends is still stopped.
-    loadBudgetMs: Math.max(budgetMs, LOAD_BUDGET_MS),
   });
   const loaded = await supervisor.load(source);
   if (!loaded.ok) {

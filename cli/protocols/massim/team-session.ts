@@ -6,7 +6,6 @@
  * sim-end); it fails, with everything recorded kept, when the server refuses a login, closes a connection
  * in the middle of a simulation, goes silent for too long, or breaks the protocol.
  */
-import { connect, type Socket } from 'node:net';
 import {
   MassimAgentClient,
   type MassimAgentEvent,
@@ -17,6 +16,8 @@ import { decodeWireBytes } from '../../../src/core/transcript/bytes';
 import type { TranscriptStore } from '../../../src/core/transcript/store/store';
 import type { Direction } from '../../../src/core/transcript/model';
 import { ExitCode } from '../../command-line/exit-codes';
+import { describeByteCount } from '../../net/frame-counter';
+import { TcpClient } from '../../net/tcp-client';
 
 /** What a team session reports as it plays. */
 export type TeamSessionEvent =
@@ -56,7 +57,7 @@ type LinkPhase = 'connecting' | 'login' | 'waiting' | 'simulation' | 'between' |
 interface AgentLink {
   user: string;
   conn: string;
-  socket: Socket;
+  connection: TcpClient;
   client: MassimAgentClient;
   phase: LinkPhase;
   /** Simulations this agent has seen start. */
@@ -74,6 +75,7 @@ interface AgentLink {
 
 /** The longest frame accepted from a server; a contest percept is a few kilobytes. */
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+const NUL = 0;
 const REQUEST_STEP = /^\{"type":"request-action","content":\{"step":(\d+)/;
 
 /** A running team session. */
@@ -121,11 +123,42 @@ export class TeamSession {
     const { host, port, team, password, store } = this.#options;
     const conn = `${user}.conn1`;
     store.addConnection(conn, user);
-    const socket = connect({ host, port, noDelay: true });
+    const splitter = new NulFrameSplitter();
+    const connection = new TcpClient(
+      { host, port, frameTerminator: NUL, maxFrameBytes: MAX_FRAME_BYTES },
+      {
+        onConnect: () => {
+          this.#event(link, 'c2s', 'open');
+          link.phase = 'login';
+          this.#watch(link);
+          link.client.login();
+        },
+        onData: (chunk) => {
+          splitter.push(chunk, (frame) => {
+            if (this.#outcome) return false;
+            this.#receive(link, frame.bytes);
+            return !this.#outcome;
+          });
+        },
+        onEnd: () => undefined,
+        onFrameTooLong: () =>
+          this.fail(
+            ExitCode.failure,
+            `the server sent ${user} more than ${describeByteCount(MAX_FRAME_BYTES)} without ending a frame (no 0 byte)`,
+          ),
+        onError: (error) => {
+          if (this.#outcome || link.leaving) return;
+          if (link.phase === 'connecting')
+            this.fail(ExitCode.connection, `cannot connect to ${host}:${port}: ${error.description}`);
+          else this.fail(ExitCode.connection, `${user}'s connection failed: ${error.code}`);
+        },
+        onClose: () => this.#closed(link),
+      },
+    );
     const link: AgentLink = {
       user,
       conn,
-      socket,
+      connection,
       phase: 'connecting',
       simulations: 0,
       records: [],
@@ -138,44 +171,14 @@ export class TeamSession {
         teamAccounts: this.#options.accounts,
         decide: this.#options.decide,
         send: (text) => {
-          if (link.leaving || socket.destroyed) return;
+          if (link.leaving || connection.destroyed) return;
           this.#record(link, 'c2s', { text });
-          socket.write(`${text}\0`);
+          connection.send(`${text}\0`);
         },
         onEvent: (event) => this.#onAgentEvent(link, event),
       }),
     };
     this.#links.push(link);
-    const splitter = new NulFrameSplitter();
-    let unterminated = 0;
-    socket.on('connect', () => {
-      this.#event(link, 'c2s', 'open');
-      link.phase = 'login';
-      this.#watch(link);
-      link.client.login();
-    });
-    socket.on('data', (chunk: Buffer) => {
-      unterminated += chunk.length;
-      splitter.push(chunk, (frame) => {
-        unterminated = 0;
-        if (this.#outcome) return false;
-        this.#receive(link, frame.bytes);
-        return !this.#outcome;
-      });
-      if (unterminated > MAX_FRAME_BYTES)
-        this.fail(
-          ExitCode.failure,
-          `the server sent ${user} more than ${MAX_FRAME_BYTES / 1024 / 1024} MiB without ending a frame (no 0 byte)`,
-        );
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (this.#outcome || link.leaving) return;
-      if (link.phase === 'connecting') {
-        const why = error.code === 'ECONNREFUSED' ? 'connection refused' : (error.code ?? error.message);
-        this.fail(ExitCode.connection, `cannot connect to ${host}:${port}: ${why}`);
-      } else this.fail(ExitCode.connection, `${user}'s connection failed: ${error.code ?? error.message}`);
-    });
-    socket.on('close', () => this.#closed(link));
   }
 
   #receive(link: AgentLink, bytes: Uint8Array): void {
@@ -345,8 +348,8 @@ export class TeamSession {
     link.leaving = true;
     clearTimeout(link.timer);
     this.#event(link, 'c2s', 'close');
-    link.socket.end();
-    link.socket.destroy();
+    link.connection.end();
+    link.connection.destroy();
     this.#checkDone();
   }
 
@@ -381,8 +384,8 @@ export class TeamSession {
       clearTimeout(link.timer);
       if (link.leaving) continue;
       link.leaving = true;
-      if (link.phase !== 'connecting' && !link.socket.destroyed) this.#event(link, 'c2s', 'close');
-      link.socket.destroy();
+      if (link.phase !== 'connecting' && !link.connection.destroyed) this.#event(link, 'c2s', 'close');
+      link.connection.destroy();
     }
     this.#settle(outcome);
   }

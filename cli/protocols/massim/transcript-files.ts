@@ -1,14 +1,14 @@
 /**
  * Writing MASSim transcripts (the playground's JSON format) straight from a transcript store, piece by
- * piece, so a contest-sized match (hundreds of megabytes of percepts) never exists as one string. A part
- * of a session (one match of a tournament) is written with its messages numbered from 0 and only the
- * connections that speak in it.
+ * piece, by the core's writer, so a contest-sized match (hundreds of megabytes of percepts) never exists as
+ * one string. A part of a session (one match of a tournament) is written with its messages numbered from 0
+ * and only the connections that speak in it.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeTranscriptJson } from '../../../src/core/transcript/store/json-export';
-import type { TranscriptStore } from '../../../src/core/transcript/store/store';
-import type { Annotation, Transcript } from '../../../src/core/transcript/model';
+import { TranscriptStore } from '../../../src/core/transcript/store/store';
+import type { Annotation, ConnectionInfo, Transcript } from '../../../src/core/transcript/model';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 
 /**
@@ -43,7 +43,8 @@ export function writeStoreRangeFile(
   cwd: string,
   meta: Transcript['meta'] = {},
 ): string {
-  return writeFile(path, cwd, (write) => writeRangeJson(store, range, { ...store.meta, ...meta }, write));
+  const view = new StoreRangeView(store, range, { ...store.meta, ...meta });
+  return writeFile(path, cwd, (write) => writeTranscriptJson(view, write));
 }
 
 function writeFile(path: string, cwd: string, produce: (write: (piece: string) => void) => void): string {
@@ -65,77 +66,67 @@ function writeFile(path: string, cwd: string, produce: (write: (piece: string) =
   return absolute;
 }
 
-/** The same layout `writeTranscriptJson` writes, for a part of the store. */
-function writeRangeJson(
-  store: TranscriptStore,
-  range: StoreRange,
-  meta: Transcript['meta'],
-  write: (piece: string) => void,
-): void {
-  const { from, to, carried } = range;
-  const count = carried.length + to - from;
-  const original = (i: number) => (i < carried.length ? carried[i]! : from + i - carried.length);
-  const spoken = new Set<string>();
-  let offset = Infinity;
-  for (let i = 0; i < count; i++) {
-    const message = store.message(original(i));
-    spoken.add(message.conn);
-    offset = Math.min(offset, message.t);
-  }
-  const connections = store.connections.filter((connection) => spoken.has(connection.id));
-  // Times count from the part's first message.
-  if (!Number.isFinite(offset)) offset = 0;
-  write('{\n');
-  write('  "format": "protoplay-transcript",\n');
-  write('  "version": 1,\n');
-  write(`  "protocol": ${JSON.stringify(store.protocol)},\n`);
-  write(`  "startedAt": ${store.startedAt + offset},\n`);
-  write(`  "meta": ${JSON.stringify(meta)},\n`);
-  writeList('connections', connections.length, (i) => connections[i], write);
-  write(',\n');
-  writeList(
-    'messages',
-    count,
-    (i) => {
-      const message = store.message(original(i));
-      return { ...message, index: i, t: message.t - offset };
-    },
-    write,
-  );
-  write(',\n');
-  const last = Math.max(count - 1, 0);
-  writeList(
-    'annotations',
-    range.annotationsTo - range.annotationsFrom,
-    (i): Annotation => {
-      const annotation = store.annotation(range.annotationsFrom + i);
-      // An annotation made just before the part's first message (the world of a new simulation) opens it.
-      const index = annotation.index - from + carried.length;
-      return { ...annotation, index: Math.min(Math.max(index, carried.length), last) };
-    },
-    write,
-  );
-  write('\n}\n');
-}
+/**
+ * A part of a store seen as a transcript store of its own, so the core's JSON writer writes it: messages
+ * numbered from 0 with times counted from the part's first message, only the connections that speak in it,
+ * and the part's annotations moved onto its numbering. Nothing is copied: every read goes to the whole store.
+ */
+class StoreRangeView extends TranscriptStore {
+  readonly #source: TranscriptStore;
+  readonly #range: StoreRange;
+  readonly #count: number;
+  readonly #offset: number;
+  readonly #connections: readonly ConnectionInfo[];
 
-/** A list with one item per line, batched so `write` is called about once per 64 KiB. */
-function writeList(
-  name: string,
-  count: number,
-  item: (i: number) => unknown,
-  write: (piece: string) => void,
-): void {
-  if (count === 0) {
-    write(`  "${name}": []`);
-    return;
-  }
-  let batch = `  "${name}": [\n`;
-  for (let i = 0; i < count; i++) {
-    batch += `    ${JSON.stringify(item(i))}${i + 1 < count ? ',\n' : '\n  ]'}`;
-    if (batch.length >= 65536) {
-      write(batch);
-      batch = '';
+  constructor(source: TranscriptStore, range: StoreRange, meta: Transcript['meta']) {
+    const count = range.carried.length + range.to - range.from;
+    const original = (i: number) =>
+      i < range.carried.length ? range.carried[i]! : range.from + i - range.carried.length;
+    const spoken = new Set<string>();
+    let offset = Infinity;
+    for (let i = 0; i < count; i++) {
+      const message = source.message(original(i));
+      spoken.add(message.conn);
+      offset = Math.min(offset, message.t);
     }
+    // Times count from the part's first message.
+    if (!Number.isFinite(offset)) offset = 0;
+    super({ protocol: source.protocol, startedAt: source.startedAt + offset, meta });
+    this.#source = source;
+    this.#range = range;
+    this.#count = count;
+    this.#offset = offset;
+    this.#connections = source.connections.filter((connection) => spoken.has(connection.id));
   }
-  write(batch);
+
+  override get length(): number {
+    return this.#count;
+  }
+
+  override get connections(): readonly ConnectionInfo[] {
+    return this.#connections;
+  }
+
+  /** The whole store's JSON of the message, its index and time rewritten (its payload is not touched). */
+  override messageJson(index: number): string {
+    const { carried, from } = this.#range;
+    const original = index < carried.length ? carried[index]! : from + index - carried.length;
+    const json = this.#source.messageJson(original);
+    const rest = json.indexOf(',"conn":');
+    const t = this.#source.message(original).t - this.#offset;
+    return `{"index":${index},"t":${JSON.stringify(t)}${json.slice(rest)}`;
+  }
+
+  override get annotationCount(): number {
+    return this.#range.annotationsTo - this.#range.annotationsFrom;
+  }
+
+  override annotation(i: number): Annotation {
+    const { annotationsFrom, from, carried } = this.#range;
+    const annotation = this.#source.annotation(annotationsFrom + i);
+    // An annotation made just before the part's first message (the world of a new simulation) opens it.
+    const index = annotation.index - from + carried.length;
+    const last = Math.max(this.#count - 1, 0);
+    return { ...annotation, index: Math.min(Math.max(index, carried.length), last) };
+  }
 }

@@ -5,7 +5,6 @@
  * ends the session with an outcome that names what happened and an exit code, and the transcript keeps
  * everything up to that point.
  */
-import { connect, type Socket } from 'node:net';
 import type { InstanceInfo } from '../../../src/core/envs/rddl/api';
 import { loadRddl } from '../../../src/core/envs/rddl/index';
 import { describeError } from '../../../src/core/errors';
@@ -17,6 +16,7 @@ import type { SessionPolicy } from '../../../src/core/protocols/rddlsim/session-
 import type { Transcript } from '../../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { ExitCode } from '../../command-line/exit-codes';
+import { TcpClient, type TcpClientError } from '../../net/tcp-client';
 import type { ReportedRound } from '../../report/round-report';
 import type { PreparedPolicy } from './policies';
 import type { RddlLibrary } from './rddl-library';
@@ -94,7 +94,7 @@ class RemoteSession {
   readonly #options: RemoteSessionOptions;
   readonly #recorder: TranscriptRecorder;
   readonly #client: RddlsimClient;
-  readonly #socket: Socket;
+  #connection!: TcpClient;
   readonly #rounds: ReportedRound[] = [];
   /** Transcript index of each record the client counted (its violations use its own count). */
   readonly #clientRecords: number[] = [];
@@ -152,36 +152,39 @@ class RemoteSession {
       ...(info ? { info } : {}),
     });
     if (info) this.#policy = options.policy.forInstance(info);
-    this.#socket = connect({ host: options.host, port: options.port, noDelay: true });
   }
 
   play(): Promise<RemoteSessionResult> {
-    const socket = this.#socket;
     const done = new Promise<void>((resolve) => (this.#finish = resolve));
     const abort = () => this.#fail({ kind: 'interrupted' }, 'interrupted');
+    this.#connection = new TcpClient(
+      { host: this.#options.host, port: this.#options.port },
+      {
+        onConnect: () => {
+          this.#connected = true;
+          this.#enqueue('start');
+        },
+        onData: (chunk) => {
+          this.#disarm();
+          this.#enqueue(chunk);
+        },
+        onEnd: () => this.#serverClosed(),
+        onError: (error) => this.#onSocketError(error),
+        onClose: () => {
+          // Closed without a FIN first (reset): to the client that is the server closing too.
+          if (this.#connected && !this.#outcome) this.#serverClosed();
+          void Promise.resolve(this.#draining).then(() => {
+            this.#stopTimer();
+            clearTimeout(this.#linger);
+            this.#recordClientClose();
+            this.#options.signal.removeEventListener('abort', abort);
+            this.#finish();
+          });
+        },
+      },
+    );
     if (this.#options.signal.aborted) abort();
     this.#options.signal.addEventListener('abort', abort, { once: true });
-    socket.on('connect', () => {
-      this.#connected = true;
-      this.#enqueue('start');
-    });
-    socket.on('data', (chunk: Buffer) => {
-      this.#disarm();
-      this.#enqueue(chunk);
-    });
-    socket.on('end', () => this.#serverClosed());
-    socket.on('error', (error: NodeJS.ErrnoException) => this.#onSocketError(error));
-    socket.on('close', () => {
-      // Closed without a FIN first (reset): to the client that is the server closing too.
-      if (this.#connected && !this.#outcome) this.#serverClosed();
-      void Promise.resolve(this.#draining).then(() => {
-        this.#stopTimer();
-        clearTimeout(this.#linger);
-        this.#recordClientClose();
-        this.#options.signal.removeEventListener('abort', abort);
-        this.#finish();
-      });
-    });
     return done.then(() => ({
       outcome: this.#outcome ?? { kind: 'finished' },
       transcript: this.#recorder.transcript,
@@ -199,7 +202,7 @@ class RemoteSession {
     this.#steps.push(step);
     if (typeof step !== 'string') {
       this.#unhandledBytes += step.length;
-      if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#socket.pause();
+      if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#connection.pauseReading();
     }
     this.#draining ??= this.#drain();
   }
@@ -218,7 +221,7 @@ class RemoteSession {
     }
     this.#draining = undefined;
     // Keep reading even after the outcome is known: the server's close must still arrive to end the session.
-    if (this.#socket.isPaused()) this.#socket.resume();
+    if (this.#connection.readingPaused) this.#connection.resumeReading();
   }
 
   /**
@@ -313,7 +316,7 @@ class RemoteSession {
           // Nothing more is expected: leave, as rddlsim's Java client does, and do not wait for ever for a
           // server that keeps the connection open.
           this.#closeOurSide();
-          this.#linger = setTimeout(() => this.#socket.destroy(), LINGER_MS);
+          this.#linger = setTimeout(() => this.#connection.destroy(), LINGER_MS);
           break;
         case 'violation':
           this.#onViolation(event.violation);
@@ -331,7 +334,7 @@ class RemoteSession {
     const out = this.#outgoing;
     if (out.length === 0) return;
     if (!this.#outcome && !this.#stopping) {
-      this.#socket.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+      this.#connection.send(out.length === 1 ? out[0]! : Buffer.concat(out));
       this.#arm();
     }
     out.length = 0;
@@ -429,7 +432,7 @@ class RemoteSession {
       // Close both directions, as rddlsim's Java client does: rddlsim's server answers a half-closed
       // connection with resource-notifications for ever, and stops only when a write fails.
       this.#recordClientClose();
-      this.#socket.destroy();
+      this.#connection.destroy();
     }
   }
 
@@ -498,24 +501,23 @@ class RemoteSession {
     return `the server closed the connection before the session ended${where}`;
   }
 
-  #onSocketError(error: NodeJS.ErrnoException): void {
+  #onSocketError(error: TcpClientError): void {
     this.#stopTimer();
     const address = `${this.#options.host}:${this.#options.port}`;
-    if (!this.#connected) {
-      const why = error.code === 'ECONNREFUSED' ? 'connection refused' : (error.code ?? error.message);
+    if (error.connecting) {
       this.#fail({
         kind: 'failed',
         exitCode: ExitCode.connection,
-        message: `cannot connect to ${address}: ${why}`,
+        message: `cannot connect to ${address}: ${error.description}`,
       });
       return;
     }
-    this.#recorder.event(REMOTE_CONNECTION, 's2c', 'error', error.code ?? error.message);
+    this.#recorder.event(REMOTE_CONNECTION, 's2c', 'error', error.code);
     if (!this.#outcome && !this.#sessionEnded) {
       this.#fail({
         kind: 'failed',
         exitCode: ExitCode.connection,
-        message: `${this.#closedEarlyMessage()} (${error.code ?? error.message})`,
+        message: `${this.#closedEarlyMessage()} (${error.code})`,
       });
     }
   }
@@ -576,12 +578,12 @@ class RemoteSession {
       this.#recorder.annotate('note', { code: 'protoplay.connect.interrupted', message: note });
     }
     this.#recordClientClose();
-    this.#socket.destroy();
+    this.#connection.destroy();
   }
 
   #closeOurSide(): void {
     this.#recordClientClose();
-    this.#socket.end();
+    this.#connection.end();
   }
 
   #recordClientClose(): void {

@@ -3,6 +3,7 @@
  * the command runs.
  */
 import type { CommandSpec } from '../../command-line/command-spec';
+import { TCP_LIMIT_OPTIONS } from '../../net/tcp-limit-options';
 
 /** The `serve` command of rddlsim. */
 export const serveCommand: CommandSpec = {
@@ -85,6 +86,7 @@ export const serveCommand: CommandSpec = {
       valueName: 'N',
       description: 'exit once N sessions have ended (default: serve until Ctrl-C)',
     },
+    ...TCP_LIMIT_OPTIONS,
     { name: 'quiet', type: 'boolean', description: 'log only errors and the listening line' },
   ],
   examples: [

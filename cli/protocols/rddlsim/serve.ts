@@ -6,8 +6,10 @@ import { resolve } from 'node:path';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
+import { readTcpLimits } from '../../net/tcp-limit-options';
+import { describeListenError } from '../../net/tcp-server';
 import { RddlLibrary } from './rddl-library';
-import { RddlsimTcpServer } from './tcp-server';
+import { RddlsimServer } from './server';
 
 /** Runs `protoplay serve rddlsim` with parsed options; resolves to the exit code once the server stopped. */
 export async function serveRddlsim(values: OptionValues, context: CommandContext): Promise<number> {
@@ -25,6 +27,7 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
   const sessionLimit = options.integer('sessions', 0, { min: 0 });
   const record = options.string('record');
   const quiet = options.flag('quiet');
+  const limits = readTcpLimits(options);
 
   const library = await RddlLibrary.fromServerDirectory(rddlDir, { cwd: io.cwd, mode: 'lenient' });
   for (const warning of library.warnings) io.stderr.write(`warning: ${warning}\n`);
@@ -37,9 +40,9 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
   };
   let finishedAll: () => void = () => undefined;
   const allDone = new Promise<void>((done) => (finishedAll = done));
-  let server: RddlsimTcpServer;
+  let server: RddlsimServer;
   try {
-    server = await RddlsimTcpServer.start({
+    server = await RddlsimServer.start({
       library,
       host,
       port,
@@ -50,6 +53,7 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
       noHeaderScope,
       maxMessageBytes,
       semantics,
+      limits,
       ...(record ? { recordDir: resolve(io.cwd, record) } : {}),
       log,
       onSessionEnd: () => {
@@ -58,10 +62,10 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
       now: context.now,
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EADDRINUSE' ? 'the address is in use' : code === 'EACCES' ? 'permission denied' : code;
-    throw new CliError(ExitCode.connection, `cannot listen on ${host}:${port}: ${why ?? String(error)}`);
+    throw new CliError(
+      ExitCode.connection,
+      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
+    );
   }
   const { port: boundPort } = server.address;
   io.stdout.write(

@@ -11,12 +11,14 @@ export type {
 } from './types';
 export { POLICY_LEVELS, type PolicyLevelContract } from './levels';
 export { compilePolicy, type CompiledPolicy, type CompileOutcome } from './compile';
+export { findSyntaxError } from './syntax-check';
 export { PolicyRuntime, findNonData, type PolicyHelpers } from './runtime';
 export {
   PolicySupervisor,
+  POLICY_LOAD_LIMIT_MS,
   budgetExceededMessage,
   type PolicyEndpoint,
   type PolicySupervisorOptions,
 } from './supervisor';
 export { createInProcessEndpoint } from './in-process-endpoint';
-export { withDeadline, type DeadlineOutcome } from './deadline';
+export { withDeadline, wallClockTimer, type DeadlineOutcome, type DeadlineTimer } from './deadline';

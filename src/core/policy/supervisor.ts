@@ -1,4 +1,4 @@
-import { withDeadline } from './deadline';
+import { withDeadline, type DeadlineTimer } from './deadline';
 import { POLICY_LEVELS } from './levels';
 import type { CallOutcome, CallSite, LoadOutcome, PolicyFault, PolicySource } from './types';
 
@@ -14,6 +14,13 @@ export interface PolicyEndpoint {
   terminate(): void;
 }
 
+/**
+ * Time allowed to start a policy runtime and load a module in it, in ms, for every protocol: generous,
+ * because the first load also starts the runtime (a worker, its compiler) and a busy machine can take
+ * seconds for that; a module whose top-level code never ends is still stopped.
+ */
+export const POLICY_LOAD_LIMIT_MS = 30_000;
+
 /** Options of a supervisor. */
 export interface PolicySupervisorOptions {
   /** Starts a fresh runtime; called once at first and again after every overrun or crash. */
@@ -22,9 +29,11 @@ export interface PolicySupervisorOptions {
   budgetMs: number;
   /**
    * Time allowed to load the module (compile and run its top-level code), in ms. Defaults to the larger of
-   * the budget and 5 s, since the first load also starts the runtime (worker start and compiler warm-up).
+   * the budget and `POLICY_LOAD_LIMIT_MS`.
    */
   loadBudgetMs?: number;
+  /** Starts the timer of each deadline (default: the wall clock); tests pass one they fire themselves. */
+  deadlineTimer?: DeadlineTimer;
 }
 
 /** The message a learner sees when the budget runs out. */
@@ -137,7 +146,7 @@ export class PolicySupervisor {
   }
 
   #loadBudget(): number {
-    return this.#options.loadBudgetMs ?? Math.max(this.#options.budgetMs, 5_000);
+    return this.#options.loadBudgetMs ?? Math.max(this.#options.budgetMs, POLICY_LOAD_LIMIT_MS);
   }
 
   /**
@@ -146,7 +155,7 @@ export class PolicySupervisor {
    */
   async #guard<T>(call: Promise<T>, ms: number): Promise<{ settled: true; value: T } | { settled: false }> {
     try {
-      const outcome = await withDeadline(call, ms);
+      const outcome = await withDeadline(call, ms, this.#options.deadlineTimer);
       if (!outcome.settled) this.#restart();
       return outcome;
     } catch (error) {
@@ -163,7 +172,11 @@ export class PolicySupervisor {
     const source = this.#source;
     if (source) {
       const endpoint = this.#endpoint;
-      this.#reloading = withDeadline(endpoint.load(source), this.#loadBudget()).then((outcome) =>
+      this.#reloading = withDeadline(
+        endpoint.load(source),
+        this.#loadBudget(),
+        this.#options.deadlineTimer,
+      ).then((outcome) =>
         outcome.settled
           ? outcome.value
           : {

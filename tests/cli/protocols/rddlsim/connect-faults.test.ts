@@ -212,8 +212,7 @@ describe('connect against misbehaving servers', () => {
 
   it('says when nothing listens (exit 4)', async () => {
     const port = await fakeServer(() => undefined);
-    servers.at(-1)!.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
     const result = await runInProcess(['connect', 'rddlsim', '--port', String(port), '--instance', 'x']);
     expect(result.code).toBe(4);
     expect(result.stderr.trim()).toBe(`error: cannot connect to 127.0.0.1:${port}: connection refused`);

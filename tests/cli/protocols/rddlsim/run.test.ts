@@ -149,11 +149,10 @@ describe.concurrent('protoplay run rddlsim', () => {
   });
 
   it('stops a policy stuck in while (true) with the time budget, and keeps the transcript', async () => {
-    const started = Date.now();
-    const result = await run('loop.ts', ['--rounds', '2', '--budget', '300', '--transcript', 'loop.json']);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // A budget no call that returns at once can miss, even on a busy machine: only the loop overruns it.
+    const result = await run('loop.ts', ['--rounds', '2', '--budget', '2000', '--transcript', 'loop.json']);
     expect(result.code).toBe(3);
-    expect(result.stderr.trim().split('\n')).toEqual(['loop.ts: policy exceeded 300 ms on round 1, turn 2']);
+    expect(result.stderr.trim().split('\n')).toEqual(['loop.ts: policy exceeded 2000 ms on round 1, turn 2']);
     const transcript = await readTranscript('loop.json');
     const turns = transcript.messages.filter((m) => m.dir === 's2c' && m.text?.includes('<turn>'));
     expect(turns).toHaveLength(2);

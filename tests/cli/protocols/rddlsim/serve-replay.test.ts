@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RddlLibrary } from '../../../../cli/protocols/rddlsim/rddl-library';
-import { RddlsimTcpServer, type RddlsimTcpServerOptions } from '../../../../cli/protocols/rddlsim/tcp-server';
+import { RddlsimServer, type RddlsimServerOptions } from '../../../../cli/protocols/rddlsim/server';
 import { sharedPath } from '../../shared-folder';
 import { replay, replayPlan, structureOf, withoutClock, type ReplayStep } from './replay-client';
 
@@ -65,7 +65,7 @@ const NOT_REPLAYED: Record<string, string> = {
 };
 
 let libraries: Record<EdgeCaseSetup['library'], RddlLibrary>;
-const servers: RddlsimTcpServer[] = [];
+const servers: RddlsimServer[] = [];
 
 beforeAll(async () => {
   const cwd = process.cwd();
@@ -82,10 +82,8 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-async function startServer(
-  options: Partial<RddlsimTcpServerOptions> & Pick<RddlsimTcpServerOptions, 'library'>,
-) {
-  const server = await RddlsimTcpServer.start({
+async function startServer(options: Partial<RddlsimServerOptions> & Pick<RddlsimServerOptions, 'library'>) {
+  const server = await RddlsimServer.start({
     host: '127.0.0.1',
     port: 0,
     rounds: 2,
@@ -222,6 +220,7 @@ describe('serve with several clients at once', () => {
     expect(
       replayedAfter.flatMap((step) => step.received).some((text) => text.includes('<session-end>')),
     ).toBe(true);
-    await vi.waitFor(() => expect(server.endedSessions).toBe(clients.length + 1));
+    // Each session ends when the server has seen its connection close.
+    await vi.waitFor(() => expect(server.endedSessions).toBe(clients.length + 1), { timeout: 20_000 });
   });
 });

@@ -13,6 +13,12 @@ function languageWorker(): Worker {
   });
 }
 
+/**
+ * Deadlines no answer of the real worker can miss, even on a busy machine that is still compiling the
+ * worker's modules: these tests are about the answers (the deadline tests use a worker that never answers).
+ */
+const PATIENT = { check: 60_000, interactive: 60_000 };
+
 /** A worker that takes calls and never answers: what a parse that runs away looks like from the page. */
 class SilentWorker extends EventTarget {
   terminated = false;
@@ -35,7 +41,7 @@ function positionOf(text: string, needle: string, after = 0): { line: number; co
 
 describe('the RDDL language client over the real worker', () => {
   it('diagnoses a syntax error at its line and column', async () => {
-    const client = new RddlLanguageClient(languageWorker);
+    const client = new RddlLanguageClient(languageWorker, PATIENT);
     const broken = domain!.text.replace('reward =', 'reward');
     const expected = positionOf(broken, 'reward [');
     const diagnostics = await client.diagnose([{ ...domain!, text: broken }, instance!]);
@@ -47,7 +53,7 @@ describe('the RDDL language client over the real worker', () => {
   });
 
   it('completes fluent names and shows a fluent declaration on hover', async () => {
-    const client = new RddlLanguageClient(languageWorker);
+    const client = new RddlLanguageClient(languageWorker, PATIENT);
     const text = domain!.text.replace(
       'reward = [sum_{?c : computer} running(?c)]',
       'reward = [sum_{?c : computer} runn(?c)]',
@@ -63,7 +69,7 @@ describe('the RDDL language client over the real worker', () => {
   });
 
   it('generates the policy types of the loaded instance, and says where loading fails', async () => {
-    const client = new RddlLanguageClient(languageWorker);
+    const client = new RddlLanguageClient(languageWorker, PATIENT);
     const types = await client.policyTypes([domain!, instance!]);
     expect(types).toContain('"reboot"');
     const broken = instance!.text.replace('horizon', 'horizn');
@@ -85,12 +91,11 @@ describe('deadlines', () => {
       },
       { check: 50, interactive: 20 },
     );
-    const started = Date.now();
+    // The worker never answers: only the deadlines can end these calls (else the test times out).
     const slow = client.diagnose([domain!]);
     const waiting = client.instances([domain!]);
     await expect(slow).rejects.toBeInstanceOf(LanguageServiceTimeout);
     await expect(waiting).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(workers).toHaveLength(1);
     expect(workers[0]!.terminated).toBe(true);
     await expect(client.hover([domain!], domain!.name, { line: 1, column: 1 })).rejects.toThrow(
