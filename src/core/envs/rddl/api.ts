@@ -93,9 +93,27 @@ export interface IllegalAction {
  * state (the horizon is then ignored).
  */
 export type StepOutcome =
-  | { kind: 'ok'; reward: number; rewardType: RddlValueType; terminated: boolean }
+  | {
+      kind: 'ok';
+      reward: number;
+      rewardType: RddlValueType;
+      terminated: boolean;
+      /** What the step met that rddlsim lets pass silently; absent when nothing. */
+      notices?: SimulationNotice[];
+    }
   | { kind: 'illegal'; illegal: IllegalAction }
   | { kind: 'error'; message: string; location?: SourceLocation };
+
+/**
+ * Something a step met that rddlsim accepts without a word, but that the domain's author should hear of:
+ * a `Discrete` case whose probability is negative (rddlsim only checks that the probabilities sum to 1,
+ * and samples on). Each expression is reported once per step.
+ */
+export interface SimulationNotice {
+  kind: 'negative-probability';
+  message: string;
+  location?: SourceLocation;
+}
 
 /** Options for a simulator. */
 export interface SimulatorOptions {

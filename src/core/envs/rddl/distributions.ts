@@ -1,7 +1,8 @@
 /**
  * Sampling for RDDL's distributions with rddlsim's parameterisation and checks: Normal takes a variance,
  * Exponential a mean, Uniform needs lower < upper, Bernoulli a probability in [0, 1], Discrete
- * probabilities summing to 1 within 1e-6, Gamma and Weibull a shape and a scale.
+ * probabilities summing to 1 within 1e-6 (negative ones allowed, as rddlsim allows them), Gamma and
+ * Weibull a shape and a scale.
  *
  * The algorithms are the ones commons-math (rddlsim's library) uses, so that with the WELL19937c source the
  * draws match rddlsim's: Box-Muller pairs for normals, Ahrens-Dieter (1972) SA for exponentials,
@@ -213,12 +214,14 @@ export class RandomSource {
   /**
    * Discrete: draws one index given probabilities that must sum to 1 (within 1e-6). Subtracts each
    * probability from one uniform draw, as rddlsim does; rounding leftovers go to the last positive case.
+   * Like rddlsim, a negative probability is no error: it adds to the draw instead of taking from it, which
+   * shifts the mass of the cases before it onto the cases after it. `onNegative` hears of each one.
    */
-  discrete(probabilities: ArrayLike<number>, count: number): number {
+  discrete(probabilities: ArrayLike<number>, count: number, onNegative?: (p: number) => void): number {
     let total = 0;
     for (let i = 0; i < count; i++) {
       const p = probabilities[i]!;
-      if (!(p >= 0)) throw new DistributionError(`Discrete probability ${formatNumber(p)} is negative`);
+      if (p < 0) onNegative?.(p);
       total += p;
     }
     if (!(Math.abs(1 - total) <= 1e-6)) {

@@ -4,6 +4,7 @@
  * small and monomorphic so the JavaScript engine inlines them into the generated functions.
  */
 import type { SourceLocation } from '../../errors';
+import type { SimulationNotice } from './api';
 import { DistributionError, type RandomSource } from './distributions';
 
 /** An error while simulating, at a known place in the RDDL text. */
@@ -67,6 +68,7 @@ export function createRuntime(
   random: RandomSource,
   locations: readonly SourceLocation[],
   tables: { EI: Float64Array; POS: Int32Array[]; data: (Float64Array | Int32Array)[]; boolTags: BoolTags },
+  onNotice: (notice: SimulationNotice) => void = () => {},
 ): CompiledRuntime {
   const fail = (message: string, loc: number): never => {
     throw new RddlEvalError(message, locations[loc]);
@@ -81,6 +83,14 @@ export function createRuntime(
     }
   };
   const zero = (x: number | boolean) => x === 0 || x === false;
+  /** The Discrete being drawn, for its notices (draws never nest). */
+  let discreteLoc = 0;
+  const onNegative = (p: number) =>
+    onNotice({
+      kind: 'negative-probability',
+      message: `Discrete probability ${p} is negative; rddlsim samples on, and so does this simulator`,
+      location: locations[discreteLoc],
+    });
   return {
     U: uniform,
     bern: (p, loc) => {
@@ -97,7 +107,10 @@ export function createRuntime(
     pois: (mean, loc) => at(loc, () => random.poisson(mean)),
     weib: (shape, scale, loc) => at(loc, () => random.weibull(shape, scale)),
     gam: (shape, scale, loc) => at(loc, () => random.gamma(shape, scale)),
-    disc: (probabilities, count, loc) => at(loc, () => random.discrete(probabilities, count)),
+    disc: (probabilities, count, loc) => {
+      discreteLoc = loc;
+      return at(loc, () => random.discrete(probabilities, count, onNegative));
+    },
     idiv: (a, b, loc) => (b === 0 ? fail('integer division by zero (div[a, 0])', loc) : (a / b) | 0),
     imod: (a, b, loc) => (b === 0 ? fail('integer remainder by zero (mod[a, 0])', loc) : (a % b) | 0),
     jround: javaRound,

@@ -11,6 +11,7 @@ import type {
   InstanceInfo,
   RddlSimulator,
   RddlValue,
+  SimulationNotice,
   SimulatorOptions,
   StepOutcome,
 } from './api';
@@ -83,6 +84,8 @@ export class CompiledSimulator implements RddlSimulator {
   readonly #observList: ListedGrounding[];
   readonly #internalList: ListedGrounding[];
   readonly #quotes = new Map<ConstraintInfo, string>();
+  /** Notices of the step under way, one per expression (a Discrete in a quantifier meets many groundings). */
+  #notices: SimulationNotice[] = [];
 
   constructor(plan: SimulationPlan, options: SimulatorOptions) {
     this.#plan = plan;
@@ -109,12 +112,18 @@ export class CompiledSimulator implements RddlSimulator {
       next: new Uint8Array(grounded.sizes.state),
       observ: new Uint8Array(grounded.sizes.observ),
     };
-    const runtime = createRuntime(uniform, random, program.locations, {
-      EI: enumIntegers,
-      POS: positions,
-      data: program.data,
-      boolTags: this.#boolTags,
-    });
+    const runtime = createRuntime(
+      uniform,
+      random,
+      program.locations,
+      {
+        EI: enumIntegers,
+        POS: positions,
+        data: program.data,
+        boolTags: this.#boolTags,
+      },
+      (notice) => this.notice(notice),
+    );
     this.#functions = program.instantiate(runtime);
     this.#s = new Float64Array(grounded.sizes.state);
     this.#ns = new Float64Array(grounded.sizes.state);
@@ -143,6 +152,7 @@ export class CompiledSimulator implements RddlSimulator {
   }
 
   step(actions: readonly GroundAction[], options?: { nondefaultCount?: number }): StepOutcome {
+    if (this.#notices.length > 0) this.#notices = [];
     const a = this.#a;
     const defaults = this.#plan.actionDefaults;
     for (const index of this.#touched) a[index] = defaults[index]!;
@@ -209,7 +219,9 @@ export class CompiledSimulator implements RddlSimulator {
       const terminated = this.info.terminateWhen
         ? this.#functions.terminal(ns, a, s, im, ob)
         : this.#steps >= this.info.horizon;
-      return { kind: 'ok', reward, rewardType: wireValueType(this.#plan.program.rewardType), terminated };
+      const rewardType = wireValueType(this.#plan.program.rewardType);
+      if (this.#notices.length === 0) return { kind: 'ok', reward, rewardType, terminated };
+      return { kind: 'ok', reward, rewardType, terminated, notices: this.#notices };
     } catch (error) {
       if (error instanceof RddlEvalError)
         return { kind: 'error', message: error.message, location: error.location };
@@ -217,6 +229,11 @@ export class CompiledSimulator implements RddlSimulator {
         return { kind: 'error', message: `simulation failed: ${error.message}` };
       throw error;
     }
+  }
+
+  private notice(notice: SimulationNotice): void {
+    if (this.#notices.some((n) => n.kind === notice.kind && n.location === notice.location)) return;
+    this.#notices.push(notice);
   }
 
   private invariantError(index: number, where: string): StepOutcome {
