@@ -12,7 +12,7 @@ export type RddlValue = boolean | number | string;
  * The run-time type of a value. rddlsim does not coerce values to the declared range (an int default on a
  * real fluent stays an int), and the wire format depends on it (`1` vs `1.0`), so values carry their type.
  */
-export type RddlValueType = 'bool' | 'int' | 'real' | 'enum' | 'object';
+export type RddlValueType = 'bool' | 'int' | 'real' | 'enum' | 'object' | 'vector';
 
 /** The kinds of pvariable RDDL declares. */
 export type FluentKind =
@@ -49,6 +49,16 @@ export interface GroundFluent {
   name: string;
   /** Objects without `$`, enum values with `@`. */
   args: string[];
+  /** For a vector (`valueType` `'vector'`): its text as rddlsim prints it, `< @a: 1, @b: 0.5 >`. */
+  value: RddlValue;
+  valueType: RddlValueType;
+  /** The members of a vector-valued (RDDL2) fluent, in order. */
+  members?: VectorMemberValue[];
+}
+
+/** One member of a vector value: its label (enum values with `@`, objects without `$`) and value. */
+export interface VectorMemberValue {
+  label: string;
   value: RddlValue;
   valueType: RddlValueType;
 }

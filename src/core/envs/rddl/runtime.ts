@@ -5,7 +5,7 @@
  */
 import type { SourceLocation } from '../../errors';
 import type { SimulationNotice } from './api';
-import { DistributionError, type RandomSource } from './distributions';
+import { DistributionError, drawDirichlet, drawMultinomial, type RandomSource } from './distributions';
 
 /** An error while simulating, at a known place in the RDDL text. */
 export class RddlEvalError extends Error {
@@ -30,6 +30,17 @@ export interface CompiledRuntime {
   weib: (shape: number, scale: number, loc: number) => number;
   gam: (shape: number, scale: number, loc: number) => number;
   disc: (probabilities: Float64Array, count: number, loc: number) => number;
+  /** Multinomial: `count` Discrete draws counted into `out`, case `i` adding to member `members[i]`. */
+  mult: (
+    probabilities: Float64Array,
+    cases: number,
+    members: Int32Array,
+    count: number,
+    out: Float64Array,
+    loc: number,
+  ) => void;
+  /** Symmetric Dirichlet(alpha) into `out`. */
+  diri: (alpha: number, out: Float64Array, loc: number) => void;
   idiv: (a: number, b: number, loc: number) => number;
   imod: (a: number, b: number, loc: number) => number;
   /** Java `(int) Math.round(x)`: round half up to a long, then keep the low 32 bits. */
@@ -110,6 +121,19 @@ export function createRuntime(
     disc: (probabilities, count, loc) => {
       discreteLoc = loc;
       return at(loc, () => random.discrete(probabilities, count, onNegative));
+    },
+    mult: (probabilities, cases, members, count, out, loc) => {
+      discreteLoc = loc;
+      at(loc, () => {
+        drawMultinomial(random, probabilities, cases, members, count, out, onNegative);
+        return 0;
+      });
+    },
+    diri: (alpha, out, loc) => {
+      at(loc, () => {
+        drawDirichlet(random, alpha, out);
+        return 0;
+      });
     },
     idiv: (a, b, loc) => (b === 0 ? fail('integer division by zero (div[a, 0])', loc) : (a / b) | 0),
     imod: (a, b, loc) => (b === 0 ? fail('integer remainder by zero (mod[a, 0])', loc) : (a % b) | 0),

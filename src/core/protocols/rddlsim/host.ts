@@ -723,8 +723,17 @@ function toWireFluent(fluent: GroundFluent): WireFluent {
   return { name: fluent.name, args: fluent.args, value: formatValue(fluent) };
 }
 
-function formatValue({ value, valueType }: GroundFluent): string {
+function formatValue({ value, valueType, members }: GroundFluent): string {
   switch (valueType) {
+    case 'vector': {
+      // rddlsim writes a vector as its toString: `< @a: 1, $o: 0.5 >`, objects with `$`.
+      const label = (text: string) => (text.startsWith('@') ? text : `$${text}`);
+      const member = (m: NonNullable<GroundFluent['members']>[number]) =>
+        m.valueType === 'object'
+          ? `$${String(m.value)}`
+          : formatValue({ name: '', args: [], value: m.value, valueType: m.valueType });
+      return `< ${(members ?? []).map((m) => `${label(m.label)}: ${member(m)}`).join(', ')} >`;
+    }
     case 'bool':
       return value ? 'true' : 'false';
     case 'int':

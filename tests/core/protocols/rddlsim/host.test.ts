@@ -561,3 +561,37 @@ describe('host: what the simulator lets pass as rddlsim does', () => {
     expect(last.sent[0]).toMatchObject({ turnsUsed: 6 });
   });
 });
+
+describe('host: vector-valued fluents', () => {
+  it('sends a vector as rddlsim prints it: members with their labels, reals as Java doubles', () => {
+    const domain = `domain span_mdp {
+  types { pair : <@lo : int, @hi : real>; side : object; marks : [side] <? : bool>; };
+  pvariables {
+    span : { state-fluent, pair, default = < @lo : 1, @hi : 2.5 > };
+    seen : { state-fluent, marks, default = < ? : false > };
+  };
+  cpfs {
+    span' = < @lo : span.@lo + 1, @hi : span.@hi * 2.0 >;
+    seen' = < $east : true, $west : seen.$east >;
+  };
+  reward = span.@lo;
+}`;
+    const instance = `instance span_inst {
+  domain = span_mdp;
+  objects { side : {east, west}; };
+  horizon = 3;
+  discount = 1.0;
+}`;
+    const model = loadRddl([
+      { name: 'span.rddl', text: domain },
+      { name: 'span_inst.rddl', text: instance },
+    ]);
+    const { host } = probeHost({ rounds: 1, resolveInstance: () => ({ model, task: 'x' }) });
+    const connection = host.accept();
+    const start = send(connection, request('span_inst'), ROUND_REQUEST);
+    expect(fluentValue(start.sent[1]!, 'span')).toBe('< @lo: 1, @hi: 2.5 >');
+    const next = send(connection, NOOP);
+    expect(fluentValue(next.sent[0]!, 'span')).toBe('< @lo: 2, @hi: 5.0 >');
+    expect(fluentValue(next.sent[0]!, 'seen')).toBe('< $east: true, $west: false >');
+  });
+});
