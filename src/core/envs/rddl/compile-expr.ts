@@ -582,7 +582,10 @@ export class ExpressionCompiler {
         array = 'ob';
         break;
     }
-    const fallback = this.asNumber(this.defaultCode(info)).js;
+    // A computed argument or member outside its type names no slot of a vector: an error (rddlsim fails).
+    const fallback = layout.vector
+      ? `fail(${JSON.stringify(`this reads no member of '${info.name}': an argument or the member is outside its type`)}, ${this.module.location(ref.loc)})`
+      : this.asNumber(this.defaultCode(info)).js;
     const name = this.module.name('r');
     const params = dynamic.map((_, i) => `i${i}`);
     const lines = dynamic.map(({ param }, i) => {

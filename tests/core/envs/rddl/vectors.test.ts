@@ -164,6 +164,25 @@ describe('vector-valued fluents', () => {
     expect(memberValues(byName(simulator.stateFluents()).get('open()'))).toEqual([true, true, false]);
   });
 
+  it('read a member named by a fluent at run time, and vector non-fluents', () => {
+    const simulator = loadRddl(
+      testSources({
+        types: 'obj : object; side : {@left, @right}; load : [side] <? : int>;',
+        pvariables: `    LIMIT : { non-fluent, load, default = < ? : 1 > };
+    pick : { state-fluent, side, default = @left };
+    got : { state-fluent, int, default = 0 };`,
+        cpfs: `    pick' = if (pick == @left) then @right else @left;
+    got' = LIMIT.(pick);`,
+        instance: 'objects { obj : {o1}; }; non-fluents { LIMIT = < @left : 3, @right : 8 >; };',
+      }),
+    ).createSimulator({ seed: 1 });
+    const got = () => byName(simulator.stateFluents()).get('got()')!.value;
+    simulator.step([]);
+    expect(got()).toBe(3);
+    simulator.step([]);
+    expect(got()).toBe(8);
+  });
+
   it('set a vector in init-state', () => {
     const simulator = loadRddl(
       testSources({
