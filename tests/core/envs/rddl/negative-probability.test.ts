@@ -78,6 +78,26 @@ describe('Discrete with a negative probability', () => {
     });
   }
 
+  it("draws what rddlsim's own simulator drew (seed 7, rewards 1 for @high)", () => {
+    const scored = loadRddl(
+      testSources({
+        types: 'obj : object; quality : {@low, @mid, @high};',
+        pvariables: `    worn : { state-fluent, real, default = 0.0 };
+    grade : { state-fluent, quality, default = @mid };`,
+        cpfs: `    worn' = 1.0;
+    grade' = Discrete(quality, @low : (1.0 - worn) - 0.05, @mid : 0.5, @high : otherwise);`,
+        reward: 'if (grade == @high) then 1 else 0',
+        horizon: 'horizon = 40;',
+      }),
+    ).createSimulator({ seed: 7, rddlsimQuirks: true, generator: 'rddlsim' });
+    const rewards = Array.from({ length: 40 }, () => {
+      const outcome = scored.step([]);
+      return outcome.kind === 'ok' ? outcome.reward : NaN;
+    });
+    // rddlsim's rddl.sim.Simulator on the same domain and instance, seed 7, no-op policy.
+    expect(rewards.join('')).toBe('0000101110000100111001011101110100111100');
+  });
+
   it('reports nothing when every probability is in range', () => {
     const fine = loadRddl(
       testSources({
