@@ -242,7 +242,7 @@ describe('vector-valued fluents', () => {
       "domain.rddl:9:10: 'x' is real, but its cpf gives load",
     );
     expect(load("    weight' = weight;\n    x' = Dirichlet(side, 1.0);").format()).toBe(
-      "domain.rddl:9:10: 'x' is real, but its cpf gives side",
+      "domain.rddl:9:10: 'x' is real, but its cpf gives a vector over side",
     );
     expect(load("    weight' = weight.@left;\n    x' = x;").format()).toMatch(
       /^domain\.rddl:8:15: not yet supported in simulation: this vector expression/,
