@@ -296,7 +296,8 @@ export class ExpressionCompiler {
         return this.compile(found.value, env);
       }
       case 'pvar': {
-        if (expr.members || expr.isDefault) break;
+        if (expr.members) break;
+        if (expr.isDefault) return this.vectorDefaultMember(expr, member);
         const label: Term = member.label.startsWith('@')
           ? { kind: 'enum', value: member.label, loc: expr.loc }
           : { kind: 'object', name: member.label, loc: expr.loc };
@@ -326,11 +327,122 @@ export class ExpressionCompiler {
         if (expr.name === 'Multinomial' || expr.name === 'Dirichlet')
           return this.vectorDraw(expr, env, member);
         break;
+      case 'binary': {
+        if (expr.op !== '+' && expr.op !== '-' && expr.op !== '*' && expr.op !== '/') break;
+        // rddlsim applies arithmetic member by member, to two vectors with the same labels.
+        this.sameLabels(expr.left, expr.right, expr.loc);
+        const left = this.compileMember(expr.left, env, member);
+        const right = this.compileMember(expr.right, env, member);
+        if (this.quirks && expr.op === '*' && (left.random || right.random)) {
+          throw new CompileError(
+            `not yet supported in simulation with rddlsim's quirks: * between random vectors`,
+            expr.loc,
+          );
+        }
+        return this.arithmetic(expr.op, left, right);
+      }
     }
     throw new CompileError(
       `not yet supported in simulation: this vector expression (a vector-valued fluent's cpf can be a vector < ... >, Multinomial, Dirichlet, another vector fluent, or an if choosing among them)`,
       expr.loc,
     );
+  }
+
+  /**
+   * The member labels of a vector-valued expression, or undefined for a scalar one (known from the
+   * expression's form: a vector literal, a vector fluent or its default, Multinomial, Dirichlet, an `if`
+   * or arithmetic over those).
+   */
+  private vectorLabels(expr: Expr): readonly string[] | undefined {
+    switch (expr.kind) {
+      case 'struct':
+        return expr.members.map((m) => termLabel(m.label) ?? '');
+      case 'pvar':
+        if (expr.members) return undefined;
+        return this.grounded.layouts.get(canonicalFluentName(expr.name))?.vector?.labels;
+      case 'distribution':
+        return expr.name === 'Multinomial' || expr.name === 'Dirichlet'
+          ? this.grounded.typeValues.get(expr.typeName ?? '')
+          : undefined;
+      case 'if':
+        return this.vectorLabels(expr.then) ?? this.vectorLabels(expr.else);
+      case 'binary':
+        return expr.op === '+' || expr.op === '-' || expr.op === '*' || expr.op === '/'
+          ? (this.vectorLabels(expr.left) ?? this.vectorLabels(expr.right))
+          : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The labels two vector operands share (rddlsim requires the same labels in the same order). */
+  private sameLabels(left: Expr, right: Expr, loc: SourceLocation): readonly string[] {
+    const a = this.vectorLabels(left);
+    const b = this.vectorLabels(right);
+    if (!a || !b) {
+      throw new CompileError(
+        `both operands must be vectors here (rddlsim has no vector-scalar operations)`,
+        loc,
+      );
+    }
+    if (a.length !== b.length || a.some((label, i) => label !== b[i])) {
+      throw new CompileError(
+        `these vectors have different members (${a.join(', ')} and ${b.join(', ')})`,
+        loc,
+      );
+    }
+    return a;
+  }
+
+  /** `v == w` / `v ~= w` over vectors: equal when every member is equal, as rddlsim compares them. */
+  private vectorEquality(expr: Extract<Expr, { kind: 'binary' }>, env: Env): Code {
+    const labels = this.sameLabels(expr.left, expr.right, expr.loc);
+    const equal = labels.map((label, index) =>
+      this.compare(
+        '==',
+        this.compileMember(expr.left, env, { index, label }),
+        this.compileMember(expr.right, env, { index, label }),
+      ),
+    );
+    const random = equal.some((c) => c.random);
+    if (!random && equal.every((c) => c.value !== undefined)) {
+      const all = equal.every((c) => c.value === true);
+      return constant(expr.op === '==' ? all : !all, BOOL);
+    }
+    // Every member is computed first (member 0 makes any draw the others read), then compared.
+    const temps = equal.map(() => this.temp());
+    const assignments = equal.map((c, i) => `${temps[i]} = ${c.js}`);
+    const all = `(${temps.join(' && ')})`;
+    return {
+      js: `(${assignments.join(', ')}, ${expr.op === '==' ? all : `!${all}`})`,
+      type: BOOL,
+      random,
+    };
+  }
+
+  /** A member of a vector fluent's declared default (`v.default`). */
+  private vectorDefaultMember(ref: PvarRef, member: VectorMember): Code {
+    const layout = this.layoutOf(ref);
+    const written = layout.info.default;
+    const vector = layout.vector;
+    const value =
+      written?.kind === 'struct'
+        ? written.wildcard
+          ? written.members[0]?.value
+          : written.members.find((m) => m.label === member.label)?.value
+        : undefined;
+    if (!vector || !value || value.kind === 'struct')
+      throw new CompileError(`'${layout.info.name}' has no default for member ${member.label}`, ref.loc);
+    switch (value.kind) {
+      case 'bool':
+        return constant(value.value, BOOL);
+      case 'int':
+        return constant(value.value, INT);
+      case 'real':
+        return constant(value.value, REAL);
+      default:
+        return constant(this.grounded.symbols.id(value.value), vector.types[member.index]!);
+    }
   }
 
   /** Tables holding the current grounding's Multinomial and Dirichlet draws, by expression. */
@@ -666,6 +778,9 @@ export class ExpressionCompiler {
       }
       case '==':
       case '~=':
+        if (this.vectorLabels(expr.left) || this.vectorLabels(expr.right))
+          return this.vectorEquality(expr, env);
+        return this.compare(expr.op, this.compile(expr.left, env), this.compile(expr.right, env));
       case '<':
       case '<=':
       case '>':

@@ -183,6 +183,47 @@ describe('vector-valued fluents', () => {
     expect(got()).toBe(8);
   });
 
+  it('add vectors member by member and compare them whole, as rddlsim does', () => {
+    const simulator = loadRddl(
+      testSources({
+        types: 'obj : object; pair : <@lo : int, @hi : real>;',
+        pvariables: `    span : { state-fluent, pair, default = < @lo : 1, @hi : 2.5 > };
+    moved : { state-fluent, bool, default = false };
+    back : { state-fluent, bool, default = true };`,
+        cpfs: `    span' = span + < @lo : 1, @hi : 0.5 > - < @lo : 0, @hi : 0.25 >;
+    moved' = span ~= span.default;
+    back' = (span == < @lo : 1, @hi : 2.5 >);`,
+      }),
+    ).createSimulator({ seed: 1 });
+    const state = () => byName(simulator.stateFluents());
+    simulator.step([]);
+    expect(memberValues(state().get('span()'))).toEqual([2, 2.75]);
+    expect(state().get('moved()')!.value).toBe(false);
+    expect(state().get('back()')!.value).toBe(true);
+    simulator.step([]);
+    expect(memberValues(state().get('span()'))).toEqual([3, 3]);
+    expect(state().get('moved()')!.value).toBe(true);
+    expect(state().get('back()')!.value).toBe(false);
+  });
+
+  it('read a vector-valued action at its default (setting one is not simulated yet)', () => {
+    const simulator = loadRddl(
+      testSources({
+        types: 'obj : object; step : <@dx : real, @dy : real>;',
+        pvariables: `    move : { action-fluent, step, default = < @dx : 0.5, @dy : -1.0 > };
+    x : { state-fluent, real, default = 0.0 };`,
+        cpfs: "    x' = x + move.@dx - move.@dy;",
+        sections: '  action-preconditions { ~(move ~= move.default); };',
+      }),
+    ).createSimulator({ seed: 1 });
+    expect(simulator.step([])).toMatchObject({ kind: 'ok' });
+    expect(byName(simulator.stateFluents()).get('x()')!.value).toBe(1.5);
+    expect(simulator.step([{ name: 'move', args: [], value: '< @dx : 1.0, @dy : 0.0 >' }])).toMatchObject({
+      kind: 'error',
+      message: "not yet supported in simulation: vector-valued action 'move'",
+    });
+  });
+
   it('set a vector in init-state', () => {
     const simulator = loadRddl(
       testSources({
