@@ -1,6 +1,8 @@
 /**
  * RDDL files as rddlsim serves them: every `.rddl` file of a directory (not its subdirectories), or the
- * files and directories given on the command line. Files are parsed once to index which file defines which
+ * files and directories given on the command line. A file named twice (the same file by another path, or
+ * inside a directory also given, or a copy with the same text, as when one file holding domain, non-fluents
+ * and instance is given as both --domain and --instance) is read once. Files are parsed once to index which
  * domain, non-fluents and instance; an instance is then loaded from just the files it needs, and cached.
  * The session-init task is what the real server sends: the domain's file, a blank line, the instance's
  * file. With rddlsim's IPC 2018 layout (`server/` and `client/` subdirectories) the model comes from
@@ -51,29 +53,49 @@ export class RddlLibrary {
   readonly warnings: string[];
   readonly #files: IndexedFile[];
   readonly #cache = new Map<string, LoadedInstance>();
+  /** A path given for a file already read under another path -> the path it was read under. */
+  readonly #aliases: ReadonlyMap<string, string>;
 
-  private constructor(files: IndexedFile[], warnings: string[]) {
+  private constructor(files: IndexedFile[], warnings: string[], aliases: ReadonlyMap<string, string>) {
     this.#files = files;
     this.warnings = warnings;
+    this.#aliases = aliases;
   }
 
   /** Files and directories (their `.rddl` files, not recursively), in the order given. */
   static async fromPaths(paths: readonly string[], options: LibraryOptions): Promise<RddlLibrary> {
     const files: { path: string; text: string }[] = [];
+    const aliases = new Map<string, string>();
+    // Keyed by resolved path and by text: either match means the file is already in.
+    const byPath = new Map<string, string>();
+    const byText = new Map<string, string>();
+    const add = async (absolute: string, path: string) => {
+      const known = byPath.get(absolute);
+      if (known !== undefined) {
+        if (known !== path) aliases.set(path, known);
+        return;
+      }
+      const text = await readText(absolute, path);
+      const copy = byText.get(text);
+      byPath.set(absolute, copy ?? path);
+      if (copy !== undefined) {
+        aliases.set(path, copy);
+        return;
+      }
+      byText.set(text, path);
+      files.push({ path, text });
+    };
     for (const path of paths) {
       const absolute = resolve(options.cwd, path);
       if (await isDirectory(absolute, path)) {
-        for (const name of await rddlFilesIn(absolute, path)) {
-          files.push({
-            path: join(path, name),
-            text: await readText(join(absolute, name), join(path, name)),
-          });
-        }
-      } else files.push({ path, text: await readText(absolute, path) });
+        for (const name of await rddlFilesIn(absolute, path))
+          await add(join(absolute, name), join(path, name));
+      } else await add(absolute, path);
     }
     return RddlLibrary.#index(
       files.map((file) => ({ ...file, taskText: file.text })),
       options,
+      aliases,
     );
   }
 
@@ -94,10 +116,14 @@ export class RddlLibrary {
         : text;
       files.push({ path: displayPath(path, options.cwd), text, taskText });
     }
-    return RddlLibrary.#index(files, options);
+    return RddlLibrary.#index(files, options, new Map());
   }
 
-  static #index(files: Omit<IndexedFile, 'blocks'>[], { mode }: LibraryOptions): RddlLibrary {
+  static #index(
+    files: Omit<IndexedFile, 'blocks'>[],
+    { mode }: LibraryOptions,
+    aliases: ReadonlyMap<string, string>,
+  ): RddlLibrary {
     const indexed: IndexedFile[] = [];
     const warnings: string[] = [];
     for (const file of files) {
@@ -112,9 +138,10 @@ export class RddlLibrary {
         warnings.push(`${located.format()} (file left out)`);
         continue;
       }
+      if (mode === 'strict') refuseDuplicateBlocks(indexed, file.path, parsed.blocks);
       indexed.push({ ...file, blocks: parsed.blocks });
     }
-    return new RddlLibrary(indexed, warnings);
+    return new RddlLibrary(indexed, warnings, aliases);
   }
 
   /** Every instance name, in file order. */
@@ -122,10 +149,11 @@ export class RddlLibrary {
     return this.#files.flatMap((file) => file.blocks.filter((b) => b.kind === 'instance').map((b) => b.name));
   }
 
-  /** Instance names defined in the given files (paths as given to `fromPaths`). */
+  /** Instance names defined in the given files (paths as given to `fromPaths`), each once. */
   instancesInFiles(paths: readonly string[]): string[] {
+    const read = new Set(paths.map((path) => this.#aliases.get(path) ?? path));
     return this.#files
-      .filter((file) => paths.includes(file.path))
+      .filter((file) => read.has(file.path))
       .flatMap((file) => file.blocks.filter((b) => b.kind === 'instance').map((b) => b.name));
   }
 
@@ -177,6 +205,29 @@ export class RddlLibrary {
 
   #find(kind: Block['kind'], name: string): IndexedFile | undefined {
     return this.#files.find((file) => file.blocks.some((b) => b.kind === kind && b.name === name));
+  }
+}
+
+/**
+ * Two different files defining a block of the same name (rddlsim refuses the pair): the second one's name
+ * is located, and the first one's place given.
+ */
+function refuseDuplicateBlocks(
+  indexed: readonly IndexedFile[],
+  path: string,
+  blocks: readonly Block[],
+): void {
+  for (const block of blocks) {
+    for (const earlier of indexed) {
+      const first = earlier.blocks.find((b) => b.kind === block.kind && b.name === block.name);
+      if (!first) continue;
+      const what = block.kind === 'non-fluents' ? 'non-fluents block' : block.kind;
+      throw new ProtoplayError(
+        'rddl-semantic',
+        `${what} '${block.name}' is defined again here; it is already defined at ${earlier.path}:${first.nameLoc.line}:${first.nameLoc.column}`,
+        { ...block.nameLoc, source: path },
+      );
+    }
   }
 }
 

@@ -146,6 +146,20 @@ export class ActionResolver {
     const values = new Float64Array(size);
     for (const layout of this.#layouts.values()) {
       if (layout.store !== 'action' || !layout.info.default) continue;
+      const written = layout.info.default;
+      if (layout.vector && written.kind === 'struct') {
+        // A vector-valued action's members sit side by side; each grounding starts from the default's.
+        const labels = layout.vector.labels;
+        const members = labels.map((label) => {
+          const member = written.wildcard
+            ? written.members[0]?.value
+            : written.members.find((m) => m.label === label)?.value;
+          return member ? constantToNumber(member, this.grounded.symbols) : NaN;
+        });
+        for (let slot = 0; slot < layout.count; slot++)
+          values[layout.offset + slot] = members[slot % labels.length]!;
+        continue;
+      }
       values.fill(
         constantToNumber(layout.info.default, this.grounded.symbols),
         layout.offset,

@@ -12,7 +12,7 @@ export type RddlValue = boolean | number | string;
  * The run-time type of a value. rddlsim does not coerce values to the declared range (an int default on a
  * real fluent stays an int), and the wire format depends on it (`1` vs `1.0`), so values carry their type.
  */
-export type RddlValueType = 'bool' | 'int' | 'real' | 'enum' | 'object';
+export type RddlValueType = 'bool' | 'int' | 'real' | 'enum' | 'object' | 'vector';
 
 /** The kinds of pvariable RDDL declares. */
 export type FluentKind =
@@ -49,6 +49,16 @@ export interface GroundFluent {
   name: string;
   /** Objects without `$`, enum values with `@`. */
   args: string[];
+  /** For a vector (`valueType` `'vector'`): its text as rddlsim prints it, `< @a: 1, @b: 0.5 >`. */
+  value: RddlValue;
+  valueType: RddlValueType;
+  /** The members of a vector-valued (RDDL2) fluent, in order. */
+  members?: VectorMemberValue[];
+}
+
+/** One member of a vector value: its label (enum values with `@`, objects without `$`) and value. */
+export interface VectorMemberValue {
+  label: string;
   value: RddlValue;
   valueType: RddlValueType;
 }
@@ -93,9 +103,27 @@ export interface IllegalAction {
  * state (the horizon is then ignored).
  */
 export type StepOutcome =
-  | { kind: 'ok'; reward: number; rewardType: RddlValueType; terminated: boolean }
+  | {
+      kind: 'ok';
+      reward: number;
+      rewardType: RddlValueType;
+      terminated: boolean;
+      /** What the step met that rddlsim lets pass silently; absent when nothing. */
+      notices?: SimulationNotice[];
+    }
   | { kind: 'illegal'; illegal: IllegalAction }
   | { kind: 'error'; message: string; location?: SourceLocation };
+
+/**
+ * Something a step met that rddlsim accepts without a word, but that the domain's author should hear of:
+ * a `Discrete` case whose probability is negative (rddlsim only checks that the probabilities sum to 1,
+ * and samples on). Each expression is reported once per step.
+ */
+export interface SimulationNotice {
+  kind: 'negative-probability';
+  message: string;
+  location?: SourceLocation;
+}
 
 /** Options for a simulator. */
 export interface SimulatorOptions {

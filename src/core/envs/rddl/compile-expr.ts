@@ -19,7 +19,7 @@ import type { FluentLayout, GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
 import { rollStatements } from './roll';
 import { javaDoubleToInt, javaRound } from './runtime';
-import { BOOL, INT, REAL, arithmeticType, describeType, type ValueType } from './value-types';
+import { BOOL, INT, REAL, arithmeticType, describeType, sameType, type ValueType } from './value-types';
 
 /** A problem found while compiling (an unsupported construct, a name that does not exist in the instance). */
 export class CompileError extends Error {
@@ -134,6 +134,17 @@ export interface ExprSite {
   computedState?: Uint8Array;
   /** Interm/derived groundings read by the expression (for evaluation order). */
   intermReads?: Set<number>;
+  /**
+   * For a vector-valued fluent's cpf: the member this statement computes (the statement of member 0 makes
+   * the grounding's random draws; the others read them).
+   */
+  member?: VectorMember;
+}
+
+/** One member of a vector: its position among the vector's members, and its label. */
+export interface VectorMember {
+  index: number;
+  label: string;
 }
 
 /** Compiles expressions of one grounded instance. */
@@ -175,7 +186,7 @@ export class ExpressionCompiler {
     this.#temps = 0;
     const env = new Map<string, Binding>();
     for (const [name, { value, type }] of bindings) env.set(name, this.binding(value, type));
-    const code = this.compile(expr, env);
+    const code = site.member ? this.compileMember(expr, env, site.member) : this.compile(expr, env);
     return { code, temps: Array.from({ length: this.#temps }, (_, i) => `t${i}`) };
   }
 
@@ -262,8 +273,221 @@ export class ExpressionCompiler {
       case 'distribution':
         return this.compileDistribution(expr, env);
       case 'struct':
-        throw new CompileError(`not yet supported in simulation: vector expressions < ... >`, expr.loc);
+        throw new CompileError(
+          `a vector < ... > is a value for a vector-valued fluent; read one member with .@label`,
+          expr.loc,
+        );
     }
+  }
+
+  // ---------------------------------------------------------------- vectors
+
+  /**
+   * One member of a vector-valued expression (the cpf of a vector-valued fluent): a vector literal gives
+   * the member's own expression, a vector fluent its member's slot, `if` the member of the branch taken,
+   * Multinomial and Dirichlet one draw of the whole vector (made by member 0's statement, in a table the
+   * other members read).
+   */
+  private compileMember(expr: Expr, env: Env, member: VectorMember): Code {
+    switch (expr.kind) {
+      case 'struct': {
+        const found = expr.members.find((m) => termLabel(m.label) === member.label);
+        if (!found) throw new CompileError(`this vector gives no member ${member.label}`, expr.loc);
+        return this.compile(found.value, env);
+      }
+      case 'pvar': {
+        if (expr.members) break;
+        if (expr.isDefault) return this.vectorDefaultMember(expr, member);
+        const label: Term = member.label.startsWith('@')
+          ? { kind: 'enum', value: member.label, loc: expr.loc }
+          : { kind: 'object', name: member.label, loc: expr.loc };
+        return this.compilePvar(expr, env, label);
+      }
+      case 'if': {
+        const condition = this.compile(expr.condition, env);
+        if (condition.value !== undefined)
+          return this.compileMember(condition.value ? expr.then : expr.else, env, member);
+        if (condition.random) {
+          throw new CompileError(
+            `not yet supported in simulation: a random condition choosing between vectors`,
+            expr.condition.loc,
+          );
+        }
+        const [a, b] = this.joinBranches([
+          this.compileMember(expr.then, env, member),
+          this.compileMember(expr.else, env, member),
+        ]);
+        return {
+          js: `(${condition.js} ? ${a!.js} : ${b!.js})`,
+          type: a!.type,
+          random: a!.random || b!.random,
+        };
+      }
+      case 'distribution':
+        if (expr.name === 'Multinomial' || expr.name === 'Dirichlet')
+          return this.vectorDraw(expr, env, member);
+        break;
+      case 'binary': {
+        if (expr.op !== '+' && expr.op !== '-' && expr.op !== '*' && expr.op !== '/') break;
+        // rddlsim applies arithmetic member by member, to two vectors with the same labels.
+        this.sameLabels(expr.left, expr.right, expr.loc);
+        const left = this.compileMember(expr.left, env, member);
+        const right = this.compileMember(expr.right, env, member);
+        if (this.quirks && expr.op === '*' && (left.random || right.random)) {
+          throw new CompileError(
+            `not yet supported in simulation with rddlsim's quirks: * between random vectors`,
+            expr.loc,
+          );
+        }
+        return this.arithmetic(expr.op, left, right);
+      }
+    }
+    throw new CompileError(
+      `not yet supported in simulation: this vector expression (a vector-valued fluent's cpf can be a vector < ... >, Multinomial, Dirichlet, another vector fluent, or an if choosing among them)`,
+      expr.loc,
+    );
+  }
+
+  /**
+   * The member labels of a vector-valued expression, or undefined for a scalar one (known from the
+   * expression's form: a vector literal, a vector fluent or its default, Multinomial, Dirichlet, an `if`
+   * or arithmetic over those).
+   */
+  private vectorLabels(expr: Expr): readonly string[] | undefined {
+    switch (expr.kind) {
+      case 'struct':
+        return expr.members.map((m) => termLabel(m.label) ?? '');
+      case 'pvar':
+        if (expr.members) return undefined;
+        return this.grounded.layouts.get(canonicalFluentName(expr.name))?.vector?.labels;
+      case 'distribution':
+        return expr.name === 'Multinomial' || expr.name === 'Dirichlet'
+          ? this.grounded.typeValues.get(expr.typeName ?? '')
+          : undefined;
+      case 'if':
+        return this.vectorLabels(expr.then) ?? this.vectorLabels(expr.else);
+      case 'binary':
+        return expr.op === '+' || expr.op === '-' || expr.op === '*' || expr.op === '/'
+          ? (this.vectorLabels(expr.left) ?? this.vectorLabels(expr.right))
+          : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The labels two vector operands share (rddlsim requires the same labels in the same order). */
+  private sameLabels(left: Expr, right: Expr, loc: SourceLocation): readonly string[] {
+    const a = this.vectorLabels(left);
+    const b = this.vectorLabels(right);
+    if (!a || !b) {
+      throw new CompileError(
+        `both operands must be vectors here (rddlsim has no vector-scalar operations)`,
+        loc,
+      );
+    }
+    if (a.length !== b.length || a.some((label, i) => label !== b[i])) {
+      throw new CompileError(
+        `these vectors have different members (${a.join(', ')} and ${b.join(', ')})`,
+        loc,
+      );
+    }
+    return a;
+  }
+
+  /** `v == w` / `v ~= w` over vectors: equal when every member is equal, as rddlsim compares them. */
+  private vectorEquality(expr: Extract<Expr, { kind: 'binary' }>, env: Env): Code {
+    const labels = this.sameLabels(expr.left, expr.right, expr.loc);
+    const equal = labels.map((label, index) =>
+      this.compare(
+        '==',
+        this.compileMember(expr.left, env, { index, label }),
+        this.compileMember(expr.right, env, { index, label }),
+      ),
+    );
+    const random = equal.some((c) => c.random);
+    if (!random && equal.every((c) => c.value !== undefined)) {
+      const all = equal.every((c) => c.value === true);
+      return constant(expr.op === '==' ? all : !all, BOOL);
+    }
+    // Every member is computed first (member 0 makes any draw the others read), then compared.
+    const temps = equal.map(() => this.temp());
+    const assignments = equal.map((c, i) => `${temps[i]} = ${c.js}`);
+    const all = `(${temps.join(' && ')})`;
+    return {
+      js: `(${assignments.join(', ')}, ${expr.op === '==' ? all : `!${all}`})`,
+      type: BOOL,
+      random,
+    };
+  }
+
+  /** A member of a vector fluent's declared default (`v.default`). */
+  private vectorDefaultMember(ref: PvarRef, member: VectorMember): Code {
+    const layout = this.layoutOf(ref);
+    const written = layout.info.default;
+    const vector = layout.vector;
+    const value =
+      written?.kind === 'struct'
+        ? written.wildcard
+          ? written.members[0]?.value
+          : written.members.find((m) => m.label === member.label)?.value
+        : undefined;
+    if (!vector || !value || value.kind === 'struct')
+      throw new CompileError(`'${layout.info.name}' has no default for member ${member.label}`, ref.loc);
+    switch (value.kind) {
+      case 'bool':
+        return constant(value.value, BOOL);
+      case 'int':
+        return constant(value.value, INT);
+      case 'real':
+        return constant(value.value, REAL);
+      default:
+        return constant(this.grounded.symbols.id(value.value), vector.types[member.index]!);
+    }
+  }
+
+  /** Tables holding the current grounding's Multinomial and Dirichlet draws, by expression. */
+  readonly #vectorDraws = new Map<Expr, string>();
+
+  private vectorDraw(expr: Extract<Expr, { kind: 'distribution' }>, env: Env, member: VectorMember): Code {
+    const typeName = expr.typeName ?? '';
+    const values = this.grounded.typeValues.get(typeName);
+    if (!values) throw new CompileError(`unknown type '${typeName}'`, expr.typeLoc ?? expr.loc);
+    const position = values.indexOf(member.label);
+    if (position < 0) {
+      throw new CompileError(
+        `${expr.name}(${typeName}, ...) has no member ${member.label} (its members are the values of ${typeName})`,
+        expr.loc,
+      );
+    }
+    const type = expr.name === 'Multinomial' ? INT : REAL;
+    if (member.index > 0) {
+      const table = this.#vectorDraws.get(expr);
+      if (!table) throw new CompileError(`internal: ${expr.name} read before it was drawn`, expr.loc);
+      return { js: `${table}[${position}]`, type, random: false };
+    }
+    const out = this.module.table(new Float64Array(values.length));
+    this.#vectorDraws.set(expr, out);
+    const loc = this.module.location(expr.loc);
+    if (expr.name === 'Dirichlet') {
+      const alpha = this.asNumber(this.compile(expr.args[0]!, env));
+      return { js: `(diri(${alpha.js}, ${out}, ${loc}), ${out}[${position}])`, type, random: true };
+    }
+    const count = this.compile(expr.args[0]!, env);
+    if (count.type.kind !== 'int') {
+      throw new CompileError(
+        `the count of Multinomial must be an int, but this is ${describeType(count.type)}`,
+        expr.args[0]!.loc,
+      );
+    }
+    const { assignments, probabilities, labels, cases } = this.discreteTables(expr, env, values, typeName);
+    const members = this.module.table(
+      Int32Array.from(labels, (symbol) => values.indexOf(this.grounded.symbols.name(symbol))),
+    );
+    return {
+      js: `(${assignments.join(', ')}, mult(${probabilities}, ${cases}, ${members}, ${count.js}, ${out}, ${loc}), ${out}[${position}])`,
+      type,
+      random: true,
+    };
   }
 
   /** A variable whose value rddlsim lost or replaced (see `Binding.runtime`). */
@@ -322,17 +546,52 @@ export class ExpressionCompiler {
     }
   }
 
-  private compilePvar(ref: PvarRef, env: Env): Code {
+  /**
+   * A fluent read. A vector-valued fluent is read one member at a time: `member` is the member's label
+   * (given by `compileMember`), or it is the access written after the fluent (`v(?x).@a`).
+   */
+  private compilePvar(ref: PvarRef, env: Env, member?: Term): Code {
     const layout = this.layoutOf(ref);
     const info = layout.info;
     if (ref.isDefault) return this.defaultCode(info);
-    if (ref.members) throw new CompileError(`not yet supported in simulation: vector member access`, ref.loc);
-    if (info.range.kind === 'struct')
+    const vector = layout.vector;
+    if (ref.members) {
+      if (!vector) throw new CompileError(`'${info.name}' is not a vector: it has no members`, ref.loc);
+      if (ref.members.length > 1)
+        throw new CompileError(`not yet supported in simulation: members of nested vectors`, ref.loc);
+      member = ref.members[0];
+    }
+    if (info.range.kind === 'struct' && !vector)
       throw new CompileError(`not yet supported in simulation: vector-valued fluents`, ref.loc);
+    if (vector && !member) {
+      throw new CompileError(
+        `'${info.name}' is a vector: read one member (${info.name}(...).${vector.labels[0]}), or assign it whole to another vector fluent`,
+        ref.loc,
+      );
+    }
+    const args = member ? [...ref.args, member] : ref.args;
+    let type = info.range;
+    if (vector) {
+      const known = memberLabel(member!, env);
+      const m = known === undefined ? -1 : vector.labels.indexOf(known);
+      if (known !== undefined && m < 0) {
+        throw new CompileError(
+          `${known} is not a member of ${vector.typeName} (${vector.labels.join(', ')})`,
+          member!.loc,
+        );
+      }
+      if (m < 0 && vector.types.some((t) => !sameType(t, vector.types[0]!))) {
+        throw new CompileError(
+          `not yet supported in simulation: a computed member of a vector whose members differ in type`,
+          member!.loc,
+        );
+      }
+      type = vector.types[Math.max(m, 0)]!;
+    }
     let index = layout.offset;
     const dynamic: { code: Code; param: number }[] = [];
-    for (let i = 0; i < ref.args.length; i++) {
-      const arg = ref.args[i]!;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
       const position = this.argumentPosition(arg, layout, i, env);
       if (typeof position === 'number') {
         // rddlsim looks the grounding up by its arguments; a value outside the parameter's type finds
@@ -343,8 +602,8 @@ export class ExpressionCompiler {
         dynamic.push({ code: position, param: i });
       }
     }
-    if (dynamic.length > 0) return this.dynamicRead(ref, layout, index, dynamic);
-    return this.readAt(ref, layout, index);
+    if (dynamic.length > 0) return this.dynamicRead(ref, layout, index, dynamic, type);
+    return this.readAt(ref, layout, index, type);
   }
 
   /** A static position, or the code of a nested fluent giving a symbol at run time. */
@@ -362,7 +621,9 @@ export class ExpressionCompiler {
         const position = layout.paramPositions[param]!.get(arg.name) ?? -1;
         if (position < 0) {
           throw new CompileError(
-            `'${arg.name}' is not an object of type ${layout.info.params[param]}`,
+            param < layout.info.params.length
+              ? `'${arg.name}' is not an object of type ${layout.info.params[param]}`
+              : `'${arg.name}' is not a member of ${layout.vector?.typeName}`,
             arg.loc,
           );
         }
@@ -377,9 +638,8 @@ export class ExpressionCompiler {
     }
   }
 
-  private readAt(ref: PvarRef, layout: FluentLayout, index: number): Code {
+  private readAt(ref: PvarRef, layout: FluentLayout, index: number, type: ValueType): Code {
     const info = layout.info;
-    const type = info.range;
     const read = (array: string): Code =>
       type.kind === 'bool'
         ? { js: `(${array}[${index}] === 1)`, type, random: false, asStored: `${array}[${index}]` }
@@ -412,6 +672,7 @@ export class ExpressionCompiler {
     layout: FluentLayout,
     staticIndex: number,
     dynamic: { code: Code; param: number }[],
+    type: ValueType,
   ): Code {
     const info = layout.info;
     let array: string;
@@ -433,11 +694,14 @@ export class ExpressionCompiler {
         array = 'ob';
         break;
     }
-    const fallback = this.asNumber(this.defaultCode(info)).js;
+    // A computed argument or member outside its type names no slot of a vector: an error (rddlsim fails).
+    const fallback = layout.vector
+      ? `fail(${JSON.stringify(`this reads no member of '${info.name}': an argument or the member is outside its type`)}, ${this.module.location(ref.loc)})`
+      : this.asNumber(this.defaultCode(info)).js;
     const name = this.module.name('r');
     const params = dynamic.map((_, i) => `i${i}`);
     const lines = dynamic.map(({ param }, i) => {
-      const table = this.posTableName(info.params[param]!);
+      const table = this.posTableName(this.paramType(layout, param, ref.loc));
       return `  const p${i} = ${table}[i${i}]; if (!(p${i} >= 0)) return ${fallback};`;
     });
     const offset = [
@@ -449,10 +713,21 @@ export class ExpressionCompiler {
     );
     const call = `${name}(${array}, ${dynamic.map((d) => d.code.js).join(', ')})`;
     return {
-      js: info.range.kind === 'bool' ? `(${call} === 1)` : call,
-      type: info.range,
+      js: type.kind === 'bool' ? `(${call} === 1)` : call,
+      type,
       random: dynamic.some((d) => d.code.random),
     };
+  }
+
+  /** The type a parameter ranges over; a vector's members are the values of its index type. */
+  private paramType(layout: FluentLayout, param: number, loc: SourceLocation): string {
+    if (param < layout.info.params.length) return layout.info.params[param]!;
+    const decl = this.grounded.domain.types.get(layout.vector?.typeName ?? '')?.decl;
+    if (decl?.kind === 'struct' && decl.indexType !== undefined) return decl.indexType;
+    throw new CompileError(
+      `not yet supported in simulation: a computed member of a vector with named members`,
+      loc,
+    );
   }
 
   private posTableName(type: string): string {
@@ -503,6 +778,9 @@ export class ExpressionCompiler {
       }
       case '==':
       case '~=':
+        if (this.vectorLabels(expr.left) || this.vectorLabels(expr.right))
+          return this.vectorEquality(expr, env);
+        return this.compare(expr.op, this.compile(expr.left, env), this.compile(expr.right, env));
       case '<':
       case '<=':
       case '>':
@@ -1147,7 +1425,7 @@ export class ExpressionCompiler {
       case 'Multinomial':
       case 'Dirichlet':
         throw new CompileError(
-          `not yet supported in simulation: ${expr.name} (it returns a vector)`,
+          `${expr.name} draws a vector: it is the value of a vector-valued fluent (read its members with .@label)`,
           expr.loc,
         );
     }
@@ -1160,6 +1438,25 @@ export class ExpressionCompiler {
     if (!values || !declared || (declared.kind !== 'enum' && declared.kind !== 'object')) {
       throw new CompileError(`unknown type '${typeName}'`, expr.typeLoc ?? expr.loc);
     }
+    const { assignments, probabilities, labels, cases } = this.discreteTables(expr, env, values, typeName);
+    const labelTable = this.module.table(labels);
+    return {
+      js: `(${assignments.join(', ')}, ${labelTable}[disc(${probabilities}, ${cases}, ${loc})])`,
+      type: { kind: declared.kind, name: typeName },
+      random: true,
+    };
+  }
+
+  /**
+   * The cases of Discrete and Multinomial: a table their probabilities are written into (`otherwise` is 1
+   * minus the others), the code writing them, and each case's label as a symbol.
+   */
+  private discreteTables(
+    expr: Extract<Expr, { kind: 'distribution' }>,
+    env: Env,
+    values: readonly string[],
+    typeName: string,
+  ): { assignments: string[]; probabilities: string; labels: Int32Array; cases: number } {
     const cases = expr.cases ?? [];
     const labels = new Int32Array(cases.length);
     cases.forEach((c, i) => {
@@ -1169,7 +1466,6 @@ export class ExpressionCompiler {
       labels[i] = this.grounded.symbols.id(label);
     });
     const probabilities = this.module.table(new Float64Array(cases.length));
-    const labelTable = this.module.table(labels);
     const assignments = cases.map((c, i) => {
       if (c.probability)
         return `${probabilities}[${i}] = ${this.asNumber(this.compile(c.probability, env)).js}`;
@@ -1179,12 +1475,22 @@ export class ExpressionCompiler {
         .join('');
       return `${probabilities}[${i}] = 1${others}`;
     });
-    return {
-      js: `(${assignments.join(', ')}, ${labelTable}[disc(${probabilities}, ${cases.length}, ${loc})])`,
-      type: { kind: declared.kind, name: typeName },
-      random: true,
-    };
+    return { assignments, probabilities, labels, cases: cases.length };
   }
+}
+
+/** A member label written as a term (`@a`, `$o`), or undefined for other terms. */
+function termLabel(term: Term): string | undefined {
+  return term.kind === 'enum' ? term.value : term.kind === 'object' ? term.name : undefined;
+}
+
+/** The label a member access names when it is known before running: `.@a`, `.$o`, or a bound `.?v`. */
+function memberLabel(term: Term, env: Env): string | undefined {
+  if (term.kind === 'variable') {
+    const binding = env.get(term.name);
+    return binding && !binding.runtime ? binding.value : undefined;
+  }
+  return termLabel(term);
 }
 
 function flatten(expr: Expr, op: '^' | '|'): Expr[] {

@@ -105,16 +105,23 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     const layout = layoutOf(info);
     const cpf = cpfOf(info);
     const variables = cpf.head.args.map((arg) => (arg.kind === 'variable' ? arg.name : ''));
+    const members = layout.vector?.labels.length ?? 1;
     for (let i = 0; i < layout.count; i++) {
       const args = groundingArgs(layout, i);
       const bindings = new Map(
         variables.map((name, p) => [name, { value: args[p]!, type: info.params[p]! }]),
       );
       const reads = new Set<number>();
+      // A vector's members are adjacent slots; member 0's statement makes the draws the others read.
+      const memberIndex = i % members;
+      if (memberIndex > 0) reads.add(layout.offset + i - memberIndex);
       const { code, temps } = compiler.compileStatement(cpf.expr, bindings, {
         context,
         computedState,
         intermReads: reads,
+        ...(layout.vector
+          ? { member: { index: memberIndex, label: layout.vector.labels[memberIndex]! } }
+          : {}),
       });
       emit(layout.offset + i, code, temps, reads);
       computedState?.fill(1, layout.offset + i, layout.offset + i + 1);
@@ -269,7 +276,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
   );
   const source = [
     '"use strict";',
-    'const { U, bern, unif, norm, expo, pois, weib, gam, disc, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
+    'const { U, bern, unif, norm, expo, pois, weib, gam, disc, mult, diri, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
     'const D = rt.data;',
     'const BT = rt.boolTags;',
     ...module.helpers,

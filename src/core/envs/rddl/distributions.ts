@@ -1,12 +1,14 @@
 /**
  * Sampling for RDDL's distributions with rddlsim's parameterisation and checks: Normal takes a variance,
  * Exponential a mean, Uniform needs lower < upper, Bernoulli a probability in [0, 1], Discrete
- * probabilities summing to 1 within 1e-6, Gamma and Weibull a shape and a scale.
+ * probabilities summing to 1 within 1e-6 (negative ones allowed, as rddlsim allows them), Gamma and
+ * Weibull a shape and a scale.
  *
  * The algorithms are the ones commons-math (rddlsim's library) uses, so that with the WELL19937c source the
  * draws match rddlsim's: Box-Muller pairs for normals, Ahrens-Dieter (1972) SA for exponentials,
  * Marsaglia-Tsang (shape >= 1) and Ahrens-Dieter GS (shape < 1) for gammas, inversion for Weibull, and
- * multiplication of uniforms for Poisson means below 40. Larger Poisson means use Hörmann's PTRS
+ * multiplication of uniforms for Poisson means below 40; Multinomial is repeated Discrete draws and Dirichlet
+ * normalised Gamma draws, as rddlsim builds them. Larger Poisson means use Hörmann's PTRS
  * transformed rejection, which is exact in distribution but does not reproduce rddlsim's draws.
  */
 
@@ -213,12 +215,14 @@ export class RandomSource {
   /**
    * Discrete: draws one index given probabilities that must sum to 1 (within 1e-6). Subtracts each
    * probability from one uniform draw, as rddlsim does; rounding leftovers go to the last positive case.
+   * Like rddlsim, a negative probability is no error: it adds to the draw instead of taking from it, which
+   * shifts the mass of the cases before it onto the cases after it. `onNegative` hears of each one.
    */
-  discrete(probabilities: ArrayLike<number>, count: number): number {
+  discrete(probabilities: ArrayLike<number>, count: number, onNegative?: (p: number) => void): number {
     let total = 0;
     for (let i = 0; i < count; i++) {
       const p = probabilities[i]!;
-      if (!(p >= 0)) throw new DistributionError(`Discrete probability ${formatNumber(p)} is negative`);
+      if (p < 0) onNegative?.(p);
       total += p;
     }
     if (!(Math.abs(1 - total) <= 1e-6)) {
@@ -234,6 +238,39 @@ export class RandomSource {
     }
     return last;
   }
+}
+
+/**
+ * Multinomial(type, count, @v : p, ...), as rddlsim draws it: `count` Discrete draws (each checking the
+ * probabilities and using one uniform), each adding 1 to the member of the label drawn. `members[i]` is
+ * the member (position in the type's values) of case `i`; `out` receives the counts, one per member. A
+ * count below 1 draws nothing.
+ */
+export function drawMultinomial(
+  random: RandomSource,
+  probabilities: ArrayLike<number>,
+  cases: number,
+  members: ArrayLike<number>,
+  count: number,
+  out: Float64Array,
+  onNegative?: (p: number) => void,
+): void {
+  out.fill(0);
+  for (let n = 0; n < count; n++) out[members[random.discrete(probabilities, cases, onNegative)]!]!++;
+}
+
+/**
+ * Symmetric Dirichlet(type, alpha), as rddlsim draws it: one Gamma(alpha, 1) per member in the type's
+ * order, each divided by their sum. `out` receives the members.
+ */
+export function drawDirichlet(random: RandomSource, alpha: number, out: Float64Array): void {
+  if (!(alpha > 0)) throw new DistributionError(`Dirichlet alpha ${formatNumber(alpha)} must be positive`);
+  let sum = 0;
+  for (let i = 0; i < out.length; i++) {
+    out[i] = random.gamma(alpha, 1);
+    sum += out[i]!;
+  }
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
 }
 
 /** ln(k!) by summation for small k and Stirling's series beyond. */

@@ -515,10 +515,12 @@ export class ExpressionChecker {
             : range.kind === type.kind &&
               (type.kind !== 'enum' || sameType(range, type) || !('name' in type) || type.name === '');
     if (!ok) {
-      this.sink.error(
-        `'${info.name}' is ${describeType(range)}, but its cpf gives ${describeType(type)}`,
-        location,
-      );
+      // Multinomial and Dirichlet give a vector over their type, which no declaration names.
+      const given =
+        type.kind === 'struct' && this.domain.types.get(type.name)?.kind !== 'struct'
+          ? `a vector over ${type.name}`
+          : describeType(type);
+      this.sink.error(`'${info.name}' is ${describeType(range)}, but its cpf gives ${given}`, location);
     }
   }
 

@@ -69,17 +69,34 @@ const STORE_OF_KIND: Record<FluentKind, FluentStore> = {
   'non-fluent': 'nonfluent',
 };
 
+/**
+ * The members of a vector-valued (RDDL2 struct) fluent. Each member of each grounding has a slot of its
+ * own, as if the member label were one more parameter after the declared ones (so `count`, `paramValues`,
+ * `paramPositions` and `strides` have that extra last entry, and a grounding's members are adjacent).
+ */
+export interface VectorShape {
+  /** The struct type's name. */
+  typeName: string;
+  /** Member labels in order (enum values with `@`, objects without `$`). */
+  labels: string[];
+  /** The type of each member (scalars only). */
+  types: ValueType[];
+}
+
 /** Where a fluent's groundings live: `offset + sum(position_i * strides_i)` in its store. */
 export interface FluentLayout {
   info: PvarInfo;
   store: FluentStore;
   offset: number;
+  /** Slots: groundings, times the members of a vector-valued fluent. */
   count: number;
   /** The values each parameter ranges over (objects without `$`, enum values with `@`). */
   paramValues: string[][];
   /** Position of each value in `paramValues` (shared per type), for constant-time lookups. */
   paramPositions: ReadonlyMap<string, number>[];
   strides: number[];
+  /** Present for vector-valued fluents: the members, the slots' extra last "parameter". */
+  vector?: VectorShape;
 }
 
 /**
@@ -174,6 +191,12 @@ export function groundInstance(
   let total = 0;
   for (const info of domain.pvariableList) {
     const paramValues = info.params.map((type) => typeValues.get(type) ?? []);
+    const paramPositions = info.params.map(positionsOf);
+    const vector = info.range.kind === 'struct' ? vectorShape(domain, typeValues, info, sink) : undefined;
+    if (vector) {
+      paramValues.push(vector.labels);
+      paramPositions.push(new Map(vector.labels.map((label, i) => [label, i])));
+    }
     const missing = info.params.find((type) => (typeValues.get(type)?.length ?? 0) === 0);
     if (missing !== undefined && domain.types.has(missing)) {
       sink.error(
@@ -202,8 +225,9 @@ export function groundInstance(
       offset: sizes[store],
       count,
       paramValues,
-      paramPositions: info.params.map(positionsOf),
+      paramPositions,
       strides,
+      ...(vector ? { vector } : {}),
     });
     sizes[store] += count;
   }
@@ -218,6 +242,13 @@ export function groundInstance(
   const initialStateTypes: ValueType[] = new Array(sizes.state);
   for (const layout of layouts.values()) {
     if (layout.store !== 'state' || !layout.info.default) continue;
+    if (layout.vector) {
+      vectorDefaults(ground, layout).forEach(({ value, type }, slot) => {
+        initialState[layout.offset + slot] = value;
+        initialStateTypes[layout.offset + slot] = type;
+      });
+      continue;
+    }
     initialState.fill(
       constantToNumber(layout.info.default, symbols),
       layout.offset,
@@ -240,6 +271,12 @@ export function groundInstance(
     }
   }
   const nonFluentValues = new NonFluentValues(nonFluentDefaults);
+  for (const layout of layouts.values()) {
+    if (layout.store !== 'nonfluent' || !layout.vector || !layout.info.default) continue;
+    vectorDefaults(ground, layout).forEach(({ value }, slot) =>
+      nonFluentValues.set(layout.offset + slot, value),
+    );
+  }
   const setNonFluent = (index: number, value: number) => nonFluentValues.set(index, value);
   applyAssignments(ground, instance.initState, 'state', setState, 'init-state');
   if (nonFluents) applyAssignments(ground, nonFluents.assignments, 'nonfluent', setNonFluent, 'non-fluents');
@@ -321,6 +358,90 @@ export function constantType(value: ConstValue, range: ValueType): ValueType {
   }
 }
 
+/**
+ * The members of a vector-valued fluent's range: `[t] <? : range>` has one member per value of `t`,
+ * `<@a : range, ...>` the members listed. Members must be scalars (nested vectors are not simulated).
+ */
+function vectorShape(
+  domain: Domain,
+  typeValues: Map<string, string[]>,
+  info: PvarInfo,
+  sink: DiagnosticSink,
+): VectorShape | undefined {
+  const typeName = info.range.kind === 'struct' ? info.range.name : '';
+  const decl = domain.types.get(typeName)?.decl;
+  if (decl?.kind !== 'struct') return undefined;
+  const scalar = (range: string): ValueType | undefined => {
+    if (range === 'bool' || range === 'int' || range === 'real') return { kind: range };
+    const type = domain.types.get(range);
+    if (type?.kind === 'enum' || type?.kind === 'object') return { kind: type.kind, name: range };
+    return undefined;
+  };
+  const labels =
+    decl.indexType !== undefined ? (typeValues.get(decl.indexType) ?? []) : decl.members.map((m) => m.label);
+  const ranges =
+    decl.indexType !== undefined
+      ? labels.map(() => decl.members[0]!.range)
+      : decl.members.map((m) => m.range);
+  const types = ranges.map(scalar);
+  if (types.some((t) => t === undefined) || labels.length === 0) {
+    sink.error(
+      labels.length === 0
+        ? `vector type '${typeName}' of '${info.name}' has no members`
+        : `not yet supported in simulation: '${info.name}' holds nested vectors (type '${typeName}')`,
+      info.decl.nameLoc,
+    );
+    return undefined;
+  }
+  return { typeName, labels, types: types as ValueType[] };
+}
+
+/** The value of every slot of a vector-valued fluent before anything assigns it: its default's members. */
+function vectorDefaults(ground: GroundContext, layout: FluentLayout): { value: number; type: ValueType }[] {
+  const written = layout.info.default!;
+  const location = layout.info.decl.defaultLoc ?? layout.info.decl.nameLoc;
+  const members = vectorMembers(ground, layout, written, location);
+  if (!members) return [];
+  // Slots run over the groundings, members last.
+  return Array.from({ length: layout.count }, (_, slot) => members[slot % members.length]!);
+}
+
+/**
+ * The members of a written vector constant (`< ? : v >` for all, or `< @a : v, ... >`) in the order of the
+ * fluent's vector type, or undefined after reporting what is wrong.
+ */
+function vectorMembers(
+  ground: GroundContext,
+  layout: FluentLayout,
+  written: ConstValue,
+  location: SourceLocation,
+): { value: number; type: ValueType }[] | undefined {
+  const vector = layout.vector!;
+  const name = layout.info.name;
+  if (written.kind !== 'struct') {
+    ground.sink.error(`'${name}' is a vector (${vector.typeName}): its value is written < ... >`, location);
+    return undefined;
+  }
+  const members: { value: number; type: ValueType }[] = [];
+  for (const [m, label] of vector.labels.entries()) {
+    const value = written.wildcard
+      ? written.members[0]?.value
+      : written.members.find((w) => w.label === label)?.value;
+    if (!value || value.kind === 'struct') {
+      ground.sink.error(
+        value
+          ? `not yet supported in simulation: nested vectors ('${name}')`
+          : `the value of '${name}' gives no member ${label}`,
+        location,
+      );
+      return undefined;
+    }
+    const type = constantType(value, vector.types[m]!);
+    members.push({ value: constantToNumber(value, ground.symbols), type });
+  }
+  return members;
+}
+
 /** Java's `equals` between a default and an assigned constant: same class and same value. */
 function sameConstant(a: ConstValue | undefined, b: ConstValue): boolean {
   if (!a) return false;
@@ -374,6 +495,11 @@ function applyAssignments(
       }
     });
     if (!ok) continue;
+    if (layout.vector) {
+      const members = vectorMembers(ground, layout, assignment.value, assignment.loc);
+      members?.forEach(({ value, type }, m) => set(index + m, value, type));
+      continue;
+    }
     if (
       !checkConstant(
         assignment.value,

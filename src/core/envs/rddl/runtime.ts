@@ -4,7 +4,8 @@
  * small and monomorphic so the JavaScript engine inlines them into the generated functions.
  */
 import type { SourceLocation } from '../../errors';
-import { DistributionError, type RandomSource } from './distributions';
+import type { SimulationNotice } from './api';
+import { DistributionError, drawDirichlet, drawMultinomial, type RandomSource } from './distributions';
 
 /** An error while simulating, at a known place in the RDDL text. */
 export class RddlEvalError extends Error {
@@ -29,6 +30,17 @@ export interface CompiledRuntime {
   weib: (shape: number, scale: number, loc: number) => number;
   gam: (shape: number, scale: number, loc: number) => number;
   disc: (probabilities: Float64Array, count: number, loc: number) => number;
+  /** Multinomial: `count` Discrete draws counted into `out`, case `i` adding to member `members[i]`. */
+  mult: (
+    probabilities: Float64Array,
+    cases: number,
+    members: Int32Array,
+    count: number,
+    out: Float64Array,
+    loc: number,
+  ) => void;
+  /** Symmetric Dirichlet(alpha) into `out`. */
+  diri: (alpha: number, out: Float64Array, loc: number) => void;
   idiv: (a: number, b: number, loc: number) => number;
   imod: (a: number, b: number, loc: number) => number;
   /** Java `(int) Math.round(x)`: round half up to a long, then keep the low 32 bits. */
@@ -67,6 +79,7 @@ export function createRuntime(
   random: RandomSource,
   locations: readonly SourceLocation[],
   tables: { EI: Float64Array; POS: Int32Array[]; data: (Float64Array | Int32Array)[]; boolTags: BoolTags },
+  onNotice: (notice: SimulationNotice) => void = () => {},
 ): CompiledRuntime {
   const fail = (message: string, loc: number): never => {
     throw new RddlEvalError(message, locations[loc]);
@@ -81,6 +94,14 @@ export function createRuntime(
     }
   };
   const zero = (x: number | boolean) => x === 0 || x === false;
+  /** The Discrete being drawn, for its notices (draws never nest). */
+  let discreteLoc = 0;
+  const onNegative = (p: number) =>
+    onNotice({
+      kind: 'negative-probability',
+      message: `Discrete probability ${p} is negative; rddlsim samples on, and so does this simulator`,
+      location: locations[discreteLoc],
+    });
   return {
     U: uniform,
     bern: (p, loc) => {
@@ -97,7 +118,23 @@ export function createRuntime(
     pois: (mean, loc) => at(loc, () => random.poisson(mean)),
     weib: (shape, scale, loc) => at(loc, () => random.weibull(shape, scale)),
     gam: (shape, scale, loc) => at(loc, () => random.gamma(shape, scale)),
-    disc: (probabilities, count, loc) => at(loc, () => random.discrete(probabilities, count)),
+    disc: (probabilities, count, loc) => {
+      discreteLoc = loc;
+      return at(loc, () => random.discrete(probabilities, count, onNegative));
+    },
+    mult: (probabilities, cases, members, count, out, loc) => {
+      discreteLoc = loc;
+      at(loc, () => {
+        drawMultinomial(random, probabilities, cases, members, count, out, onNegative);
+        return 0;
+      });
+    },
+    diri: (alpha, out, loc) => {
+      at(loc, () => {
+        drawDirichlet(random, alpha, out);
+        return 0;
+      });
+    },
     idiv: (a, b, loc) => (b === 0 ? fail('integer division by zero (div[a, 0])', loc) : (a / b) | 0),
     imod: (a, b, loc) => (b === 0 ? fail('integer remainder by zero (mod[a, 0])', loc) : (a % b) | 0),
     jround: javaRound,

@@ -11,13 +11,15 @@ import type {
   InstanceInfo,
   RddlSimulator,
   RddlValue,
+  SimulationNotice,
   SimulatorOptions,
+  VectorMemberValue,
   StepOutcome,
 } from './api';
 import type { ActionResolver } from './actions';
 import type { CompiledFunctions, CompiledProgram, ConstraintInfo } from './compile';
 import { RandomSource, type UniformGenerator } from './distributions';
-import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
+import { groundingArgs, type FluentLayout, type GroundedInstance, type VectorShape } from './grounding';
 import { createRuntime, RddlEvalError, type BoolTags } from './runtime';
 import { Rng } from '../../random';
 import { Well19937c } from './well19937c';
@@ -39,16 +41,20 @@ interface ListedGrounding {
   name: string;
   args: string[];
   index: number;
+  /** A vector-valued fluent's members, whose slots follow `index`. */
+  vector?: VectorShape;
 }
 
 function listGroundings(layouts: FluentLayout[]): ListedGrounding[] {
-  return layouts.flatMap((layout) =>
-    Array.from({ length: layout.count }, (_, i) => ({
+  return layouts.flatMap((layout) => {
+    const width = layout.vector?.labels.length ?? 1;
+    return Array.from({ length: layout.count / width }, (_, i) => ({
       name: layout.info.name,
-      args: groundingArgs(layout, i),
-      index: layout.offset + i,
-    })),
-  );
+      args: groundingArgs(layout, i * width).slice(0, layout.info.params.length),
+      index: layout.offset + i * width,
+      ...(layout.vector ? { vector: layout.vector } : {}),
+    }));
+  });
 }
 
 /** Where each simulator's uniform numbers come from, and a direct function for the hot path. */
@@ -83,6 +89,8 @@ export class CompiledSimulator implements RddlSimulator {
   readonly #observList: ListedGrounding[];
   readonly #internalList: ListedGrounding[];
   readonly #quotes = new Map<ConstraintInfo, string>();
+  /** Notices of the step under way, one per expression (a Discrete in a quantifier meets many groundings). */
+  #notices: SimulationNotice[] = [];
 
   constructor(plan: SimulationPlan, options: SimulatorOptions) {
     this.#plan = plan;
@@ -109,12 +117,18 @@ export class CompiledSimulator implements RddlSimulator {
       next: new Uint8Array(grounded.sizes.state),
       observ: new Uint8Array(grounded.sizes.observ),
     };
-    const runtime = createRuntime(uniform, random, program.locations, {
-      EI: enumIntegers,
-      POS: positions,
-      data: program.data,
-      boolTags: this.#boolTags,
-    });
+    const runtime = createRuntime(
+      uniform,
+      random,
+      program.locations,
+      {
+        EI: enumIntegers,
+        POS: positions,
+        data: program.data,
+        boolTags: this.#boolTags,
+      },
+      (notice) => this.notice(notice),
+    );
     this.#functions = program.instantiate(runtime);
     this.#s = new Float64Array(grounded.sizes.state);
     this.#ns = new Float64Array(grounded.sizes.state);
@@ -143,6 +157,7 @@ export class CompiledSimulator implements RddlSimulator {
   }
 
   step(actions: readonly GroundAction[], options?: { nondefaultCount?: number }): StepOutcome {
+    if (this.#notices.length > 0) this.#notices = [];
     const a = this.#a;
     const defaults = this.#plan.actionDefaults;
     for (const index of this.#touched) a[index] = defaults[index]!;
@@ -209,7 +224,9 @@ export class CompiledSimulator implements RddlSimulator {
       const terminated = this.info.terminateWhen
         ? this.#functions.terminal(ns, a, s, im, ob)
         : this.#steps >= this.info.horizon;
-      return { kind: 'ok', reward, rewardType: wireValueType(this.#plan.program.rewardType), terminated };
+      const rewardType = wireValueType(this.#plan.program.rewardType);
+      if (this.#notices.length === 0) return { kind: 'ok', reward, rewardType, terminated };
+      return { kind: 'ok', reward, rewardType, terminated, notices: this.#notices };
     } catch (error) {
       if (error instanceof RddlEvalError)
         return { kind: 'error', message: error.message, location: error.location };
@@ -217,6 +234,11 @@ export class CompiledSimulator implements RddlSimulator {
         return { kind: 'error', message: `simulation failed: ${error.message}` };
       throw error;
     }
+  }
+
+  private notice(notice: SimulationNotice): void {
+    if (this.#notices.some((n) => n.kind === notice.kind && n.location === notice.location)) return;
+    this.#notices.push(notice);
   }
 
   private invariantError(index: number, where: string): StepOutcome {
@@ -256,30 +278,35 @@ export class CompiledSimulator implements RddlSimulator {
     const { program, grounded } = this.#plan;
     const types = this.#stepped ? program.stateCpfTypes : grounded.initialStateTypes;
     const dynamic = this.#stepped ? program.stateMayBeBool : undefined;
+    const typeAt = (index: number) =>
+      dynamic?.[index] && this.#boolTags.state[index] ? BOOL : types[index]!;
     return this.#stateList.map((g) =>
-      this.fluent(
-        g,
-        this.#s[g.index]!,
-        dynamic?.[g.index] && this.#boolTags.state[g.index] ? BOOL : types[g.index]!,
-      ),
+      g.vector
+        ? this.vectorFluent(g, g.vector, this.#s, typeAt)
+        : this.fluent(g, this.#s[g.index]!, typeAt(g.index)),
     );
   }
 
   observations(): GroundFluent[] {
     if (!this.#observed) return [];
     const { observTypes, observMayBeBool } = this.#plan.program;
+    const typeAt = (index: number) =>
+      observMayBeBool[index] && this.#boolTags.observ[index] ? BOOL : observTypes[index]!;
     return this.#observList.map((g) =>
-      this.fluent(
-        g,
-        this.#ob[g.index]!,
-        observMayBeBool[g.index] && this.#boolTags.observ[g.index] ? BOOL : observTypes[g.index]!,
-      ),
+      g.vector
+        ? this.vectorFluent(g, g.vector, this.#ob, typeAt)
+        : this.fluent(g, this.#ob[g.index]!, typeAt(g.index)),
     );
   }
 
   internalFluents(): GroundFluent[] {
     const types = this.#plan.program.intermTypes;
-    return this.#internalList.map((g) => this.fluent(g, this.#im[g.index]!, types[g.index]!));
+    const typeAt = (index: number) => types[index]!;
+    return this.#internalList.map((g) =>
+      g.vector
+        ? this.vectorFluent(g, g.vector, this.#im, typeAt)
+        : this.fluent(g, this.#im[g.index]!, typeAt(g.index)),
+    );
   }
 
   private fluent(grounding: ListedGrounding, raw: number, type: ValueType): GroundFluent {
@@ -288,6 +315,26 @@ export class CompiledSimulator implements RddlSimulator {
       args: grounding.args.slice(),
       value: this.value(raw, type),
       valueType: wireValueType(type),
+    };
+  }
+
+  /** A vector-valued grounding: its members from their slots, and its text as rddlsim prints it. */
+  private vectorFluent(
+    grounding: ListedGrounding,
+    vector: VectorShape,
+    values: Float64Array,
+    typeAt: (index: number) => ValueType,
+  ): GroundFluent {
+    const members: VectorMemberValue[] = vector.labels.map((label, m) => {
+      const type = typeAt(grounding.index + m);
+      return { label, value: this.value(values[grounding.index + m]!, type), valueType: wireValueType(type) };
+    });
+    return {
+      name: grounding.name,
+      args: grounding.args.slice(),
+      value: vectorText(members),
+      valueType: 'vector',
+      members,
     };
   }
 
@@ -302,4 +349,12 @@ export class CompiledSimulator implements RddlSimulator {
         return this.#plan.grounded.symbols.name(raw);
     }
   }
+}
+
+/** rddlsim's text of a vector (its `STRUCT_VAL.toString`): `< @a: 1, $o: 0.5 >`, objects with `$`. */
+function vectorText(members: readonly VectorMemberValue[]): string {
+  const text = (label: string) => (label.startsWith('@') ? label : `$${label}`);
+  const value = (member: VectorMemberValue) =>
+    member.valueType === 'object' ? `$${String(member.value)}` : String(member.value);
+  return `< ${members.map((member) => `${text(member.label)}: ${value(member)}`).join(', ')} >`;
 }

@@ -9,7 +9,13 @@
  * observations, time-left is a double in round-init/turn/resource-notification and a long in
  * round-end/session-end, and every failure ends the session the way the real one does.
  */
-import type { GroundFluent, RddlModel, RddlSimulator, StepOutcome } from '../../envs/rddl/api';
+import type {
+  GroundFluent,
+  RddlModel,
+  RddlSimulator,
+  SimulationNotice,
+  StepOutcome,
+} from '../../envs/rddl/api';
 import { bytesToBase64 } from '../../transcript/bytes';
 import type { Violation } from '../machine';
 import { canonicalClientTree, readCanonicalClientMessage } from './canonical-reader';
@@ -26,7 +32,7 @@ import { javaDoubleToString, javaIntegerToString } from './java-format';
 import type { RddlsimClientMessage, RddlsimServerMessage, WireFluent } from './messages';
 import { rddlsimServerMachine, type ServerMachineState } from './server-machine';
 import { readActions, readExecutePolicy, readSessionRequest } from './server-reading';
-import { ProtoplayError } from '../../errors';
+import { formatLocated, ProtoplayError } from '../../errors';
 import { parseXml, type XmlElement } from './xml';
 
 /** What the host serves for one problem name. */
@@ -226,6 +232,8 @@ export class HostConnection {
   /** Wire messages of this connection so far (both directions), for violation indices. */
   #messageCount = 0;
   #effects: HostEffect[] = [];
+  /** Simulation notices already attached to this session, once each however often they recur. */
+  readonly #noticed = new Set<string>();
 
   constructor(host: RddlsimHost, sessionId: number, flags: ProcessFlags) {
     this.#host = host;
@@ -563,9 +571,26 @@ export class HostConnection {
       );
       return this.#endRound();
     }
+    if (outcome.kind === 'ok' && outcome.notices) this.#noteSimulation(outcome.notices);
     if (outcome.kind === 'error')
       return this.#terminate(`simulation failed: ${outcome.message} ("FATAL SERVER EXCEPTION")`);
     this.#afterStep(session, outcome);
+  }
+
+  /** What the simulator let pass as rddlsim does, attached to the session the first time it happens. */
+  #noteSimulation(notices: readonly SimulationNotice[]): void {
+    for (const notice of notices) {
+      // Once per expression: its value may change every step.
+      const where = `${notice.kind} ${formatLocated('', notice.location)}`;
+      if (this.#noticed.has(where)) continue;
+      this.#noticed.add(where);
+      const located = formatLocated(notice.message, notice.location);
+      this.#note(
+        'rddlsim.host.negative-probability',
+        'ignores',
+        `the domain produced a negative probability: ${located} (noted once per expression)`,
+      );
+    }
   }
 
   #afterStep(session: SessionState, outcome: StepOutcome & { kind: 'ok' }): void {
@@ -698,8 +723,17 @@ function toWireFluent(fluent: GroundFluent): WireFluent {
   return { name: fluent.name, args: fluent.args, value: formatValue(fluent) };
 }
 
-function formatValue({ value, valueType }: GroundFluent): string {
+function formatValue({ value, valueType, members }: GroundFluent): string {
   switch (valueType) {
+    case 'vector': {
+      // rddlsim writes a vector as its toString: `< @a: 1, $o: 0.5 >`, objects with `$`.
+      const label = (text: string) => (text.startsWith('@') ? text : `$${text}`);
+      const member = (m: NonNullable<GroundFluent['members']>[number]) =>
+        m.valueType === 'object'
+          ? `$${String(m.value)}`
+          : formatValue({ name: '', args: [], value: m.value, valueType: m.valueType });
+      return `< ${(members ?? []).map((m) => `${label(m.label)}: ${member(m)}`).join(', ')} >`;
+    }
     case 'bool':
       return value ? 'true' : 'false';
     case 'int':

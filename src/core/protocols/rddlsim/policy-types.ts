@@ -132,6 +132,8 @@ function specialised(info: InstanceInfo): string {
   const valueType = (range: string) => {
     if (range === 'bool') return 'boolean';
     if (range === 'int' || range === 'real') return 'number';
+    // A vector (RDDL2 struct) type arrives as the text rddlsim prints, `< @a: 1, @b: 2 >`.
+    if (!info.types.some((type) => type.name === range)) return 'string';
     return `Objects[${JSON.stringify(range)}]`;
   };
   const key = (fluent: FluentDecl) =>

@@ -80,7 +80,9 @@ export const RDDLSIM_SERVER_BEHAVIOURS: readonly ServerBehaviour[] = [
     explanation:
       'Where actions are due, a malformed message, another message type, an unknown action name, an int ' +
       'value that does not parse or an empty field end the session: the server stops the trial and ' +
-      'closes the connection without sending session-end.',
+      'closes the connection without sending session-end. So does an error while simulating the step ' +
+      '(FATAL SERVER EXCEPTION): a Bernoulli probability outside [0, 1], Discrete probabilities that do ' +
+      'not sum to 1. A negative Discrete probability is not one of them (see below).',
   },
   {
     code: 'rddlsim.host.client-closed',
@@ -114,6 +116,16 @@ export const RDDLSIM_SERVER_BEHAVIOURS: readonly ServerBehaviour[] = [
       'Too many non-default actions, a false action precondition or a false state-action constraint end ' +
       'the round at once: the step is not simulated, round-end reports the steps done and repeats the last ' +
       'executed step’s reward, and the next round-request starts the next round normally.',
+  },
+  {
+    code: 'rddlsim.host.negative-probability',
+    reaction: 'ignores',
+    title: 'A negative probability in Discrete',
+    explanation:
+      'The real server only checks that the probabilities of a Discrete sum to 1; a case whose probability ' +
+      'comes out negative (say 1.0 - x - 0.05 with x at 1) is no error. It samples on: the negative value ' +
+      'adds to the uniform draw instead of taking from it, so the cases before it lose mass to the cases ' +
+      'after it. The emulator samples the same way and notes, once per expression, where it happened.',
   },
   {
     code: 'rddlsim.host.time-out',

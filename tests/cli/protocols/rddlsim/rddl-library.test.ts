@@ -48,6 +48,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'split', 'server', 'tiny_inst_2.rddl'), instance('tiny_inst_2'));
   await writeFile(join(dir, 'split', 'client', 'tiny_mdp.rddl'), `// as the client sees it\n${DOMAIN}`);
   await writeFile(join(dir, 'split', 'client', 'tiny_inst_1.rddl'), instance('tiny_inst_1'));
+  // One file holding domain and instance, and a copy of it under another name.
+  await mkdir(join(dir, 'single'));
+  await writeFile(join(dir, 'single', 'tiny_all.rddl'), `${DOMAIN}\n${instance('tiny_all')}`);
+  await writeFile(join(dir, 'single', 'tiny_all_copy.rddl'), `${DOMAIN}\n${instance('tiny_all')}`);
 });
 
 afterAll(async () => {
@@ -87,6 +91,43 @@ describe('RddlLibrary', () => {
     );
     // No client copy of the instance: rddlsim cannot read the task and sends null.
     expect(library.load('tiny_inst_2').task).toBeNull();
+  });
+
+  it('reads a file named twice once: by the same path, another spelling, its directory or a copy', async () => {
+    const library = await RddlLibrary.fromPaths(
+      [
+        'single/tiny_all.rddl',
+        'single/tiny_all.rddl',
+        './single/../single/tiny_all.rddl',
+        join(dir, 'single', 'tiny_all.rddl'),
+        'single',
+        'single/tiny_all_copy.rddl',
+      ],
+      { cwd: dir, mode: 'strict' },
+    );
+    expect(library.instanceNames()).toEqual(['tiny_all']);
+    expect(library.instancesInFiles(['single/tiny_all_copy.rddl'])).toEqual(['tiny_all']);
+    expect(library.instancesInFiles(['./single/../single/tiny_all.rddl'])).toEqual(['tiny_all']);
+    const { model, task } = library.load('tiny_all');
+    expect(model.info).toMatchObject({ domain: 'tiny_mdp', instance: 'tiny_all', horizon: 5 });
+    // The task repeats the file, as rddlsim's server sends the domain's file and the instance's file.
+    expect(task).toBe(`${DOMAIN}\n${instance('tiny_all')}\n\n${DOMAIN}\n${instance('tiny_all')}\n`);
+  });
+
+  it('still refuses two different files defining the same instance, locating both', async () => {
+    await writeFile(
+      join(dir, 'single', 'other.rddl'),
+      instance('tiny_all').replace('horizon = 5', 'horizon = 6'),
+    );
+    const loading = RddlLibrary.fromPaths(['single/tiny_all.rddl', 'single/other.rddl'], {
+      cwd: dir,
+      mode: 'strict',
+    });
+    await expect(loading).rejects.toMatchObject({
+      message:
+        "instance 'tiny_all' is defined again here; it is already defined at single/tiny_all.rddl:13:10",
+      location: { source: 'single/other.rddl', line: 1, column: 10 },
+    });
   });
 
   it('names the instances there are when asked for one that is not', async () => {

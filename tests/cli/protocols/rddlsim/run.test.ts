@@ -171,4 +171,32 @@ describe.concurrent('protoplay run rddlsim', () => {
     // `  const x = ;`: the unexpected `;` is on line 2, column 13.
     expect(lines[0]).toMatch(/^broken\.ts:2:13: /);
   });
+
+  it('reads one file holding domain and instance once when it is given as --domain and --instance', async () => {
+    await writeFile(
+      join(dir, 'lamp.rddl'),
+      [
+        'domain lamp_mdp {',
+        '  pvariables {',
+        '    BONUS : { non-fluent, real, default = 1.0 };',
+        '    lit : { state-fluent, bool, default = false };',
+        '    press : { action-fluent, bool, default = false };',
+        '  };',
+        "  cpfs { lit' = if (press) then ~lit else lit; };",
+        '  reward = if (lit) then BONUS else 0.0;',
+        '}',
+        'non-fluents lamp_nf { domain = lamp_mdp; non-fluents { BONUS = 2.0; }; }',
+        'instance is1 { domain = lamp_mdp; non-fluents = lamp_nf; horizon = 4; discount = 1.0; }',
+      ].join('\n'),
+    );
+    const result = await runInProcess(
+      ['run', 'rddlsim', '--domain', 'lamp.rddl', '--instance', './lamp.rddl', '--rounds', '2', '--json'],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { instance: string; rounds: { reward: number }[] };
+    expect(report.instance).toBe('is1');
+    expect(report.rounds.map((round) => round.reward)).toEqual([0, 0]);
+  });
 });

@@ -10,6 +10,7 @@ import {
 } from '../../../../src/core/protocols/rddlsim/host';
 import type { RddlsimServerMessage } from '../../../../src/core/protocols/rddlsim/messages';
 import { base64ToBytes } from '../../../../src/core/transcript/bytes';
+import { loadRddl } from '../../../../src/core/envs/rddl';
 import { createProbeModel, type ProbeOptions } from './probe-model';
 
 const encoder = new TextEncoder();
@@ -510,5 +511,87 @@ describe('host: partially observed domains', () => {
     ]);
     for (let i = 0; i < 3; i++) send(connection, NOOP);
     expect(send(connection, ROUND_REQUEST).texts[1]).toContain('<no-observed-fluents/>');
+  });
+});
+
+describe('host: what the simulator lets pass as rddlsim does', () => {
+  // The second case's probability is 0.3 - pressure, negative once pressure passes 0.3 (from step 2).
+  const domain = `domain gauge_mdp {
+  types { reading : {@ok, @warn, @alarm}; };
+  pvariables {
+    pressure : { state-fluent, real, default = 0.0 };
+    shown : { state-fluent, reading, default = @ok };
+    vent : { action-fluent, bool, default = false };
+  };
+  cpfs {
+    pressure' = if (vent) then 0.0 else pressure + 0.2;
+    shown' = Discrete(reading, @ok : 0.5, @warn : 0.3 - pressure, @alarm : otherwise);
+  };
+  reward = -pressure;
+}`;
+  const instance = `instance gauge_inst {
+  domain = gauge_mdp;
+  horizon = 6;
+  discount = 1.0;
+}`;
+  const model = loadRddl([
+    { name: 'gauge.rddl', text: domain },
+    { name: 'gauge_inst.rddl', text: instance },
+  ]);
+
+  it('notes a negative Discrete probability once, where it happened, and plays on', () => {
+    const { host } = probeHost({
+      rounds: 1,
+      resolveInstance: () => ({ model, task: rddlsimTaskText(domain, instance) }),
+    });
+    const connection = host.accept();
+    send(connection, request('gauge_inst'), ROUND_REQUEST);
+    const notes: string[] = [];
+    let last = react([]);
+    for (let turn = 1; turn <= 6; turn++) {
+      last = send(connection, NOOP);
+      notes.push(...last.notes);
+    }
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^ignores: the domain produced a negative probability: gauge\.rddl:10:14: Discrete probability -0\.1\d* is negative/,
+      ),
+    ]);
+    expect(last.sent.map((m) => m.type)).toEqual(['round-end', 'session-end']);
+    expect(last.sent[0]).toMatchObject({ turnsUsed: 6 });
+  });
+});
+
+describe('host: vector-valued fluents', () => {
+  it('sends a vector as rddlsim prints it: members with their labels, reals as Java doubles', () => {
+    const domain = `domain span_mdp {
+  types { pair : <@lo : int, @hi : real>; side : object; marks : [side] <? : bool>; };
+  pvariables {
+    span : { state-fluent, pair, default = < @lo : 1, @hi : 2.5 > };
+    seen : { state-fluent, marks, default = < ? : false > };
+  };
+  cpfs {
+    span' = < @lo : span.@lo + 1, @hi : span.@hi * 2.0 >;
+    seen' = < $east : true, $west : seen.$east >;
+  };
+  reward = span.@lo;
+}`;
+    const instance = `instance span_inst {
+  domain = span_mdp;
+  objects { side : {east, west}; };
+  horizon = 3;
+  discount = 1.0;
+}`;
+    const model = loadRddl([
+      { name: 'span.rddl', text: domain },
+      { name: 'span_inst.rddl', text: instance },
+    ]);
+    const { host } = probeHost({ rounds: 1, resolveInstance: () => ({ model, task: 'x' }) });
+    const connection = host.accept();
+    const start = send(connection, request('span_inst'), ROUND_REQUEST);
+    expect(fluentValue(start.sent[1]!, 'span')).toBe('< @lo: 1, @hi: 2.5 >');
+    const next = send(connection, NOOP);
+    expect(fluentValue(next.sent[0]!, 'span')).toBe('< @lo: 2, @hi: 5.0 >');
+    expect(fluentValue(next.sent[0]!, 'seen')).toBe('< $east: true, $west: false >');
   });
 });

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { loadRddl } from '../../../../src/core/envs/rddl';
 import { generatePolicyTypes } from '../../../../src/core/protocols/rddlsim/policy-types';
 import { createProbeModel } from './probe-model';
 
@@ -85,6 +86,37 @@ describe('generatePolicyTypes', () => {
     for (const file of ['/unknown-action.ts', '/unknown-object.ts', '/wrong-value.ts', '/wrong-key.ts']) {
       expect(errors[file], file).not.toEqual([]);
     }
+  });
+
+  it('types a vector-valued fluent as the text rddlsim sends for it', () => {
+    const { info } = loadRddl([
+      {
+        name: 'tally.rddl',
+        text: `domain tally_mdp {
+  types { party : {@red, @blue}; tally : [party] <? : int>; };
+  pvariables { counted : { state-fluent, tally, default = < ? : 0 > }; };
+  cpfs { counted' = Multinomial(party, 3, @red : 0.5, @blue : otherwise); };
+  reward = counted.@red;
+}
+instance tally_inst { domain = tally_mdp; horizon = 2; discount = 1.0; }`,
+      },
+    ]);
+    const errors = typeErrors({
+      '/policy.d.ts': generatePolicyTypes(info),
+      '/good.ts': `export function act(observation: Observation): Actions {
+  const text: string = observation.values.counted;
+  return text.startsWith('<') ? null : null;
+}
+`,
+      '/wrong.ts': `export function act(observation: Observation): Actions {
+  const count: number = observation.values.counted;
+  return count > 0 ? null : null;
+}
+`,
+    });
+    expect(errors['/policy.d.ts']).toEqual([]);
+    expect(errors['/good.ts']).toEqual([]);
+    expect(errors['/wrong.ts']).not.toEqual([]);
   });
 
   it('makes fluent values optional in a POMDP, whose first turn observes nothing', () => {

@@ -27,15 +27,15 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; do
   Gamma: { signature: 'Gamma(shape, scale)', doc: 'a positive real with mean shape × scale' },
   Discrete: {
     signature: 'Discrete(type, @v1 : p1, ..., @vn : otherwise)',
-    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest',
+    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest (a negative one is drawn as rddlsim does, with a notice)',
   },
   Multinomial: {
     signature: 'Multinomial(type, count, @v : p, ...)',
-    doc: 'a vector of counts (RDDL2; parsed, not simulated)',
+    doc: 'a vector of counts, one member per value of the type: `count` Discrete draws (RDDL2; the value of a vector-valued fluent)',
   },
   Dirichlet: {
     signature: 'Dirichlet(type, alpha)',
-    doc: 'a probability vector (RDDL2; parsed, not simulated)',
+    doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent)',
   },
 };
 
