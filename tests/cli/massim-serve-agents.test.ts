@@ -149,3 +149,55 @@ describe('serve massim with hand-written agents', () => {
     probe.close();
   }, 60_000);
 });
+
+describe('serve massim --pacing real-server', () => {
+  it('sends sim-start ahead of step 0 and deadlines past time + agentTimeout, as the real server does', async () => {
+    const serve = await startServe([
+      '--agents',
+      '1',
+      '--steps',
+      '3',
+      '--grid',
+      '15x15',
+      '--agent-timeout',
+      '3000',
+      '--wait-between-simulations',
+      '0',
+      '--pacing',
+      'real-server',
+    ]);
+    const [a, b] = await Promise.all([RawAgent.open(serve.port), RawAgent.open(serve.port)]);
+    expect(await Promise.all([a.login('agentA1'), b.login('agentB1')])).toEqual(['ok', 'ok']);
+    const simStart = await a.next('sim-start');
+    await b.next('sim-start');
+    const requests: Frame[] = [];
+    for (;;) {
+      const [fromA, fromB] = await Promise.all([
+        a.next(['request-action', 'sim-end']),
+        b.next(['request-action', 'sim-end']),
+      ]);
+      if (fromA.type === 'sim-end') break;
+      requests.push(fromA);
+      a.send(action(fromA, 'skip'));
+      b.send(action(fromB, 'skip'));
+    }
+    // The server's own clock in its frames: a pause of at least 150 ms before step 0, whatever the load.
+    expect((requests[0]!.content.time as number) - (simStart.content.time as number)).toBeGreaterThanOrEqual(
+      150,
+    );
+    for (const request of requests) {
+      const slack = (request.content.deadline as number) - (request.content.time as number);
+      expect(slack).toBeGreaterThanOrEqual(3002);
+      expect(slack).toBeLessThanOrEqual(3034);
+    }
+    a.close();
+    b.close();
+    serve.interrupt();
+    await serve.done;
+  });
+
+  it('refuses an unknown pacing', async () => {
+    const serve = startServe(['--pacing', 'fast']);
+    await expect(serve).rejects.toThrow('--pacing must be one of exact, real-server');
+  });
+});

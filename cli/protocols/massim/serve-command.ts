@@ -61,6 +61,13 @@ export const serveCommand: CommandSpec = {
         "reproduce the real server's lossy races: the sim-start re-sent after a reconnection, bye without a pause",
     },
     {
+      name: 'pacing',
+      type: 'string',
+      valueName: 'exact|real-server',
+      description:
+        'exact (default): step 0 right after sim-start, deadline = time + agentTimeout; real-server: as massim_2022 paces it, sim-start 150 ms ahead and deadlines 2-34 ms later',
+    },
+    {
       name: 'max-frame-bytes',
       type: 'string',
       valueName: 'N',

@@ -96,6 +96,7 @@ export async function serveMassim(
     config,
     ...(seed !== undefined ? { seed } : {}),
     faithfulRaces: options.flag('faithful-races'),
+    pacing: options.choice('pacing', ['exact', 'real-server'] as const, 'exact'),
     recordWorld: recordDir !== undefined,
     onEvent: onHostEvent,
   });

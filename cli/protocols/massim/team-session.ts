@@ -260,6 +260,12 @@ export class TeamSession {
           `the server broke the protocol on ${link.conn}: message ${link.records[event.violation.index] ?? event.violation.index}: ${event.violation.message} [${event.violation.rule}]`,
         );
         return;
+      case 'missed-steps':
+        onEvent({
+          kind: 'warning',
+          message: `${link.user} joined the running simulation late (or lost its connection) and missed ${event.from === event.to ? `step ${event.from}` : `steps ${event.from}-${event.to}`}`,
+        });
+        return;
       case 'decision-outdated':
         onEvent({
           kind: 'warning',
