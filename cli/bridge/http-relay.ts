@@ -60,8 +60,8 @@ export function readCappedBody(message: IncomingMessage, cap: number): Promise<B
     message.on('data', (chunk: Buffer) => {
       length += chunk.length;
       if (length > cap) {
-        message.destroy();
         reject(new Error(`the body is over the ${formatBytes(cap)} HTTP body cap`));
+        message.destroy();
         return;
       }
       chunks.push(chunk);

@@ -36,7 +36,13 @@ export class WebSocketRelay implements RelayChannel {
       () => socket.resume(),
     );
     socket.on('close', (code, reason) => this.end(closeReason(code, reason.toString(), link)));
-    socket.on('error', (error) => this.end(`connection failed: ${error.message}`));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      this.end(
+        error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+          ? `a frame was over the ${formatBytes(link.limits.websocketFrameBytes)} WebSocket frame cap`
+          : `connection failed: ${error.message}`,
+      ),
+    );
   }
 
   start(): void {

@@ -111,7 +111,7 @@ export class RecordingPeer implements WirePeer<WireData> {
 /** A TCP server answering each NUL-terminated message with `ok:<message>\0`; `onMessage` may override. */
 export async function startNulServer(
   onMessage: (message: string, socket: Socket) => boolean | void = () => undefined,
-): Promise<{ server: TcpServer; port: number; sockets: Socket[] }> {
+): Promise<{ server: TcpServer; port: number; sockets: Socket[]; close(): Promise<void> }> {
   const sockets: Socket[] = [];
   const server = createTcpServer((socket) => {
     sockets.push(socket);
@@ -129,7 +129,11 @@ export async function startNulServer(
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { server, port: portOf(server), sockets };
+  const close = async () => {
+    for (const socket of sockets) socket.destroy();
+    await closeServer(server);
+  };
+  return { server, port: portOf(server), sockets, close };
 }
 
 /** An HTTP server that sends no CORS headers, like aisysprojserver; `handle` answers. */
