@@ -23,6 +23,7 @@ export class TcpRelay implements RelayChannel {
   private readonly idle: IdleTimer;
   private readonly backpressure: PageBackpressure;
   private ended = false;
+  private corked = false;
 
   constructor(
     readonly id: number,
@@ -54,6 +55,15 @@ export class TcpRelay implements RelayChannel {
   fromPage(kind: DataKind, payload: Uint8Array): string | undefined {
     if (kind !== 'bytes') return 'a TCP channel carries bytes, not text frames';
     this.idle.touch();
+    // A page's frames often come many to a read: one write of them all per tick, not a syscall each.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
     this.socket.write(payload);
     // The page cannot be paused per channel: a peer that stops reading gets its connection cut instead.
     if (this.socket.writableLength > this.link.limits.bufferBytes) {
@@ -76,7 +86,10 @@ export class TcpRelay implements RelayChannel {
   close(): void {
     this.ended = true;
     this.idle.stop();
-    this.socket.destroy();
+    // What the page sent before closing still goes out: end after it, and drop a peer that does not close.
+    if (this.corked) this.socket.uncork();
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 1000).unref();
   }
 
   private end(reason: string): void {

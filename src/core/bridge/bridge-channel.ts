@@ -45,6 +45,8 @@ export class BridgeChannel implements WireSink<WireData> {
   private readonly backlog: Delivery[] = [];
   private endReason: string | undefined;
   private endDelivered = false;
+  /** TCP bytes sent in this turn, going out together at its end. */
+  private readonly unsent: Uint8Array[] = [];
   private resolveEnded: (reason: string) => void = () => undefined;
   private nextExchange = 1;
   private readonly awaitingResponse = new Map<
@@ -92,9 +94,13 @@ export class BridgeChannel implements WireSink<WireData> {
       );
       return;
     }
-    if (typeof data === 'string')
-      return this.link.sendData(this.id, this.transport === 'tcp' ? 'bytes' : 'text', encoder.encode(data));
-    if (data instanceof Uint8Array) return this.link.sendData(this.id, 'bytes', data);
+    if (this.transport === 'tcp') {
+      if (typeof data === 'string') return this.queueBytes(encoder.encode(data));
+      if (data instanceof Uint8Array) return this.queueBytes(data.slice());
+    } else {
+      if (typeof data === 'string') return this.link.sendData(this.id, 'text', encoder.encode(data));
+      if (data instanceof Uint8Array) return this.link.sendData(this.id, 'bytes', data);
+    }
     throw new BridgeError(
       'bridge.channel',
       `a ${this.transport} channel sends bytes or text, not HTTP messages`,
@@ -124,9 +130,10 @@ export class BridgeChannel implements WireSink<WireData> {
     });
   }
 
-  /** Closes the channel (the bridge closes the connection behind it). */
+  /** Closes the channel (the bridge closes the connection behind it) after what was sent. */
   close(reason = 'closed by the page'): void {
     if (this.endReason !== undefined) return;
+    this.flushBytes();
     this.link.sendControl({ op: 'close', id: this.id, reason });
     this.finish(reason);
   }
@@ -168,6 +175,34 @@ export class BridgeChannel implements WireSink<WireData> {
   terminate(reason: string): void {
     if (this.endReason !== undefined) return;
     this.finish(reason);
+  }
+
+  /**
+   * A TCP stream has no message boundaries, so what is sent in one turn of the event loop goes as one data
+   * frame: a burst of small messages costs one WebSocket frame, not one each.
+   */
+  private queueBytes(bytes: Uint8Array): void {
+    this.unsent.push(bytes);
+    if (this.unsent.length === 1) queueMicrotask(() => this.flushBytes());
+  }
+
+  private flushBytes(): void {
+    if (this.unsent.length === 0 || this.endReason !== undefined) return;
+    const parts = this.unsent.splice(0);
+    let payload = parts[0]!;
+    if (parts.length > 1) {
+      payload = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+      let offset = 0;
+      for (const part of parts) {
+        payload.set(part, offset);
+        offset += part.length;
+      }
+    }
+    try {
+      this.link.sendData(this.id, 'bytes', payload);
+    } catch (error) {
+      this.terminate((error as Error).message);
+    }
   }
 
   private answer(response: HttpMessage): void {
