@@ -102,6 +102,6 @@ export const bridgeCommand: ToolCommandSpec = {
     'protoplay bridge --target gama=ws://127.0.0.1:3001/ --listen massim=12300',
     'protoplay bridge --config bridge.json --origin https://example.org',
   ],
-  handler: async (values, _positionals, context) =>
-    (await import('./run-bridge')).runBridge(values, _positionals, context),
+  handler: async (values, positionals, context) =>
+    (await import('./run-bridge')).runBridge(values, positionals, context),
 };

@@ -274,12 +274,8 @@ export class BridgeClient {
         const opening = this.opening.get(message.id);
         if (opening) {
           this.opening.delete(message.id);
-          opening.reject(
-            new BridgeError(
-              message.message.startsWith('no target named') ? 'bridge.unknown-target' : 'bridge.open',
-              message.message,
-            ),
-          );
+          // The name was checked against the welcome, so this is a connection that failed.
+          opening.reject(new BridgeError('bridge.open', message.message));
           return;
         }
         const channel = this.channels.get(message.id);

@@ -235,3 +235,48 @@ describe('bridge security', () => {
     expect(await channel.ended).toMatch(/^the other end is not reading: \d+ bytes waiting \(cap 64 KiB\)$/);
   });
 });
+
+describe('bridge backpressure', () => {
+  it('stops reading a fast server while the page does not read, and loses nothing', async () => {
+    const total = 48 * 1024 * 1024;
+    let queued = 0;
+    const nul = await startNulServer();
+    afterTest(() => nul.close());
+    nul.server.removeAllListeners('connection');
+    nul.server.on('connection', (socket) => {
+      nul.sockets.push(socket);
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      const pump = () => {
+        while (queued < total) {
+          queued += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    const started = await startBridge({
+      targets: [target('flood', 'tcp', nul.port)],
+      limits: { bufferBytes: 1024 * 1024 },
+    });
+    afterTest(() => started.server.close());
+    const raw = await rawPage(started);
+    let received = 0;
+    raw.socket.on('message', (data: Buffer, isBinary) => {
+      if (isBinary) received += data.length - 5;
+    });
+    raw.send({ op: 'hello', token: TOKEN });
+    await raw.next('welcome');
+    raw.socket.pause();
+    raw.send({ op: 'open', id: 1, target: 'flood' });
+    // Wait until the server cannot write any more: the bridge stopped reading it.
+    let last = -1;
+    while (queued !== last) {
+      last = queued;
+      await new Promise((done) => setTimeout(done, 300));
+    }
+    expect(queued).toBeLessThan(total);
+    raw.socket.resume();
+    while (received < total) await new Promise((done) => setTimeout(done, 20));
+    expect(received).toBe(total);
+  });
+});
