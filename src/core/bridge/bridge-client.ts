@@ -55,6 +55,12 @@ interface Welcome {
   socket: BridgeSocket;
   targets: TargetInfo[];
   listens: ListenInfo[];
+  /**
+   * Where the socket's later messages go. `ws` may deliver several messages of one read at once, so what
+   * follows the welcome waits here until the client takes the socket over.
+   */
+  deliver: (data: unknown) => void;
+  early: unknown[];
 }
 
 /** A connection to the bridge. */
@@ -69,7 +75,7 @@ export class BridgeClient {
   >();
   private readonly servers = new Map<string, SansIoEndpoint<WireData, WireData>>();
   private readonly statusListeners = new Set<(status: BridgeStatus) => void>();
-  private readonly pings = new Map<number, () => void>();
+  private readonly pings = new Map<number, { resolve: () => void; reject: (error: BridgeError) => void }>();
   private nextChannelId = 1;
   private nextPing = 1;
   private closedByPage = false;
@@ -86,7 +92,7 @@ export class BridgeClient {
     this.welcome = welcome;
     this.socket = welcome.socket;
     this.currentStatus = { state: 'connected', targets: welcome.targets, listens: welcome.listens };
-    this.listen(welcome.socket);
+    this.listen(welcome);
   }
 
   /** Connects and says hello; rejects with a `BridgeError` saying why the bridge cannot be used. */
@@ -173,8 +179,12 @@ export class BridgeClient {
   ping(): Promise<number> {
     const nonce = this.nextPing++;
     const start = performance.now();
-    return new Promise((resolve) => {
-      this.pings.set(nonce, () => resolve(performance.now() - start));
+    if (this.currentStatus.state !== 'connected')
+      return Promise.reject(
+        new BridgeError('bridge.gone', `the bridge is not connected (${this.currentStatus.state})`),
+      );
+    return new Promise((resolve, reject) => {
+      this.pings.set(nonce, { resolve: () => resolve(performance.now() - start), reject });
       this.sendControl({ op: 'ping', nonce });
     });
   }
@@ -209,7 +219,9 @@ export class BridgeClient {
         );
       }, options.welcomeTimeoutMs ?? 10_000);
       socket.addEventListener('open', () => socket.send(JSON.stringify({ op: 'hello', token })));
+      let welcome: Welcome | undefined;
       socket.addEventListener('message', (event) => {
+        if (welcome) return welcome.deliver(event.data);
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -219,7 +231,15 @@ export class BridgeClient {
           reject(new BridgeError('bridge.protocol', `${url} did not answer like protoplay bridge`));
           return;
         }
-        resolve({ socket, targets: message.targets, listens: message.listens });
+        const early: unknown[] = [];
+        welcome = {
+          socket,
+          targets: message.targets,
+          listens: message.listens,
+          early,
+          deliver: (data) => early.push(data),
+        };
+        resolve(welcome);
       });
       socket.addEventListener('close', (event) => {
         if (settled) return;
@@ -233,12 +253,14 @@ export class BridgeClient {
     });
   }
 
-  private listen(socket: BridgeSocket): void {
-    socket.addEventListener('message', (event) => {
+  private listen(welcome: Welcome): void {
+    const { socket } = welcome;
+    welcome.deliver = (data) => {
       if (socket !== this.socket) return;
-      if (typeof event.data === 'string') this.onControl(event.data);
-      else if (event.data instanceof ArrayBuffer) this.onData(new Uint8Array(event.data));
-    });
+      if (typeof data === 'string') this.onControl(data);
+      else if (data instanceof ArrayBuffer) this.onData(new Uint8Array(data));
+    };
+    for (const data of welcome.early.splice(0)) welcome.deliver(data);
     socket.addEventListener('close', (event) => {
       if (socket !== this.socket || this.closedByPage) return;
       void this.reconnect(
@@ -301,7 +323,7 @@ export class BridgeClient {
       case 'pong': {
         const done = this.pings.get(message.nonce);
         this.pings.delete(message.nonce);
-        done?.();
+        done?.resolve();
         return;
       }
       case 'welcome':
@@ -344,8 +366,10 @@ export class BridgeClient {
 
   /** Ends every channel and pending open: the connection behind them is gone. */
   private lose(reason: string): void {
-    for (const opening of this.opening.values()) opening.reject(new BridgeError('bridge.gone', reason));
+    for (const waiting of [...this.opening.values(), ...this.pings.values()])
+      waiting.reject(new BridgeError('bridge.gone', reason));
     this.opening.clear();
+    this.pings.clear();
     for (const channel of [...this.channels.values()]) channel.terminate(reason);
     this.channels.clear();
   }
@@ -369,7 +393,7 @@ export class BridgeClient {
         if (this.closedByPage) return welcome.socket.close();
         this.welcome = welcome;
         this.socket = welcome.socket;
-        this.listen(welcome.socket);
+        this.listen(welcome);
         this.setStatus({ state: 'connected', targets: welcome.targets, listens: welcome.listens });
         return;
       } catch (error) {
