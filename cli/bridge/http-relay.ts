@@ -52,8 +52,15 @@ export function relayableHeaders(headers: IncomingHttpHeaders | HttpHeaders): Ht
   return kept;
 }
 
-/** Reads a message's body up to `cap` bytes; rejects with a sentence beyond it. */
-export function readCappedBody(message: IncomingMessage, cap: number): Promise<Buffer> {
+/**
+ * Reads a message's body up to `cap` bytes; rejects with a sentence beyond it. A response is then cut off;
+ * a request is read to its end and dropped, so its client can still be told why (413).
+ */
+export function readCappedBody(
+  message: IncomingMessage,
+  cap: number,
+  overflow: 'cut' | 'drain' = 'cut',
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
@@ -61,7 +68,8 @@ export function readCappedBody(message: IncomingMessage, cap: number): Promise<B
       length += chunk.length;
       if (length > cap) {
         reject(new Error(`the body is over the ${formatBytes(cap)} HTTP body cap`));
-        message.destroy();
+        if (overflow === 'cut') message.destroy();
+        else message.removeAllListeners('data').resume();
         return;
       }
       chunks.push(chunk);
@@ -214,7 +222,7 @@ export class AcceptedHttpRelay implements RelayChannel {
   accept(request: IncomingMessage, response: ServerResponse): void {
     this.idle.touch();
     const cap = this.link.limits.httpBodyBytes;
-    readCappedBody(request, cap).then(
+    readCappedBody(request, cap, 'drain').then(
       (bytes) => {
         if (this.ended) return;
         const exchange = this.nextExchange++;

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { SansIoEndpoint, WireData } from '../../../src/core/protocols/contract';
-import type { ListenSpec } from '../../../cli/bridge/bridge-config';
+import type { BridgeLimits, ListenSpec } from '../../../cli/bridge/bridge-config';
 import { afterTest } from './cleanup';
 import { connectPage, startBridge } from './bridge-fixture';
 
@@ -20,7 +20,11 @@ const listen = (name: string, transport: ListenSpec['transport'], path = ''): Li
 });
 
 async function bridgeListening(...listens: ListenSpec[]) {
-  const bridge = await startBridge({ listens });
+  return bridgeListeningWith({}, ...listens);
+}
+
+async function bridgeListeningWith(limits: Partial<BridgeLimits>, ...listens: ListenSpec[]) {
+  const bridge = await startBridge({ listens, limits });
   afterTest(() => bridge.server.close());
   const port = (name: string) =>
     Number(new URL(bridge.server.listens.find((l) => l.name === name)!.url).port);
@@ -144,5 +148,24 @@ describe('listen ports', () => {
     afterTest(() => page.close());
     expect(await tcpAgent(port('massim'), ['agentA1'])).toBe('');
     expect(bridge.log.join('\n')).toMatch(/refused 127\.0\.0\.1:\d+: no page is connected/);
+  });
+
+  it('answers 504 when the page gives no response in time, and 413 to a body over the cap', async () => {
+    const { bridge, port } = await bridgeListeningWith(
+      { responseTimeoutMs: 200, httpBodyBytes: 100 },
+      listen('aisys', 'http'),
+    );
+    const page = await connectPage(bridge);
+    afterTest(() => page.close());
+    page.serve('aisys', { connect: () => ({ receive() {}, end() {} }) });
+    const silent = await fetch(`http://127.0.0.1:${port('aisys')}/agents`);
+    expect(silent.status).toBe(504);
+    expect(await silent.text()).toBe('the page gave no response within 200 ms\n');
+    const big = await fetch(`http://127.0.0.1:${port('aisys')}/act`, {
+      method: 'PUT',
+      body: 'x'.repeat(101),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.text()).toBe('the body is over the 100 bytes HTTP body cap\n');
   });
 });
