@@ -1,5 +1,6 @@
 /** The commands that take no protocol word: they work with every registered protocol. */
 import type { ToolCommandSpec } from './command-line/command-spec';
+import { bridgeCommand } from './bridge/bridge-command';
 import { inspectCommand } from './inspect/inspect-command';
 
-export const TOOL_COMMANDS: readonly ToolCommandSpec[] = [inspectCommand];
+export const TOOL_COMMANDS: readonly ToolCommandSpec[] = [inspectCommand, bridgeCommand];
