@@ -3,8 +3,13 @@
  * layer needs nothing else.
  */
 import type { ProtocolCommands } from '../command-line/command-spec';
+import { aisysCommands } from './aisys';
 import { massimCommands } from './massim';
 import { rddlsimCommands } from './rddlsim';
 
 /** Every registered protocol, in the order help lists them. */
-export const PROTOCOL_COMMANDS: readonly ProtocolCommands[] = [rddlsimCommands, massimCommands];
+export const PROTOCOL_COMMANDS: readonly ProtocolCommands[] = [
+  rddlsimCommands,
+  massimCommands,
+  aisysCommands,
+];

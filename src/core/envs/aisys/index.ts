@@ -1,0 +1,4 @@
+/** The course server's environments Protoplay plays: the contract, Python's semantics, and each game. */
+export * from './api';
+export { createNim, NIM_CLASS, type NimState } from './nim';
+export { pythonEquals, pythonInt, pythonRepr, pythonTruthy } from './python';
