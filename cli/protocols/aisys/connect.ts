@@ -15,7 +15,7 @@ import { OptionReader } from '../../command-line/option-values';
 import { runHttpClient } from '../../net/http-client';
 import { RoundReporter } from '../../report/round-report';
 import { writeTranscriptFile } from '../../transcript-file';
-import { prepareAisysPolicy } from './policies';
+import { defaultAisysPolicy, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
 /** Runs `protoplay connect aisys` with parsed options; resolves to the exit code. */
@@ -32,7 +32,7 @@ export async function connectAisys(values: OptionValues, context: CommandContext
   const json = options.flag('json');
   const verbose = options.flag('verbose');
 
-  const policy = await prepareAisysPolicy(options.string('policy', 'optimal'), {
+  const policy = await prepareAisysPolicy(options.string('policy', defaultAisysPolicy(config.env)), {
     cwd: io.cwd,
     seed,
     budgetMs,

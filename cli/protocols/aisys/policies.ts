@@ -23,7 +23,13 @@ const BUILTIN_SAMPLES: Readonly<Record<string, string>> = {
   random: 'nim-random',
   'take-one': 'nim-take-one',
   notes: 'nim-notes',
+  explorer: 'cave-explorer',
 };
+
+/** The built-in an environment plays when `--policy` is not given. */
+export function defaultAisysPolicy(env: string): string {
+  return env === 'wumpus-cave' ? 'explorer' : 'optimal';
+}
 
 /** The names `--policy` accepts besides a file. */
 export const BUILTIN_AISYS_POLICIES: readonly string[] = Object.keys(BUILTIN_SAMPLES);

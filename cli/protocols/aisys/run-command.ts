@@ -19,7 +19,7 @@ export const runCommand: CommandSpec = {
       name: 'env',
       type: 'string',
       valueName: 'ID',
-      description: 'environment: nim (random opponent, the default) or nim-strong',
+      description: 'environment: nim (random opponent, the default), nim-strong or wumpus-cave',
     },
     ...POLICY_OPTIONS,
     { name: 'runs', type: 'string', valueName: 'N', description: 'runs to finish (default 100)' },
@@ -51,6 +51,7 @@ export const runCommand: CommandSpec = {
     'run aisys --env nim --policy optimal --runs 100',
     'run aisys --env nim-strong --policy my-policy.ts --runs 20 --seed 3 --json',
     'run aisys --env nim --policy random --no-parallel-runs --transcript nim.json',
+    'run aisys --env wumpus-cave --policy explorer --runs 50',
   ],
   handler: async (values, context) => (await import('./run')).runAisys(values, context),
 };

@@ -11,7 +11,7 @@ import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { RoundReporter } from '../../report/round-report';
 import { writeTranscriptFile } from '../../transcript-file';
-import { prepareAisysPolicy } from './policies';
+import { defaultAisysPolicy, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
 /** Runs `protoplay run aisys` with parsed options; resolves to the exit code. */
@@ -30,7 +30,7 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
   const transcriptPath = options.string('transcript');
   const json = options.flag('json');
 
-  const policy = await prepareAisysPolicy(options.string('policy', 'optimal'), {
+  const policy = await prepareAisysPolicy(options.string('policy', defaultAisysPolicy(env)), {
     cwd: io.cwd,
     seed,
     budgetMs,

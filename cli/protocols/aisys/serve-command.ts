@@ -33,7 +33,7 @@ export const serveCommand: CommandSpec = {
       type: 'string',
       multiple: true,
       valueName: 'ID',
-      description: 'environment to offer, repeatable: nim, nim-strong (default both)',
+      description: 'environment to offer, repeatable: nim, nim-strong, wumpus-cave (default all)',
     },
     { name: 'agent', type: 'string', valueName: 'NAME', description: 'the agent to make (default agent)' },
     {

@@ -10,7 +10,8 @@ export const POLICY_OPTIONS: readonly OptionSpec[] = [
     name: 'policy',
     type: 'string',
     valueName: `FILE|${BUILTIN_AISYS_POLICIES.join('|')}`,
-    description: 'policy file exporting act(percept, run, context), or a built-in (default optimal)',
+    description:
+      'policy file exporting act(percept, run, context), or a built-in (default optimal; explorer on wumpus-cave)',
   },
   {
     name: 'budget',

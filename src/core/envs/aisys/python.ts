@@ -96,8 +96,7 @@ function pythonStrip(text: string): string {
 /**
  * Python's `int()` of a JSON value: booleans are 0 and 1, numbers are truncated towards zero, strings
  * are read as base-10 integer literals (surrounding whitespace, a sign and single underscores between
- * digits allowed); anything else is a TypeError. Only ASCII digits are read (Python also reads other
- * scripts' decimal digits).
+ * digits allowed, the decimal digits of every script: `'١٢'` is 12); anything else is a TypeError.
  */
 export function pythonInt(value: unknown): PythonIntResult {
   if (typeof value === 'boolean') return { ok: true, value: value ? 1 : 0 };
@@ -108,10 +107,24 @@ export function pythonInt(value: unknown): PythonIntResult {
   }
   if (typeof value === 'string') {
     const text = pythonStrip(value);
-    if (!/^[+-]?\d+(_\d+)*$/.test(text)) return { ok: false, error: 'ValueError' };
-    return { ok: true, value: Number(text.replaceAll('_', '')) + 0 };
+    if (!/^[+-]?\p{Nd}+(_\p{Nd}+)*$/u.test(text)) return { ok: false, error: 'ValueError' };
+    const digits = [...text.replaceAll('_', '')].map((char) =>
+      /\p{Nd}/u.test(char) ? String(digitValue(char)) : char,
+    );
+    return { ok: true, value: Number(digits.join('')) + 0 };
   }
   return { ok: false, error: 'TypeError' };
+}
+
+/**
+ * The value of a decimal digit of any script. Unicode puts each script's digits 0 to 9 in a row, rows of
+ * several sets one after another (the mathematical digits): the value is the distance from the start of
+ * the row, modulo 10.
+ */
+function digitValue(char: string): number {
+  let start = char.codePointAt(0)!;
+  while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+  return (char.codePointAt(0)! - start) % 10;
 }
 
 /** Python's truthiness of a JSON value: `None`, `False`, `0`, `''`, `[]` and `{}` are false. */

@@ -98,7 +98,6 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
   /** Runs under way at the first response (undefined before it). */
   #oldRuns: Set<string> | undefined;
   #runsLeft = 0;
-  #responses = 0;
   /** Actions sent per run (its last action number + 1). */
   readonly #actionsSent = new Map<string, number>();
 
@@ -127,11 +126,6 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
   /** Runs that have left the active runs so far (what `runLimit` counts). */
   get runsFinished(): number {
     return this.#runsLeft;
-  }
-
-  /** Successful responses so far. */
-  get responses(): number {
-    return this.#responses;
   }
 
   connect(sink: WireSink<HttpMessage>): WirePeer<HttpMessage> {
@@ -190,7 +184,6 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
         message: `the server's answer is not a version 1 response: ${problem}`,
       });
     }
-    this.#responses++;
     await this.#answer(reading.response);
   }
 

@@ -4,10 +4,11 @@
  */
 import type { AisysEnvironmentClass, JsonValue } from '../../envs/aisys/api';
 import { NIM_CLASS } from '../../envs/aisys/nim';
+import { WUMPUS_CAVE_CLASS } from '../../envs/aisys/wumpus-cave';
 import type { EnvironmentChoice } from '../contract';
 
 /** Every class `makeenv` can make environments of. */
-export const AISYS_ENVIRONMENT_CLASSES: readonly AisysEnvironmentClass[] = [NIM_CLASS];
+export const AISYS_ENVIRONMENT_CLASSES: readonly AisysEnvironmentClass[] = [NIM_CLASS, WUMPUS_CAVE_CLASS];
 
 /** A ready-made environment: an id for `/act/<id>`, its class and config. */
 export interface AisysEnvironmentPreset extends EnvironmentChoice {
@@ -32,6 +33,14 @@ export const AISYS_ENVIRONMENTS: readonly AisysEnvironmentPreset[] = [
       'Take 1 to 3 of 10 objects in turn with an opponent that always leaves a multiple of 4 when it can; only perfect play wins.',
     envClass: 'nim',
     config: { strong: true, random_start: false },
+  },
+  {
+    id: 'wumpus-cave',
+    label: 'Wumpus cave',
+    description:
+      'Spend skill points on agility and fighting, then walk a cave for gold past bridges, pits and a wumpus, and climb out: the gold brought out is the outcome.',
+    envClass: 'wumpus-cave',
+    config: {},
   },
 ];
 

@@ -41,6 +41,38 @@ type Action = number | string;
 type Outcome = 0 | 1;
 `;
 
+const WUMPUS_CAVE = `/** A move in the cave. */
+type Move = 'NORTH' | 'EAST' | 'SOUTH' | 'WEST';
+/** Skill points: agility helps on bridges, fighting against the wumpus. */
+interface Skills {
+  agility: number;
+  fighting: number;
+}
+/** A cell: [x, y], x the column and y the line of the map, from 0 at the top left. */
+type Position = [number, number];
+/** What one move did. */
+interface StepOutcome {
+  position: Position;
+  event: 'moved' | 'bumped' | 'hesitated' | 'crossed' | 'fell' | 'fought' | 'wounded' | 'killed' | 'lost' | 'exited';
+  'collected-gold-at'?: Position;
+  'killed-wumpus-at'?: Position;
+}
+/** The cave as you know it. */
+interface Percept {
+  /** Lines of the cave: X wall, S stairs (start and exit), G gold, P pit, W wumpus, B bridge, . floor. */
+  map: string;
+  'skill-points': Skills;
+  /** Points still to spend: your first action spends them. */
+  'free-skill-points': number;
+  /** Every action so far with what it did (the first one: the skills you chose). */
+  history: { action: Action; outcome: StepOutcome | { skills: Skills } }[];
+}
+/** First your skills, then moves, and EXIT on the stairs. */
+type Action = Skills | Move | 'EXIT';
+/** The gold you brought out (0 if you died, got lost or abandoned the run). */
+type Outcome = number;
+`;
+
 const ANY = `/** What the environment shows of a run. */
 type Percept = unknown;
 /** What you send back. */
@@ -52,6 +84,6 @@ type Outcome = unknown;
 /** The declarations for an environment (a ready-made one's id). */
 export function aisysPolicyTypes(environment: string): string {
   const preset = findAisysEnvironment(environment);
-  const specific = preset?.envClass === 'nim' ? NIM : ANY;
+  const specific = preset?.envClass === 'nim' ? NIM : preset?.envClass === 'wumpus-cave' ? WUMPUS_CAVE : ANY;
   return `${specific}\n${COMMON}`;
 }

@@ -1,6 +1,7 @@
 /**
- * The sample policies of the aisys playground, for Nim: a perfect player, a random one, the "always take
- * one" policy of the course's client examples, and one that keeps notes per run. They are written against
+ * The sample policies of the aisys playground: for Nim, a perfect player, a random one, the "always take
+ * one" policy of the course's client examples, and one that keeps notes per run; for the Wumpus cave, an
+ * explorer that walks safe paths to the gold. They are written against
  * the editor's declarations (`Percept`, `Action`, `Run`, `PolicyContext`, `Outcome`), which are globals
  * there.
  */
@@ -46,6 +47,54 @@ export function onRunEnd(outcome: Outcome, run: Run, context: PolicyContext): vo
 }
 `;
 
+const CAVE_EXPLORER = `// Cave explorer: everything on agility (bridges), then the nearest gold reachable without pits or
+// wumpuses, one after another, then back to the stairs and out. The map changes as gold is taken.
+type Cell = [number, number];
+const STEPS: Record<Move, Cell> = { NORTH: [0, -1], EAST: [1, 0], SOUTH: [0, 1], WEST: [-1, 0] };
+
+export function act(percept: Percept, run: Run, context: PolicyContext): Action {
+  const free = percept['free-skill-points'];
+  if (free > 0) return { agility: free, fighting: 0 };
+  const lines = percept.map.split('\\n');
+  const here = position(percept, lines);
+  const target = lines.some((line) => line.includes('G')) ? 'G' : 'S';
+  if (target === 'S' && lines[here[1]]![here[0]] === 'S') return 'EXIT';
+  const move = firstMove(lines, here, target) ?? firstMove(lines, here, 'S');
+  if (!move) return 'EXIT';
+  context.log(\`run \${run.id}: \${move} towards \${target}\`);
+  return move;
+}
+
+/** Where I am: the last move's outcome, or the stairs before any. */
+function position(percept: Percept, lines: string[]): Cell {
+  for (let i = percept.history.length - 1; i >= 0; i--) {
+    const outcome = percept.history[i]!.outcome;
+    if ('position' in outcome) return outcome.position;
+  }
+  const y = lines.findIndex((line) => line.includes('S'));
+  return [lines[y]!.indexOf('S'), y];
+}
+
+/** The first move of a shortest safe way to a cell holding \`target\` (breadth-first). */
+function firstMove(lines: string[], from: Cell, target: string): Move | undefined {
+  const key = ([x, y]: Cell) => \`\${x},\${y}\`;
+  const seen = new Set([key(from)]);
+  const queue: { cell: Cell; first?: Move }[] = [{ cell: from }];
+  for (let head = 0; head < queue.length; head++) {
+    const { cell, first } = queue[head]!;
+    if (first && lines[cell[1]]![cell[0]] === target) return first;
+    for (const move of Object.keys(STEPS) as Move[]) {
+      const next: Cell = [cell[0] + STEPS[move][0], cell[1] + STEPS[move][1]];
+      const char = lines[next[1]]?.[next[0]] ?? 'X';
+      if ('XPW'.includes(char) || seen.has(key(next))) continue;
+      seen.add(key(next));
+      queue.push({ cell: next, first: first ?? move });
+    }
+  }
+  return undefined;
+}
+`;
+
 /** Every sample, the default first. */
 export const AISYS_SAMPLES: readonly SamplePolicy[] = [
   {
@@ -83,6 +132,15 @@ export const AISYS_SAMPLES: readonly SamplePolicy[] = [
     level: 'policy',
     code: NIM_NOTES,
     environments: ['nim', 'nim-strong'],
+  },
+  {
+    id: 'cave-explorer',
+    label: 'Cave explorer',
+    description: 'safe paths to the gold, then out',
+    language: 'ts',
+    level: 'policy',
+    code: CAVE_EXPLORER,
+    environments: ['wumpus-cave'],
   },
 ];
 

@@ -118,11 +118,6 @@ export class AisysServer {
     this.#nextRunId = options.firstRunId ?? 1;
   }
 
-  /** The id the next run will get. */
-  get nextRunId(): number {
-    return this.#nextRunId;
-  }
-
   /** Adds (or with `overwrite` replaces) an environment, as `makeenv` does. */
   makeEnvironment(
     id: string,
@@ -183,7 +178,7 @@ export class AisysServer {
   }
 
   /** The run a client's id names, read as SQLite compares it with an integer key (`"026"` is run 26). */
-  lookupRun(text: string): RunRecord | undefined {
+  #lookupRun(text: string): RunRecord | undefined {
     const trimmed = text.trim();
     if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return undefined;
     const id = Number(trimmed);
@@ -192,7 +187,7 @@ export class AisysServer {
 
   /** The run a message is about, when it is this agent's; otherwise the error message goes out. */
   #ownRun(runText: string, agentKey: string, answer: ActAnswer): RunRecord | undefined {
-    const run = this.lookupRun(runText);
+    const run = this.#lookupRun(runText);
     if (!run) {
       answer.message(runText, 'error', 'Invalid run id');
       return undefined;

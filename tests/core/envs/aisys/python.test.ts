@@ -66,6 +66,10 @@ describe('pythonInt', () => {
     ['1_0', 10],
     ['007', 7],
     ['\u20033', 3],
+    ['\u0663', 3],
+    ['\u0661\u0662', 12],
+    ['\u096f', 9],
+    ['\u{1d7d9}', 1],
   ])('reads the string %j as %d', (text, value) => {
     expect(pythonInt(text)).toEqual({ ok: true, value });
   });

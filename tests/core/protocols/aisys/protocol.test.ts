@@ -106,6 +106,13 @@ describe('the samples', () => {
     }
   });
 
+  it('the cave explorer brings gold out of the Wumpus cave', async () => {
+    const { session, outcome } = await play(code('cave-explorer'), 'wumpus-cave', 10);
+    expect(outcome.kind).toBe('finished');
+    const gold = session.finished.map((run) => run.outcome as number);
+    expect(gold.every((amount) => amount === 2)).toBe(true);
+  });
+
   it('notes per run: keeps a memory per run and logs each end', async () => {
     const { session } = await play(code('nim-notes'), 'nim', 10);
     const logs = session.transcript.annotations
