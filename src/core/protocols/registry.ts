@@ -7,12 +7,13 @@ import { ProtoplayError } from '../errors';
 import { importRecording } from '../transcript/import';
 import type { Transcript } from '../transcript/model';
 import type { Protocol } from './contract';
+import { aisysProtocol } from './aisys/protocol';
 import { gamaProtocol } from './gama/protocol';
 import { massimProtocol } from './massim/protocol';
 import { rddlsimProtocol } from './rddlsim/protocol';
 
 /** The registered protocols. */
-export const PROTOCOLS: readonly Protocol[] = [rddlsimProtocol, massimProtocol, gamaProtocol];
+export const PROTOCOLS: readonly Protocol[] = [rddlsimProtocol, massimProtocol, aisysProtocol, gamaProtocol];
 
 /** The protocol with this id, if registered. */
 export function findProtocol(id: string): Protocol | undefined {

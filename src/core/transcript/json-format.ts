@@ -8,6 +8,7 @@ import {
   TRANSCRIPT_FORMAT_VERSION,
   type Annotation,
   type ConnectionInfo,
+  type HttpMessageMeta,
   type Transcript,
   type TranscriptMessage,
 } from './model';
@@ -196,5 +197,25 @@ function checkMessage(check: ShapeChecker, item: unknown, i: number): Transcript
       FRAMINGS,
       `${path}.framing`,
     ) as TranscriptMessage['framing'];
+  if (message.channel !== undefined) result.channel = check.string(message.channel, `${path}.channel`);
+  if (message.http !== undefined) result.http = checkHttp(check, message.http, `${path}.http`);
+  return result;
+}
+
+function checkHttp(check: ShapeChecker, value: unknown, path: string): HttpMessageMeta {
+  const http = check.record(value, path);
+  const exchange = check.number(http.exchange, `${path}.exchange`);
+  if (!Number.isInteger(exchange) || exchange < 0)
+    check.fail(`${path}.exchange`, 'a message index', exchange);
+  const result: HttpMessageMeta = { exchange };
+  if (http.method !== undefined) result.method = check.string(http.method, `${path}.method`);
+  if (http.path !== undefined) result.path = check.string(http.path, `${path}.path`);
+  if (http.status !== undefined) result.status = check.number(http.status, `${path}.status`);
+  if (http.headers !== undefined) {
+    const headers: Record<string, string> = {};
+    for (const [name, item] of Object.entries(check.record(http.headers, `${path}.headers`)))
+      headers[name] = check.string(item, `${path}.headers.${name}`);
+    result.headers = headers;
+  }
   return result;
 }

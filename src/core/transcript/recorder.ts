@@ -1,4 +1,11 @@
-import type { Annotation, Direction, ProtocolId, Transcript, TranscriptMessage } from './model';
+import type {
+  Annotation,
+  Direction,
+  HttpMessageMeta,
+  ProtocolId,
+  Transcript,
+  TranscriptMessage,
+} from './model';
 import { decodeWireBytes } from './bytes';
 
 /** Options for a new recording. */
@@ -54,6 +61,45 @@ export class TranscriptRecorder {
       kind: 'data',
       ...decodeWireBytes(bytes),
       ...(framing ? { framing } : {}),
+    });
+  }
+
+  /**
+   * Records an HTTP request: its body as the message's text, its method, path and headers in `http`. The
+   * request's own index is its exchange number, which its response names.
+   */
+  httpRequest(
+    conn: string,
+    request: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string },
+    channel?: string,
+  ): TranscriptMessage {
+    const exchange = this.transcript.messages.length;
+    return this.#push({
+      conn,
+      dir: 'c2s',
+      kind: 'data',
+      text: request.body,
+      framing: 'frame',
+      ...(channel !== undefined ? { channel } : {}),
+      http: { exchange, ...request.meta },
+    });
+  }
+
+  /** Records the HTTP response to the request recorded at index `exchange`. */
+  httpResponse(
+    conn: string,
+    exchange: number,
+    response: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string },
+    channel?: string,
+  ): TranscriptMessage {
+    return this.#push({
+      conn,
+      dir: 's2c',
+      kind: 'data',
+      text: response.body,
+      framing: 'frame',
+      ...(channel !== undefined ? { channel } : {}),
+      http: { exchange, ...response.meta },
     });
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtoplayError } from '../../../src/core/errors';
 import { parseTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../src/core/transcript/model';
+import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { loadRecording } from '../protocols/rddlsim/recordings';
 
 const small: Transcript = {
@@ -71,6 +72,37 @@ describe('Protoplay JSON', () => {
     );
     expect(shapeError((t) => (t.meta = { deep: {} }))).toBe(
       'meta.deep: expected a string, number or boolean, got {}',
+    );
+  });
+
+  it('reads back the HTTP meta and the channel of HTTP protocols, and checks them', () => {
+    const recorder = new TranscriptRecorder({ protocol: 'aisys', now: () => 5 });
+    const request = recorder.httpRequest(
+      'http1',
+      {
+        meta: { method: 'PUT', path: '/act/nim', headers: { 'content-type': 'application/json' } },
+        body: '{}',
+      },
+      'nim/ann',
+    );
+    recorder.httpResponse(
+      'http1',
+      request.index,
+      { meta: { status: 400, headers: {} }, body: 'x' },
+      'nim/ann',
+    );
+    const http = recorder.transcript;
+    expect(http.messages[1]).toMatchObject({
+      dir: 's2c',
+      framing: 'frame',
+      channel: 'nim/ann',
+      http: { exchange: 0, status: 400 },
+    });
+    expect(parseTranscriptJson(serialiseTranscript(http))).toEqual(http);
+    const broken = JSON.parse(serialiseTranscript(http)) as Transcript;
+    (broken.messages[0]!.http as unknown as Record<string, unknown>).status = '200';
+    expect(() => parseTranscriptJson(JSON.stringify(broken))).toThrow(
+      'messages[0].http.status: expected a number',
     );
   });
 

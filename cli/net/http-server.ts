@@ -1,0 +1,249 @@
+/**
+ * The one HTTP server of the command line: it serves any HTTP protocol's sans-IO endpoint (an emulated
+ * aisysprojserver), one endpoint connection per TCP connection, each request handed to the endpoint as an
+ * `HttpMessage` and each message the endpoint sends written as the response to the oldest request still
+ * unanswered on that connection (HTTP/1.1 answers in order). It binds 127.0.0.1 unless told otherwise,
+ * caps what it reads of a body, records every exchange in a transcript (`http` meta pairing each request
+ * with its response), and never lets an exception from the endpoint escape: that request gets a plain 500.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { describeError } from '../../src/core/errors';
+import type { HttpMessage, SansIoEndpoint, WirePeer } from '../../src/core/protocols/contract';
+import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
+
+/** The headers a transcript keeps by default: those the protocols read. */
+export const RECORDED_HEADERS: readonly string[] = [
+  'content-type',
+  'content-length',
+  'authorization',
+  'allow',
+  'retry-after',
+];
+
+/** Options of a server. */
+export interface HttpServerOptions {
+  /** What serves each connection. */
+  endpoint: SansIoEndpoint<HttpMessage, HttpMessage>;
+  /** Address to bind (default 127.0.0.1: only this machine). */
+  host?: string;
+  /** Port; 0 picks a free one. */
+  port: number;
+  /**
+   * Bytes of a body kept (default 1 MiB); the rest is read and dropped, and the endpoint sees the body cut
+   * there with the Content-Length the client declared, so it can refuse it as too large.
+   */
+  maxBodyBytes?: number;
+  /** Connections open at once (default 512). */
+  maxConnections?: number;
+  /** Where every exchange is recorded. */
+  recorder?: TranscriptRecorder;
+  /** The conversation an exchange belongs to, recorded as the messages' channel (an agent). */
+  channelOf?: (request: HttpMessage) => string | undefined;
+  /** Headers recorded (lower case; default `RECORDED_HEADERS`). */
+  recordedHeaders?: readonly string[];
+  /** The `Server` header (default `protoplay`). */
+  serverName?: string;
+  /** One line per event worth an operator's attention (an endpoint error, a socket error). */
+  log(line: string): void;
+}
+
+/** Why listening failed, in words (`the address is in use`). */
+export function describeListenError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return 'the address is in use';
+  if (code === 'EACCES') return 'permission denied';
+  return code ?? describeError(error);
+}
+
+/** A request waiting for its response on a connection. */
+interface Waiting {
+  response: ServerResponse;
+  /** Transcript index of the recorded request. */
+  exchange?: number;
+  channel?: string;
+}
+
+/** One TCP connection and the endpoint connection it carries. */
+interface ServedConnection {
+  id: string;
+  peer: WirePeer<HttpMessage> | undefined;
+  waiting: Waiting[];
+  socket: Socket;
+  closed: boolean;
+}
+
+/** A listening HTTP server. */
+export class HttpServer {
+  readonly #options: HttpServerOptions;
+  readonly #server: Server;
+  readonly #connections = new Map<Socket, ServedConnection>();
+  #serial = 0;
+  #exchanges = 0;
+
+  private constructor(options: HttpServerOptions) {
+    this.#options = options;
+    this.#server = createServer((request, response) => this.#request(request, response));
+    this.#server.maxConnections = options.maxConnections ?? 512;
+    this.#server.on('connection', (socket) => this.#open(socket));
+    this.#server.on('clientError', (error, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      options.log(`bad request from ${(socket as Socket).remoteAddress}: ${describeError(error)}`);
+    });
+  }
+
+  /** Starts listening; rejects with the socket error (address in use...) when it cannot. */
+  static async start(options: HttpServerOptions): Promise<HttpServer> {
+    const server = new HttpServer(options);
+    await new Promise<void>((resolve, reject) => {
+      server.#server.once('error', reject);
+      server.#server.listen(options.port, options.host ?? '127.0.0.1', () => {
+        server.#server.off('error', reject);
+        resolve();
+      });
+    });
+    server.#server.on('error', (error) => options.log(`server error: ${describeError(error)}`));
+    return server;
+  }
+
+  /** The bound address and port. */
+  get address(): { host: string; port: number } {
+    const address = this.#server.address();
+    if (address === null || typeof address === 'string')
+      return { host: this.#options.host ?? '127.0.0.1', port: this.#options.port };
+    return { host: address.address, port: address.port };
+  }
+
+  /** Requests answered so far. */
+  get exchanges(): number {
+    return this.#exchanges;
+  }
+
+  /** Stops listening and closes every connection; resolves once they are closed. */
+  async close(reason = 'the server stopped'): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const connection of this.#connections.values()) {
+      connection.peer?.end(reason);
+      connection.socket.destroy();
+    }
+    this.#server.closeAllConnections();
+    await closed;
+  }
+
+  #open(socket: Socket): void {
+    const connection: ServedConnection = {
+      id: `http${++this.#serial}`,
+      peer: undefined,
+      waiting: [],
+      socket,
+      closed: false,
+    };
+    this.#connections.set(socket, connection);
+    socket.once('close', () => {
+      this.#connections.delete(socket);
+      connection.closed = true;
+      connection.peer?.end('the client closed the connection');
+    });
+    try {
+      connection.peer = this.#options.endpoint.connect(
+        {
+          send: (message) => this.#respond(connection, message),
+          close: () => {
+            connection.closed = true;
+            // Whatever is being written goes out first.
+            if (connection.waiting.length === 0) socket.end();
+          },
+        },
+        { id: connection.id, remote: `${socket.remoteAddress}:${socket.remotePort}` },
+      );
+    } catch (error) {
+      this.#options.log(`${connection.id}: the endpoint refused the connection: ${describeError(error)}`);
+      socket.destroy();
+    }
+  }
+
+  #request(request: IncomingMessage, response: ServerResponse): void {
+    const connection = this.#connections.get(request.socket);
+    if (!connection?.peer) {
+      response.writeHead(503, { 'content-type': 'text/plain' }).end('not accepting requests\n');
+      return;
+    }
+    const cap = this.#options.maxBodyBytes ?? 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (kept >= cap) return;
+      const part = chunk.subarray(0, cap - kept);
+      chunks.push(part);
+      kept += part.length;
+    });
+    request.on('error', (error) => this.#options.log(`${connection.id}: ${describeError(error)}`));
+    request.on('end', () => {
+      const message: HttpMessage = {
+        meta: { method: request.method ?? 'GET', path: request.url ?? '/', headers: headersOf(request) },
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      const waiting: Waiting = { response };
+      const { recorder, channelOf } = this.#options;
+      if (recorder) {
+        const channel = channelOf?.(message);
+        const recorded = recorder.httpRequest(connection.id, this.#recordable(message), channel);
+        waiting.exchange = recorded.index;
+        if (channel !== undefined) waiting.channel = channel;
+      }
+      connection.waiting.push(waiting);
+      try {
+        connection.peer!.receive(message);
+      } catch (error) {
+        this.#options.log(
+          `${connection.id}: the endpoint failed on ${message.meta.method} ${message.meta.path}: ${describeError(error)}`,
+        );
+        this.#respond(connection, {
+          meta: { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } },
+          body: 'internal error of the emulated server\n',
+        });
+      }
+    });
+  }
+
+  #respond(connection: ServedConnection, message: HttpMessage): void {
+    const waiting = connection.waiting.shift();
+    if (!waiting) {
+      this.#options.log(`${connection.id}: the endpoint sent a response no request asked for; dropped`);
+      return;
+    }
+    this.#exchanges++;
+    const { recorder } = this.#options;
+    if (recorder && waiting.exchange !== undefined)
+      recorder.httpResponse(connection.id, waiting.exchange, this.#recordable(message), waiting.channel);
+    const body = Buffer.from(message.body, 'utf8');
+    const headers: Record<string, string | number> = {
+      server: this.#options.serverName ?? 'protoplay',
+      ...message.meta.headers,
+      'content-length': body.length,
+    };
+    if (connection.closed) headers.connection = 'close';
+    waiting.response.writeHead(message.meta.status ?? 200, headers);
+    waiting.response.end(body, () => {
+      if (connection.closed && connection.waiting.length === 0) connection.socket.end();
+    });
+  }
+
+  /** A message with only the recorded headers. */
+  #recordable(message: HttpMessage): HttpMessage {
+    const keep = this.#options.recordedHeaders ?? RECORDED_HEADERS;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(message.meta.headers ?? {}))
+      if (keep.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
+    return { meta: { ...message.meta, headers }, body: message.body };
+  }
+}
+
+/** A request's headers, names in lower case, repeated ones joined as HTTP joins them. */
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}

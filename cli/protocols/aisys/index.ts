@@ -1,0 +1,12 @@
+/** aisys on the command line: its run, serve and connect commands. */
+import type { ProtocolCommands } from '../../command-line/command-spec';
+import { connectCommand } from './connect-command';
+import { runCommand } from './run-command';
+import { serveCommand } from './serve-command';
+
+/** The aisys entry of the command line. */
+export const aisysCommands: ProtocolCommands = {
+  id: 'aisys',
+  title: 'aisysprojserver, the AI course server (FAU): runs of an environment over HTTP',
+  commands: { run: runCommand, serve: serveCommand, connect: connectCommand },
+};

@@ -1,0 +1,371 @@
+/**
+ * What both roles' machines know of one agent's conversation with the server, message by message: the
+ * requests waiting for their responses, the runs the server is waiting for (run id and action number),
+ * and what each exchange broke. A request is judged as the server would take it; a response as a client
+ * may expect it, given what it asked. The state is plain data and never mutated.
+ */
+import type { TranscriptMessage } from '../../transcript/model';
+import type { Violation } from '../machine';
+import { readActRequest } from './act-request';
+import { actPathEnvironment, readResponse } from './codec';
+import type { AisysResponse, ProtocolVersion } from './messages';
+
+/** A request waiting for its response. */
+export interface PendingRequest {
+  exchange: number;
+  /** False for requests that are not `/act` (admin, results): their responses are not judged. */
+  act: boolean;
+  version?: ProtocolVersion;
+  parallel?: boolean;
+  /** The actions sent: run as the client spelled it, its id as a number (NaN if none), action number. */
+  actions: { run: string; id: number; actNo: number }[];
+  abandoned: string[];
+}
+
+/** The conversation so far. */
+export interface ConversationState {
+  pending: PendingRequest[];
+  /** Runs the server asked for and has not had an answer to: run id -> action number. */
+  asked: Record<number, number>;
+  /** The active runs of the last response. */
+  active: number[];
+  /** After a crash (500) what was applied is unknown: nothing is judged that depends on it until a 200. */
+  uncertain: boolean;
+}
+
+export const INITIAL_CONVERSATION: ConversationState = {
+  pending: [],
+  asked: {},
+  active: [],
+  uncertain: false,
+};
+
+/** What one message did: the new state, and the rule it broke (requests for the server, responses for the client). */
+export interface ConversationStep {
+  state: ConversationState;
+  requestViolation?: Violation;
+  responseViolation?: Violation;
+}
+
+/** A violation whose sentence names the message, what was expected, what came, and the rule. */
+export function aisysViolation(index: number, rule: string, expected: string, got: string): Violation {
+  return {
+    index,
+    rule,
+    expected,
+    got,
+    message: `message ${index}: expected ${expected}, got ${got} [${rule}]`,
+  };
+}
+
+/** Feeds one message to the conversation. */
+export function advanceConversation(state: ConversationState, message: TranscriptMessage): ConversationStep {
+  if (message.kind !== 'data' || !message.http) return { state };
+  return message.dir === 'c2s' ? afterRequest(state, message) : afterResponse(state, message);
+}
+
+const httpOf = (message: TranscriptMessage) => {
+  const { exchange: _exchange, ...meta } = message.http!;
+  return { meta, body: message.text ?? '' };
+};
+
+function runId(text: string): number {
+  return /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+}
+
+function describeRuns(asked: Record<number, number>): string {
+  const runs = Object.entries(asked).map(([run, actNo]) => `${run}#${actNo}`);
+  return runs.length ? runs.join(', ') : 'none';
+}
+
+function afterRequest(state: ConversationState, message: TranscriptMessage): ConversationStep {
+  const exchange = message.http!.exchange;
+  const method = (message.http!.method ?? 'GET').toUpperCase();
+  // A CORS preflight (OPTIONS) or HEAD is plain HTTP, not part of the conversation.
+  const isAct =
+    actPathEnvironment(message.http!.path) !== undefined && method !== 'OPTIONS' && method !== 'HEAD';
+  const pending: PendingRequest = { exchange, act: isAct, actions: [], abandoned: [] };
+  const next = (violation?: Violation): ConversationStep => ({
+    state: { ...state, pending: [...state.pending, pending] },
+    ...(violation ? { requestViolation: violation } : {}),
+  });
+  if (!isAct) return next();
+  const at = message.index;
+  if (method !== 'PUT' && method !== 'GET')
+    return next(aisysViolation(at, 'aisys.request.method', 'PUT (or GET) to /act', method));
+  const reading = readActRequest(httpOf(message));
+  if (!reading.ok) {
+    const got =
+      'crash' in reading ? `a body the server crashes on (${reading.crash.name})` : reading.description;
+    return next(
+      aisysViolation(
+        at,
+        requestRule(reading.status, got),
+        'a request the server accepts',
+        got ?? `HTTP ${reading.status}`,
+      ),
+    );
+  }
+  const { request, version } = reading;
+  pending.version = version;
+  pending.parallel = request.parallel_runs;
+  pending.actions = request.actions.map((action) => ({
+    run: action.run,
+    id: runId(action.run),
+    actNo: action.act_no,
+  }));
+  pending.abandoned = request.to_abandon;
+  if (state.uncertain) return next();
+  const seen = new Set<number>();
+  for (const action of pending.actions) {
+    const label = `${action.run}#${action.actNo}`;
+    if (seen.has(action.id))
+      return next(
+        aisysViolation(
+          at,
+          'aisys.action.duplicate',
+          'one action per run and request',
+          `a second action for run ${action.run}`,
+        ),
+      );
+    seen.add(action.id);
+    if (request.to_abandon.some((run) => runId(run) === action.id))
+      return next(
+        aisysViolation(
+          at,
+          'aisys.action.abandoned-run',
+          'no action for a run abandoned in the same request',
+          label,
+        ),
+      );
+    const asked = state.asked[action.id];
+    if (asked === undefined)
+      return next(
+        aisysViolation(
+          at,
+          'aisys.action.unrequested',
+          `actions for the runs asked for (${describeRuns(state.asked)})`,
+          label,
+        ),
+      );
+    if (asked !== action.actNo)
+      return next(
+        aisysViolation(
+          at,
+          'aisys.action.act-no',
+          `action number ${asked} for run ${action.run}`,
+          `${action.actNo}`,
+        ),
+      );
+  }
+  for (const run of request.to_abandon) {
+    if (!state.active.includes(runId(run)))
+      return next(
+        aisysViolation(
+          at,
+          'aisys.abandon.inactive',
+          `abandoning active runs (${state.active.join(', ') || 'none'})`,
+          `run ${run}`,
+        ),
+      );
+  }
+  return next();
+}
+
+function requestRule(status: number, description: string | undefined): string {
+  if (status === 415) return 'aisys.request.content-type';
+  if (status === 413) return 'aisys.request.too-large';
+  if (status === 500) return 'aisys.request.body-type';
+  if (description === 'Expected JSON body') return 'aisys.request.empty';
+  if (description?.startsWith('Unsupported protocol version')) return 'aisys.request.version';
+  if (description?.startsWith('Malformed request body')) return 'aisys.request.schema';
+  return 'aisys.request.json';
+}
+
+/** Statuses the real server answers `/act` with (503 comes from a proxy in front of it). */
+const KNOWN_STATUSES = new Set([200, 400, 401, 404, 405, 413, 415, 500, 503]);
+
+function afterResponse(state: ConversationState, message: TranscriptMessage): ConversationStep {
+  const at = message.index;
+  const exchange = message.http!.exchange;
+  const request = state.pending.find((pending) => pending.exchange === exchange);
+  if (!request)
+    return {
+      state,
+      responseViolation: aisysViolation(
+        at,
+        'aisys.response.unsolicited',
+        'a response to a request',
+        `a response to exchange ${exchange}`,
+      ),
+    };
+  const rest = { ...state, pending: state.pending.filter((pending) => pending !== request) };
+  if (!request.act) return { state: rest };
+  const status = message.http!.status ?? 0;
+  const fail = (rule: string, expected: string, got: string, next = rest): ConversationStep => ({
+    state: next,
+    responseViolation: aisysViolation(at, rule, expected, got),
+  });
+  if (!KNOWN_STATUSES.has(status))
+    return fail('aisys.response.status', 'a status the server uses', `${status}`);
+  const reading = readResponse(httpOf(message));
+  if (status !== 200) {
+    // After a crash, actions before the crashing one may have been applied: the runs are unknown until the next answer.
+    const next = status === 500 ? { ...rest, uncertain: true } : rest;
+    if (status === 404 || status === 405 || status === 503) return { state: next };
+    if (reading.kind !== 'error')
+      return fail(
+        'aisys.response.error-shape',
+        'a JSON error body {errorcode, errorname, description}',
+        describeReading(reading),
+        next,
+      );
+    if (reading.error.errorcode !== status)
+      return fail(
+        'aisys.response.errorcode',
+        `errorcode ${status}`,
+        `errorcode ${reading.error.errorcode}`,
+        next,
+      );
+    return { state: next };
+  }
+  if (request.version === 0) {
+    if (reading.kind !== 'v0')
+      return fail('aisys.response.shape', 'a version 0 answer', describeReading(reading));
+    const response: AisysResponse = {
+      action_requests: reading.requests,
+      // Version 0 does not list active runs: the requests are all it says.
+      active_runs: reading.requests.map((r) => r.run),
+      messages: reading.errors.map((content) => ({
+        type: 'error',
+        content,
+        run: /^(?:MessageType\.)?\w+: Run (\S+): /.exec(content)?.[1] ?? null,
+      })),
+      finished_runs: {},
+    };
+    return judgeAnswer(rest, request, response, at, false);
+  }
+  if (reading.kind !== 'v1')
+    return fail(
+      'aisys.response.shape',
+      'action_requests, active_runs, messages and finished_runs',
+      describeReading(reading),
+    );
+  return judgeAnswer(rest, request, reading.response, at, true);
+}
+
+function describeReading(reading: ReturnType<typeof readResponse>): string {
+  switch (reading.kind) {
+    case 'html':
+      return `an HTML page (${reading.title})`;
+    case 'error':
+      return `an error body (${reading.error.errorcode} ${reading.error.description})`;
+    case 'unreadable':
+      return reading.problem;
+    case 'v0':
+      return 'a version 0 answer';
+    case 'v1':
+      return 'a version 1 answer';
+  }
+}
+
+/** Judges a successful answer against the request and what was asked before; updates the runs asked for. */
+function judgeAnswer(
+  state: ConversationState,
+  request: PendingRequest,
+  response: AisysResponse,
+  at: number,
+  complete: boolean,
+): ConversationStep {
+  const requests = response.action_requests;
+  const requestedIds = requests.map((r) => runId(r.run));
+  const finished = new Set(Object.keys(response.finished_runs).map(runId));
+  // An action was applied unless an error message answered it: each failed action gets one.
+  const errors = new Map<number, number>();
+  for (const m of response.messages)
+    if (m.type === 'error') errors.set(runId(m.run ?? ''), (errors.get(runId(m.run ?? '')) ?? 0) + 1);
+  const sent = new Map<number, number>();
+  for (const action of request.actions) sent.set(action.id, (sent.get(action.id) ?? 0) + 1);
+  const applied = new Set<number>();
+  for (const action of request.actions) {
+    const advanced = requests.some((r) => runId(r.run) === action.id && r.act_no > action.actNo);
+    if (finished.has(action.id) || advanced || (errors.get(action.id) ?? 0) < sent.get(action.id)!)
+      applied.add(action.id);
+  }
+  // What stays outstanding: runs asked before, not answered, abandoned or finished now.
+  const still: Record<number, number> = {};
+  for (const [run, actNo] of Object.entries(state.asked)) {
+    const id = Number(run);
+    if (applied.has(id) || finished.has(id) || request.abandoned.some((r) => runId(r) === id)) continue;
+    still[id] = actNo;
+  }
+  const asked: Record<number, number> = { ...still };
+  for (const r of requests) asked[runId(r.run)] = r.act_no;
+  const active = complete ? response.active_runs.map(runId) : state.active;
+  const next: ConversationState = { ...state, asked, active, uncertain: false };
+  const fail = (rule: string, expected: string, got: string): ConversationStep => ({
+    state: next,
+    responseViolation: aisysViolation(at, rule, expected, got),
+  });
+  const mentioned = new Set([...request.actions.map((a) => a.run), ...request.abandoned]);
+  if (complete) {
+    const missing = requests.find((r) => !response.active_runs.includes(r.run));
+    if (missing)
+      return fail(
+        'aisys.response.active-runs',
+        'every run asked for among active_runs',
+        `run ${missing.run} missing`,
+      );
+    if (!ascending(requestedIds) || !ascending(active))
+      return fail(
+        'aisys.response.order',
+        'runs in ascending id order',
+        requests.map((r) => r.run).join(', '),
+      );
+    const stranger = Object.keys(response.finished_runs).find((run) => !mentioned.has(run));
+    if (stranger !== undefined)
+      return fail(
+        'aisys.response.finished-runs',
+        'finished_runs only for runs acted on or abandoned in the request',
+        `run ${stranger}`,
+      );
+    const aside = response.messages.find((m) => m.run !== null && !mentioned.has(m.run));
+    if (aside)
+      return fail(
+        'aisys.response.message-run',
+        'messages only about runs named in the request',
+        `run ${aside.run}`,
+      );
+  }
+  if (request.parallel === false && requests.length > 1)
+    return fail(
+      'aisys.response.parallel',
+      'one action request (parallel_runs was false)',
+      `${requests.length}`,
+    );
+  if (state.uncertain) return { state: next };
+  const waiting = Object.keys(still)
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (waiting.length > 0) {
+    const fresh = requests.find((r) => still[runId(r.run)] === undefined);
+    if (fresh || requests.length === 0 || runId(requests[0]!.run) !== waiting[0])
+      return fail(
+        'aisys.response.outstanding-first',
+        `the outstanding runs first, lowest id first (${describeRuns(still)})`,
+        requests.map((r) => `${r.run}#${r.act_no}`).join(', ') || 'no action request',
+      );
+  }
+  for (const r of requests) {
+    const id = runId(r.run);
+    const action = request.actions.find((a) => a.id === id && a.actNo === state.asked[id]);
+    const expected = action && applied.has(id) ? action.actNo + 1 : state.asked[id];
+    if (expected !== undefined && r.act_no !== expected)
+      return fail('aisys.response.act-no', `action number ${expected} for run ${r.run}`, `${r.act_no}`);
+  }
+  return { state: next };
+}
+
+function ascending(ids: readonly number[]): boolean {
+  return ids.every((id, i) => i === 0 || ids[i - 1]! < id);
+}

@@ -1,0 +1,89 @@
+/**
+ * The declarations the policy editor gives an aisys policy: what a run, the context and the hooks are,
+ * and the percept, action and outcome of the environment played.
+ */
+import { findAisysEnvironment } from './environments';
+
+/** What every environment shares. */
+const COMMON = `/** A run as your policy sees it: one game, played until it has an outcome. */
+interface Run {
+  /** The run id: a global integer as a string ("26"). */
+  readonly id: string;
+  /** Which action of the run this is, from 0. */
+  readonly actNo: number;
+  /** The run's page on the server. */
+  readonly url: string;
+  /** Anything you keep for this run; forgotten when it ends. */
+  memory: Record<string, unknown>;
+}
+
+/** What every call gets besides its arguments. */
+interface PolicyContext {
+  /** Anything you keep for the whole session. */
+  memory: Record<string, unknown>;
+  /** A number in [0, 1), seeded with the session's seed. */
+  random(): number;
+  /** Prints to the console panel. */
+  log(...values: unknown[]): void;
+  /** The environment played ("nim"). */
+  readonly env: string;
+}
+
+// A policy exports act(percept: Percept, run: Run, context: PolicyContext): Action, called for every action
+// request, and may export onRunEnd(outcome: Outcome, run: Run, context: PolicyContext), called when a run ends.
+`;
+
+const NIM = `/** Nim: the number of objects left on the heap. */
+type Percept = number;
+/** How many objects to take: 1, 2 or 3 (the server reads it as Python's int() does: "2" and 2.5 count as 2). */
+type Action = number | string;
+/** 1 if you took the last object, 0 if the opponent did (or you abandoned the run). */
+type Outcome = 0 | 1;
+`;
+
+const WUMPUS_CAVE = `/** A move in the cave. */
+type Move = 'NORTH' | 'EAST' | 'SOUTH' | 'WEST';
+/** Skill points: agility helps on bridges, fighting against the wumpus. */
+interface Skills {
+  agility: number;
+  fighting: number;
+}
+/** A cell: [x, y], x the column and y the line of the map, from 0 at the top left. */
+type Position = [number, number];
+/** What one move did. */
+interface StepOutcome {
+  position: Position;
+  event: 'moved' | 'bumped' | 'hesitated' | 'crossed' | 'fell' | 'fought' | 'wounded' | 'killed' | 'lost' | 'exited';
+  'collected-gold-at'?: Position;
+  'killed-wumpus-at'?: Position;
+}
+/** The cave as you know it. */
+interface Percept {
+  /** Lines of the cave: X wall, S stairs (start and exit), G gold, P pit, W wumpus, B bridge, . floor. */
+  map: string;
+  'skill-points': Skills;
+  /** Points still to spend: your first action spends them. */
+  'free-skill-points': number;
+  /** Every action so far with what it did (the first one: the skills you chose). */
+  history: { action: Action; outcome: StepOutcome | { skills: Skills } }[];
+}
+/** First your skills, then moves, and EXIT on the stairs. */
+type Action = Skills | Move | 'EXIT';
+/** The gold you brought out (0 if you died, got lost or abandoned the run). */
+type Outcome = number;
+`;
+
+const ANY = `/** What the environment shows of a run. */
+type Percept = unknown;
+/** What you send back. */
+type Action = unknown;
+/** How a run ended. */
+type Outcome = unknown;
+`;
+
+/** The declarations for an environment (a ready-made one's id). */
+export function aisysPolicyTypes(environment: string): string {
+  const preset = findAisysEnvironment(environment);
+  const specific = preset?.envClass === 'nim' ? NIM : preset?.envClass === 'wumpus-cave' ? WUMPUS_CAVE : ANY;
+  return `${specific}\n${COMMON}`;
+}

@@ -1,0 +1,213 @@
+/**
+ * Reads an aisys transcript for the views, from the wire alone (annotations add only policy logs and
+ * notes): a log row per message with its method and path or its status, a round per run (numbered by its
+ * run id, the global integer the server gives it) whose total is its outcome, a turn per action request
+ * with the percept the agent was shown, and notes for what the server warned about. Many runs play at
+ * once, so rounds end in the order runs finish, not in id order.
+ */
+import type { Annotation, TranscriptMessage } from '../../transcript/model';
+import type {
+  MessageSummary,
+  RoundSummary,
+  SessionNote,
+  TranscriptReader,
+  TurnSnapshot,
+  ValueRow,
+} from '../reading';
+import { actPathEnvironment, readResponse, type ResponseReading } from './codec';
+import { readActRequest } from './act-request';
+import type { AisysActionRequest, AisysMessage, JsonValue } from './messages';
+
+/** The message types of the log's filter, in the order a session uses them. */
+export const AISYS_MESSAGE_TYPES = [
+  'act',
+  'answer',
+  'error',
+  'busy',
+  'makeenv',
+  'makeagent',
+  'blockagent',
+  'unblockagent',
+  'results',
+  'other',
+] as const;
+
+/** A value as a row shows it: strings as they are, everything else as JSON. */
+function show(value: JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The percept as rows: an object's keys one per row, anything else as one `percept` row. */
+export function perceptRows(percept: JsonValue): ValueRow[] {
+  if (percept !== null && typeof percept === 'object' && !Array.isArray(percept))
+    return Object.entries(percept).map(([name, value]) => ({ name, args: [], value: show(value) }));
+  return [{ name: 'percept', args: [], value: show(percept) }];
+}
+
+/** An outcome as a reward: numbers as they are, booleans as 1 and 0, anything else none. */
+function reward(outcome: JsonValue): number | undefined {
+  if (typeof outcome === 'number') return outcome;
+  if (typeof outcome === 'boolean') return outcome ? 1 : 0;
+  return undefined;
+}
+
+function runNumber(run: string): number {
+  return /^\s*\d+\s*$/.test(run) ? Number(run) : NaN;
+}
+
+/** Creates a reader of aisys transcripts. */
+export function createAisysReader(): TranscriptReader {
+  const messages: MessageSummary[] = [];
+  const rounds: RoundSummary[] = [];
+  const turns: TurnSnapshot[] = [];
+  const notes: SessionNote[] = [];
+  /** Requests by exchange: their route, to name their responses. */
+  const requestTypes = new Map<number, string>();
+  /** Actions seen per run, for the per-step rewards of its round. */
+  const actionsOf = new Map<number, number>();
+
+  function summarise(message: TranscriptMessage): MessageSummary {
+    const base = { index: message.index, dir: message.dir, conn: message.conn, t: message.t };
+    if (message.kind !== 'data') return { ...base, type: message.kind, gist: message.text ?? '' };
+    const http = message.http;
+    if (!http) return { ...base, type: 'other', gist: message.text ?? '', unreadable: 'not an HTTP message' };
+    const { exchange: _exchange, ...meta } = http;
+    const httpMessage = { meta, body: message.text ?? '' };
+    if (message.dir === 'c2s') {
+      const type = requestType(http.path);
+      requestTypes.set(http.exchange, type);
+      const line = `${http.method ?? '?'} ${http.path ?? '?'}`;
+      if (type !== 'act') return { ...base, type, gist: line };
+      const reading = readActRequest(httpMessage);
+      if (!reading.ok) {
+        const why =
+          'crash' in reading
+            ? `the server crashes on it (${reading.crash.name})`
+            : (reading.description ?? `HTTP ${reading.status}`);
+        return { ...base, type, gist: `${line} · ${why}`, unreadable: why };
+      }
+      const { request, version } = reading;
+      for (const action of request.actions) {
+        const run = runNumber(action.run);
+        actionsOf.set(run, Math.max(actionsOf.get(run) ?? 0, action.act_no + 1));
+      }
+      const parts = [`${request.actions.length} action${request.actions.length === 1 ? '' : 's'}`];
+      if (request.to_abandon.length) parts.push(`abandon ${request.to_abandon.join(', ')}`);
+      if (!request.parallel_runs) parts.push('one run at a time');
+      if (version === 0) parts.push('v0');
+      return { ...base, type, gist: `${line} · ${parts.join(', ')}` };
+    }
+    const status = http.status ?? 0;
+    const asked = requestTypes.get(http.exchange) ?? 'other';
+    const reading = readResponse(httpMessage);
+    if (status === 503) return { ...base, type: 'busy', gist: '503 busy: retry later' };
+    if (status !== 200 || reading.kind === 'error')
+      return { ...base, type: 'error', gist: `${status} ${errorText(reading)}` };
+    if (asked !== 'act') return { ...base, type: asked, gist: `${status}` };
+    return { ...base, type: 'answer', ...readAnswer(reading, message.index) };
+  }
+
+  function readAnswer(reading: ResponseReading, index: number): Pick<MessageSummary, 'gist' | 'unreadable'> {
+    let requests: AisysActionRequest[];
+    let finished: [string, JsonValue][];
+    let said: AisysMessage[];
+    if (reading.kind === 'v1') {
+      requests = reading.response.action_requests;
+      finished = Object.entries(reading.response.finished_runs);
+      said = reading.response.messages;
+    } else if (reading.kind === 'v0') {
+      requests = reading.requests;
+      finished = [];
+      said = [
+        ...reading.errors.map((content) => ({ type: 'error' as const, content, run: null })),
+        ...reading.messages.map((content) => ({ type: 'info' as const, content, run: null })),
+      ];
+    } else {
+      const problem = reading.kind === 'unreadable' ? reading.problem : `a ${reading.kind} body`;
+      return { gist: `200 · ${problem}`, unreadable: problem };
+    }
+    for (const request of requests) {
+      const run = runNumber(request.run);
+      actionsOf.set(run, Math.max(actionsOf.get(run) ?? 0, request.act_no));
+      turns.push({
+        index,
+        round: run,
+        turn: request.act_no + 1,
+        observed: perceptRows(request.percept),
+        noObservation: false,
+      });
+    }
+    for (const [run, outcome] of finished) {
+      const id = runNumber(run);
+      const total = reward(outcome);
+      const steps = Math.max(1, actionsOf.get(id) ?? 1);
+      rounds.push({
+        round: id,
+        ...(total !== undefined ? { total } : {}),
+        stepRewards: [...Array<number>(steps - 1).fill(0), total ?? 0],
+        endIndex: index,
+      });
+    }
+    for (const m of said) {
+      if (m.type === 'info') continue;
+      notes.push({
+        index,
+        kind: 'note',
+        text: `${m.type}${m.run !== null ? ` (run ${m.run})` : ''}: ${m.content}`,
+      });
+    }
+    const parts = [`${requests.length} request${requests.length === 1 ? '' : 's'}`];
+    if (finished.length)
+      parts.push(`finished ${finished.map(([run, outcome]) => `${run}: ${show(outcome)}`).join(', ')}`);
+    const errors = said.filter((m) => m.type === 'error').length;
+    if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+    return { gist: `200 · ${parts.join(' · ')}` };
+  }
+
+  function attach(annotation: Annotation): void {
+    const data = annotation.data as { text?: string; message?: string; level?: string } | undefined;
+    const text =
+      data?.text ?? data?.message ?? (typeof annotation.data === 'string' ? annotation.data : undefined);
+    if (text === undefined) return;
+    if (annotation.type === 'policy-log')
+      notes.push({
+        index: annotation.index,
+        kind: 'policy-log',
+        text,
+        ...(data?.level ? { level: data.level } : {}),
+      });
+    else if (annotation.type === 'note' || annotation.type === 'violation' || annotation.type === 'error')
+      notes.push({ index: annotation.index, kind: annotation.type, text });
+  }
+
+  return {
+    messages,
+    rounds,
+    turns,
+    notes,
+    append(newMessages, newAnnotations) {
+      for (const message of newMessages) messages.push(summarise(message));
+      for (const annotation of newAnnotations) attach(annotation);
+    },
+  };
+}
+
+/** A request's type by its route. */
+function requestType(path: string | undefined): string {
+  if (actPathEnvironment(path) !== undefined) return 'act';
+  const first = (path ?? '').replace(/^\/+/, '').split(/[/?]/)[0] ?? '';
+  return (AISYS_MESSAGE_TYPES as readonly string[]).includes(first) ? first : 'other';
+}
+
+function errorText(reading: ResponseReading): string {
+  switch (reading.kind) {
+    case 'error':
+      return reading.error.description;
+    case 'html':
+      return reading.title.replace(/^\d+ /, '');
+    case 'unreadable':
+      return reading.problem;
+    default:
+      return '';
+  }
+}

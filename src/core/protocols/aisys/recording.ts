@@ -1,0 +1,436 @@
+/**
+ * Recordings of real aisys traffic read into transcripts: the exchange lists of the conformance
+ * recordings (`.jsonl`, one exchange per line, and `.http`, the raw bytes of each exchange), and HAR files
+ * as browsers' developer tools and HTTP proxies save them. Each exchange becomes a request message and a
+ * response message paired by their `http` meta; `/act` exchanges carry their agent as the channel. What
+ * cannot be read is reported as a problem with its line, never thrown.
+ */
+import type { TranscriptMessage, Transcript } from '../../transcript/model';
+import type { HttpMessage, ImportInput, ImportOutcome, ImportProblem, RecordingFormat } from '../contract';
+import { aisysChannel } from './codec';
+
+/** One HTTP exchange as a recording holds it. */
+export interface RecordedExchange {
+  /** The connection it travelled on, as the recording names it. */
+  conn: string;
+  /** When the request was sent, in ms since the Unix epoch, when known. */
+  at?: number;
+  request: { method: string; target: string; headers: readonly (readonly [string, string])[]; body: string };
+  response?: { status: number; headers: readonly (readonly [string, string])[]; body: string };
+  /** A label the recording gave the exchange (the conformance recordings' `X-Case` header). */
+  label?: string;
+}
+
+/** The headers a transcript keeps: what the protocol reads (and the recorder's case label in a note). */
+const KEPT_HEADERS = new Set(['content-type', 'content-length', 'authorization', 'allow', 'retry-after']);
+
+function keptHeaders(headers: readonly (readonly [string, string])[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of headers)
+    if (KEPT_HEADERS.has(name.toLowerCase())) kept[name.toLowerCase()] = value;
+  return kept;
+}
+
+/** A transcript of exchanges, in the order given. */
+export function exchangesToTranscript(
+  exchanges: readonly RecordedExchange[],
+  meta: Transcript['meta'],
+): Transcript {
+  const startedAt = exchanges.find((exchange) => exchange.at !== undefined)?.at ?? 0;
+  const messages: TranscriptMessage[] = [];
+  const annotations: Transcript['annotations'] = [];
+  for (const exchange of exchanges) {
+    const t = exchange.at === undefined ? (messages.at(-1)?.t ?? 0) : Math.max(0, exchange.at - startedAt);
+    const requestMessage: HttpMessage = {
+      meta: {
+        method: exchange.request.method,
+        path: exchange.request.target,
+        headers: keptHeaders(exchange.request.headers),
+      },
+      body: exchange.request.body,
+    };
+    const channel = aisysChannel(requestMessage);
+    const index = messages.length;
+    messages.push({
+      index,
+      conn: exchange.conn,
+      dir: 'c2s',
+      t,
+      kind: 'data',
+      text: exchange.request.body,
+      framing: 'frame',
+      ...(channel ? { channel } : {}),
+      http: { exchange: index, ...requestMessage.meta },
+    });
+    if (exchange.label) annotations.push({ index, type: 'note', data: { text: `case: ${exchange.label}` } });
+    if (!exchange.response) continue;
+    messages.push({
+      index: index + 1,
+      conn: exchange.conn,
+      dir: 's2c',
+      t,
+      kind: 'data',
+      text: exchange.response.body,
+      framing: 'frame',
+      ...(channel ? { channel } : {}),
+      http: {
+        exchange: index,
+        status: exchange.response.status,
+        headers: keptHeaders(exchange.response.headers),
+      },
+    });
+  }
+  const connections = [...new Set(messages.map((message) => message.conn))].map((id) => ({ id }));
+  return {
+    format: 'protoplay-transcript',
+    version: 2,
+    protocol: 'aisys',
+    startedAt,
+    meta,
+    connections,
+    messages,
+    annotations,
+  };
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function text(input: ImportInput): string {
+  return decoder.decode(input.bytes);
+}
+
+/** The first non-blank line of an input, for detection. */
+function firstLine(input: ImportInput): string {
+  return text(input).trimStart().split('\n', 1)[0] ?? '';
+}
+
+/** Reads inputs one by one with `readOne`, one transcript per input that held any exchange. */
+function readEach(
+  inputs: readonly ImportInput[],
+  readOne: (input: ImportInput, problems: ImportProblem[]) => RecordedExchange[],
+  source: string,
+): ImportOutcome {
+  const transcripts: Transcript[] = [];
+  const problems: ImportProblem[] = [];
+  for (const input of inputs) {
+    const exchanges = readOne(input, problems);
+    if (exchanges.length > 0)
+      transcripts.push(exchangesToTranscript(exchanges, { source, file: input.name }));
+    else if (!problems.some((problem) => problem.file === input.name))
+      problems.push({ file: input.name, message: 'no HTTP exchange found' });
+  }
+  return { transcripts, problems };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function headerPairs(value: unknown): [string, string][] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const pairs: [string, string][] = [];
+  for (const item of value) {
+    if (Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string')
+      pairs.push([item[0], item[1]]);
+    else if (isRecord(item) && typeof item.name === 'string' && typeof item.value === 'string')
+      pairs.push([item.name, item.value]);
+    else return undefined;
+  }
+  return pairs;
+}
+
+function labelOf(headers: readonly (readonly [string, string])[]): string | undefined {
+  return headers.find(([name]) => name.toLowerCase() === 'x-case')?.[1];
+}
+
+/** One exchange of the conformance `.jsonl` files, or why the line is not one. */
+function readJsonlExchange(line: string): RecordedExchange | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 'not JSON';
+  }
+  if (!isRecord(value) || !isRecord(value.request)) return 'expected an object with "request" and "response"';
+  const { request, response } = value;
+  const requestHeaders = headerPairs(request.headers);
+  if (typeof request.method !== 'string' || typeof request.target !== 'string' || !requestHeaders)
+    return 'the request needs method, target and headers';
+  const exchange: RecordedExchange = {
+    conn: `conn ${typeof value.conn === 'number' || typeof value.conn === 'string' ? value.conn : '?'}`,
+    ...(typeof value.opened === 'number' ? { at: value.opened * 1000 } : {}),
+    request: {
+      method: request.method,
+      target: request.target,
+      headers: requestHeaders,
+      body: typeof request.body === 'string' ? request.body : '',
+    },
+  };
+  const label = labelOf(requestHeaders);
+  if (label) exchange.label = label;
+  if (isRecord(response)) {
+    const responseHeaders = headerPairs(response.headers);
+    if (typeof response.status !== 'number' || !responseHeaders)
+      return 'the response needs status and headers';
+    exchange.response = {
+      status: response.status,
+      headers: responseHeaders,
+      body: typeof response.body === 'string' ? response.body : '',
+    };
+  }
+  return exchange;
+}
+
+/** The conformance recordings' `.jsonl`: one JSON object per exchange. */
+export const aisysJsonlFormat: RecordingFormat = {
+  id: 'aisys-exchange-jsonl',
+  description: 'recorded aisysprojserver exchanges (one JSON object per line)',
+  detect(inputs) {
+    if (inputs.length === 0) return 0;
+    return inputs.every((input) => {
+      const line = firstLine(input);
+      return line.startsWith('{') && line.includes('"request"') && line.includes('"method"');
+    })
+      ? 0.9
+      : 0;
+  },
+  read: (inputs) =>
+    readEach(
+      inputs,
+      (input, problems) => {
+        const exchanges: RecordedExchange[] = [];
+        text(input)
+          .split('\n')
+          .forEach((line, i) => {
+            if (!line.trim()) return;
+            const read = readJsonlExchange(line);
+            if (typeof read === 'string') problems.push({ file: input.name, line: i + 1, message: read });
+            else exchanges.push(read);
+          });
+        return exchanges;
+      },
+      'aisys jsonl recording',
+    ),
+};
+
+const encoder = new TextEncoder();
+
+/** A head (request or status line and headers) of the raw `.http` format. */
+function readHead(head: string): { first: string; headers: [string, string][] } {
+  const [first = '', ...lines] = head.split(/\r?\n/);
+  const headers: [string, string][] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+  }
+  return { first, headers };
+}
+
+function contentLength(headers: readonly (readonly [string, string])[]): number | undefined {
+  const value = headers.find(([name]) => name.toLowerCase() === 'content-length')?.[1];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** A message's head (up to its blank line, CRLF as on the wire or LF) and what follows it. */
+function splitHead(text: string): { head: string; rest: string } {
+  const crlf = text.indexOf('\r\n\r\n');
+  const lf = text.indexOf('\n\n');
+  if (crlf >= 0 && (lf < 0 || crlf <= lf)) return { head: text.slice(0, crlf), rest: text.slice(crlf + 4) };
+  if (lf >= 0) return { head: text.slice(0, lf), rest: text.slice(lf + 2) };
+  return { head: text, rest: '' };
+}
+
+/** The first `length` bytes of `text` (UTF-8) as text, or undefined when there are fewer or a character is cut. */
+function bytePrefix(text: string, length: number): string | undefined {
+  const bytes = encoder.encode(text);
+  if (length > bytes.length) return undefined;
+  const prefix = decoder.decode(bytes.subarray(0, length));
+  return text.startsWith(prefix) ? prefix : undefined;
+}
+
+/**
+ * A request's body and what follows it (the response): `Content-Length` bytes when a status line follows
+ * them, else everything up to the first status line (recordings may shorten a body and keep its header).
+ */
+function splitRequestBody(afterHead: string, length: number | undefined): { body: string; rest: string } {
+  const statusLine = /\n\nHTTP\/\d\.\d \d{3}/;
+  if (length !== undefined) {
+    const body = bytePrefix(afterHead, length);
+    if (body !== undefined && afterHead.slice(body.length).search(statusLine) === 0)
+      return { body, rest: afterHead.slice(body.length + 2) };
+  }
+  const found = statusLine.exec(afterHead);
+  if (found) return { body: afterHead.slice(0, found.index), rest: afterHead.slice(found.index + 2) };
+  return { body: afterHead.replace(/\n\n$/, ''), rest: '' };
+}
+
+/** A response's body: `Content-Length` bytes when only blank lines follow, else all but the separator. */
+function responseBody(afterHead: string, length: number | undefined): string {
+  if (length !== undefined) {
+    const body = bytePrefix(afterHead, length);
+    if (body !== undefined && /^\n*$/.test(afterHead.slice(body.length))) return body;
+  }
+  return afterHead.endsWith('\n\n') ? afterHead.slice(0, -2) : afterHead;
+}
+
+/** The conformance recordings' `.http`: each exchange's bytes as text under `#### conn N exchange M`. */
+export const aisysHttpTextFormat: RecordingFormat = {
+  id: 'aisys-http-text',
+  description: 'recorded aisysprojserver exchanges as raw HTTP text (#### conn N exchange M)',
+  detect(inputs) {
+    if (inputs.length === 0) return 0;
+    return inputs.every((input) => /^#### conn \S+ exchange \S+/.test(firstLine(input))) ? 0.9 : 0;
+  },
+  read: (inputs) =>
+    readEach(
+      inputs,
+      (input, problems) => {
+        const all = text(input);
+        const exchanges: RecordedExchange[] = [];
+        const marker = /^#### conn (\S+) exchange (\S+)\n/gm;
+        const starts = [...all.matchAll(marker)];
+        starts.forEach((start, i) => {
+          const line = all.slice(0, start.index).split('\n').length;
+          const chunk = all.slice(start.index + start[0].length, starts[i + 1]?.index ?? all.length);
+          const { head, rest: afterHead } = splitHead(chunk);
+          const request = readHead(head);
+          const requestLine = /^(\S+) (\S+) HTTP\/\d\.\d$/.exec(request.first);
+          if (!requestLine) {
+            problems.push({
+              file: input.name,
+              line: line + 1,
+              message: `not a request line: ${request.first}`,
+            });
+            return;
+          }
+          const { body, rest } = splitRequestBody(afterHead, contentLength(request.headers));
+          const exchange: RecordedExchange = {
+            conn: `conn ${start[1]}`,
+            request: { method: requestLine[1]!, target: requestLine[2]!, headers: request.headers, body },
+          };
+          const label = labelOf(request.headers);
+          if (label) exchange.label = label;
+          if (rest.trim()) {
+            const split = splitHead(rest);
+            const response = readHead(split.head);
+            const status = /^HTTP\/\d\.\d (\d{3})/.exec(response.first);
+            if (!status) {
+              problems.push({
+                file: input.name,
+                line: line + 1,
+                message: `not a status line: ${response.first}`,
+              });
+              return;
+            }
+            const body = responseBody(split.rest, contentLength(response.headers));
+            exchange.response = { status: Number(status[1]), headers: response.headers, body };
+            const date = response.headers.find(([name]) => name.toLowerCase() === 'date')?.[1];
+            const at = date === undefined ? NaN : Date.parse(date);
+            if (Number.isFinite(at)) exchange.at = at;
+          }
+          exchanges.push(exchange);
+        });
+        return exchanges;
+      },
+      'aisys http recording',
+    ),
+};
+
+/** A HAR file (HTTP Archive 1.2), as browsers and proxies save traffic; only exchanges with a body or an `/act` path matter. */
+export const aisysHarFormat: RecordingFormat = {
+  id: 'aisys-har',
+  description: 'an HTTP Archive (.har) of aisysprojserver traffic',
+  detect(inputs) {
+    if (inputs.length === 0) return 0;
+    return inputs.every((input) => {
+      const head = text(input).slice(0, 4000);
+      return /^\s*\{/.test(head) && /"log"\s*:/.test(head) && /"entries"\s*:|"creator"\s*:/.test(head);
+    })
+      ? input0HasAct(inputs)
+      : 0;
+  },
+  read: (inputs) =>
+    readEach(
+      inputs,
+      (input, problems) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text(input));
+        } catch (error) {
+          problems.push({ file: input.name, message: `not JSON: ${(error as Error).message}` });
+          return [];
+        }
+        const entries = isRecord(value) && isRecord(value.log) ? value.log.entries : undefined;
+        if (!Array.isArray(entries)) {
+          problems.push({ file: input.name, message: 'a HAR file needs log.entries' });
+          return [];
+        }
+        const exchanges: RecordedExchange[] = [];
+        entries.forEach((entry, i) => {
+          const read = readHarEntry(entry);
+          if (typeof read === 'string')
+            problems.push({ file: input.name, message: `log.entries[${i}]: ${read}` });
+          else exchanges.push(read);
+        });
+        return exchanges;
+      },
+      'HAR file',
+    ),
+};
+
+/** HAR files are common: sure only when one names an `/act/` URL. */
+function input0HasAct(inputs: readonly ImportInput[]): number {
+  return inputs.some((input) => /\/act\//.test(text(input))) ? 0.8 : 0.3;
+}
+
+function readHarEntry(entry: unknown): RecordedExchange | string {
+  if (!isRecord(entry) || !isRecord(entry.request)) return 'an entry needs a request';
+  const { request, response } = entry;
+  const headers = headerPairs(request.headers ?? []);
+  if (typeof request.method !== 'string' || typeof request.url !== 'string' || !headers)
+    return 'the request needs method, url and headers';
+  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(request.url);
+  if (!url) return `not a URL: ${request.url}`;
+  const target = url[1] || '/';
+  const postData = isRecord(request.postData) ? request.postData : undefined;
+  const withType = (list: [string, string][], mimeType: unknown) =>
+    typeof mimeType === 'string' && !list.some(([name]) => name.toLowerCase() === 'content-type')
+      ? [...list, ['content-type', mimeType] as [string, string]]
+      : list;
+  const exchange: RecordedExchange = {
+    conn: typeof entry.connection === 'string' ? `conn ${entry.connection}` : 'har',
+    request: {
+      method: request.method,
+      target,
+      headers: withType(headers, postData?.mimeType),
+      body: typeof postData?.text === 'string' ? postData.text : '',
+    },
+  };
+  const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
+  if (Number.isFinite(started)) exchange.at = started;
+  if (isRecord(response) && typeof response.status === 'number' && response.status > 0) {
+    const responseHeaders = headerPairs(response.headers ?? []) ?? [];
+    const content = isRecord(response.content) ? response.content : {};
+    let body = typeof content.text === 'string' ? content.text : '';
+    if (content.encoding === 'base64') {
+      try {
+        body = decoder.decode(Uint8Array.from(atob(body), (char) => char.charCodeAt(0)));
+      } catch {
+        return 'the response body is not valid base64';
+      }
+    }
+    exchange.response = {
+      status: response.status,
+      headers: withType(responseHeaders, content.mimeType),
+      body,
+    };
+  }
+  return exchange;
+}
+
+/** The recording formats of the aisys protocol, most specific first. */
+export const AISYS_RECORDING_FORMATS: readonly RecordingFormat[] = [
+  aisysJsonlFormat,
+  aisysHttpTextFormat,
+  aisysHarFormat,
+];

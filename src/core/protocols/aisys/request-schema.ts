@@ -1,0 +1,209 @@
+/**
+ * Reading a request body as the real server does: with pydantic v2 models in lax mode. Unknown fields are
+ * ignored; strings must be strings; integers may come as `"3"`, `" 3.0 "` or `true`; booleans as
+ * `"yes"`, `"off"`, `1` or `0.0`. The server reports only the first problem, in field order, as
+ * `Malformed request body in field ('actions', 0, 'run'): 'Input should be a valid string'`.
+ */
+import { pythonRepr, pythonStringRepr } from '../../envs/aisys/python';
+import type {
+  AisysAction,
+  AisysActionV0,
+  AisysRequest,
+  AisysRequestV0,
+  JsonValue,
+  ProtocolVersion,
+} from './messages';
+
+/** Where a problem is: field names and list positions from the body's root. */
+export type SchemaLocation = readonly (string | number)[];
+
+/** A reading: the value, or the first problem (pydantic's `loc` and `msg`). */
+export type SchemaReading<T> = { ok: true; value: T } | { ok: false; loc: SchemaLocation; msg: string };
+
+/** Reads one value found at `loc`. */
+type Reader<T> = (value: JsonValue, loc: SchemaLocation) => SchemaReading<T>;
+
+/** A model field: required, or with a default used when the key is absent. */
+interface FieldSpec<T> {
+  read: Reader<T>;
+  default?: () => T;
+}
+
+const fail = <T>(loc: SchemaLocation, msg: string): SchemaReading<T> => ({ ok: false, loc, msg });
+
+const readString: Reader<string> = (value, loc) =>
+  typeof value === 'string' ? { ok: true, value } : fail(loc, 'Input should be a valid string');
+
+/** A decimal integer in a string: surrounding whitespace, a sign, single underscores and `.000` allowed. */
+const INTEGER_TEXT = /^[+-]?\d(?:_?\d)*(?:\.0+)?$/;
+
+const readInteger: Reader<number> = (value, loc) => {
+  if (typeof value === 'boolean') return { ok: true, value: value ? 1 : 0 };
+  if (typeof value === 'number') {
+    if (Number.isInteger(value)) return { ok: true, value: value + 0 };
+    return fail(loc, 'Input should be a valid integer, got a number with a fractional part');
+  }
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (INTEGER_TEXT.test(text)) return { ok: true, value: Number(text.replaceAll('_', '')) + 0 };
+    return fail(loc, 'Input should be a valid integer, unable to parse string as an integer');
+  }
+  return fail(loc, 'Input should be a valid integer');
+};
+
+const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+const readBoolean: Reader<boolean> = (value, loc) => {
+  if (typeof value === 'boolean') return { ok: true, value };
+  const unreadable = 'Input should be a valid boolean, unable to interpret input';
+  if (typeof value === 'number') {
+    if (value === 0 || value === 1) return { ok: true, value: value === 1 };
+    return fail(loc, Number.isInteger(value) ? unreadable : 'Input should be a valid boolean');
+  }
+  if (typeof value === 'string') {
+    const word = value.toLowerCase();
+    if (TRUE_WORDS.has(word)) return { ok: true, value: true };
+    if (FALSE_WORDS.has(word)) return { ok: true, value: false };
+    return fail(loc, unreadable);
+  }
+  return fail(loc, 'Input should be a valid boolean');
+};
+
+const readAny: Reader<JsonValue> = (value) => ({ ok: true, value });
+
+function listOf<T>(item: Reader<T>): Reader<T[]> {
+  return (value, loc) => {
+    if (!Array.isArray(value)) return fail(loc, 'Input should be a valid list');
+    const items: T[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const reading = item(value[i]!, [...loc, i]);
+      if (!reading.ok) return reading;
+      items.push(reading.value);
+    }
+    return { ok: true, value: items };
+  };
+}
+
+/** A pydantic model: fields read in declaration order, the first problem wins; other keys are ignored. */
+function model<T>(name: string, fields: { [K in keyof T]: FieldSpec<T[K]> }): Reader<T> {
+  return (value, loc) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return fail(loc, `Input should be a valid dictionary or instance of ${name}`);
+    const result = {} as T;
+    for (const key of Object.keys(fields) as (keyof T & string)[]) {
+      const field = fields[key];
+      if (!Object.hasOwn(value, key)) {
+        if (!field.default) return fail([...loc, key], 'Field required');
+        result[key] = field.default();
+        continue;
+      }
+      const reading = field.read(value[key]!, [...loc, key]);
+      if (!reading.ok) return reading;
+      result[key] = reading.value;
+    }
+    return { ok: true, value: result };
+  };
+}
+
+const readActionV1 = model<AisysAction>('ActionV1', {
+  action: { read: readAny },
+  run: { read: readString },
+  act_no: { read: readInteger },
+});
+
+const readRequestV1 = model<AisysRequest>('RequestV1', {
+  agent: { read: readString },
+  pwd: { read: readString },
+  actions: { read: listOf(readActionV1), default: () => [] },
+  parallel_runs: { read: readBoolean, default: () => true },
+  to_abandon: { read: listOf(readString), default: () => [] },
+  client: { read: readString, default: () => '' },
+});
+
+/**
+ * A version 0 run id, `"<run>#<action number>"`, checked with the server's `re.match('^[0-9]+#[0-9]+$')`
+ * (where `$` also matches before a final newline).
+ */
+const readRunIdV0: Reader<string> = (value, loc) => {
+  const text = readString(value, loc);
+  if (!text.ok) return text;
+  return /^[0-9]+#[0-9]+\n?$/.test(text.value) ? text : fail(loc, 'Assertion failed, ');
+};
+
+const readActionV0 = model<AisysActionV0>('ActionV0', {
+  run: { read: readRunIdV0 },
+  action: { read: readAny },
+});
+
+const readRequestV0 = model<AisysRequestV0>('RequestV0', {
+  agent: { read: readString },
+  pwd: { read: readString },
+  actions: { read: listOf(readActionV0), default: () => [] },
+  single_request: { read: readBoolean, default: () => false },
+});
+
+/** The body of the admin's `makeenv`. */
+export interface MakeEnvRequest {
+  env_class: string;
+  display_name: string;
+  config: JsonValue;
+  display_group: string;
+  overwrite: boolean;
+}
+
+const readMakeEnv = model<MakeEnvRequest>('MakeEnvRequest', {
+  env_class: { read: readString },
+  display_name: { read: readString },
+  config: { read: readAny },
+  display_group: { read: readString, default: () => '' },
+  overwrite: { read: readBoolean, default: () => false },
+});
+
+/** Reads a `makeenv` body. */
+export function readMakeEnvBody(body: JsonValue): SchemaReading<MakeEnvRequest> {
+  return readMakeEnv(body, []);
+}
+
+/** Reads a version 1 body. */
+export function readRequestBody(body: JsonValue): SchemaReading<AisysRequest> {
+  return readRequestV1(body, []);
+}
+
+/** Reads a version 0 body. */
+export function readRequestBodyV0(body: JsonValue): SchemaReading<AisysRequestV0> {
+  return readRequestV0(body, []);
+}
+
+/** A version 0 request as the version 1 request the server turns it into. */
+export function upgradeRequestV0(request: AisysRequestV0): AisysRequest {
+  return {
+    agent: request.agent,
+    pwd: request.pwd,
+    actions: request.actions.map(({ run, action }) => {
+      const [id, number] = run.split('#') as [string, string];
+      return { run: id, act_no: Number(number), action };
+    }),
+    parallel_runs: !request.single_request,
+    to_abandon: [],
+    client: '',
+  };
+}
+
+/** Reads a body in the given protocol version, upgraded to version 1. */
+export function readVersionedBody(body: JsonValue, version: ProtocolVersion): SchemaReading<AisysRequest> {
+  if (version === 1) return readRequestBody(body);
+  const reading = readRequestBodyV0(body);
+  return reading.ok ? { ok: true, value: upgradeRequestV0(reading.value) } : reading;
+}
+
+/** The server's description of a schema problem. */
+export function describeSchemaProblem(loc: SchemaLocation, msg: string): string {
+  return `Malformed request body in field ${pythonTuple(loc)}: ${pythonStringRepr(msg)}`;
+}
+
+/** A location as Python prints a tuple: `()`, `('pwd',)`, `('actions', 0, 'run')`. */
+function pythonTuple(loc: SchemaLocation): string {
+  const items = loc.map((part) => pythonRepr(part));
+  return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+}
