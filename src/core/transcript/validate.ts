@@ -24,8 +24,9 @@ export interface TranscriptValidation {
 }
 
 /**
- * The conversations of a transcript: one per connection, or one per agent on each connection when the
- * protocol validates per channel (connection events then belong to every agent of their connection).
+ * The conversations of a transcript: one per connection, or one per agent (`channel`) for protocols that
+ * validate per channel, whatever connections the agent's messages came over (an HTTP client opens many).
+ * A connection event without a channel belongs to every agent seen on that connection.
  */
 function conversations(
   transcript: Transcript,
@@ -33,22 +34,25 @@ function conversations(
 ): Map<string, { conn: string; channel?: string; messages: TranscriptMessage[] }> {
   const byKey = new Map<string, { conn: string; channel?: string; messages: TranscriptMessage[] }>();
   const perChannel = protocol.validationScope === 'channel';
-  const group = (key: string, conn: string, channel?: string) => {
-    let found = byKey.get(key);
-    if (!found)
-      byKey.set(key, (found = { conn, ...(channel !== undefined ? { channel } : {}), messages: [] }));
-    return found;
-  };
+  const channelsOn = new Map<string, Set<string>>();
   for (const message of transcript.messages) {
-    if (!perChannel || message.channel === undefined) {
-      if (perChannel && message.kind !== 'data') {
-        for (const entry of byKey.values()) if (entry.conn === message.conn) entry.messages.push(message);
-        continue;
-      }
-      group(message.conn, message.conn).messages.push(message);
+    if (perChannel && message.channel !== undefined) {
+      const key = `channel\u0000${message.channel}`;
+      let found = byKey.get(key);
+      if (!found) byKey.set(key, (found = { conn: message.conn, channel: message.channel, messages: [] }));
+      found.messages.push(message);
+      let seen = channelsOn.get(message.conn);
+      if (!seen) channelsOn.set(message.conn, (seen = new Set()));
+      seen.add(key);
       continue;
     }
-    group(`${message.conn}\u0000${message.channel}`, message.conn, message.channel).messages.push(message);
+    if (perChannel && message.kind !== 'data') {
+      for (const key of channelsOn.get(message.conn) ?? []) byKey.get(key)!.messages.push(message);
+      continue;
+    }
+    let found = byKey.get(message.conn);
+    if (!found) byKey.set(message.conn, (found = { conn: message.conn, messages: [] }));
+    found.messages.push(message);
   }
   return byKey;
 }

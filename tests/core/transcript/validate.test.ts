@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateTranscript } from '../../../src/core/transcript/validate';
+import { counterProtocol } from '../../support/counter-protocol/protocol';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import { MAIN_SESSIONS, loadRecording } from '../protocols/rddlsim/recordings';
 
@@ -46,5 +47,38 @@ describe('validateTranscript', () => {
       checked: false,
       violations: [],
     });
+  });
+});
+
+describe('validateTranscript per channel', () => {
+  // The counter game's machines, validated per agent: one agent's game spread over two connections (as an
+  // HTTP client opens a connection per request) is one conversation.
+  const game = [
+    ['s2c', '{"type":"start","target":3}', 'c1'],
+    ['s2c', '{"type":"state","value":0,"reward":0}', 'c1'],
+    ['c2s', '{"type":"add","amount":2}', 'c2'],
+    ['s2c', '{"type":"state","value":2,"reward":2}', 'c2'],
+    ['c2s', '{"type":"add","amount":1}', 'c3'],
+    ['s2c', '{"type":"end","total":3}', 'c3'],
+  ] as const;
+  const transcript = (channel: string | undefined) => ({
+    ...loadRecording('sysadmin_inst_mdp__1'),
+    protocol: 'counter',
+    messages: game.map(([dir, text, conn], index) => ({
+      index,
+      conn,
+      dir,
+      t: 0,
+      kind: 'data' as const,
+      text,
+      ...(channel ? { channel } : {}),
+    })),
+  });
+
+  it('follows one agent across connections', () => {
+    const perChannel = { ...counterProtocol, validationScope: 'channel' as const };
+    expect(validateTranscript(transcript('agent-1'), perChannel).violations).toEqual([]);
+    // Per connection, each connection alone breaks the game's order.
+    expect(validateTranscript(transcript('agent-1'), counterProtocol).violations.length).toBeGreaterThan(0);
   });
 });
