@@ -23,6 +23,37 @@ export async function loadLastTranscript(): Promise<Blob | undefined> {
 
 /** Keeps a transcript's JSON (forgetting the stored one when this one is too large to keep). */
 export async function storeLastTranscript(json: Blob): Promise<void> {
-  if (json.size > MAX_STORED_TRANSCRIPT_BYTES) await del(KEY);
-  else await set(KEY, json);
+  await keepLastTranscript(json);
+}
+
+/**
+ * Keeps a transcript's JSON for the next reload. Resolves with why it was not kept (too large, or the
+ * browser's storage refused it, e.g. over its quota), or undefined when it was. A transcript not kept
+ * also forgets the one stored before: a reload must not show an older session as the last one.
+ */
+export async function keepLastTranscript(
+  json: Blob,
+  maxBytes = MAX_STORED_TRANSCRIPT_BYTES,
+): Promise<string | undefined> {
+  const size = `${(json.size / 1024 / 1024).toFixed(1)} MB`;
+  let reason: string;
+  if (json.size > maxBytes) {
+    reason = `at ${size} it is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB the page keeps`;
+  } else {
+    try {
+      await set(KEY, json);
+      return undefined;
+    } catch (error) {
+      const quota = error instanceof DOMException && error.name === 'QuotaExceededError';
+      reason = quota
+        ? `the browser refused to store its ${size} (storage quota exceeded)`
+        : `the browser could not store it (${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+  try {
+    await del(KEY);
+  } catch {
+    // Nothing stored can be forgotten either: a reload then finds nothing, or what it finds is checked.
+  }
+  return reason;
 }

@@ -124,6 +124,43 @@ describe('the playground runners, reached through the protocol definitions', () 
     expect(exported.protocol).toBe(massimProtocol.id);
   });
 
+  const stallingCases: [Protocol, MassimSessionOptions | undefined][] = [
+    [rddlsimProtocol, undefined],
+    [
+      massimProtocol,
+      {
+        match: { kind: 'quick', setup: { agentsPerTeam: 2, steps: 50 } },
+        otherTeams: source(massimProtocol),
+        faithfulRaces: false,
+      },
+    ],
+  ];
+  for (const [protocol, options] of stallingCases)
+    it(`${protocol.id}: stopped while a policy thinks, a session ends as stopped, not as a policy failure`, async () => {
+      const { services, updates } = recordingServices(protocol);
+      // The policy answers a few calls, then thinks for ever; the learner stops while it thinks (a stop
+      // terminates the policy's worker: it never answers).
+      let calls = 0;
+      const started: { session?: PlaygroundSession } = {};
+      const real = inProcess(protocol.playground!);
+      services.spawnPolicy = () => ({
+        ...real,
+        call: (hook, args, context) => {
+          if (++calls <= 3) return real.call(hook, args, context);
+          setTimeout(() => started.session!.stop(), 0);
+          return new Promise(() => undefined);
+        },
+      });
+      const budgetMs = 40;
+      const runner = await protocol.playground!.loadRunner();
+      started.session = await runner.start({ ...config(protocol, options), budgetMs }, services);
+      await expect.poll(() => updates.some((u) => u.status === 'stopped')).toBe(true);
+      // Long enough for the call under way to overrun its budget several times over.
+      await new Promise((resolve) => setTimeout(resolve, budgetMs * 5));
+      expect(updates.filter((u) => u.fault)).toEqual([]);
+      expect(updates.map((u) => u.status).filter(Boolean)).not.toContain('failed');
+    });
+
   it('a shown transcript is reported like a session that ended', async () => {
     const { services, updates } = recordingServices(rddlsimProtocol);
     const played = recordingServices(rddlsimProtocol);

@@ -17,6 +17,16 @@ import type { PolicyHook, RoundSummary, SessionPolicy } from './session-policy';
 /** The connection id of an emulated session in its transcript. */
 export const EMULATED_CONNECTION = 'session-1';
 
+/**
+ * The rules a connection's close breaks when it closes mid-session. When the close has a reason on record
+ * (a stop, a policy failure, the server's noted answer to bad actions), reporting them would blame the
+ * playground's own client for what the learner did.
+ */
+export const EXPLAINED_CLOSE_RULES: ReadonlySet<string> = new Set([
+  'rddlsim.connection.client-closed',
+  'rddlsim.connection.closed-early',
+]);
+
 /** Options of an emulated session. */
 export interface EmulatedSessionOptions {
   model: RddlModel;
@@ -88,6 +98,12 @@ export class EmulatedSession {
   /** Whether the current round counts (monitor mode's practice rounds do not). */
   #roundCounts = true;
   #clientClosedRecorded = false;
+  /**
+   * Set once the connection closes for a reason already on record: the learner stopped, the policy failed,
+   * or the host noted that the real server closes in answer to what the client sent. The close is then what
+   * happened, reported as such, not a broken rule of the protocol.
+   */
+  #closeExplained = false;
   /** Transcript index of the server message the client is reading, and of the turn waiting for the policy. */
   #clientReading = 0;
   #pendingIndex = 0;
@@ -191,6 +207,7 @@ export class EmulatedSession {
     if (this.#status === 'finished' || this.#status === 'stopped') return;
     this.#status = 'stopped';
     this.#pending = undefined;
+    this.#closeExplained = true;
     this.recorder.annotate('note', { code: 'rddlsim.session.stopped', message: reason });
     this.#clientCloses();
     this.#pump();
@@ -309,6 +326,7 @@ export class EmulatedSession {
           break;
         }
         case 'note':
+          if (effect.note.realServer === 'closes-connection') this.#closeExplained = true;
           this.recorder.annotate('note', effect.note);
           break;
         case 'violation':
@@ -425,6 +443,7 @@ export class EmulatedSession {
   }
 
   #annotateViolation(violation: Violation, records: readonly number[], role: 'server' | 'client'): void {
+    if (this.#closeExplained && EXPLAINED_CLOSE_RULES.has(violation.rule)) return;
     const index = records[violation.index] ?? this.transcript.messages.length - 1;
     const placed = {
       ...violation,

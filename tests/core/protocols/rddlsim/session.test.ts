@@ -194,6 +194,43 @@ describe('EmulatedSession', () => {
     expect((await run.step()).status).toBe('stopped');
   });
 
+  it('reports a stop as what happened, not as a broken rule of either side', async () => {
+    for (const steps of [1, 3]) {
+      const run = session(() => null);
+      for (let i = 0; i < steps; i++) await run.step();
+      run.stop();
+      const notes = annotations(run.transcript, 'note').map((a) => (a.data as { code: string }).code);
+      expect(notes).toContain('rddlsim.session.stopped');
+      expect(annotations(run.transcript, 'violation')).toEqual([]);
+    }
+  });
+
+  it('reports a policy failure as what happened, not as a broken rule', async () => {
+    const failing: SessionPolicy = {
+      act: async (): Promise<CallOutcome> => ({
+        ok: false,
+        fault: { kind: 'call', message: 'boom' },
+        logs: [],
+        ms: 1,
+      }),
+    };
+    const run = session(() => null, { policy: failing, onPolicyFault: 'stop' });
+    expect(await run.run()).toBe('stopped');
+    expect(annotations(run.transcript, 'error')).toHaveLength(1);
+    expect(annotations(run.transcript, 'violation')).toEqual([]);
+  });
+
+  it('reports invalid actions sent anyway, and the server closing on them, without a broken rule', async () => {
+    const run = session(() => ({ name: 'nosuch', value: 3 }), { sendInvalidActions: true });
+    await run.run();
+    expect(annotations(run.transcript, 'error')[0]?.data).toMatchObject({ source: 'actions' });
+    const notes = annotations(run.transcript, 'note').map(
+      (a) => (a.data as { realServer?: string }).realServer,
+    );
+    expect(notes).toContain('closes-connection');
+    expect(annotations(run.transcript, 'violation')).toEqual([]);
+  });
+
   it('calls the policy hooks at round and session boundaries', async () => {
     const calls: string[] = [];
     const base = createLocalPolicy(() => null, { info: model.info });

@@ -72,6 +72,11 @@ class MassimSessionRun implements PlaygroundSession {
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   #failed = false;
+  /**
+   * Set when the learner stopped the match. The policies' workers are terminated then, so a call under way
+   * never answers and ends as an overrun: that is the stop, not a failure of a team's policy.
+   */
+  #stopped = false;
 
   constructor(config: SessionConfig, services: PlaygroundServices) {
     this.#config = config;
@@ -163,11 +168,13 @@ class MassimSessionRun implements PlaygroundSession {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#end();
     this.#batcher.note({ status: 'stopped' });
   }
 
   abandon(): void {
+    this.#stopped = true;
     this.#end();
     this.#batcher.abandon();
     this.#keeper.cancel();
@@ -214,7 +221,7 @@ class MassimSessionRun implements PlaygroundSession {
     const store = this.#runner.host.store;
     for (const line of outcome.logs)
       store.annotate('policy-log', { ...line, text: `team ${policy.team}: ${line.text}` });
-    if (!outcome.ok && !this.#failed) {
+    if (!outcome.ok && !this.#failed && !this.#stopped) {
       const fault =
         outcome.fault.kind === 'timeout'
           ? { ...outcome.fault, message: `policy exceeded ${this.#config.budgetMs} ms on step ${site.turn}` }

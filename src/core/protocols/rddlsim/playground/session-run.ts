@@ -63,6 +63,11 @@ class RddlsimSessionRun implements PlaygroundSession {
   #pendingChoice: ((choice: Choice) => void) | undefined;
   /** Set when the policy failed (syntax error, throw, budget): the session then ends as failed. */
   #faulted = false;
+  /**
+   * Set when the learner stopped the session. The policy's worker is terminated then, so a call under way
+   * never answers and ends as an overrun: that is the stop, not a failure of the policy.
+   */
+  #stopped = false;
 
   constructor(config: SessionConfig, services: PlaygroundServices) {
     this.#config = config;
@@ -182,6 +187,7 @@ class RddlsimSessionRun implements PlaygroundSession {
   }
 
   #end(): void {
+    this.#stopped = true;
     this.gate.stop();
     this.#pendingChoice?.('stop');
     this.#session.stop();
@@ -191,7 +197,7 @@ class RddlsimSessionRun implements PlaygroundSession {
   /** Calls the policy within its budget; a fault is reported to the page at once. */
   async #call(hook: string, args: readonly unknown[], site: CallSite): Promise<CallOutcome> {
     const outcome = await this.#supervisor.call(hook, args, {}, site);
-    if (!outcome.ok) {
+    if (!outcome.ok && !this.#stopped) {
       this.#faulted = true;
       this.#batcher.note({ fault: outcome.fault });
     }

@@ -9,6 +9,7 @@ import type { RddlModel } from '../../../envs/rddl/api';
 import type { CallOutcome, CallSite } from '../../../policy/types';
 import { encodeFrame } from '../framing';
 import { RddlsimHost, type HostConnection, type HostEffect } from '../host';
+import { EXPLAINED_CLOSE_RULES } from '../session';
 import type { Transcript } from '../../../transcript/model';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 
@@ -126,7 +127,7 @@ export class RddlsimWireSession {
     this.#status = 'stopped';
     this.recorder.annotate('note', { code: 'rddlsim.session.stopped', message: reason });
     this.recorder.event(CONNECTION, 'c2s', 'close');
-    if (!this.#connection.closed) this.#apply(this.#connection.clientClosed());
+    if (!this.#connection.closed) this.#apply(this.#connection.clientClosed(), true);
   }
 
   #sendToHost(text: string): void {
@@ -138,7 +139,8 @@ export class RddlsimWireSession {
     this.#apply(this.#connection.receive(encodeFrame(text, 'nul')));
   }
 
-  #apply(effects: HostEffect[]): void {
+  /** Records what the host did; `closeExplained` drops the broken rules of a close already reported. */
+  #apply(effects: HostEffect[], closeExplained = false): void {
     for (const effect of effects) {
       switch (effect.kind) {
         case 'received':
@@ -176,6 +178,7 @@ export class RddlsimWireSession {
           this.recorder.annotate('note', effect.note);
           break;
         case 'violation':
+          if (closeExplained && EXPLAINED_CLOSE_RULES.has(effect.violation.rule)) break;
           this.recorder.annotate('violation', { role: 'server', ...effect.violation });
           break;
         case 'step':
