@@ -5,6 +5,7 @@
  * is read, checked and validated again.
  */
 import { del, get, set } from 'idb-keyval';
+import { scopedKey } from './storage-scope';
 
 const KEY = 'protoplay:last-transcript:v2';
 
@@ -14,7 +15,7 @@ export const MAX_STORED_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
 /** The last transcript, as its JSON file, or undefined. Storage failures read as "nothing stored". */
 export async function loadLastTranscript(): Promise<Blob | undefined> {
   try {
-    const stored = await get<unknown>(KEY);
+    const stored = await get<unknown>(scopedKey(KEY));
     return stored instanceof Blob ? stored : undefined;
   } catch {
     return undefined;
@@ -23,6 +24,6 @@ export async function loadLastTranscript(): Promise<Blob | undefined> {
 
 /** Keeps a transcript's JSON (forgetting the stored one when this one is too large to keep). */
 export async function storeLastTranscript(json: Blob): Promise<void> {
-  if (json.size > MAX_STORED_TRANSCRIPT_BYTES) await del(KEY);
-  else await set(KEY, json);
+  if (json.size > MAX_STORED_TRANSCRIPT_BYTES) await del(scopedKey(KEY));
+  else await set(scopedKey(KEY), json);
 }
