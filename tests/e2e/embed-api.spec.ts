@@ -167,3 +167,24 @@ test('a course page whose origin the link does not allow gets no answer and no e
   expect(await ask(page, 'two', { type: 'run' })).toEqual({ unanswered: true });
   expect(await received(page)).toEqual([]);
 });
+
+test('the sample course page shows the scores its two exercises post', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.goto('./examples/course.html');
+  const network = page.frameLocator('iframe[title="Exercise 1: network admin"]');
+  await expect(network.getByLabel('Rounds')).toHaveValue('5');
+  await network.getByLabel('Speed').selectOption('fast');
+  await network.getByRole('button', { name: 'Run' }).click();
+  const scores = page.getByRole('table', { name: 'Exercise 1 scores' }).locator('tbody tr');
+  await expect(scores).toHaveCount(6, { timeout: 60_000 });
+  await expect(scores.last()).toContainText('total (finished)');
+
+  const match = page.frameLocator('iframe[title="Exercise 2: MASSim match"]');
+  await expect(match.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+  await match.getByRole('combobox', { name: 'Speed' }).selectOption('fast');
+  await match.getByRole('button', { name: 'Run' }).click();
+  const matchScores = page.getByRole('table', { name: 'Exercise 2 scores' }).locator('tbody tr');
+  await expect(matchScores.last()).toContainText('total (finished)', { timeout: 120_000 });
+  await expect(matchScores).toHaveCount(2);
+});
