@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { listInstances, loadRddl, rddlLanguage, type RddlSource } from '../src/core/envs/rddl';
 import { generatePolicyTypes } from '../src/core/protocols/rddlsim/policy-types';
+import { starterPolicy } from '../src/core/protocols/rddlsim/starter-policy';
 import { describeError } from '../src/core/errors';
 
 const api = {
@@ -13,10 +14,14 @@ const api = {
   diagnose: (sources: RddlSource[]) => rddlLanguage.diagnose(sources),
   /** Names of the instances the texts define. */
   instances: (sources: RddlSource[]) => listInstances(sources),
-  /** The policy editor's declarations for an instance; rejects with the located load error. */
-  policyTypes(sources: RddlSource[], instance?: string): string {
+  /**
+   * The policy editor's declarations for an instance and a starting policy written against them; rejects
+   * with the located load error.
+   */
+  policyTypes(sources: RddlSource[], instance?: string): { types: string; starter: string } {
     try {
-      return generatePolicyTypes(loadRddl(sources, instance ? { instance } : {}).info);
+      const { info } = loadRddl(sources, instance ? { instance } : {});
+      return { types: generatePolicyTypes(info), starter: starterPolicy(info) };
     } catch (error) {
       // A plain Error crosses the worker boundary intact; the location goes into its message.
       throw new Error(describeError(error), { cause: error });

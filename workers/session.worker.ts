@@ -17,8 +17,12 @@ import {
 import type { Protocol } from '../src/core/protocols/contract';
 import { openRecording } from '../src/core/session/open-recording';
 import type { SessionWorkerApi } from '../src/core/session/worker-api';
+import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { storeLastTranscript } from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
+
+// The page's exercise, so a session's transcript is kept where the page looks for it.
+useStorageScope(scopeFromWorkerName(self.name));
 
 let current: PlaygroundSession | undefined;
 

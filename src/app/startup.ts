@@ -5,6 +5,7 @@
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
 import { loadStoredState, storeWorkspace } from '../storage/workspace-storage';
 import { protocolOrDefault } from '../core/protocols/registry';
+import { fittingSample, isUneditedSample } from '../state/fitting-sample';
 import type { Settings, SettingsData } from '../state/settings.svelte';
 import { decodeSharedConfig, encodeSharedConfig } from '../state/share';
 import type { Workspace, WorkspaceData } from '../state/workspace.svelte';
@@ -17,10 +18,10 @@ interface AppState {
 /** A workspace from untrusted data, completed with the protocol's defaults. */
 function sanitizeWorkspace(data: Partial<WorkspaceData> | undefined): WorkspaceData {
   const adapter = protocolOrDefault(data?.protocol);
-  const sample = adapter.samples.find((s) => s.id === adapter.defaultSample) ?? adapter.samples[0];
   const environment = adapter.environments.some((e) => e.id === data?.environment)
     ? data!.environment!
     : adapter.defaultEnvironment;
+  const sample = fittingSample(adapter.samples, adapter.defaultSample, environment);
   const hasCode = typeof data?.code === 'string';
   const language: PolicyLanguage =
     hasCode && (data?.language === 'js' || data?.language === 'ts')
@@ -43,31 +44,39 @@ export interface RestoreOptions {
   linkProtocol?: string;
   /** False for a protocol that keeps a workspace of its own: its link only picks it. */
   usesShellWorkspace: (protocol: string) => boolean;
+  /** The link's configuration to apply on top of storage (empty: none; see `Exercise.linkToApply`). */
+  fragment: string;
 }
 
-/** Restores stored state, then applies the configuration in the URL fragment, if any, on top. */
-export async function restoreState(
-  { workspace, settings }: AppState,
-  { linkProtocol, usesShellWorkspace }: RestoreOptions,
-): Promise<void> {
+/** Restores stored state, then applies the configuration of the link (`options.fragment`), if any, on top. */
+export async function restoreState(state: AppState, options: RestoreOptions): Promise<void> {
   const stored = await loadStoredState();
-  workspace.apply(sanitizeWorkspace(stored.workspace as Partial<WorkspaceData> | undefined));
-  settings.apply((stored.settings ?? {}) as Partial<SettingsData>);
+  state.workspace.apply(sanitizeWorkspace(stored.workspace as Partial<WorkspaceData> | undefined));
+  state.settings.apply((stored.settings ?? {}) as Partial<SettingsData>);
+  applyLinkedConfiguration(state, options);
+}
 
-  const linked = decodeSharedConfig(location.hash);
+/** Applies a link's configuration (`options.fragment`) on top of the workspace and settings. */
+export function applyLinkedConfiguration(
+  { workspace, settings }: AppState,
+  { linkProtocol, usesShellWorkspace, fragment }: RestoreOptions,
+): void {
+  const linked = decodeSharedConfig(fragment);
   const shared = linked?.protocol || !linkProtocol ? linked : { ...linked, protocol: linkProtocol };
   if (shared?.protocol && !usesShellWorkspace(shared.protocol)) {
     workspace.protocol = shared.protocol;
   } else if (shared) {
     const base = workspace.toData();
     const protocolChanged = shared.protocol !== undefined && shared.protocol !== base.protocol;
+    const environmentChanged = shared.environment !== undefined && shared.environment !== base.environment;
     workspace.apply(
       sanitizeWorkspace({
         protocol: shared.protocol ?? base.protocol,
         environment: shared.environment ?? (protocolChanged ? undefined : base.environment),
         ...(shared.code !== undefined
           ? { code: shared.code, language: shared.language ?? base.language, level: shared.level ?? 'policy' }
-          : protocolChanged
+          : protocolChanged ||
+              (environmentChanged && isUneditedSample(protocolOrDefault(base.protocol).samples, base.code))
             ? {}
             : { code: base.code, language: base.language, level: base.level }),
       }),

@@ -1,9 +1,10 @@
 /** Worker factories. Vite bundles each `new Worker(new URL(...))` it sees as a separate module worker. */
+import { workerNameWithScope } from '../storage/storage-scope';
 
-/** Starts a session worker (it starts its own policy worker). */
+/** Starts a session worker (it starts its own policy worker); it stores in the page's exercise. */
 export function createSessionWorker(): Worker {
   return new Worker(new URL('../../workers/session.worker.ts', import.meta.url), {
     type: 'module',
-    name: 'session',
+    name: workerNameWithScope('session'),
   });
 }

@@ -71,6 +71,8 @@ export class Session {
   views = $state.raw<ProtocolViewState | undefined>();
   /** Bumped whenever what is shown is replaced (a new session, an opened transcript). */
   resets = $state(0);
+  /** Bumped by every run asked for (a refused run, e.g. broken RDDL, never reaches `run`). */
+  runs = $state(0);
   /** What the last import found: counts, broken rules, unreadable parts. */
   imported = $state.raw<ImportSummary | undefined>();
   readonly transcript = new TranscriptState();
@@ -110,6 +112,7 @@ export class Session {
   /** Starts a new session; what is on screen is replaced as soon as the worker reports. */
   async run(config: SessionConfig): Promise<void> {
     this.#forget();
+    this.runs++;
     this.imported = undefined;
     this.phase = config.startPaused ? 'paused' : 'running';
     await this.#worker().start(config, this.#listener());

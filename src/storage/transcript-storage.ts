@@ -5,6 +5,7 @@
  * is read, checked and validated again.
  */
 import { del, get, set } from 'idb-keyval';
+import { scopedKey } from './storage-scope';
 
 const KEY = 'protoplay:last-transcript:v2';
 
@@ -14,7 +15,7 @@ export const MAX_STORED_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
 /** The last transcript, as its JSON file, or undefined. Storage failures read as "nothing stored". */
 export async function loadLastTranscript(): Promise<Blob | undefined> {
   try {
-    const stored = await get<unknown>(KEY);
+    const stored = await get<unknown>(scopedKey(KEY));
     return stored instanceof Blob ? stored : undefined;
   } catch {
     return undefined;
@@ -41,7 +42,7 @@ export async function keepLastTranscript(
     reason = `at ${size} it is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB the page keeps`;
   } else {
     try {
-      await set(KEY, json);
+      await set(scopedKey(KEY), json);
       return undefined;
     } catch (error) {
       const quota = error instanceof DOMException && error.name === 'QuotaExceededError';
@@ -51,7 +52,7 @@ export async function keepLastTranscript(
     }
   }
   try {
-    await del(KEY);
+    await del(scopedKey(KEY));
   } catch {
     // Nothing stored can be forgotten either: a reload then finds nothing, or what it finds is checked.
   }

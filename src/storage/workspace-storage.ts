@@ -1,9 +1,11 @@
 /**
  * Keeps the workspace and the settings across reloads, in IndexedDB through idb-keyval: the shell's part
  * (protocol, environment, policy code, rounds, seed) and each protocol's own part under its id. Stored
- * data is untrusted on the way back (an older version may have written it): callers sanitise it.
+ * data is untrusted on the way back (an older version may have written it): callers sanitise it. Keys are
+ * in the exercise's scope (`storage-scope.ts`).
  */
 import { get, set } from 'idb-keyval';
+import { scopedKey } from './storage-scope';
 
 const KEYS = {
   workspace: 'protoplay:workspace:v1',
@@ -11,7 +13,7 @@ const KEYS = {
 } as const;
 
 /** The key of a protocol's own stored state. */
-const protocolKey = (protocol: string, part: string) => `protoplay:${protocol}-${part}:v1`;
+const protocolKey = (protocol: string, part: string) => scopedKey(`protoplay:${protocol}-${part}:v1`);
 
 /** Everything the shell restores at start-up; each part is absent when nothing was stored. */
 export interface StoredState {
@@ -23,8 +25,8 @@ export interface StoredState {
 export async function loadStoredState(): Promise<StoredState> {
   try {
     const [workspace, settings] = await Promise.all([
-      get<unknown>(KEYS.workspace),
-      get<unknown>(KEYS.settings),
+      get<unknown>(scopedKey(KEYS.workspace)),
+      get<unknown>(scopedKey(KEYS.settings)),
     ]);
     const record = (value: unknown) =>
       value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
@@ -38,7 +40,7 @@ export async function loadStoredState(): Promise<StoredState> {
 
 /** Stores the workspace and settings (plain data). */
 export async function storeWorkspace(workspace: object, settings: object): Promise<void> {
-  await Promise.all([set(KEYS.workspace, workspace), set(KEYS.settings, settings)]);
+  await Promise.all([set(scopedKey(KEYS.workspace), workspace), set(scopedKey(KEYS.settings), settings)]);
 }
 
 /** A protocol's own stored part (untrusted), or undefined. */

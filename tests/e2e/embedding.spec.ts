@@ -1,6 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { compressToBase64Url } from '../../src/state/share';
+
+const TEACHER_CODE = `// the teacher's grid walk policy
+export function act(observation: Observation, context: PolicyContext): Actions {
+  return null;
+}
+`;
 
 /**
  * A teacher's course page embeds the playground in an iframe, configured by the link's fragment
@@ -10,11 +17,18 @@ import type { AddressInfo } from 'node:net';
 let course: Server;
 test.beforeAll(async ({ baseURL }) => {
   // The course site: another origin than the playground (another port), serving one page with the iframe.
-  course = createServer((_request, response) => {
+  course = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<!doctype html><title>Week 3</title><h1>Week 3: stochastic grids</h1>
-      <iframe src="${baseURL}#e=grid_walk&seed=7&rounds=2" width="1200" height="800"
-        title="Protoplay: grid walk"></iframe>`);
+    if (request.url?.startsWith('/week5'))
+      // Two exercises from links with code (no exercise name), and a narrow frame.
+      response.end(`<!doctype html><title>Week 5</title>
+        <iframe src="${baseURL}#e=cell_life&seed=3&rounds=10" width="1000" height="700" title="Cells"></iframe>
+        <iframe src="${baseURL}#e=grid_walk&seed=2&rounds=4&lang=ts&code=${compressToBase64Url(TEACHER_CODE)}"
+          width="320" height="700" title="Grid"></iframe>`);
+    else
+      response.end(`<!doctype html><title>Week 3</title><h1>Week 3: stochastic grids</h1>
+        <iframe src="${baseURL}#e=grid_walk&seed=7&rounds=2" width="1200" height="800"
+          title="Protoplay: grid walk"></iframe>`);
   });
   await new Promise<void>((resolve) => course.listen(0, '127.0.0.1', resolve));
 });
@@ -36,4 +50,56 @@ test('an iframe on a course page opens the linked configuration and runs it', as
   await expect(frame.getByRole('group', { name: 'Total reward per round' }).getByRole('button')).toHaveCount(
     2,
   );
+});
+
+test('embedded links keep each visitor’s edits across reloads, and open with a policy that fits the domain', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`http://127.0.0.1:${(course.address() as AddressInfo).port}/week5.html`);
+  const cells = page.frameLocator('iframe[title="Cells"]');
+  const grid = page.frameLocator('iframe[title="Grid"]');
+
+  // cell_life has no sample of its own: a starting policy generated from its action fluents, no other
+  // domain's heuristic.
+  const cellsCode = cells.getByRole('code');
+  await expect(cellsCode.getByText('Starting policy for the RDDL domain')).toBeVisible({ timeout: 30_000 });
+  await expect(cellsCode.getByText('reboot')).toHaveCount(0);
+
+  // The student edits the linked code in the narrow frame.
+  await expect(grid.getByRole('code').getByText("the teacher's grid walk policy")).toBeVisible({
+    timeout: 30_000,
+  });
+  const box = grid.getByRole('textbox', { name: 'Policy code' });
+  await box.focus();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.type('// my own attempt\n');
+  await expect(grid.getByRole('code').getByText('my own attempt')).toBeVisible();
+  // The page fits the 320 px frame: nothing wider than the frame.
+  const overflow = await page
+    .frame({ url: /code=/ })!
+    .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  // Stored a moment after the edit.
+  await page.waitForTimeout(1500);
+
+  await page.reload();
+  await expect(grid.getByRole('code').getByText('my own attempt')).toBeVisible({ timeout: 30_000 });
+  await expect(cells.getByRole('code').getByText('my own attempt')).toHaveCount(0);
+
+  // Share inside the frame: the clipboard is refused there, the whole link is in a selectable field.
+  await grid.getByRole('button', { name: 'Share' }).click();
+  const field = grid.getByRole('textbox', { name: 'Link to share' });
+  await expect(field).toBeVisible();
+  const link = await field.inputValue();
+  expect(link).toMatch(/#.*code=/);
+  await expect(grid.getByRole('dialog', { name: 'Share link' })).toContainText(`${link.length} characters`);
+
+  // Reset to the original brings the teacher's code back.
+  await grid.getByRole('button', { name: 'Reset to the original' }).click();
+  await expect(grid.getByRole('code').getByText("the teacher's grid walk policy")).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(grid.getByRole('code').getByText('my own attempt')).toHaveCount(0);
 });

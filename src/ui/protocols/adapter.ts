@@ -7,6 +7,7 @@
  * and one line in `registry.ts`; the shell names no protocol.
  */
 import type { Component } from 'svelte';
+import type { PolicyLanguage } from '../../core/policy/types';
 import type { Protocol } from '../../core/protocols/contract';
 import type { SessionConfig } from '../../core/protocols/session-contract';
 import type { Playback } from '../../state/playback.svelte';
@@ -58,6 +59,25 @@ export interface ProtocolPage {
   readonly lastNote?: string | undefined;
   /** A key the protocol handles itself (returns true when it did). */
   onkeydown?(event: KeyboardEvent): boolean;
+  /**
+   * The rounds of the session on show that have ended, with the learner's reward, for the embedding API
+   * (`roundEnd`, `sessionEnd`). Absent: the shell reads the rounds of the transcript on the page.
+   */
+  readonly roundResults?: readonly RoundResult[];
+  /** Replaces the learner's policy code (the embedding API's `setCode`). Absent: the shell's workspace's. */
+  setPolicyCode?(code: string, language?: PolicyLanguage): void;
+  /** The learner's policy code now (the embedding API's `codeChanged`). Absent: the shell's workspace's. */
+  readonly policyCode?: string;
+  /** Opens text files the protocol reads (RDDL domains and instances), from the embedding API's `load`. */
+  openTexts?(files: { name: string; text: string }[]): void;
+}
+
+/** A round that has ended, as the embedding API reports it. */
+export interface RoundResult {
+  /** The round's number, from 1. */
+  round: number;
+  /** What the learner's policy earned in it (a team's score at the end of a simulation for MASSim). */
+  reward: number;
 }
 
 /** The props of a protocol's components. */

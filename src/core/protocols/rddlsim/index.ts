@@ -76,6 +76,7 @@ export {
   type EncodeOptions,
 } from './action-encoding';
 export { generatePolicyTypes } from './policy-types';
+export { starterPolicy, starterPolicyDomain, STARTER_POLICY_MARK } from './starter-policy';
 export { createLocalPolicy, type SessionPolicy, type PolicyHook, type RoundSummary } from './session-policy';
 export {
   EmulatedSession,

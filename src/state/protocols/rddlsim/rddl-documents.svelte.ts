@@ -113,6 +113,8 @@ export class RddlDocuments {
   instances = $state.raw<readonly string[]>([]);
   /** Policy declarations generated from the chosen instance; the last good ones while the texts have errors. */
   policyTypes = $state<string | undefined>();
+  /** A starting policy generated for the chosen instance (see `starterPolicy`), with its types. */
+  starterPolicy = $state<string | undefined>();
   /** True from an edit until its check has finished. */
   checking = $state(false);
   /** Why the texts could not be checked (the check missed its deadline), in a sentence. */
@@ -301,8 +303,10 @@ export class RddlDocuments {
       this.instances = instances;
       if (!this.instance || !instances.includes(this.instance)) this.instance = instances[0];
       if (diagnostics.some((d) => d.severity === 'error') || !this.instance) return;
-      const types = await this.#language.policyTypes(files, this.instance);
-      if (current()) this.policyTypes = types;
+      const { types, starter } = await this.#language.policyTypes(files, this.instance);
+      if (!current()) return;
+      this.policyTypes = types;
+      this.starterPolicy = starter;
     } catch (error) {
       if (!current()) return;
       this.checkProblem = `The RDDL could not be checked: ${error instanceof Error ? error.message : String(error)}.`;
@@ -319,6 +323,7 @@ export class RddlDocuments {
     this.diagnostics = [];
     this.instances = [];
     this.policyTypes = undefined;
+    this.starterPolicy = undefined;
     this.checkProblem = undefined;
     this.replaced++;
     this.#scheduleCheck(0);

@@ -60,8 +60,14 @@ export class RddlLanguageClient {
     return this.#call('listing the instances', this.#deadlines.check, (api) => api.instances([...sources]));
   }
 
-  /** The policy editor's declarations for an instance; rejects with the located reason it cannot load. */
-  policyTypes(sources: readonly RddlSource[], instance?: string): Promise<string> {
+  /**
+   * The policy editor's declarations for an instance, and a starting policy for it; rejects with the
+   * located reason it cannot load.
+   */
+  policyTypes(
+    sources: readonly RddlSource[],
+    instance?: string,
+  ): Promise<{ types: string; starter: string }> {
     return this.#call('generating the policy types', this.#deadlines.check, (api) =>
       api.policyTypes([...sources], instance),
     );

@@ -4,6 +4,7 @@
  * they are restored, then a shared link's RDDL, if any, is applied on top.
  */
 import { get, set } from 'idb-keyval';
+import { scopedKey } from '../../../storage/storage-scope';
 import { decodeSharedConfig } from '../../share';
 import type { Workspace } from '../../workspace.svelte';
 import {
@@ -19,7 +20,7 @@ const KEY = 'protoplay:rddl:v1';
 /** The stored RDDL state, sanitised; undefined when nothing (readable) is stored. */
 export async function loadStoredRddl(): Promise<RddlStoredState | undefined> {
   try {
-    return sanitizeStoredRddl(await get<unknown>(KEY));
+    return sanitizeStoredRddl(await get<unknown>(scopedKey(KEY)));
   } catch {
     return undefined;
   }
@@ -27,7 +28,7 @@ export async function loadStoredRddl(): Promise<RddlStoredState | undefined> {
 
 /** Stores the RDDL state. */
 export async function storeRddl(state: RddlStoredState): Promise<void> {
-  await set(KEY, state);
+  await set(scopedKey(KEY), state);
 }
 
 /**

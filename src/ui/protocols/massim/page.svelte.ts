@@ -14,7 +14,8 @@ import {
   sanitizeMassimWorkspace,
 } from '../../../state/protocols/massim/workspace-data';
 import { MassimWorkspace } from '../../../state/protocols/massim/workspace.svelte';
-import type { ProtocolPage, Shell } from '../adapter';
+import type { PolicyLanguage } from '../../../core/policy/types';
+import type { ProtocolPage, RoundResult, Shell } from '../adapter';
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
 
 /** Nothing shown yet: an empty reading for the views. */
@@ -39,6 +40,34 @@ export class MassimPage implements ProtocolPage {
 
   get lastNote(): string | undefined {
     return this.reading.notes.findLast((n) => n.kind === 'note' || n.kind === 'violation')?.text;
+  }
+
+  /**
+   * Every simulation that has ended (a later one began, or the match is over), with team A's score at
+   * its last step: a simulation is MASSim's round.
+   */
+  get roundResults(): RoundResult[] {
+    const { frames, teams } = this.reading;
+    const team = teams[0];
+    if (team === undefined) return [];
+    const over = !this.#shell.session.active;
+    const results: RoundResult[] = [];
+    frames.forEach((frame, i) => {
+      const next = frames[i + 1];
+      const last = next ? next.simulation !== frame.simulation : over;
+      if (last) results.push({ round: frame.simulation + 1, reward: frame.scores[team] ?? 0 });
+    });
+    return results;
+  }
+
+  get policyCode(): string {
+    return this.workspace.teamA.code;
+  }
+
+  /** Replaces team A's code (the learner's team). */
+  setPolicyCode(code: string, language?: PolicyLanguage): void {
+    this.workspace.teamA = { ...this.workspace.teamA, code, ...(language ? { language } : {}) };
+    this.workspace.replaced++;
   }
 
   /** Stored workspace, then a link's on top (a configuration file picked here is kept). */

@@ -3,7 +3,11 @@
  * which editor tab is shown, the quirks switch, and what a run sends besides the shell's workspace (the
  * RDDL as edited). Kept in storage and in the share link.
  */
+import { untrack } from 'svelte';
 import { formatLocated } from '../../../core/errors';
+import { rddlsimProtocol } from '../../../core/protocols/rddlsim/protocol';
+import { starterPolicyDomain } from '../../../core/protocols/rddlsim/starter-policy';
+import { fittingSample, isSampleOfAnotherDomain } from '../../../state/fitting-sample';
 import type { RddlSessionSource } from '../../../core/protocols/rddlsim/playground/runner';
 import { RddlDocuments } from '../../../state/protocols/rddlsim/rddl-documents.svelte';
 import { RddlLanguageClient } from '../../../state/protocols/rddlsim/rddl-language-client';
@@ -25,6 +29,8 @@ export class RddlsimPage implements ProtocolPage {
   rddlEditorWanted = $state(false);
   readonly shareDescription = 'it opens this protocol, domain, seed, rounds and policy.';
   readonly #shell: Shell;
+  /** The domain whose policy was last fitted (see `#fitPolicy`). */
+  #fittedFor: string | undefined;
 
   constructor(shell: Shell) {
     this.#shell = shell;
@@ -55,7 +61,38 @@ export class RddlsimPage implements ProtocolPage {
     // Back from another protocol, the RDDL domain shown is the one played.
     if (workspace.environment !== this.documents.environment)
       workspace.environment = this.documents.environment;
+    this.#fitPolicy();
     return keepRddlStored(this.documents);
+  }
+
+  /**
+   * Once a newly shown domain is checked, gives it a policy that fits when the policy is still a starting
+   * point made for another domain (another domain's sample or starting policy, or the generic fallback
+   * picked for a domain without a sample): the domain's own sample, or a starting policy generated from
+   * its action fluents.
+   */
+  #fitPolicy(): void {
+    const starter = this.documents.starterPolicy;
+    const environment = this.documents.environment;
+    if (starter === undefined || this.#shell.workspace.protocol !== rddlsimProtocol.id) return;
+    const domain = starterPolicyDomain(starter);
+    const shownFor = `${environment}/${domain}`;
+    if (shownFor === this.#fittedFor) return;
+    this.#fittedFor = shownFor;
+    untrack(() => {
+      const workspace = this.#shell.workspace;
+      const { samples, defaultSample } = rddlsimProtocol;
+      const fitting = fittingSample(samples, defaultSample, environment);
+      const own = fitting?.environments?.includes(environment) ? fitting : undefined;
+      const code = workspace.code;
+      const startingPoint =
+        isSampleOfAnotherDomain(samples, code, environment) ||
+        (starterPolicyDomain(code) !== undefined && code !== starter) ||
+        (!own && code === fitting?.code);
+      if (!startingPoint) return;
+      if (own) workspace.replaceCode(own.code, own.language, own.level);
+      else workspace.replaceCode(starter, 'ts', 'policy');
+    });
   }
 
   async run(startPaused: boolean): Promise<void> {
@@ -84,6 +121,11 @@ export class RddlsimPage implements ProtocolPage {
   choose(environment: string): void {
     this.documents.choose(environment);
     this.#shell.workspace.environment = this.documents.environment;
+  }
+
+  /** Opens RDDL texts handed over by a course page (the embedding API's `load`). */
+  openTexts(files: { name: string; text: string }[]): void {
+    this.open(files);
   }
 
   /** Opens RDDL files from disk. */

@@ -9,6 +9,11 @@ import { instanceSummary } from '../../../../src/core/protocols/rddlsim/action-e
 import { generatePolicyTypes } from '../../../../src/core/protocols/rddlsim/policy-types';
 import { EmulatedSession } from '../../../../src/core/protocols/rddlsim/session';
 import { RDDLSIM_SAMPLES } from '../../../../src/core/protocols/rddlsim/samples';
+import {
+  STARTER_POLICY_MARK,
+  starterPolicy,
+  starterPolicyDomain,
+} from '../../../../src/core/protocols/rddlsim/starter-policy';
 
 const models = new Map<string, RddlModel>(
   EXAMPLE_DOMAINS.map((example) => [example.id, loadRddl(exampleSources(example))]),
@@ -89,5 +94,27 @@ describe('rddlsim sample policies', () => {
     const idle = await play(noop.code, 'policy', 'network_admin', 4, 5);
     expect(smart.transcript.annotations.filter((a) => a.type === 'error')).toEqual([]);
     expect(smart.totalReward!).toBeGreaterThan(idle.totalReward!);
+  });
+});
+
+describe('starting policies generated from a domain', () => {
+  for (const example of EXAMPLE_DOMAINS) {
+    it(`for ${example.id}: names the domain, type-checks and plays a whole session without a fault`, async () => {
+      const info = models.get(example.id)!.info;
+      const code = starterPolicy(info);
+      expect(starterPolicyDomain(code)).toBe(info.domain);
+      expect(typeErrors({ starter: code }, generatePolicyTypes(info))).toEqual({ starter: [] });
+      const actions = info.fluents.filter((f) => f.kind === 'action-fluent');
+      for (const action of actions) expect(code).toContain(`{ name: ${JSON.stringify(action.name)}`);
+      const session = await play(code, 'policy', example.id, 5);
+      expect(session.status).toBe('finished');
+      expect(session.transcript.annotations.filter((a) => a.type === 'error')).toEqual([]);
+      expect(session.rounds).toHaveLength(3);
+    });
+  }
+
+  it('is told apart from other code', () => {
+    expect(starterPolicyDomain(RDDLSIM_SAMPLES[0]!.code)).toBeUndefined();
+    expect(starterPolicyDomain(`${STARTER_POLICY_MARK}cell_life (instance x), generated`)).toBe('cell_life');
   });
 });

@@ -68,10 +68,11 @@ describe('the RDDL language client over the real worker', () => {
     client.dispose();
   });
 
-  it('generates the policy types of the loaded instance, and says where loading fails', async () => {
+  it('generates the policy types and a starting policy of the loaded instance, and says where loading fails', async () => {
     const client = new RddlLanguageClient(languageWorker, PATIENT);
-    const types = await client.policyTypes([domain!, instance!]);
+    const { types, starter } = await client.policyTypes([domain!, instance!]);
     expect(types).toContain('"reboot"');
+    expect(starter).toContain('{ name: "reboot", args: [');
     const broken = instance!.text.replace('horizon', 'horizn');
     await expect(client.policyTypes([domain!, { ...instance!, text: broken }])).rejects.toThrow(
       new RegExp(`^${instance!.name.replace('.', '\\.')}:${positionOf(broken, 'horizn').line}:`),
