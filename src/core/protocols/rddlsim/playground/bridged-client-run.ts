@@ -63,6 +63,8 @@ class BridgedClientRun implements PlaygroundSession {
   #round = 0;
   #lastTurn = 0;
   #countedRounds = 0;
+  /** The rounds the server's session-init offers. */
+  #roundsOffered = Infinity;
   #firstDecision = true;
   #sessionEnded = false;
   /** Set once the session is over from the page's side: nothing more is sent or decided. */
@@ -250,6 +252,7 @@ class BridgedClientRun implements PlaygroundSession {
           break;
         }
         case 'session-init':
+          if (event.init.type === 'session-init') this.#roundsOffered = event.init.numRounds;
           break;
         case 'round-init':
           this.#round = event.init.roundNum;
@@ -316,12 +319,14 @@ class BridgedClientRun implements PlaygroundSession {
     this.#countedRounds++;
     const summary = { round: this.#round, reward: end.roundReward, turns: end.turnsUsed };
     await this.#hook('onRoundEnd', [summary], { round: this.#round, turn: end.turnsUsed });
-    if (this.#countedRounds >= this.#config.rounds && !this.#over) {
+    const asked = this.#config.rounds;
+    // Leave early only when the server offers more rounds than the settings ask for.
+    if (this.#countedRounds >= asked && this.#roundsOffered > asked && !this.#over) {
       this.#recorder.annotate('note', {
         code: 'protoplay.bridge.rounds',
-        message: `stopped after ${this.#config.rounds} rounds as the session settings ask`,
+        message: `stopped after ${asked} rounds as the session settings ask; the server offers ${this.#roundsOffered}`,
       });
-      this.#end('finished', `played the ${this.#config.rounds} rounds asked`);
+      this.#end('finished', `played the ${asked} rounds asked`);
     }
   }
 
