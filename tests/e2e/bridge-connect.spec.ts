@@ -72,6 +72,8 @@ test('plays 2 rounds against a real server through the bridge, recorded like any
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
   expect(await messageRows(page).count()).toBeGreaterThan(10);
+  const chart = page.getByRole('group', { name: 'Total reward per round' });
+  await expect(chart.getByRole('button', { name: /^Round \d+: total reward/ })).toHaveCount(2);
 
   const [download] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
   const transcript = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
