@@ -15,8 +15,10 @@ import {
   type SessionUpdate,
 } from '../src/core/protocols/session-contract';
 import type { Protocol } from '../src/core/protocols/contract';
+import { BridgeHolder } from '../src/core/session/bridge-holder';
+import { isBridgedRunner } from '../src/core/session/bridge-route';
 import { openRecording } from '../src/core/session/open-recording';
-import type { SessionWorkerApi } from '../src/core/session/worker-api';
+import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { storeLastTranscript } from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
@@ -25,6 +27,30 @@ import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
 useStorageScope(scopeFromWorkerName(self.name));
 
 let current: PlaygroundSession | undefined;
+
+/** Where the bridge connection's statuses go (the page's panel); replaced by each connect. */
+let bridgeListener: BridgeStatusListener | undefined;
+
+/** The page's one connection to `protoplay bridge`, kept here beside the sessions that use it. */
+const bridge = new BridgeHolder({
+  WebSocket,
+  surroundings: {
+    // A worker cannot tell whether its page is embedded; its origin is the page's.
+    pageOrigin: self.location.origin,
+    localNetworkPermission: async () => {
+      for (const name of ['loopback-network', 'local-network-access']) {
+        try {
+          const state = await navigator.permissions.query({ name: name as PermissionName });
+          return state.state;
+        } catch {
+          // This browser does not know the permission by that name.
+        }
+      }
+      return undefined;
+    },
+  },
+  onStatus: (status) => bridgeListener?.status(JSON.stringify(status)),
+});
 
 /** Dedicated workers have requestAnimationFrame in Chromium and Firefox; elsewhere a frame's worth of time. */
 const nextFrame: (callback: () => void) => void =
@@ -54,6 +80,16 @@ function replaceCurrent(): void {
   current = undefined;
 }
 
+function reportFailedStart(listener: SessionListener, error: unknown): void {
+  const update: SessionUpdate = {
+    messages: [],
+    annotations: [],
+    status: 'failed',
+    error: `The session could not start: ${describeError(error)}`,
+  };
+  listener.update(JSON.stringify(update));
+}
+
 const api: SessionWorkerApi = {
   async start(config, listener) {
     replaceCurrent();
@@ -63,15 +99,26 @@ const api: SessionWorkerApi = {
       const runner = await runnerOf(protocol);
       current = await runner.start(config, services(protocol, listener));
     } catch (error) {
-      const update: SessionUpdate = {
-        messages: [],
-        annotations: [],
-        status: 'failed',
-        error: `The session could not start: ${describeError(error)}`,
-      };
-      listener.update(JSON.stringify(update));
+      reportFailedStart(listener, error);
     }
   },
+  async startBridged(config, route, listener) {
+    replaceCurrent();
+    try {
+      const protocol = findProtocol(config.protocol);
+      if (!protocol) throw new Error(`there is no protocol '${config.protocol}'`);
+      const runner = await runnerOf(protocol);
+      if (!isBridgedRunner(runner)) throw new Error(`${protocol.label} cannot play through the bridge yet`);
+      current = await runner.startBridged(config, route, services(protocol, listener), bridge.access);
+    } catch (error) {
+      reportFailedStart(listener, error);
+    }
+  },
+  bridgeConnect(address, listener) {
+    bridgeListener = listener;
+    return bridge.connect(address);
+  },
+  bridgeDisconnect: () => bridge.disconnect(),
   async open(files, origin, listener) {
     let opened;
     try {

@@ -10,6 +10,8 @@ import type {
   SessionUpdate,
   TranscriptOrigin,
 } from '../core/protocols/session-contract';
+import type { BridgeAddress } from '../core/bridge/bridge-link';
+import type { BridgeConnectionStatus, BridgeRoute } from '../core/session/bridge-route';
 import type { SessionWorkerApi } from '../core/session/worker-api';
 import { TranscriptState } from './transcript.svelte';
 
@@ -77,6 +79,9 @@ export class Session {
   imported = $state.raw<ImportSummary | undefined>();
   readonly transcript = new TranscriptState();
 
+  /** Where runs go instead of the emulated server, when the Connect panel says so (undefined: emulated). */
+  bridgeRoute: () => BridgeRoute | undefined = () => undefined;
+
   readonly #createWorker: () => Worker;
   readonly #createViews: ViewStateFactory;
   #api: Comlink.Remote<SessionWorkerApi> | undefined;
@@ -115,7 +120,25 @@ export class Session {
     this.runs++;
     this.imported = undefined;
     this.phase = config.startPaused ? 'paused' : 'running';
-    await this.#worker().start(config, this.#listener());
+    const route = this.bridgeRoute();
+    if (route) await this.#worker().startBridged(config, route, this.#listener());
+    else await this.#worker().start(config, this.#listener());
+  }
+
+  /** Connects the session worker to `protoplay bridge`; `onStatus` receives every status change. */
+  connectBridge(
+    address: BridgeAddress,
+    onStatus: (status: BridgeConnectionStatus) => void,
+  ): Promise<BridgeConnectionStatus> {
+    const listener = Comlink.proxy({
+      status: (json: string) => onStatus(JSON.parse(json) as BridgeConnectionStatus),
+    });
+    return this.#worker().bridgeConnect(address, listener);
+  }
+
+  /** Leaves the bridge. */
+  disconnectBridge(): void {
+    void this.#api?.bridgeDisconnect();
   }
 
   pause(): void {

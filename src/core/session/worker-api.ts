@@ -4,8 +4,15 @@
  * the page only sends commands and receives batched updates, at most one per animation frame, as a JSON
  * string (one string crosses the boundary far faster than thousands of small cloned objects).
  */
+import type { BridgeAddress } from '../bridge/bridge-link';
 import type { ImportInput } from '../protocols/contract';
 import type { ImportSummary, SessionConfig, SessionListener } from '../protocols/session-contract';
+import type { BridgeConnectionStatus, BridgeRoute } from './bridge-route';
+
+/** Receives the bridge connection's statuses, each as JSON (a `BridgeConnectionStatus`). */
+export interface BridgeStatusListener {
+  status(json: string): void;
+}
 
 /** What the session worker exposes. */
 export interface SessionWorkerApi {
@@ -28,6 +35,15 @@ export interface SessionWorkerApi {
   setDelay(ms: number): void;
   /** Answers a pending decision: send the refused actions as they are, or stop the session. */
   decide(choice: 'send' | 'stop'): void;
+  /**
+   * Starts a session through the bridge (dropping whatever was shown): against a target, or answering a
+   * listen port. A failure to start is reported to the listener like any session's.
+   */
+  startBridged(config: SessionConfig, route: BridgeRoute, listener: SessionListener): Promise<void>;
+  /** Connects to `protoplay bridge` (replacing any earlier connection); resolves with the status reached. */
+  bridgeConnect(address: BridgeAddress, listener: BridgeStatusListener): Promise<BridgeConnectionStatus>;
+  /** Leaves the bridge: sessions through it end. */
+  bridgeDisconnect(): void;
   /** Starts a policy worker for this protocol ahead of its first session. */
   prewarm(protocol: string): void;
   /** A question of the protocol's views about what is on show (see the protocol's playground). */

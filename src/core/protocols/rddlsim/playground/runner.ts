@@ -1,12 +1,17 @@
-/** rddlsim in the playground's session worker: emulated sessions, and transcripts shown in the views. */
-import type { PlaygroundRunner } from '../../session-contract';
+/** rddlsim in the playground's session worker: emulated sessions, sessions through the bridge, and views. */
+import type { BridgedPlaygroundRunner } from '../../../session/bridge-route';
+import { startBridgedClientRun } from './bridged-client-run';
 import { startRddlsimSession } from './session-run';
 import { showRddlsimTranscript } from './shown-transcript';
 
 /** The runner the session worker loads for rddlsim. */
-export const rddlsimPlaygroundRunner: PlaygroundRunner = {
+export const rddlsimPlaygroundRunner: BridgedPlaygroundRunner = {
   start: startRddlsimSession,
   show: showRddlsimTranscript,
+  startBridged: (config, route, services, bridge) => {
+    if (route.mode === 'outbound') return startBridgedClientRun(config, route.target, services, bridge);
+    return Promise.reject(new Error('answering a listen port is not available for RDDLSim yet'));
+  },
 };
 
 export type { RddlSessionSource } from './environments';
