@@ -1,9 +1,29 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { resolve } from 'node:path';
+import { VitePWA } from 'vite-plugin-pwa';
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [
+    svelte(),
+    // Offline after the first visit: a service worker precaches the whole build (Monaco and the workers
+    // included) and serves it when the network is gone. A new build has new file hashes, so the new worker
+    // precaches them and takes over at once (autoUpdate); docs/embedding.md, "Offline use", says more.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ttf,wasm,json}'],
+        maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/\/examples\//],
+      },
+    }),
+  ],
   base: './',
   build: {
     target: 'es2022',
