@@ -145,7 +145,7 @@ describe('GAMA in the playground, through the protocol definition', () => {
 
   it('stops at once while the policy is still thinking', async () => {
     const silent: PolicyEndpoint = {
-      load: async () => ({ ok: true, logs: [] }),
+      load: async () => ({ ok: true, hooks: ['act'], logs: [] }),
       call: () => new Promise(() => undefined),
       terminate: () => undefined,
     };
