@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { PolicyEndpoint } from '../../../../src/core/policy/supervisor';
 import type { PolicySource } from '../../../../src/core/policy/types';
 import { GAMA_SAMPLES, gamaFrameLogFormat, gamaProtocol } from '../../../../src/core/protocols/gama';
-import type {
-  GamaEpisodeView,
-  GamaSessionOptions,
-  GamaWorldView,
+import {
+  DEFAULT_GAMA_SESSION_OPTIONS,
+  sanitizeGamaOptions,
+  type GamaEpisodeView,
+  type GamaSessionOptions,
+  type GamaWorldView,
 } from '../../../../src/core/protocols/gama/playground/options';
+import { gamaLinkFragment, gamaOptionsFromLink } from '../../../../src/ui/protocols/gama/link';
 import type {
   PlaygroundServices,
   PlaygroundSession,
@@ -234,5 +237,37 @@ describe('GAMA in the playground, through the protocol definition', () => {
     expect(episodes[0]).toMatchObject({ fromWire: true, result: { cycles: 2, scenario: 'A_small' } });
     expect(episodes[0]!.result.scavengers[0]).toMatchObject({ id: 'Scav. 1', reward: 5, collected: 1 });
     expect(session.ask('world', [1, 1])).toBeUndefined();
+  });
+});
+
+describe('GAMA session settings from storage and links', () => {
+  it('keeps what is valid and falls back to the defaults for the rest', () => {
+    expect(
+      sanitizeGamaOptions({ cycles: '250', observation: 'rgb', batch: true, faithfulQuirks: 'yes' }),
+    ).toEqual({
+      cycles: 250,
+      observation: 'rgb',
+      sendTerminal: true,
+      faithfulQuirks: false,
+      batch: true,
+    });
+    expect(sanitizeGamaOptions({ cycles: -4, observation: 'jpeg' })).toMatchObject({
+      cycles: 1,
+      observation: 'legend',
+    });
+    expect(sanitizeGamaOptions(null)).toEqual(DEFAULT_GAMA_SESSION_OPTIONS);
+  });
+
+  it('round-trips through the share link, and a link without them carries none', () => {
+    const options: GamaSessionOptions = {
+      cycles: 77,
+      observation: 'rgb',
+      sendTerminal: false,
+      faithfulQuirks: true,
+      batch: false,
+    };
+    const fragment = `#p=gama&${gamaLinkFragment(options)}`;
+    expect(sanitizeGamaOptions(gamaOptionsFromLink(fragment))).toEqual(options);
+    expect(gamaOptionsFromLink('#p=rddlsim&seed=3')).toBeUndefined();
   });
 });
