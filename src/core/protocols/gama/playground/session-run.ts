@@ -317,6 +317,8 @@ class GamaSessionRun implements PlaygroundSession {
   #note(note: GamaNote): void {
     // After a stop, the API side's "no answer" is the stop itself, not something the learner did.
     if (this.#over && !this.#failed) return;
+    // Batch mode keeps results, not stories: only broken rules are worth a line there.
+    if (this.#options.batch && note.kind === 'note') return;
     this.#recorder.annotate(note.kind, {
       text: note.text,
       ...(note.channel ? { channel: note.channel } : {}),
