@@ -3,10 +3,14 @@ import type { PolicySource } from '../core/policy/types';
 
 /** What the benchmark asks for. */
 export interface BenchRequest {
+  /** The protocol to play (default: the first registered). */
+  protocol?: string;
   environment: string;
   rounds: number;
   seed: number;
   policy: PolicySource;
+  /** The protocol's own settings (`SessionConfig.options`). */
+  options?: unknown;
 }
 
 /** What one benchmarked session did. */

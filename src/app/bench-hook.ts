@@ -19,9 +19,9 @@ export function installBenchHook(shell: Shell): void {
   window.protoplayBench = async (request) => {
     const started = performance.now();
     const { session } = shell;
-    // The benchmark plays the first protocol's built-in environments.
+    // The benchmark plays the protocol asked for, by default the first one's built-in environments.
     await session.run({
-      protocol: PROTOCOLS[0]!.id,
+      protocol: request.protocol ?? PROTOCOLS[0]!.id,
       environment: request.environment,
       rounds: request.rounds,
       seed: request.seed,
@@ -29,6 +29,7 @@ export function installBenchHook(shell: Shell): void {
       budgetMs: 10_000,
       startPaused: false,
       policy: request.policy,
+      ...(request.options !== undefined ? { options: request.options } : {}),
     });
     while (session.active) await new Promise((resolve) => setTimeout(resolve, 2));
     const ms = performance.now() - started;

@@ -6,10 +6,11 @@
 import type { Protocol } from '../../core/protocols/contract';
 import type { AnyPageAdapter } from './adapter';
 import { defaultPageAdapter } from './default/adapter';
+import { gamaPageAdapter } from './gama/adapter';
 import { massimPageAdapter } from './massim/adapter';
 import { rddlsimPageAdapter } from './rddlsim/adapter';
 
-const ADAPTERS: readonly AnyPageAdapter[] = [rddlsimPageAdapter, massimPageAdapter];
+const ADAPTERS: readonly AnyPageAdapter[] = [rddlsimPageAdapter, massimPageAdapter, gamaPageAdapter];
 
 const defaults = new Map<string, AnyPageAdapter>();
 

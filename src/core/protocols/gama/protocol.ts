@@ -61,4 +61,9 @@ export const gamaProtocol: Protocol = {
   samples: GAMA_SAMPLES,
   defaultSample: 'greedy',
   policyTypes: async (environment) => gamaPolicyTypes(environment),
+  playground: {
+    loadRunner: async () => (await import('./playground/runner')).gamaPlaygroundRunner,
+    // Each scavenger's memory lives in the policy worker, beside the policy.
+    loadPolicyRuntime: async () => new (await import('./policy-runtime')).GamaPolicyRuntime(),
+  },
 };

@@ -1,0 +1,115 @@
+import { expect, test, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { findScavengerScenario } from '../../src/core/envs/scavenger';
+import { playGamaEpisodes, writeGamaFrameLog } from '../../src/core/protocols/gama';
+import { TranscriptRecorder } from '../../src/core/transcript/recorder';
+import { configure, messageRows, status } from './playground-page';
+
+/**
+ * The GAMA scavengers in the playground, in real Chromium against the production build: the GAMA side in
+ * the session worker, the learner's act() in the policy worker, the world canvas, the observation, the
+ * rewards per episode and the social metrics; and a frame log recorded elsewhere, imported.
+ */
+
+async function openGama(page: Page) {
+  await page.goto('./');
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('gama');
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
+}
+
+const world = (page: Page) => page.getByRole('img', { name: /^World after cycle/ });
+
+test('GAMA plays scenario C with 12 scavengers and the greedy sample', async ({ page }) => {
+  await openGama(page);
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('C_basic_single_entrance_region');
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('40');
+  await cycles.press('Tab');
+  await configure(page, { rounds: 2, fast: true });
+  await page.getByRole('button', { name: 'Greedy' }).click();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
+
+  // The log names each scavenger's channel on the one shared connection.
+  await expect(messageRows(page).filter({ hasText: 'Scav. 12' }).first()).toBeVisible();
+  // The world after the last cycle, and what the selected scavenger saw beside it.
+  await expect(world(page)).toHaveAccessibleName(
+    /World after cycle 40 of episode 2: 55 by 21 cells, 12 scavengers/,
+  );
+  await page.getByRole('combobox', { name: 'Scavenger' }).selectOption('Scav. 7');
+  await expect(page.getByRole('img', { name: /^What Scav\. 7 saw in cycle \d+: 21 by 11$/ })).toBeVisible();
+  // Rewards per episode.
+  await expect(page.getByRole('button', { name: /^Round 1: total reward \d+/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Round 2: total reward \d+/ })).toBeVisible();
+  // The social metrics of both episodes, and what each scavenger collected.
+  await page.getByRole('tab', { name: /Episodes/ }).click();
+  const metrics = page.getByRole('table', { name: 'Social metrics per episode' });
+  await expect(metrics.getByRole('row')).toHaveCount(3);
+  await expect(metrics.getByRole('row').nth(1)).toContainText(/^1\s*40\s*\d+/);
+  await expect(page.getByRole('img', { name: /Resources collected per scavenger, episode 2/ })).toBeVisible();
+});
+
+test('GAMA steps a cycle at a time and stops without a policy error', async ({ page }) => {
+  // Picked after another protocol: its sample gives way to GAMA's.
+  await openGama(page);
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue(
+    'C_basic_single_entrance_region',
+  );
+  await page.getByRole('button', { name: 'Step' }).click();
+  await expect(status(page)).toContainText('Paused');
+  await expect(world(page)).toHaveAccessibleName(/cycle 1 of episode 1/);
+  await page.getByRole('button', { name: 'Step' }).click();
+  await expect(world(page)).toHaveAccessibleName(/cycle 2 of episode 1/);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toContainText('Stopped');
+  await page.getByRole('tab', { name: /Console/ }).click();
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
+});
+
+test('GAMA works at phone width from the keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openGama(page);
+  await page.getByRole('spinbutton', { name: 'Cycles' }).fill('10');
+  await page.getByRole('spinbutton', { name: 'Cycles' }).press('Tab');
+  await page.getByLabel('Speed').selectOption('fast');
+  await page.getByRole('combobox', { name: 'Scavenger' }).focus();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
+  await expect(world(page)).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  // The episodes from the keyboard.
+  await page.getByRole('tab', { name: /Episodes/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('table', { name: 'Social metrics per episode' })).toBeVisible();
+});
+
+test('a GAMA frame log imports with its channels and its episodes read from the wire', async ({
+  page,
+}, testInfo) => {
+  const recorder = new TranscriptRecorder({ protocol: 'gama', now: () => 0 });
+  let turn = 0;
+  await playGamaEpisodes({
+    simulation: { scenario: findScavengerScenario('A')!, maxCycles: 12 },
+    decide: () => (turn++ % 3 === 2 ? 'face_left' : 'move_ahead'),
+    episodes: 1,
+    recorder,
+  });
+  const file = testInfo.outputPath('scavengers.gamalog');
+  writeFileSync(file, writeGamaFrameLog(recorder.transcript));
+
+  await openGama(page);
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  await expect(page.getByRole('region', { name: 'Import summary' })).toContainText(
+    'a GAMA scavenger session, one WebSocket frame per line',
+  );
+  await expect(messageRows(page).filter({ hasText: 'Scav. 1' }).first()).toBeVisible();
+  await expect(page.getByText('The world is not on the wire')).toBeVisible();
+  await page.getByRole('tab', { name: /Episodes/ }).click();
+  const metrics = page.getByRole('table', { name: 'Social metrics per episode' });
+  await expect(metrics.getByRole('row')).toHaveCount(2);
+  await expect(metrics.getByRole('row').nth(1)).toContainText(/^1\s*12\s*\d/);
+  await expect(page.getByText('Read from the wire')).toBeVisible();
+});
