@@ -282,6 +282,8 @@ class GamaSessionRun implements PlaygroundSession {
   async #answer(decision: GamaDecision): Promise<string> {
     if (this.#cycleStarts) {
       this.#cycleStarts = false;
+      // The cycle before is complete: send it to the page now, since a paused gate may hold for long.
+      this.#batcher.schedule();
       if (!(await this.gate.pass(this.#firstPass))) throw new SessionStopped();
       this.#firstPass = false;
       this.#batcher.note({ position: { round: this.#episode, turn: this.#cycle } });
