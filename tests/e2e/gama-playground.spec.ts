@@ -55,13 +55,14 @@ test('GAMA steps a cycle at a time and stops without a policy error', async ({ p
   await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue(
     'C_basic_single_entrance_region',
   );
+  // A cycle is twelve policy calls in the policy worker: on a loaded machine that takes a while.
   await page.getByRole('button', { name: 'Step' }).click();
-  await expect(status(page)).toContainText('Paused');
-  await expect(world(page)).toHaveAccessibleName(/cycle 1 of episode 1/);
+  await expect(status(page)).toContainText('Paused', { timeout: 30_000 });
+  await expect(world(page)).toHaveAccessibleName(/cycle 1 of episode 1/, { timeout: 30_000 });
   await page.getByRole('button', { name: 'Step' }).click();
-  await expect(world(page)).toHaveAccessibleName(/cycle 2 of episode 1/);
+  await expect(world(page)).toHaveAccessibleName(/cycle 2 of episode 1/, { timeout: 30_000 });
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect(status(page)).toContainText('Stopped');
+  await expect(status(page)).toContainText('Stopped', { timeout: 30_000 });
   await page.getByRole('tab', { name: /Console/ }).click();
   await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
 });
