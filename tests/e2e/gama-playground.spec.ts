@@ -13,6 +13,8 @@ import { configure, messageRows, status } from './playground-page';
 
 async function openGama(page: Page) {
   await page.goto('./');
+  // Picked once the page has restored what it stores, as a person would after it appears.
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
   await page.getByRole('combobox', { name: 'Protocol' }).selectOption('gama');
   await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
 }
