@@ -5,7 +5,7 @@
  */
 import { TranscriptStore, writeTranscriptJson } from '../../../transcript/store';
 import type { Transcript } from '../../../transcript/model';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import { showTranscript } from '../../../session/shown-session';
 import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
 import { MassimTranscriptReader } from '../reader';
 import { MassimWorldPacker } from '../world-packer';
@@ -55,27 +55,13 @@ export function showMassimTranscript(
   const store = TranscriptStore.fromTranscript(transcript, { packers: [new MassimWorldPacker()] });
   const reader = new MassimTranscriptReader(store, { judgeAgents: transcript.meta.origin !== 'emulated' });
   const view: MassimShown = { store, reader };
-  const batcher = new UpdateBatcher({
-    listener: services.listener,
-    nextFrame: services.nextFrame,
-    content: { kind: 'views', news: () => reader.read() },
-    reset: {
-      protocol: transcript.protocol,
-      origin: shown.origin,
-      ...(shown.name ? { name: shown.name } : {}),
+  return showTranscript(
+    shown,
+    services,
+    { kind: 'views', news: () => reader.read() },
+    {
+      ask: (question, args) => answerMassimQuestion(view, question, args),
+      exportJson: () => massimTranscriptJson(view),
     },
-  });
-  batcher.close();
-  const nothing = () => undefined;
-  return {
-    pause: nothing,
-    resume: nothing,
-    step: nothing,
-    stop: nothing,
-    setDelay: nothing,
-    decide: nothing,
-    abandon: nothing,
-    ask: (question, args) => answerMassimQuestion(view, question, args),
-    exportJson: () => massimTranscriptJson(view),
-  };
+  );
 }

@@ -4,7 +4,7 @@
  * every view reads it as it reads a live one.
  */
 import { serialiseTranscript } from '../../../transcript/json-format';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import { showTranscript } from '../../../session/shown-session';
 import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
 import { createRddlsimReader } from '../reader';
 
@@ -14,27 +14,10 @@ export function showRddlsimTranscript(
   services: PlaygroundServices,
 ): PlaygroundSession {
   const { transcript } = shown;
-  const batcher = new UpdateBatcher({
-    listener: services.listener,
-    nextFrame: services.nextFrame,
-    content: { kind: 'transcript', transcript, reader: createRddlsimReader() },
-    reset: {
-      protocol: transcript.protocol,
-      origin: shown.origin,
-      ...(shown.name ? { name: shown.name } : {}),
-    },
-  });
-  batcher.close();
-  const nothing = () => undefined;
-  return {
-    pause: nothing,
-    resume: nothing,
-    step: nothing,
-    stop: nothing,
-    setDelay: nothing,
-    decide: nothing,
-    abandon: nothing,
-    ask: nothing,
-    exportJson: () => [serialiseTranscript(transcript)],
-  };
+  return showTranscript(
+    shown,
+    services,
+    { kind: 'transcript', transcript, reader: createRddlsimReader() },
+    { ask: () => undefined, exportJson: () => [serialiseTranscript(transcript)] },
+  );
 }
