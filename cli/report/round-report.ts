@@ -5,7 +5,7 @@
  */
 import cliProgress from 'cli-progress';
 import type { CliIo } from '../command-line/io';
-import { summariseRewards, type RewardSummary } from './statistics';
+import { RewardAccumulator, type RewardSummary } from './statistics';
 
 /** One finished round. */
 export interface ReportedRound {
@@ -28,9 +28,14 @@ export interface RoundReporterOptions {
   label: string;
 }
 
-/** Prints rounds as they end and the summary at the end. */
+/**
+ * Prints rounds as they end and the summary at the end. The statistics are folded as rounds end; the
+ * rounds themselves are kept only for the JSON document, which lists them.
+ */
 export class RoundReporter {
+  /** The rounds so far (with `json` only). */
   readonly rounds: ReportedRound[] = [];
+  readonly #counted = new RewardAccumulator();
   readonly #options: RoundReporterOptions;
   #total: number;
   #bars: cliProgress.MultiBar | undefined;
@@ -68,12 +73,12 @@ export class RoundReporter {
 
   /** A round ended. */
   round(round: ReportedRound): void {
-    this.rounds.push(round);
-    const counted = this.rounds.filter((r) => r.counted);
-    this.#bar?.update(counted.length, {
-      mean: formatReward(summariseRewards(counted.map((r) => r.reward)).mean),
-    });
-    if (this.#options.json) return;
+    if (round.counted) this.#counted.add(round.reward);
+    this.#bar?.update(this.#counted.count, { mean: formatReward(this.#counted.mean) });
+    if (this.#options.json) {
+      this.rounds.push(round);
+      return;
+    }
     const of = this.#total ? `/${this.#total}` : '';
     const practice = round.counted ? '' : '  (practice round, not counted)';
     this.#line(
@@ -92,7 +97,7 @@ export class RoundReporter {
 
   /** Statistics of the counted rounds. */
   summary(): RewardSummary {
-    return summariseRewards(this.rounds.filter((r) => r.counted).map((r) => r.reward));
+    return this.#counted.summary();
   }
 
   /** Prints the summary (text mode) or the JSON document with `extra` fields first. */

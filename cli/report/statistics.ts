@@ -24,6 +24,43 @@ export function summariseRewards(rewards: readonly number[]): RewardSummary {
   return { rounds: n, mean, standardDeviation, confidence95: [mean - half, mean + half] };
 }
 
+/**
+ * The same summary folded as rewards come (Welford's running mean and sum of squares), so a session of
+ * any number of rounds keeps three numbers instead of its rewards.
+ */
+export class RewardAccumulator {
+  #count = 0;
+  #mean = 0;
+  #squares = 0;
+
+  add(reward: number): void {
+    this.#count++;
+    const delta = reward - this.#mean;
+    this.#mean += delta / this.#count;
+    this.#squares += delta * (reward - this.#mean);
+  }
+
+  /** Rewards added so far. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Their mean (NaN before the first). */
+  get mean(): number {
+    return this.#count ? this.#mean : NaN;
+  }
+
+  /** As `summariseRewards` of the rewards added. */
+  summary(): RewardSummary {
+    const n = this.#count;
+    const mean = n ? this.#mean : NaN;
+    if (n < 2) return { rounds: n, mean, standardDeviation: null, confidence95: null };
+    const standardDeviation = Math.sqrt(this.#squares / (n - 1));
+    const half = studentTQuantile(0.975, n - 1) * (standardDeviation / Math.sqrt(n));
+    return { rounds: n, mean, standardDeviation, confidence95: [mean - half, mean + half] };
+  }
+}
+
 /** The p-quantile of Student's t distribution with `df` degrees of freedom (0.5 < p < 1). */
 export function studentTQuantile(p: number, df: number): number {
   // The CDF is monotonic, so bisection on it converges surely; 200 halvings are far beyond double precision.

@@ -11,7 +11,8 @@ export const runCommand: CommandSpec = {
     'The RDDL is read like rddlsim reads it: --domain may be a file or a directory (every .rddl file in it)',
     'and may be repeated; --instance names the instance file. With several instances in the files, pick one',
     'with --instance-name. The policy is a built-in (noop, random) or a .ts/.js file exporting',
-    'act(observation, context); a file runs in a worker thread with a time budget per call.',
+    'act(observation, context); a file runs in a worker thread with a time budget per call. Memory does not',
+    'grow with --rounds: the transcript, when asked for, is written as the session runs.',
   ].join('\n'),
   options: [
     {
@@ -51,7 +52,14 @@ export const runCommand: CommandSpec = {
       name: 'transcript',
       type: 'string',
       valueName: 'FILE',
-      description: 'write the transcript (playground JSON format)',
+      description:
+        'write the transcript (playground JSON format) to FILE as the session runs; nothing of it is kept in memory',
+    },
+    {
+      name: 'wire',
+      type: 'boolean',
+      description:
+        'play through the XML messages even without --transcript (same results; by default such a session drives the simulator directly)',
     },
     {
       name: 'record-world',

@@ -1,14 +1,17 @@
 /**
  * `protoplay run rddlsim`: plays one session of N rounds against the emulated rddlsim server, through the
  * same `EmulatedSession` (host, client adapter, in-memory pipe) the playground runs in its worker, with
- * the same options, so the same seed, policy and instance give the same transcript in both.
+ * the same options, so the same seed, policy and instance give the same transcript in both. The
+ * transcript is streamed to its file as the session runs, never held; without one (and without
+ * `--wire`) the session is played directly on the simulator (`DirectSession`), with the same results.
  */
+import { openSession, type PlayedSession } from '../../../src/core/protocols/rddlsim/direct-session';
 import { EmulatedSession } from '../../../src/core/protocols/rddlsim/session';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { RoundReporter } from '../../report/round-report';
-import { writeTranscriptFile } from '../../transcript-file';
+import { TranscriptFileStream } from '../../transcript-stream';
 import { preparePolicy, type InvalidActionsMode } from './policies';
 import { RddlLibrary } from './rddl-library';
 
@@ -48,25 +51,36 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
     invalidActions,
   });
 
-  const session = new EmulatedSession({
-    model,
-    task,
-    policy: policy.forInstance(model.info),
-    rounds,
-    seed,
-    timeLimitSeconds,
-    clientName: options.string('client-name', 'protoplay'),
-    rddlsimQuirks: semantics === 'rddlsim' || options.flag('rddlsim-quirks'),
-    generator: semantics,
-    // The world at every turn is the bulk of a transcript, and only the playground's world view reads it.
-    recordWorld: options.flag('record-world'),
-    // Invalid actions are judged by the policy wrapper (stop), or sent / dropped by the client adapter.
-    sendInvalidActions: invalidActions !== 'drop',
-    onPolicyFault: onPolicyError,
-    now: context.now,
-    meta: { tool: 'protoplay run', policy: policy.name, budgetMs, semantics },
-  });
-  for (const line of policy.loadLogs) session.recorder.annotate('policy-log', { ...line, round: 0, turn: 0 });
+  const recordWorld = options.flag('record-world');
+  const stream = transcriptPath ? new TranscriptFileStream(transcriptPath, 'rddlsim', io.cwd) : undefined;
+  const session: PlayedSession = openSession(
+    {
+      model,
+      task,
+      policy: policy.forInstance(model.info),
+      rounds,
+      seed,
+      timeLimitSeconds,
+      clientName: options.string('client-name', 'protoplay'),
+      rddlsimQuirks: semantics === 'rddlsim' || options.flag('rddlsim-quirks'),
+      generator: semantics,
+      // The world at every turn is the bulk of a transcript, and only the playground's world view reads it.
+      recordWorld: recordWorld && stream !== undefined,
+      // Invalid actions are judged by the policy wrapper (stop), or sent / dropped by the client adapter.
+      sendInvalidActions: invalidActions !== 'drop',
+      onPolicyFault: onPolicyError,
+      now: context.now,
+      meta: { tool: 'protoplay run', policy: policy.name, budgetMs, semantics },
+      // Written to the file as it happens; nothing of it stays in memory.
+      keepTranscript: false,
+      ...(stream ? { transcriptSink: stream } : {}),
+    },
+    { wire: options.flag('wire') },
+  );
+  if (recordWorld && !stream) io.stderr.write('note: --record-world has no effect without --transcript\n');
+  if (session instanceof EmulatedSession)
+    for (const line of policy.loadLogs)
+      session.recorder.annotate('policy-log', { ...line, round: 0, turn: 0 });
 
   const reporter = new RoundReporter({ io, json, totalRounds: rounds, label: instance });
   let interrupted = false;
@@ -87,11 +101,10 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
   } finally {
     reporter.stop();
     policy.dispose();
+    if (stream && session instanceof EmulatedSession) stream.finish(session.transcript);
   }
 
-  const written = transcriptPath
-    ? await writeTranscriptFile(transcriptPath, session.transcript, io.cwd)
-    : undefined;
+  const written = stream?.path;
   const endedEarly = session.totalReward === undefined;
   const status = interrupted
     ? 'interrupted'
@@ -121,7 +134,7 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
   if (endedEarly) {
     throw new CliError(
       ExitCode.failure,
-      `the session ended early: ${lastNote(session) ?? 'the server closed the connection'}`,
+      `the session ended early: ${session.lastNote ?? 'the server closed the connection'}`,
     );
   }
   return ExitCode.ok;
@@ -136,11 +149,4 @@ function onlyInstance(library: RddlLibrary, instanceFiles: readonly string[]): s
   throw usageError(
     `the files define ${candidates.length} instances (${shown}); choose one with --instance-name`,
   );
-}
-
-/** What the emulated server said last about why it closed (the host's note). */
-function lastNote(session: EmulatedSession): string | undefined {
-  const notes = session.transcript.annotations.filter((a) => a.type === 'note');
-  const data = notes.at(-1)?.data as { message?: string } | undefined;
-  return data?.message;
 }

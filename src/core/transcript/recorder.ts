@@ -14,6 +14,22 @@ export interface RecorderOptions {
   meta?: Transcript['meta'];
   /** Clock in ms; injectable so tests and deterministic runs can fix time. Defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Where each message and annotation goes as it is recorded, e.g. a file written as the session runs.
+   * With `keep: false` the sink is the only place they go.
+   */
+  sink?: TranscriptSink;
+  /**
+   * Keep messages and annotations in `transcript` (default true). A long session that nobody reads, or
+   * one streamed to a sink, keeps none: its memory does not grow with its length.
+   */
+  keep?: boolean;
+}
+
+/** Receives a transcript's records in the order they are recorded. */
+export interface TranscriptSink {
+  message(message: TranscriptMessage): void;
+  annotation(annotation: Annotation): void;
 }
 
 /**
@@ -23,9 +39,15 @@ export interface RecorderOptions {
 export class TranscriptRecorder {
   readonly transcript: Transcript;
   readonly #now: () => number;
+  readonly #sink: TranscriptSink | undefined;
+  readonly #keep: boolean;
+  #messageCount = 0;
+  #annotationCount = 0;
 
   constructor(options: RecorderOptions) {
     this.#now = options.now ?? Date.now;
+    this.#sink = options.sink;
+    this.#keep = options.keep ?? true;
     this.transcript = {
       format: 'protoplay-transcript',
       version: 2,
@@ -73,7 +95,7 @@ export class TranscriptRecorder {
     request: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string },
     channel?: string,
   ): TranscriptMessage {
-    const exchange = this.transcript.messages.length;
+    const exchange = this.#messageCount;
     return this.#push({
       conn,
       dir: 'c2s',
@@ -108,9 +130,22 @@ export class TranscriptRecorder {
     return this.#push({ conn, dir, kind, ...(detail !== undefined ? { text: detail } : {}) });
   }
 
+  /** Messages recorded so far, kept or not. */
+  get messageCount(): number {
+    return this.#messageCount;
+  }
+
+  /** Annotations recorded so far, kept or not. */
+  get annotationCount(): number {
+    return this.#annotationCount;
+  }
+
   /** Hangs an annotation off a message index (defaults to the last message). */
-  annotate(type: Annotation['type'], data: unknown, index = this.transcript.messages.length - 1): void {
-    this.transcript.annotations.push({ index: Math.max(0, index), type, data });
+  annotate(type: Annotation['type'], data: unknown, index = this.#messageCount - 1): void {
+    const annotation: Annotation = { index: Math.max(0, index), type, data };
+    this.#annotationCount++;
+    this.#sink?.annotation(annotation);
+    if (this.#keep) this.transcript.annotations.push(annotation);
   }
 
   #push(partial: Omit<TranscriptMessage, 'index' | 't'>): TranscriptMessage {
@@ -118,11 +153,12 @@ export class TranscriptRecorder {
     if (!transcript.connections.some((c) => c.id === partial.conn))
       transcript.connections.push({ id: partial.conn });
     const message: TranscriptMessage = {
-      index: transcript.messages.length,
+      index: this.#messageCount++,
       t: this.#now() - transcript.startedAt,
       ...partial,
     };
-    transcript.messages.push(message);
+    this.#sink?.message(message);
+    if (this.#keep) transcript.messages.push(message);
     return message;
   }
 }

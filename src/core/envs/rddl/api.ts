@@ -158,8 +158,20 @@ export interface RddlSimulator {
   stateFluents(): GroundFluent[];
   /** Observation fluents sampled by the last step (POMDP); empty before the first step of a round. */
   observations(): GroundFluent[];
+  /**
+   * `stateFluents()` as they are now, listed only when asked (the values are copied now, so later steps do
+   * not change them): a caller that may never look pays little.
+   */
+  captureStateFluents?(): FluentCapture;
+  /** `observations()` as they are now, listed only when asked (see `captureStateFluents`). */
+  captureObservations?(): FluentCapture;
   /** Interm and derived fluents after the last step, for the world view (never on the wire). */
   internalFluents(): GroundFluent[];
+}
+
+/** Fluents as they were at one moment, listed when asked. */
+export interface FluentCapture {
+  list(): GroundFluent[];
 }
 
 /** A parsed and grounded instance, ready to simulate. */

@@ -7,6 +7,7 @@
  */
 import type {
   GroundAction,
+  FluentCapture,
   GroundFluent,
   InstanceInfo,
   RddlSimulator,
@@ -89,6 +90,10 @@ export class CompiledSimulator implements RddlSimulator {
   readonly #observList: ListedGrounding[];
   readonly #internalList: ListedGrounding[];
   readonly #quotes = new Map<ConstraintInfo, string>();
+  /** Whether any state or observation slot may hold a bool at run time (then its tag is captured too). */
+  readonly #stateMayBeBool: boolean;
+  readonly #observMayBeBool: boolean;
+  readonly #copies = new CopySlab();
   /** Notices of the step under way, one per expression (a Discrete in a quantifier meets many groundings). */
   #notices: SimulationNotice[] = [];
 
@@ -130,6 +135,8 @@ export class CompiledSimulator implements RddlSimulator {
       (notice) => this.notice(notice),
     );
     this.#functions = program.instantiate(runtime);
+    this.#stateMayBeBool = program.stateMayBeBool.some((flag) => flag !== 0);
+    this.#observMayBeBool = program.observMayBeBool.some((flag) => flag !== 0);
     this.#s = new Float64Array(grounded.sizes.state);
     this.#ns = new Float64Array(grounded.sizes.state);
     this.#a = new Float64Array(plan.actionDefaults);
@@ -275,38 +282,57 @@ export class CompiledSimulator implements RddlSimulator {
   }
 
   stateFluents(): GroundFluent[] {
+    return this.captureStateFluents().list();
+  }
+
+  captureStateFluents(): FluentCapture {
     const { program, grounded } = this.#plan;
-    const types = this.#stepped ? program.stateCpfTypes : grounded.initialStateTypes;
-    const dynamic = this.#stepped ? program.stateMayBeBool : undefined;
-    const typeAt = (index: number) =>
-      dynamic?.[index] && this.#boolTags.state[index] ? BOOL : types[index]!;
-    return this.#stateList.map((g) =>
-      g.vector
-        ? this.vectorFluent(g, g.vector, this.#s, typeAt)
-        : this.fluent(g, this.#s[g.index]!, typeAt(g.index)),
+    const stepped = this.#stepped;
+    const dynamic = stepped && this.#stateMayBeBool;
+    return new CapturedFluents(
+      this,
+      this.#stateList,
+      this.#copies.copy(this.#s),
+      stepped ? program.stateCpfTypes : grounded.initialStateTypes,
+      dynamic ? program.stateMayBeBool : undefined,
+      dynamic ? this.#boolTags.state.slice() : undefined,
     );
   }
 
   observations(): GroundFluent[] {
-    if (!this.#observed) return [];
+    return this.captureObservations().list();
+  }
+
+  captureObservations(): FluentCapture {
+    if (!this.#observed) return NO_FLUENTS;
     const { observTypes, observMayBeBool } = this.#plan.program;
-    const typeAt = (index: number) =>
-      observMayBeBool[index] && this.#boolTags.observ[index] ? BOOL : observTypes[index]!;
-    return this.#observList.map((g) =>
+    const dynamic = this.#observMayBeBool;
+    return new CapturedFluents(
+      this,
+      this.#observList,
+      this.#copies.copy(this.#ob),
+      observTypes,
+      dynamic ? observMayBeBool : undefined,
+      dynamic ? this.#boolTags.observ.slice() : undefined,
+    );
+  }
+
+  /** The ground fluents of `groundings` with values from `values`, typed by `typeAt`. */
+  listFluents(
+    groundings: readonly ListedGrounding[],
+    values: Float64Array,
+    typeAt: (index: number) => ValueType,
+  ): GroundFluent[] {
+    return groundings.map((g) =>
       g.vector
-        ? this.vectorFluent(g, g.vector, this.#ob, typeAt)
-        : this.fluent(g, this.#ob[g.index]!, typeAt(g.index)),
+        ? this.vectorFluent(g, g.vector, values, typeAt)
+        : this.fluent(g, values[g.index]!, typeAt(g.index)),
     );
   }
 
   internalFluents(): GroundFluent[] {
     const types = this.#plan.program.intermTypes;
-    const typeAt = (index: number) => types[index]!;
-    return this.#internalList.map((g) =>
-      g.vector
-        ? this.vectorFluent(g, g.vector, this.#im, typeAt)
-        : this.fluent(g, this.#im[g.index]!, typeAt(g.index)),
-    );
+    return this.listFluents(this.#internalList, this.#im, (index) => types[index]!);
   }
 
   private fluent(grounding: ListedGrounding, raw: number, type: ValueType): GroundFluent {
@@ -348,6 +374,54 @@ export class CompiledSimulator implements RddlSimulator {
       default:
         return this.#plan.grounded.symbols.name(raw);
     }
+  }
+}
+
+/**
+ * Fluent values copied at one moment (a turn), turned into ground fluents only when listed. A class, not
+ * a closure: a session takes one per turn.
+ */
+class CapturedFluents implements FluentCapture {
+  constructor(
+    readonly simulator: CompiledSimulator,
+    readonly groundings: readonly ListedGrounding[],
+    readonly values: Float64Array,
+    readonly types: readonly ValueType[],
+    /** Which slots may hold a bool at run time, and the tags saying which do. */
+    readonly mayBeBool: ArrayLike<boolean | number> | undefined,
+    readonly tags: Uint8Array | undefined,
+  ) {}
+
+  list(): GroundFluent[] {
+    const { types, mayBeBool, tags } = this;
+    return this.simulator.listFluents(this.groundings, this.values, (index) =>
+      mayBeBool?.[index] && tags?.[index] ? BOOL : types[index]!,
+    );
+  }
+}
+
+const NO_FLUENTS: FluentCapture = { list: () => [] };
+
+/**
+ * Copies of value arrays, cut from shared buffers: a session copies a state every turn, and a view on a
+ * buffer costs much less than a buffer of its own. A buffer is freed once no copy in it is kept.
+ */
+class CopySlab {
+  static readonly #bytes = 1 << 16;
+  #buffer = new ArrayBuffer(CopySlab.#bytes);
+  #used = 0;
+
+  copy(values: Float64Array): Float64Array {
+    const bytes = values.length * Float64Array.BYTES_PER_ELEMENT;
+    if (bytes > CopySlab.#bytes / 4) return values.slice();
+    if (this.#used + bytes > CopySlab.#bytes) {
+      this.#buffer = new ArrayBuffer(CopySlab.#bytes);
+      this.#used = 0;
+    }
+    const copy = new Float64Array(this.#buffer, this.#used, values.length);
+    copy.set(values);
+    this.#used += bytes;
+    return copy;
   }
 }
 

@@ -28,11 +28,11 @@ import {
   type WireFrame,
   type WireFraming,
 } from './framing';
-import { javaDoubleToString, javaIntegerToString } from './java-format';
 import type { RddlsimClientMessage, RddlsimServerMessage, WireFluent } from './messages';
 import { rddlsimServerMachine, type ServerMachineState } from './server-machine';
 import { readActions, readExecutePolicy, readSessionRequest } from './server-reading';
 import { formatLocated, ProtoplayError } from '../../errors';
+import { toWireFluent } from './wire-fluents';
 import { parseXml, type XmlElement } from './xml';
 
 /** What the host serves for one problem name. */
@@ -715,32 +715,5 @@ class SendEffect {
 
   get bytes(): Uint8Array {
     return encodeFrame(this.text, this.framing);
-  }
-}
-
-/** A ground fluent as the server writes it: values by their run-time type, reals as Java doubles. */
-function toWireFluent(fluent: GroundFluent): WireFluent {
-  return { name: fluent.name, args: fluent.args, value: formatValue(fluent) };
-}
-
-function formatValue({ value, valueType, members }: GroundFluent): string {
-  switch (valueType) {
-    case 'vector': {
-      // rddlsim writes a vector as its toString: `< @a: 1, $o: 0.5 >`, objects with `$`.
-      const label = (text: string) => (text.startsWith('@') ? text : `$${text}`);
-      const member = (m: NonNullable<GroundFluent['members']>[number]) =>
-        m.valueType === 'object'
-          ? `$${String(m.value)}`
-          : formatValue({ name: '', args: [], value: m.value, valueType: m.valueType });
-      return `< ${(members ?? []).map((m) => `${label(m.label)}: ${member(m)}`).join(', ')} >`;
-    }
-    case 'bool':
-      return value ? 'true' : 'false';
-    case 'int':
-      return javaIntegerToString(value as number);
-    case 'real':
-      return javaDoubleToString(value as number);
-    default:
-      return String(value);
   }
 }

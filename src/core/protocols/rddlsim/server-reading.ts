@@ -6,6 +6,7 @@
  */
 import type { FluentDecl, GroundAction, RddlModel, RddlValue } from '../../envs/rddl/api';
 import { parseJavaBoolean, parseJavaDouble, parseJavaInt, javaTrim } from './java-format';
+import type { WireAction } from './messages';
 import { descendantElements, firstChildValue, type XmlElement } from './xml';
 
 /** A field list as `getTextValue` returns it, or the exception it throws. */
@@ -113,6 +114,22 @@ export function readActions(root: XmlElement, model: RddlModel): ActionsReading 
   return applyActions(parsed, model);
 }
 
+/**
+ * Reads actions as the server reads the `<actions>` message a client writes for them, without writing it:
+ * each action's name, arguments and value are the texts its elements would hold. Only for texts that
+ * stand for themselves in XML, as those of actions checked against the domain do (names, objects, enum
+ * values, numbers, booleans: no markup, no surrounding white space, none empty).
+ */
+export function readWireActions(actions: readonly WireAction[], model: RddlModel): ActionsReading {
+  const parsed: ParsedAction[] = [];
+  for (const action of actions) {
+    const fields = parseActionFields([action.name], action.args, [action.value], model);
+    if ('reason' in fields) return { kind: 'terminate', reason: fields.reason };
+    parsed.push(fields);
+  }
+  return applyActions(parsed, model);
+}
+
 function parseAction(element: XmlElement, model: RddlModel): ParsedAction | { reason: string } {
   const names = readFieldList(element, 'action-name');
   if (!names.ok) return names;
@@ -120,23 +137,31 @@ function parseAction(element: XmlElement, model: RddlModel): ParsedAction | { re
   if (!args.ok) return args;
   const values = readFieldList(element, 'action-value');
   if (!values.ok) return values;
-  if (names.values.length === 0)
-    return { reason: 'an <action> has no <action-name> (IndexOutOfBoundsException)' };
+  return parseActionFields(names.values, args.values, values.values, model);
+}
+
+/** One action from the texts of its `<action-name>`, `<action-arg>` and `<action-value>` elements. */
+function parseActionFields(
+  names: readonly (string | null)[],
+  args: readonly (string | null)[],
+  values: readonly (string | null)[],
+  model: RddlModel,
+): ParsedAction | { reason: string } {
+  if (names.length === 0) return { reason: 'an <action> has no <action-name> (IndexOutOfBoundsException)' };
   const storedArgs: string[] = [];
-  for (const arg of args.values) {
+  for (const arg of args) {
     if (arg === null) return { reason: '<action-arg> holds no text (NullPointerException)' };
     if (arg === '' || arg === '$')
       return { reason: `empty object name '${arg}' (StringIndexOutOfBoundsException)` };
     storedArgs.push(arg.startsWith('@') ? arg : stripDollar(arg));
   }
-  if (values.values.length === 0)
-    return { reason: 'an <action> has no <action-value> (IndexOutOfBoundsException)' };
-  const name = names.values[0];
+  if (values.length === 0) return { reason: 'an <action> has no <action-value> (IndexOutOfBoundsException)' };
+  const name = names[0];
   if (name === null || name === undefined)
     return { reason: '<action-name> holds no text (NullPointerException)' };
   const decl = name.endsWith("'") ? undefined : model.findFluent(name);
   if (!decl) return { reason: `no pvariable is named '${name}' (NullPointerException)` };
-  const value = parseValue(values.values[0] ?? null, decl);
+  const value = parseValue(values[0] ?? null, decl);
   if ('reason' in value) return value;
   return { decl, args: storedArgs, value: value.value };
 }

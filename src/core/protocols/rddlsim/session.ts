@@ -6,7 +6,7 @@
  */
 import type { RddlModel } from '../../envs/rddl/api';
 import type { CallOutcome, CallSite } from '../../policy/types';
-import { TranscriptRecorder } from '../../transcript/recorder';
+import { TranscriptRecorder, type TranscriptSink } from '../../transcript/recorder';
 import type { Transcript } from '../../transcript/model';
 import type { Violation } from '../machine';
 import { RddlsimClient, type ClientEvent } from './client';
@@ -61,6 +61,13 @@ export interface EmulatedSessionOptions {
   serverClock?: () => number;
   /** Extra transcript metadata. */
   meta?: Transcript['meta'];
+  /**
+   * Keep the transcript in memory (default true). Without it (and without a sink) nothing recorded
+   * stays, so a session of any length runs in the same memory; `transcript` then holds no messages.
+   */
+  keepTranscript?: boolean;
+  /** Receives every message and annotation as it is recorded (e.g. a file written as the session runs). */
+  transcriptSink?: TranscriptSink;
 }
 
 /** Where a session stands. */
@@ -83,14 +90,17 @@ export class EmulatedSession {
   readonly #client: RddlsimClient;
   #status: EmulatedSessionStatus = 'ready';
   #pending: Observation | undefined;
+  /** Round results, kept with the transcript or for a policy hook that is handed them at the end. */
   #rounds: RoundSummary[] = [];
+  #roundsCounted = 0;
+  #lastNote: string | undefined;
   #totalReward: number | undefined;
   /** Transcript indices of messages each side has sent and the other not yet received, in order. */
   #toHost: { index: number; bytes?: Uint8Array; close?: true }[] = [];
   #toClient: { index: number; bytes?: Uint8Array; close?: true }[] = [];
-  /** Transcript index of each record the host and the client counted, to place their violations. */
-  #hostRecords: number[] = [];
-  #clientRecords: number[] = [];
+  /** Transcript index of the records the host and the client counted lately, to place their violations. */
+  #hostRecords = new RecentRecords();
+  #clientRecords = new RecentRecords();
   /** Hooks to call once the pipe is quiet. */
   #hookCalls: { name: PolicyHook; args: unknown[]; site: CallSite; index: number }[] = [];
   #roundsEndedThisStep: RoundSummary[] = [];
@@ -117,6 +127,8 @@ export class EmulatedSession {
     this.recorder = new TranscriptRecorder({
       protocol: 'rddlsim',
       now,
+      ...(options.transcriptSink ? { sink: options.transcriptSink } : {}),
+      keep: options.keepTranscript ?? true,
       meta: {
         source: 'emulated',
         instance,
@@ -157,9 +169,14 @@ export class EmulatedSession {
     return this.#status;
   }
 
-  /** Round results so far. */
+  /** Round results so far (a session that keeps no transcript keeps them only for the policy's hooks). */
   get rounds(): readonly RoundSummary[] {
     return this.#rounds;
+  }
+
+  /** What the server (or the stop) said last about the session, e.g. why it closed early. */
+  get lastNote(): string | undefined {
+    return this.#lastNote;
   }
 
   /** session-end's total reward, once the session ended normally. */
@@ -208,6 +225,7 @@ export class EmulatedSession {
     this.#status = 'stopped';
     this.#pending = undefined;
     this.#closeExplained = true;
+    this.#lastNote = reason;
     this.recorder.annotate('note', { code: 'rddlsim.session.stopped', message: reason });
     this.#clientCloses();
     this.#pump();
@@ -327,6 +345,7 @@ export class EmulatedSession {
         }
         case 'note':
           if (effect.note.realServer === 'closes-connection') this.#closeExplained = true;
+          this.#lastNote = effect.note.message;
           this.recorder.annotate('note', effect.note);
           break;
         case 'violation':
@@ -358,8 +377,7 @@ export class EmulatedSession {
         }
         case 'round-init':
           this.#currentRound = event.init.roundNum;
-          this.#roundCounts =
-            event.init.roundNum === this.#rounds.filter((round) => round.counted).length + 1;
+          this.#roundCounts = event.init.roundNum === this.#roundsCounted + 1;
           this.#hookCalls.push({
             name: 'onRoundStart',
             args: [event.init.roundNum],
@@ -378,7 +396,8 @@ export class EmulatedSession {
             turns: event.end.turnsUsed,
             counted: this.#roundCounts,
           };
-          this.#rounds.push(summary);
+          if (summary.counted) this.#roundsCounted++;
+          if (this.#options.keepTranscript !== false || this.#options.policy.hook) this.#rounds.push(summary);
           this.#roundsEndedThisStep.push(summary);
           this.#pending = undefined;
           this.recorder.annotate(
@@ -442,9 +461,9 @@ export class EmulatedSession {
     if (!this.#connection.closed) this.#toHost.push({ index: record.index, close: true });
   }
 
-  #annotateViolation(violation: Violation, records: readonly number[], role: 'server' | 'client'): void {
+  #annotateViolation(violation: Violation, records: RecentRecords, role: 'server' | 'client'): void {
     if (this.#closeExplained && EXPLAINED_CLOSE_RULES.has(violation.rule)) return;
-    const index = records[violation.index] ?? this.transcript.messages.length - 1;
+    const index = records.at(violation.index) ?? this.recorder.messageCount - 1;
     const placed = {
       ...violation,
       index,
@@ -455,5 +474,25 @@ export class EmulatedSession {
 
   #recordLogs(outcome: CallOutcome, site: CallSite, index: number): void {
     for (const line of outcome.logs) this.recorder.annotate('policy-log', { ...line, ...site }, index);
+  }
+}
+
+/**
+ * Where a side's last records are in the transcript. A machine judges a record as it comes, so its
+ * verdicts name one of the last few; keeping only those keeps a long session's memory flat.
+ */
+class RecentRecords {
+  static readonly #kept = 64;
+  readonly #indices = new Array<number>(RecentRecords.#kept);
+  #count = 0;
+
+  push(index: number): void {
+    this.#indices[this.#count++ % RecentRecords.#kept] = index;
+  }
+
+  /** The transcript index of the side's record `k` (counted from 0), if it is one of the last kept. */
+  at(k: number): number | undefined {
+    if (k >= this.#count || k < this.#count - RecentRecords.#kept || k < 0) return undefined;
+    return this.#indices[k % RecentRecords.#kept];
   }
 }
