@@ -66,8 +66,9 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
       generator: semantics,
       // The world at every turn is the bulk of a transcript, and only the playground's world view reads it.
       recordWorld: recordWorld && stream !== undefined,
-      // Invalid actions are judged by the policy wrapper (stop), or sent / dropped by the client adapter.
-      sendInvalidActions: invalidActions !== 'drop',
+      // Invalid actions are judged by the policy wrapper (stop: they never reach the client), or sent /
+      // dropped by the client adapter.
+      sendInvalidActions: invalidActions === 'send',
       onPolicyFault: onPolicyError,
       now: context.now,
       meta: { tool: 'protoplay run', policy: policy.name, budgetMs, semantics },

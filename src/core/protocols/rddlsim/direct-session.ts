@@ -192,7 +192,7 @@ export class DirectSession {
       : partial
         ? (simulator.captureObservations?.() ?? fixed(simulator.observations()))
         : (simulator.captureStateFluents?.() ?? fixed(simulator.stateFluents()));
-    this.#pending = directObservation(header, captured);
+    this.#pending = directObservation(header, captured, this.#options.policy.inProcess === true);
   }
 
   async #decide(observation: Observation): Promise<void> {

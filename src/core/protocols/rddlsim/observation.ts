@@ -57,22 +57,36 @@ export type TurnHeader = Omit<Observation, 'fluents' | 'values'>;
 /**
  * The observation of a turn read straight from the simulator, equal to what `decodeObservation` makes of
  * the `<turn>` the server would write: each value goes through its wire text, so it reads exactly as a
- * value sent and parsed does. `fluents` and `values` are worked out when first read; they are own
- * properties, so copies, JSON and structured clones (a policy in a worker) see them. A policy that never
- * looks pays nothing. `captured` must hold the fluents as they were when the turn was made.
+ * value sent and parsed does. `captured` holds the fluents as they were when the turn was made.
+ *
+ * With `lazy`, `fluents` and `values` are worked out when first read, so a policy that never looks pays
+ * nothing; they are then getters of the object's class, which a structured clone (a policy in a worker)
+ * and `Object.keys` do not see (`JSON.stringify` does). Without it, a plain object with every value.
  */
-export function directObservation(header: TurnHeader, captured: FluentCapture): Observation {
-  return new DirectObservation(header, captured) as unknown as Observation;
+export function directObservation(header: TurnHeader, captured: FluentCapture, lazy: boolean): Observation {
+  if (lazy) return new LazyObservation(header, captured);
+  return { ...header, ...decodeCaptured(captured) };
 }
 
-/** The decoded fluents of a turn, worked out once. */
+/** The decoded fluents of a turn. */
 interface DecodedFluents {
   fluents: ObservedFluent[];
   values: Record<string, FluentValue>;
 }
 
-/** See `directObservation`. One per turn, so no closure is made per instance. */
-class DirectObservation {
+function decodeCaptured(captured: FluentCapture): DecodedFluents {
+  const fluents: ObservedFluent[] = [];
+  const values: Record<string, FluentValue> = {};
+  for (const fluent of captured.list()) {
+    const value = decodeFluentValue(formatFluentValue(fluent));
+    fluents.push({ name: fluent.name, args: fluent.args, value });
+    values[fluentKey(fluent.name, fluent.args)] = value;
+  }
+  return { fluents, values };
+}
+
+/** See `directObservation`: one per turn, as cheap to make as a plain object. */
+class LazyObservation implements Observation {
   readonly round: number;
   readonly turn: number;
   readonly reward: number;
@@ -88,54 +102,34 @@ class DirectObservation {
     this.timeLeft = header.timeLeft;
     this.observed = header.observed;
     this.#captured = captured;
-    Object.defineProperties(this, DirectObservation.#accessors);
   }
 
-  static #decode(observation: DirectObservation): DecodedFluents {
-    if (observation.#decoded) return observation.#decoded;
-    const fluents: ObservedFluent[] = [];
-    const values: Record<string, FluentValue> = {};
-    for (const fluent of observation.#captured!.list()) {
-      const value = decodeFluentValue(formatFluentValue(fluent));
-      fluents.push({ name: fluent.name, args: fluent.args, value });
-      values[fluentKey(fluent.name, fluent.args)] = value;
+  get fluents(): ObservedFluent[] {
+    return this.#decode().fluents;
+  }
+
+  set fluents(fluents: ObservedFluent[]) {
+    this.#decode().fluents = fluents;
+  }
+
+  get values(): Record<string, FluentValue> {
+    return this.#decode().values;
+  }
+
+  set values(values: Record<string, FluentValue>) {
+    this.#decode().values = values;
+  }
+
+  /** JSON as of a plain observation. */
+  toJSON(): Observation {
+    return { ...this, fluents: this.fluents, values: this.values };
+  }
+
+  #decode(): DecodedFluents {
+    if (!this.#decoded) {
+      this.#decoded = decodeCaptured(this.#captured!);
+      this.#captured = undefined;
     }
-    observation.#captured = undefined;
-    observation.#decoded = { fluents, values };
-    return observation.#decoded;
+    return this.#decoded;
   }
-
-  /** Own enumerable accessors, shared by every instance; a policy may still assign its own values. */
-  static readonly #accessors: PropertyDescriptorMap = {
-    fluents: {
-      enumerable: true,
-      configurable: true,
-      get(this: DirectObservation) {
-        return DirectObservation.#decode(this).fluents;
-      },
-      set(this: DirectObservation, value: unknown) {
-        Object.defineProperty(this, 'fluents', {
-          value,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
-      },
-    },
-    values: {
-      enumerable: true,
-      configurable: true,
-      get(this: DirectObservation) {
-        return DirectObservation.#decode(this).values;
-      },
-      set(this: DirectObservation, value: unknown) {
-        Object.defineProperty(this, 'values', {
-          value,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
-      },
-    },
-  };
 }

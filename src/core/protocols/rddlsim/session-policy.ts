@@ -19,6 +19,12 @@ export interface SessionPolicy {
   act(observation: Observation, site: CallSite): Promise<CallOutcome>;
   /** Calls a hook if the policy has it (`onRoundEnd(summary)`...); absent when the policy has none. */
   hook?(name: PolicyHook, args: readonly unknown[], site: CallSite): Promise<CallOutcome>;
+  /**
+   * True when the policy runs in this thread and reads each observation where it is, so a session may
+   * hand it observations whose fluents are worked out only when read. A policy in a worker gets a copy
+   * (a structured clone), which needs every value in place.
+   */
+  readonly inProcess?: boolean;
 }
 
 /** What a round or session hook receives. */
@@ -48,6 +54,7 @@ export function createLocalPolicy(
     instance: instanceSummary(info),
   };
   return {
+    inProcess: true,
     async act(observation) {
       logs = [];
       const started = performance.now();

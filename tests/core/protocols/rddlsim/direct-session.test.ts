@@ -14,7 +14,7 @@ import {
   directSessionFallback,
   openSession,
 } from '../../../../src/core/protocols/rddlsim/direct-session';
-import type { Action, ActFunction } from '../../../../src/core/protocols/rddlsim/policy-api';
+import type { Action, ActFunction, Observation } from '../../../../src/core/protocols/rddlsim/policy-api';
 import { EmulatedSession, type EmulatedSessionOptions } from '../../../../src/core/protocols/rddlsim/session';
 import { createLocalPolicy, type SessionPolicy } from '../../../../src/core/protocols/rddlsim/session-policy';
 import { sharedPath } from '../../../cli/shared-folder';
@@ -40,7 +40,7 @@ const INSTANCES = libraries.flatMap(({ dir, library }) =>
  * exist: its answers cover noops, legal moves, too many actions (the round ends), preconditions and
  * dropped actions. It logs what it saw, so both sessions can be compared turn by turn.
  */
-function probingPolicy(model: RddlModel, seen: unknown[], seed: number): SessionPolicy {
+function probingPolicy(model: RddlModel, seen: unknown[], seed: number, inProcess: boolean): SessionPolicy {
   const act: ActFunction = (observation, context) => {
     seen.push(JSON.parse(JSON.stringify(observation)));
     const actions: Action[] = [];
@@ -67,6 +67,8 @@ function probingPolicy(model: RddlModel, seen: unknown[], seed: number): Session
   };
   const local = createLocalPolicy(act, { info: model.info, seed });
   return {
+    // In process, the direct session's observations decode their fluents when read; otherwise at once.
+    inProcess,
     act: local.act,
     hook: async (name, args, site): Promise<CallOutcome> => {
       seen.push({ hook: name, args: JSON.parse(JSON.stringify(args)), site });
@@ -112,13 +114,14 @@ async function play(
   base: Omit<EmulatedSessionOptions, 'policy' | 'model'> & { model: RddlModel },
   policySeed = 3,
   stopAfterTurns?: number,
+  inProcess = true,
 ): Promise<Played> {
   const seen: unknown[] = [];
   const { model, simulators } = watchedModel(base.model);
   const options: EmulatedSessionOptions = {
     ...base,
     model,
-    policy: probingPolicy(base.model, seen, policySeed),
+    policy: probingPolicy(base.model, seen, policySeed, inProcess),
     keepTranscript: false,
     recordWorld: false,
     serverClock: tickingClock(base.timeLimitSeconds === 1 ? 100 : 1),
@@ -180,6 +183,8 @@ describe('a session played directly equals the session played through its messag
         const wire = await play('wire', base, 8);
         expect(wire.rounds).toHaveLength(12);
         expect(await play('direct', base, 8)).toEqual(wire);
+        // A policy in a worker gets observations with every value in place.
+        expect(await play('direct', base, 8, undefined, false)).toEqual(wire);
       }
     },
   );
@@ -262,5 +267,59 @@ describe('a session played directly equals the session played through its messag
       expect(openSession({ ...quiet, ...change })).toBeInstanceOf(EmulatedSession);
       expect(() => new DirectSession({ ...quiet, ...change })).toThrow(reason);
     }
+  });
+});
+
+describe('observations of a direct session', () => {
+  it('show an in-process policy the fluents of their own turn, however late they are read', async () => {
+    const { library } = INSTANCES.find((instance) => instance.name === 'game_of_life_inst_mdp__1')!;
+    const { model, task } = library.load('game_of_life_inst_mdp__1');
+    const playKeeping = async (readAtOnce: boolean) => {
+      const kept: Observation[] = [];
+      const values: unknown[] = [];
+      const policy = createLocalPolicy(
+        (observation) => {
+          kept.push(observation);
+          if (readAtOnce) values.push(JSON.stringify(observation.values));
+          return null;
+        },
+        { info: model.info },
+      );
+      const options = { model, task, policy, rounds: 2, seed: 4, keepTranscript: false, recordWorld: false };
+      await new DirectSession(options).run();
+      return readAtOnce ? values : kept.map((observation) => JSON.stringify(observation.values));
+    };
+    const atOnce = await playKeeping(true);
+    const late = await playKeeping(false);
+    expect(late).toEqual(atOnce);
+    // The world changes from turn to turn, so equal lists prove each turn kept its own values.
+    expect(new Set(late).size).toBeGreaterThan(10);
+  });
+
+  it('write JSON with every field, as a plain observation does', async () => {
+    const { library } = INSTANCES.find((instance) => instance.name === 'sysadmin_inst_mdp__1')!;
+    const { model, task } = library.load('sysadmin_inst_mdp__1');
+    const kept: Observation[] = [];
+    const policy = createLocalPolicy((observation) => void kept.push(observation), { info: model.info });
+    await new DirectSession({
+      model,
+      task,
+      policy,
+      rounds: 1,
+      keepTranscript: false,
+      recordWorld: false,
+    }).run();
+    const json = JSON.parse(JSON.stringify(kept[2])) as Observation;
+    expect(Object.keys(json)).toEqual([
+      'round',
+      'turn',
+      'reward',
+      'timeLeft',
+      'observed',
+      'fluents',
+      'values',
+    ]);
+    expect(json.fluents).toHaveLength(Object.keys(json.values).length);
+    expect(json.fluents.length).toBeGreaterThan(0);
   });
 });
