@@ -323,3 +323,31 @@ describe('observations of a direct session', () => {
     expect(json.fluents.length).toBeGreaterThan(0);
   });
 });
+
+describe('a session that keeps no transcript', () => {
+  it('holds no message, annotation or round however long it runs, and hands a sink every record', async () => {
+    const { library } = INSTANCES.find((instance) => instance.name === 'sysadmin_inst_mdp__1')!;
+    const { model, task } = library.load('sysadmin_inst_mdp__1');
+    const policy = createLocalPolicy(() => null, { info: model.info });
+    const streamed = { messages: 0, annotations: 0 };
+    const sink = {
+      message: () => void streamed.messages++,
+      annotation: () => void streamed.annotations++,
+    };
+    const options = { model, task, policy, rounds: 25, keepTranscript: false, recordWorld: true };
+    const kept = new EmulatedSession({ ...options, keepTranscript: true });
+    const quiet = new EmulatedSession({ ...options, transcriptSink: sink });
+    await kept.run();
+    await quiet.run();
+    expect(quiet.totalReward).toBe(kept.totalReward);
+    expect(quiet.transcript.messages).toHaveLength(0);
+    expect(quiet.transcript.annotations).toHaveLength(0);
+    expect(quiet.rounds).toHaveLength(0);
+    expect(quiet.recorder.messageCount).toBe(kept.transcript.messages.length);
+    expect(streamed).toEqual({
+      messages: kept.transcript.messages.length,
+      annotations: kept.transcript.annotations.length,
+    });
+    expect(streamed.messages).toBeGreaterThan(25 * 40 * 2);
+  });
+});
