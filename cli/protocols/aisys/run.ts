@@ -10,7 +10,7 @@ import type { CommandContext, OptionValues } from '../../command-line/command-sp
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { RoundReporter } from '../../report/round-report';
-import { writeTranscriptFile } from '../../transcript-file';
+import { TranscriptFileStream } from '../../transcript-stream';
 import { defaultAisysPolicy, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
@@ -37,7 +37,10 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
     env,
   });
   const reporter = new RoundReporter({ io, json, totalRounds: runs, label: env });
+  // Each run is listed in the JSON document; otherwise only counted.
   const played: { run: string; outcome: unknown; actions: number }[] = [];
+  let finishedRuns = 0;
+  const stream = transcriptPath ? new TranscriptFileStream(transcriptPath, 'aisys', io.cwd) : undefined;
   const session = new AisysSession({
     env,
     decide: yielding(policy.decide),
@@ -47,13 +50,18 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
     host: { faithfulBugs: !options.flag('no-faithful-bugs') },
     now: context.now,
     meta: { tool: 'protoplay run', policy: policy.name, budgetMs },
+    // Streamed to the file as it happens, or not recorded at all: nothing grows with the runs.
+    record: stream !== undefined,
+    keepTranscript: false,
+    ...(stream ? { transcriptSink: stream } : {}),
     onEvent: (event) => {
       if (event.kind !== 'run-finished') return;
-      played.push({ run: event.run, outcome: event.outcome, actions: event.actions });
+      finishedRuns++;
+      if (json) played.push({ run: event.run, outcome: event.outcome, actions: event.actions });
       // Several runs can finish in the last response: the limit is a minimum, as for client.py.
-      if (played.length > runs) reporter.setTotal(played.length);
+      if (finishedRuns > runs) reporter.setTotal(finishedRuns);
       const reward = typeof event.outcome === 'number' ? event.outcome : Number(event.outcome);
-      reporter.round({ round: played.length, reward, turns: event.actions, counted: true });
+      reporter.round({ round: finishedRuns, reward, turns: event.actions, counted: true });
     },
   });
   for (const line of policy.loadLogs) session.recorder.annotate('policy-log', line);
@@ -66,11 +74,10 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
     context.signal.removeEventListener('abort', stop);
     reporter.stop();
     policy.dispose();
+    stream?.finish(session.transcript);
   }
 
-  const written = transcriptPath
-    ? await writeTranscriptFile(transcriptPath, session.transcript, io.cwd)
-    : undefined;
+  const written = stream?.path;
   const status =
     outcome.kind === 'finished' ? 'finished' : outcome.kind === 'stopped' ? 'interrupted' : outcome.kind;
   reporter.finish(

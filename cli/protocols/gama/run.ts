@@ -9,7 +9,7 @@ import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { writeTranscriptFile } from '../../transcript-file';
+import { TranscriptFileStream } from '../../transcript-stream';
 import { EpisodeReporter } from './episode-report';
 import { prepareGamaPolicy } from './policies';
 import { readSimulationOptions } from './simulation-options';
@@ -29,11 +29,16 @@ export async function runGama(values: OptionValues, context: CommandContext): Pr
     budgetMs: options.integer('budget', 1000, { min: 1 }),
     onPolicyError: options.choice('on-policy-error', ['stop', 'idle'] as const, 'stop'),
   });
+  // The transcript goes to its file as it happens; a frame log is written from the whole transcript, which
+  // is then kept in memory.
+  const stream = transcriptPath ? new TranscriptFileStream(transcriptPath, 'gama', io.cwd) : undefined;
   const recorder =
     transcriptPath || frameLogPath
       ? new TranscriptRecorder({
           protocol: 'gama',
           now: context.now,
+          ...(stream ? { sink: stream } : {}),
+          keep: frameLogPath !== undefined,
           meta: {
             tool: 'protoplay run',
             scenario: simulation.scenario.name,
@@ -56,11 +61,9 @@ export async function runGama(values: OptionValues, context: CommandContext): Pr
     });
   } finally {
     policy.dispose();
+    if (stream && recorder) stream.finish(recorder.transcript);
   }
-  const written =
-    transcriptPath && recorder
-      ? await writeTranscriptFile(transcriptPath, recorder.transcript, io.cwd)
-      : undefined;
+  const written = stream?.path;
   if (frameLogPath && recorder)
     await writeFile(resolve(io.cwd, frameLogPath), writeGamaFrameLog(recorder.transcript));
   reporter.finish({

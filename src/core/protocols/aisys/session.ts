@@ -5,7 +5,7 @@
  * HTTP would record (HTTP messages with their method, path, status and headers; the agent as channel).
  */
 import type { JsonValue } from '../../envs/aisys/api';
-import { TranscriptRecorder } from '../../transcript/recorder';
+import { TranscriptRecorder, type TranscriptSink } from '../../transcript/recorder';
 import type { Transcript } from '../../transcript/model';
 import type { HttpMessage } from '../contract';
 import {
@@ -39,6 +39,13 @@ export interface AisysSessionOptions {
   now?: () => number;
   /** Record the exchanges (default true). */
   record?: boolean;
+  /**
+   * Keep the transcript and the finished runs in memory (default true). Without, a session of any number
+   * of runs holds none of them; `transcriptSink` still gets every record.
+   */
+  keepTranscript?: boolean;
+  /** Receives every message and annotation as it is recorded (e.g. a file written as the session runs). */
+  transcriptSink?: TranscriptSink;
   /** Transcript meta. */
   meta?: Transcript['meta'];
   onEvent?: (event: AisysClientEvent) => void;
@@ -54,7 +61,7 @@ export class AisysSession {
   readonly recorder: TranscriptRecorder;
   readonly env: string;
   readonly agent: string;
-  /** Outcomes of the finished runs, in the order they finished. */
+  /** Outcomes of the finished runs, in the order they finished (empty without `keepTranscript`). */
   readonly finished: { run: string; outcome: JsonValue; actions: number }[] = [];
   readonly #record: boolean;
 
@@ -74,6 +81,8 @@ export class AisysSession {
     this.recorder = new TranscriptRecorder({
       protocol: 'aisys',
       now,
+      keep: options.keepTranscript ?? true,
+      ...(options.transcriptSink ? { sink: options.transcriptSink } : {}),
       meta: { origin: 'emulated', env: env.id, agent: this.agent, seed: options.seed ?? 0, ...options.meta },
     });
     this.client = new AisysClient({
@@ -86,7 +95,7 @@ export class AisysSession {
       runLimit: options.runs ?? 100,
       parallelRuns: options.parallelRuns ?? true,
       onEvent: (event) => {
-        if (event.kind === 'run-finished')
+        if (event.kind === 'run-finished' && options.keepTranscript !== false)
           this.finished.push({ run: event.run, outcome: event.outcome, actions: event.actions });
         if (event.kind === 'policy-logs')
           for (const line of event.logs) this.recorder.annotate('policy-log', line);
