@@ -20,3 +20,4 @@ export {
   type HalmaOpponent,
   type HalmaState,
 } from './game';
+export { cellCentre, moveCursor, readHalmaPosition, type CursorKey, type HalmaPosition } from './view';
