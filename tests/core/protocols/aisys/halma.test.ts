@@ -12,6 +12,8 @@ import { AisysPolicyRuntime } from '../../../../src/core/protocols/aisys/policy-
 import { supervisedDecide } from '../../../../src/core/protocols/aisys/decide';
 import { AisysSession } from '../../../../src/core/protocols/aisys/session';
 import { validate } from '../../../../src/core/protocols/machine';
+import { localDecide } from '../../../../src/core/protocols/aisys/decide';
+import { readAisysRunHistory } from '../../../../src/core/protocols/aisys/run-history';
 import type { AisysResponse } from '../../../../src/core/protocols/aisys/messages';
 
 type Percept = Record<string, Cell[]>;
@@ -155,5 +157,45 @@ describe('the greedy Halma sample', () => {
     const first = await play('halma', 6, 4);
     const again = await play('halma', 6, 4);
     expect(again.session.transcript.messages).toEqual(first.session.transcript.messages);
+  });
+});
+
+describe('a Halma run read back from the transcript', () => {
+  it('has every request with its percept, the move applied, refusals and replies, and the outcome', async () => {
+    const session = new AisysSession({
+      env: 'halma',
+      runs: 2,
+      seed: 3,
+      now: () => 0,
+      decide: localDecide((percept, run) => {
+        // The first answer of every run is refused; then the first legal move.
+        if (!run.memory.refused) {
+          run.memory.refused = true;
+          return 'forward';
+        }
+        return firstMove(percept as Percept);
+      }),
+    });
+    await session.run();
+    const [finished] = session.finished;
+    const history = readAisysRunHistory(session.transcript.messages, finished!.run);
+    expect(history.outcome).toBe(finished!.outcome);
+    expect(history.steps.length).toBe(finished!.actions);
+    expect(history.steps.map((step) => step.actNo)).toEqual(history.steps.map((_, i) => i));
+    const [first, second] = history.steps;
+    expect(first!.messages[0]).toMatchObject({
+      type: 'error',
+      content: expect.stringMatching(/^Invalid action/),
+    });
+    expect(first!.messages[1]).toMatchObject({
+      type: 'info',
+      content: expect.stringMatching(/^B (moved|jumped)/),
+    });
+    expect(first!.action).toEqual(firstMove(first!.percept as Percept));
+    // The next percept is the first one with A's move and B's reply applied.
+    const moved = first!.action as Cell[];
+    expect(second!.percept).toMatchObject({ A: expect.arrayContaining([moved[moved.length - 1]]) });
+    expect((second!.percept as Percept).A).not.toContainEqual(moved[0]);
+    expect(history.steps.at(-1)!.messages.at(-1)!.content).toMatch(/won|lost|draw/);
   });
 });

@@ -1,14 +1,20 @@
 /**
  * The Halma board view, rendered on the server side of Svelte (no DOM needed): one cell per board cell,
  * the pieces lettered by player, a move as an arrow, the board of the config or guessed from the pieces,
- * a keyboard-reachable listbox of cells, and a clear line for a percept that is not a Halma position.
+ * a keyboard-reachable listbox of cells, and a clear line for a percept that is not a Halma position;
+ * and the history of a run played through the emulated server, step by step.
  */
 import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
 import HalmaBoard from '../../../../src/ui/protocols/aisys/boards/HalmaBoard.svelte';
+import HalmaHistory from '../../../../src/ui/protocols/aisys/boards/HalmaHistory.svelte';
+import { localDecide } from '../../../../src/core/protocols/aisys/decide';
+import { readAisysRunHistory } from '../../../../src/core/protocols/aisys/run-history';
+import { AisysSession } from '../../../../src/core/protocols/aisys/session';
 import {
   createHalma,
   createHalmaBoard,
+  legalMoves,
   moveCursor,
   readHalmaPosition,
   type CursorKey,
@@ -65,5 +71,48 @@ describe('HalmaBoard', () => {
     expect(walk([1, 0], 'ArrowLeft', 'ArrowLeft')).toEqual([-2, 0]);
     expect(walk([3, -6], 'ArrowUp')).toEqual([3, -6]);
     expect(walk([3, -6], 'ArrowDown', 'ArrowUp')).toEqual([3, -6]);
+  });
+});
+
+describe('HalmaHistory', () => {
+  it('shows the last step of a finished run with its move, the outcome, and every move to pick', async () => {
+    const rhombus = createHalmaBoard('rhombus', 3, 2);
+    const session = new AisysSession({
+      env: 'halma-rhombus',
+      runs: 1,
+      seed: 5,
+      now: () => 0,
+      decide: localDecide((percept) => {
+        // The first legal move in cell order: a simple policy that always moves.
+        const pieces = percept as Record<string, [number, number][]>;
+        const occupancy = new Uint8Array(rhombus.cells.length);
+        ['A', 'B'].forEach((player, i) => {
+          for (const [x, y] of pieces[player]!) occupancy[rhombus.indexOf(x, y)] = i + 1;
+        });
+        const [path] = legalMoves(rhombus, occupancy, 1);
+        return [rhombus.cells[path![0]!]!, rhombus.cells[path!.at(-1)!]!];
+      }),
+    });
+    await session.run();
+    const [run] = session.finished;
+    const { steps, outcome } = readAisysRunHistory(session.transcript.messages, run!.run);
+    const { body } = render(HalmaHistory, {
+      props: {
+        steps: steps.map(({ percept, action, messages }) => ({
+          percept,
+          action,
+          messages: messages.map((m) => m.content),
+        })),
+        config: { board: 'rhombus' },
+        outcome,
+      },
+    });
+    expect(body).toContain(`Step ${steps.length} of ${steps.length}`);
+    expect(count(body, /<li>/g)).toBe(steps.length);
+    expect(body).toContain(`Outcome ${JSON.stringify(outcome)}`);
+    expect(body).toContain('<polyline class="move');
+    expect(render(HalmaHistory, { props: { steps: [] } }).body).toContain(
+      'No action request in this run yet.',
+    );
   });
 });
