@@ -5,6 +5,7 @@
  * playground and `protoplay run` use.
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../../../src/core/envs/aisys/api';
 import { createHalmaBoard, legalMoves, type Cell } from '../../../../src/core/envs/aisys/halma';
 import { AisysHost } from '../../../../src/core/protocols/aisys/host';
 import { aisysProtocol } from '../../../../src/core/protocols/aisys/protocol';
@@ -18,7 +19,7 @@ import type { AisysResponse } from '../../../../src/core/protocols/aisys/message
 
 type Percept = Record<string, Cell[]>;
 
-function setUp(config: Record<string, unknown> = {}) {
+function setUp(config: JsonValue = {}) {
   const host = new AisysHost({ seed: 2 });
   host.addEnvironment('halma', 'halma', config);
   const pwd = host.addAgent('halma', 'ann');
