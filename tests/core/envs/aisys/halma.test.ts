@@ -441,6 +441,34 @@ describe('the Halma environment', () => {
     });
   });
 
+  it('lets a player who cannot move pass', () => {
+    // On the smallest star B's only piece sits in its tip, hemmed in by A's pieces with nowhere to jump.
+    const env = createHalma({ size: 1 });
+    const state: HalmaState = {
+      pieces: {
+        A: [
+          [1, -1],
+          [0, -1],
+          [1, 0],
+          [-1, 0],
+          [-1, 2],
+        ],
+        B: [[1, -2]],
+      },
+      moves: 0,
+    };
+    const result = env.act(
+      [
+        [-1, 2],
+        [-1, 1],
+      ],
+      view(state),
+      random(),
+    );
+    expect(result).toMatchObject({ ok: true, message: 'B cannot move', state: { pieces: { B: [[1, -2]] } } });
+    expect(result).not.toHaveProperty('outcome');
+  });
+
   it('ends at the move limit: the most pieces in their goal wins, a shared lead is a draw', () => {
     const env = createHalma({ max_moves: 1, opponent: 'random' });
     const ahead: HalmaState = {

@@ -285,7 +285,8 @@ export function createHalma(configJson: JsonValue): AisysEnvironment<HalmaState>
         if (canMove(board, game.occupancy, 1)) break;
         game.said.push('A cannot move');
         const stuck = letters.every((_, i) => !canMove(board, game.occupancy, i + 1));
-        if (stuck || round >= config.maxMoves) return end(...byCount(game, 'Nobody can move'));
+        if (stuck) return end(...byCount(game, 'Nobody can move'));
+        if (round >= config.maxMoves) return end(...byCount(game, `A could not move for ${round + 1} turns`));
       }
       return {
         ok: true,
