@@ -184,6 +184,13 @@ describe('aisys playground runner', () => {
     expect(overview.rows.filter((r) => r.status === 'finished').every((r) => r.outcome === 1)).toBe(true);
   });
 
+  it('plays the wire-level sample until the run limit', async () => {
+    const wire = AISYS_SAMPLES.find((s) => s.level === 'wire')!;
+    const { status, session } = await play({}, { policy: policy(wire.code, 'wire'), rounds: 10 });
+    expect(status).toBe('finished');
+    expect((session.ask('overview', []) as AisysOverview).rating).toMatchObject({ totalRuns: 10, current: 1 });
+  });
+
   it('sends what a wire-level policy writes, even a POST, and shows the server answer', async () => {
     const code = `
       export function onMessage(response: any) {
