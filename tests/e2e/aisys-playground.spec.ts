@@ -1,6 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { sharedPath } from '../cli/shared-folder';
-import { configure, status } from './playground-page';
+import { bridgeFragment, freePort, startProtoplay, type Started } from './bridge-processes';
+import { configure, exportAs, status } from './playground-page';
 
 /**
  * aisysprojserver in the playground, in real Chromium against the production build: the emulated server
@@ -140,4 +142,65 @@ test('on a phone, settings, runs and rating are reachable and usable with the ke
   await table.getByRole('button').first().focus();
   await page.keyboard.press('Enter');
   await expect(views(page).getByRole('img', { name: /^Nim: / })).toBeVisible();
+});
+
+const running: Started[] = [];
+test.afterEach(async () => {
+  await Promise.all(running.splice(0).map((process) => process.stop()));
+});
+
+test('the same config plays a real server over HTTP through the bridge', async ({ page }) => {
+  // A real HTTP server (`protoplay serve aisys`), which writes the agent config a course would hand out.
+  const serverPort = await freePort();
+  const configFile = test.info().outputPath('agent.json');
+  running.push(
+    await startProtoplay(
+      ['serve', 'aisys', '--port', String(serverPort), '--env', 'nim', '--agent-config', configFile],
+      /agent config written/,
+    ),
+  );
+  const bridgePort = await freePort();
+  const pageOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4179)}`;
+  const bridge = await startProtoplay(
+    [
+      'bridge',
+      '--port',
+      String(bridgePort),
+      '--origin',
+      pageOrigin,
+      '--target',
+      `aisys=http://127.0.0.1:${serverPort}`,
+    ],
+    /#bridge=\S+/,
+  );
+  running.push(bridge);
+  await page.goto(`./${bridgeFragment(bridge.output())}`);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('aisys');
+  await useConfig(page, JSON.parse(readFileSync(configFile, 'utf8')) as object);
+  await configure(page, { rounds: 10, fast: true });
+
+  const panel = page.getByRole('region', { name: 'Connect through protoplay bridge' });
+  await expect(panel).toBeVisible();
+  await panel.getByRole('button', { name: 'Connect' }).click();
+  await expect(panel.locator('p[data-state]')).toHaveAttribute('data-state', 'connected');
+  await panel.getByLabel(/against a real server/).check();
+  await page.getByRole('button', { name: 'Connect' }).first().click(); // closes the panel
+
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
+  const rating = views(page).getByRole('region', { name: 'Rating' });
+  await expect(rating).toContainText('Agent agent on nim');
+  await expect(rating.getByTestId('current-rating')).toHaveText('1');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
+  const transcript = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    meta: Record<string, unknown>;
+    messages: { dir: string; http?: { status?: number } }[];
+  };
+  expect(transcript.meta.source).toBe('bridge');
+  // The real server's answers, as it sent them.
+  const answers = transcript.messages.filter((m) => m.dir === 's2c');
+  expect(answers.length).toBeGreaterThan(5);
+  expect(answers.every((m) => m.http?.status === 200)).toBe(true);
 });
