@@ -237,7 +237,6 @@ class AisysSessionRun implements PlaygroundSession {
     this.#book.add([received]);
     const reading = readResponse(response);
     if (reading.kind === 'v1') this.#finishedRuns += Object.keys(reading.response.finished_runs).length;
-    this.#batcher.note({ position: { round: this.#finishedRuns, turn: this.#decisions } });
     this.#batcher.schedule();
     return response;
   }
