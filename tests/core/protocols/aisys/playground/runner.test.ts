@@ -188,7 +188,10 @@ describe('aisys playground runner', () => {
     const wire = AISYS_SAMPLES.find((s) => s.level === 'wire')!;
     const { status, session } = await play({}, { policy: policy(wire.code, 'wire'), rounds: 10 });
     expect(status).toBe('finished');
-    expect((session.ask('overview', []) as AisysOverview).rating).toMatchObject({ totalRuns: 10, current: 1 });
+    expect((session.ask('overview', []) as AisysOverview).rating).toMatchObject({
+      totalRuns: 10,
+      current: 1,
+    });
   });
 
   it('sends what a wire-level policy writes, even a POST, and shows the server answer', async () => {
