@@ -112,7 +112,7 @@ export interface AisysOverview {
   /** Finished runs left out of `rows` (the table keeps the latest). */
   omittedFinished: number;
   rating: AisysRating;
-  /** The rating after every finished run, in order. */
+  /** The rating after every finished run, in order (evenly thinned beyond 2,000 runs). */
   series: AisysRatingPoint[];
   exchanges: number;
   /** The agent's last refused request: status and the server's error body, as sent. */
@@ -121,6 +121,17 @@ export interface AisysOverview {
 
 /** Finished runs the table lists (the latest). */
 const TABLE_FINISHED = 200;
+/** Points of the rating series an overview carries at most (evenly thinned, the last always kept). */
+const SERIES_POINTS = 2000;
+
+/** The series thinned to at most `SERIES_POINTS` points, evenly, keeping the last. */
+function thinned(series: readonly AisysRatingPoint[]): AisysRatingPoint[] {
+  if (series.length <= SERIES_POINTS) return [...series];
+  const every = Math.ceil(series.length / SERIES_POINTS);
+  const kept = series.filter((_, i) => i % every === 0);
+  if (kept.at(-1) !== series.at(-1)) kept.push(series.at(-1)!);
+  return kept;
+}
 
 /** One agent's conversation. */
 class AgentBook {
@@ -357,7 +368,7 @@ export class AisysRunBook {
       counts,
       omittedFinished: finished.length - kept.length,
       rating: book.rating(),
-      series: book.series,
+      series: thinned(book.series),
       exchanges: this.#exchanges.length,
       ...(book.lastError ? { lastError: book.lastError } : {}),
     };

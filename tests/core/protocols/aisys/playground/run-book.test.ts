@@ -102,3 +102,18 @@ describe('the run book, on a session played here', () => {
     expect(overview.counts.finished).toBe(server.totalRuns);
   });
 });
+
+describe('the run book, on long sessions', () => {
+  it('thins the rating series evenly beyond 2,000 runs, keeping the last', async () => {
+    const session = new AisysSession({ env: 'nim', runs: 4100, seed: 2, decide: localDecide(() => 1) });
+    await session.run();
+    const book = new AisysRunBook();
+    book.add(session.transcript.messages);
+    const overview = book.overview();
+    expect(overview.rating.totalRuns).toBeGreaterThanOrEqual(4100);
+    expect(overview.series.length).toBeLessThanOrEqual(2001);
+    expect(overview.series.at(-1)!.totalRuns).toBe(overview.rating.totalRuns);
+    expect(overview.rows.filter((r) => r.status === 'finished')).toHaveLength(200);
+    expect(overview.omittedFinished).toBe(overview.counts.finished - 200);
+  });
+});
