@@ -15,6 +15,10 @@ import type {
   AisysRunHistory,
 } from '../../../../../src/core/protocols/aisys/playground/run-book';
 import type { AisysExchangeDetail } from '../../../../../src/core/protocols/aisys/playground/questions';
+import { AisysHost } from '../../../../../src/core/protocols/aisys/host';
+import type { BridgeChannel } from '../../../../../src/core/bridge/bridge-channel';
+import type { HttpMessage } from '../../../../../src/core/protocols/contract';
+import type { BridgeAccess, BridgedPlaygroundRunner } from '../../../../../src/core/session/bridge-route';
 import { wireRequest } from '../../../../../src/core/protocols/aisys/playground/wire-request';
 import type {
   PlaygroundServices,
@@ -252,6 +256,69 @@ describe('aisys playground runner', () => {
     expect(overview.counts.finished).toBeGreaterThanOrEqual(5);
     expect(overview.rating.totalRuns).toBe(overview.counts.finished);
     expect(aisysJsonlFormat).toBeDefined();
+  });
+});
+
+describe('aisys playground runner through the bridge', () => {
+  it('plays a real server over the bridge HTTP relay, retrying a busy answer after a pause', async () => {
+    // The "real server": an emulated host behind a fake bridge channel that is busy once.
+    const host = new AisysHost({ seed: 4 });
+    host.addEnvironment('nim', 'nim', { strong: false, random_start: true });
+    host.addAgent('nim', CONFIG.agent, CONFIG.pwd);
+    let busy = 1;
+    const paths: string[] = [];
+    const bridge: BridgeAccess = {
+      connect: async (target, endpoint) => {
+        expect(target).toBe('course');
+        endpoint.connect({ send: () => undefined, close: () => undefined }, { id: 'course#1' });
+        const channel = {
+          request: async (request: HttpMessage) => {
+            paths.push(request.meta.path ?? '');
+            if (busy-- > 0)
+              return { meta: { status: 503, headers: { 'content-type': 'text/html' } }, body: 'busy' };
+            return host.handle(request);
+          },
+          close: () => undefined,
+        };
+        return channel as unknown as BridgeChannel;
+      },
+      serve: () => () => undefined,
+      describe: () => 'http://127.0.0.1:5000',
+    };
+    const recorded = recordingServices();
+    const runner = (await playground.loadRunner()) as BridgedPlaygroundRunner;
+    const session = await runner.startBridged(
+      config({ config: CONFIG, accounts: [] }, { rounds: 5 }),
+      { mode: 'outbound', target: 'course' },
+      recorded.services,
+      bridge,
+    );
+    expect(await recorded.ended).toBe('finished');
+    const transcript = parseTranscriptJson(session.exportJson().join(''));
+    expect(transcript.meta).toMatchObject({
+      source: 'bridge',
+      target: 'course',
+      server: 'http://127.0.0.1:5000',
+    });
+    // The busy answer is in the transcript, then the same request again.
+    const [first, busyAnswer, again] = transcript.messages;
+    expect(busyAnswer!.http?.status).toBe(503);
+    expect(again!.text).toBe(first!.text);
+    expect(recorded.annotations().some((a) => /busy \(503\).*3 s/.test(JSON.stringify(a.data)))).toBe(true);
+    expect(paths.every((path) => path === '/act/nim')).toBe(true);
+    expect((session.ask('overview', []) as AisysOverview).counts.finished).toBeGreaterThanOrEqual(5);
+  });
+
+  it('refuses a listen port, saying what to pick instead', async () => {
+    const runner = (await playground.loadRunner()) as BridgedPlaygroundRunner;
+    await expect(
+      runner.startBridged(
+        config({}),
+        { mode: 'inbound', listen: 'x' },
+        recordingServices().services,
+        {} as BridgeAccess,
+      ),
+    ).rejects.toThrow(/pick a target/);
   });
 });
 
