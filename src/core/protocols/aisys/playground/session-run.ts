@@ -31,6 +31,9 @@ import type { AgentConfig } from '../messages';
 import type { AisysDecide } from '../policy-api';
 import { supervisedDecide } from '../decide';
 import { createAisysReader } from '../reader';
+import { aisysClientMachine, aisysServerMachine } from '../machines';
+import type { ProtocolMachine } from '../../machine';
+import type { TranscriptMessage } from '../../../transcript/model';
 import { sanitizeAisysOptions, type AisysPlaygroundOptions } from './options';
 import { answerAisysQuestion } from './questions';
 import { AisysRunBook } from './run-book';
@@ -94,6 +97,8 @@ class AisysSessionRun implements PlaygroundSession {
   readonly #stopped: Promise<undefined>;
   #signalStop: () => void = () => undefined;
   #fault: PolicyFault | undefined;
+  /** Each agent's machines of both roles, judging every message as it is recorded. */
+  readonly #checks = new Map<string, { machine: ProtocolMachine<unknown>; state: unknown }[]>();
   #decisions = 0;
   #finishedRuns = 0;
   #over = false;
@@ -226,6 +231,7 @@ class AisysSessionRun implements PlaygroundSession {
     const channel = aisysChannel(request);
     const sent = this.#recorder.httpRequest(AISYS_PLAYGROUND_CONNECTION, request, channel);
     this.#book.add([sent]);
+    this.#check(sent);
     let response: HttpMessage;
     try {
       response = await this.#send!(request);
@@ -235,10 +241,37 @@ class AisysSessionRun implements PlaygroundSession {
     }
     const received = this.#recorder.httpResponse(AISYS_PLAYGROUND_CONNECTION, sent.index, response, channel);
     this.#book.add([received]);
+    this.#check(received);
     const reading = readResponse(response);
     if (reading.kind === 'v1') this.#finishedRuns += Object.keys(reading.response.finished_runs).length;
     this.#batcher.schedule();
     return response;
+  }
+
+  /**
+   * Judges a message with its agent's machines of both roles (what a wire-level request breaks, what a
+   * real server answers); a broken rule is a violation beside the message, and the session goes on.
+   */
+  #check(message: TranscriptMessage): void {
+    if (message.channel === undefined) return;
+    let checks = this.#checks.get(message.channel);
+    if (!checks) {
+      checks = [aisysServerMachine, aisysClientMachine].map((machine) => {
+        const judge = machine as ProtocolMachine<unknown>;
+        return { machine: judge, state: judge.initial() };
+      });
+      this.#checks.set(message.channel, checks);
+    }
+    for (const check of checks) {
+      const step = check.machine.accept(check.state, message);
+      check.state = step.state;
+      if (!step.ok)
+        this.#recorder.annotate(
+          'violation',
+          { role: check.machine.role, ...step.violation, index: message.index },
+          message.index,
+        );
+    }
   }
 
   /** The policy level: the course client, its decisions from the policy. */

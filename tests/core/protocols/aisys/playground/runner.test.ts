@@ -100,11 +100,12 @@ async function play(options: Partial<AisysPlaygroundOptions>, more: Partial<Sess
 
 describe('aisys playground runner', () => {
   it('plays 20 Nim runs with 5 in parallel against the emulated server with the learner config', async () => {
-    const { status, session, messages } = await play({
+    const { status, session, messages, annotations } = await play({
       config: CONFIG,
       accounts: withAccountFor([], CONFIG),
     });
     expect(status).toBe('finished');
+    expect(annotations().filter((a) => a.type === 'violation')).toEqual([]);
     const overview = session.ask('overview', []) as AisysOverview;
     expect(overview.channel).toBe('nim/ada');
     expect(overview.counts.finished).toBeGreaterThanOrEqual(20);
@@ -122,6 +123,23 @@ describe('aisys playground runner', () => {
     // Every exchange is judged by the protocol's machines: nothing is wrong.
     const transcript = parseTranscriptJson(session.exportJson().join(''));
     expect(validateTranscript(transcript, aisysProtocol).violations).toEqual([]);
+  });
+
+  it("judges a wire-level policy's requests with the server's machine as they are sent", async () => {
+    // Every action twice: the server applies the first and refuses the second; the rule says why.
+    const code = `
+      export function onMessage(response: any, context: any) {
+        const { agent, pwd } = context.config;
+        if (response?.body?.finished_runs && Object.keys(response.body.finished_runs).length) return null;
+        const requests = response ? response.body.action_requests : [];
+        const actions = requests.flatMap((r: any) => [0, 1].map(() => ({ run: r.run, act_no: r.act_no, action: 1 })));
+        return { protocol_version: 1, agent, pwd, actions };
+      }`;
+    const { status, annotations } = await play({}, { policy: policy(code, 'wire') });
+    expect(status).toBe('finished');
+    const violations = annotations().filter((a) => a.type === 'violation');
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations[0]!.data).toMatchObject({ role: 'server', rule: 'aisys.action.duplicate' });
   });
 
   it('asks one run at a time without parallel runs, and shows a run history', async () => {
