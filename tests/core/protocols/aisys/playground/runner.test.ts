@@ -19,6 +19,7 @@ import { AisysHost } from '../../../../../src/core/protocols/aisys/host';
 import type { BridgeChannel } from '../../../../../src/core/bridge/bridge-channel';
 import type { HttpMessage } from '../../../../../src/core/protocols/contract';
 import type { BridgeAccess, BridgedPlaygroundRunner } from '../../../../../src/core/session/bridge-route';
+import { aisysLinkFragment, aisysOptionsFromLink } from '../../../../../src/ui/protocols/aisys/link';
 import { wireRequest } from '../../../../../src/core/protocols/aisys/playground/wire-request';
 import type {
   PlaygroundServices,
@@ -369,6 +370,24 @@ describe('aisys agent config and options', () => {
       faithfulBugs: true,
       accounts: [],
     });
+  });
+
+  it('puts the switches in a share link, never the agent config', () => {
+    const options = sanitizeAisysOptions({
+      parallelRuns: false,
+      faithfulBugs: false,
+      config: CONFIG,
+      accounts: withAccountFor([], CONFIG),
+    });
+    const fragment = aisysLinkFragment(options);
+    expect(fragment).not.toContain('secret');
+    expect(fragment).not.toContain('ada');
+    expect(aisysOptionsFromLink(fragment)).toEqual({
+      parallelRuns: false,
+      abandonOldRuns: false,
+      faithfulBugs: false,
+    });
+    expect(aisysOptionsFromLink('p=rddlsim')).toBeUndefined();
   });
 
   it('turns wire-level answers into requests', () => {
