@@ -125,10 +125,11 @@ export class AisysPage implements ProtocolPage {
     return true;
   }
 
-  /** Plays as the playground's own agent again. */
+  /** Plays as the playground's own agent again (the emulated server keeps the config's account). */
   forgetConfig(): void {
     const { config: _config, ...rest } = this.options;
     this.options = rest;
+    this.configText = '';
     this.configError = undefined;
   }
 
@@ -139,25 +140,27 @@ export class AisysPage implements ProtocolPage {
   }
 
   async run(startPaused: boolean): Promise<void> {
-    // A config typed but not applied yet is the one the learner means.
-    if (
-      this.configText.trim() &&
-      JSON.stringify(readAgentConfigOrUndefined(this.configText)) !== JSON.stringify(this.options.config)
-    )
-      if (!this.applyConfig()) {
-        this.#shell.notify(`The agent config cannot be used: ${this.configError}`);
-        return;
-      }
+    // A config pasted but not used yet is the one the learner means.
+    if (this.configText.trim() && !this.#configInUse() && !this.applyConfig()) {
+      this.#shell.notify(`The agent config cannot be used: ${this.configError}`);
+      return;
+    }
     this.selectedRun = undefined;
     await this.#shell.run({ startPaused, options: $state.snapshot(this.options) });
+  }
+
+  /** Whether the config text says what the client plays with now. */
+  #configInUse(): boolean {
+    const reading = readAgentConfig(this.configText);
+    const used = this.options.config;
+    return (
+      reading.ok &&
+      used !== undefined &&
+      (['agent', 'env', 'pwd', 'url'] as const).every((key) => reading.config[key] === used[key])
+    );
   }
 
   shareFragment(): string {
     return aisysLinkFragment(this.options);
   }
-}
-
-function readAgentConfigOrUndefined(text: string) {
-  const reading = readAgentConfig(text);
-  return reading.ok ? reading.config : undefined;
 }
