@@ -24,11 +24,15 @@ const BUILTIN_SAMPLES: Readonly<Record<string, string>> = {
   'take-one': 'nim-take-one',
   notes: 'nim-notes',
   explorer: 'cave-explorer',
+  greedy: 'halma-greedy',
 };
 
-/** The built-in an environment plays when `--policy` is not given. */
+/** The built-in an environment plays when `--policy` is not given: the first sample made for it. */
 export function defaultAisysPolicy(env: string): string {
-  return env === 'wumpus-cave' ? 'explorer' : 'optimal';
+  const made = Object.keys(BUILTIN_SAMPLES).find((name) =>
+    AISYS_SAMPLES.find((sample) => sample.id === BUILTIN_SAMPLES[name])?.environments?.includes(env),
+  );
+  return made ?? 'optimal';
 }
 
 /** The names `--policy` accepts besides a file. */

@@ -19,7 +19,8 @@ export const runCommand: CommandSpec = {
       name: 'env',
       type: 'string',
       valueName: 'ID',
-      description: 'environment: nim (random opponent, the default), nim-strong or wumpus-cave',
+      description:
+        'environment: nim (random opponent, the default), nim-strong, wumpus-cave, halma, halma-3 or halma-rhombus',
     },
     ...POLICY_OPTIONS,
     { name: 'runs', type: 'string', valueName: 'N', description: 'runs to finish (default 100)' },
@@ -52,6 +53,7 @@ export const runCommand: CommandSpec = {
     'run aisys --env nim-strong --policy my-policy.ts --runs 20 --seed 3 --json',
     'run aisys --env nim --policy random --no-parallel-runs --transcript nim.json',
     'run aisys --env wumpus-cave --policy explorer --runs 50',
+    'run aisys --env halma-3 --policy greedy --runs 40',
   ],
   handler: async (values, context) => (await import('./run')).runAisys(values, context),
 };

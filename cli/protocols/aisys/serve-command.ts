@@ -33,7 +33,8 @@ export const serveCommand: CommandSpec = {
       type: 'string',
       multiple: true,
       valueName: 'ID',
-      description: 'environment to offer, repeatable: nim, nim-strong, wumpus-cave (default all)',
+      description:
+        'environment to offer, repeatable: nim, nim-strong, wumpus-cave, halma, halma-3, halma-rhombus (default all)',
     },
     { name: 'agent', type: 'string', valueName: 'NAME', description: 'the agent to make (default agent)' },
     {

@@ -11,7 +11,7 @@ export const POLICY_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     valueName: `FILE|${BUILTIN_AISYS_POLICIES.join('|')}`,
     description:
-      'policy file exporting act(percept, run, context), or a built-in (default optimal; explorer on wumpus-cave)',
+      'policy file exporting act(percept, run, context), or a built-in (default optimal; explorer on wumpus-cave, greedy on the halma games)',
   },
   {
     name: 'budget',

@@ -45,7 +45,7 @@ const ERROR_BUFFER_SIZE = 50;
 export interface AisysHostOptions {
   /** Seed of every run's randomness and of generated passwords (default 0). */
   seed?: number | string;
-  /** The classes `makeenv` knows (default: Nim and the Wumpus cave). */
+  /** The classes `makeenv` knows (default: Nim, the Wumpus cave and the Halma-like game). */
   environmentClasses?: readonly AisysEnvironmentClass[];
   /** The admin password; without one, admin routes answer `admin access is not configured`. */
   adminPassword?: string;

@@ -109,6 +109,27 @@ type Action = Skills | Move | 'EXIT';
 type Outcome = number;
 `;
 
+const HALMA = `/**
+ * A cell of the hex board: [x, y] in axial coordinates, y the row (growing downwards), x along the row.
+ * The neighbours of [x, y] are [x+1, y], [x-1, y], [x, y+1], [x, y-1], [x+1, y-1] and [x-1, y+1];
+ * the centre [0, 0] is not on the board.
+ */
+type Cell = [number, number];
+/** Every player's pieces: you are A (starting at the bottom, heading for the top); C plays on 3-player boards. */
+interface Percept {
+  A: Cell[];
+  B: Cell[];
+  C?: Cell[];
+}
+/**
+ * A move: [from, to] (a step to a neighbouring empty cell, or jumps over one piece at a time to there), or
+ * [from, landing1, ..., to] spelling out a chain of jumps, every cell the piece lands on.
+ */
+type Action = Cell[];
+/** 1 if you filled your goal first, 0 if an opponent did (or you abandoned); at the move limit, 0.5 for a shared lead. */
+type Outcome = 0 | 0.5 | 1;
+`;
+
 const ANY = `/** What the environment shows of a run. */
 type Percept = unknown;
 /** What you send back. */
@@ -120,6 +141,7 @@ type Outcome = unknown;
 /** The declarations for an environment (a ready-made one's id). */
 export function aisysPolicyTypes(environment: string): string {
   const preset = findAisysEnvironment(environment);
-  const specific = preset?.envClass === 'nim' ? NIM : preset?.envClass === 'wumpus-cave' ? WUMPUS_CAVE : ANY;
+  const byClass: Record<string, string> = { nim: NIM, 'wumpus-cave': WUMPUS_CAVE, halma: HALMA };
+  const specific = (preset && byClass[preset.envClass]) ?? ANY;
   return `${specific}\n${COMMON}`;
 }

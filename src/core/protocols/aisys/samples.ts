@@ -1,7 +1,7 @@
 /**
  * The sample policies of the aisys playground: for Nim, a perfect player, a random one, the "always take
  * one" policy of the course's client examples, and one that keeps notes per run; for the Wumpus cave, an
- * explorer that walks safe paths to the gold. They are written against
+ * explorer that walks safe paths to the gold; for Halma, a greedy mover. They are written against
  * the editor's declarations (`Percept`, `Action`, `Run`, `PolicyContext`, `Outcome`), which are globals
  * there.
  */
@@ -109,6 +109,77 @@ export function onMessage(response: WireResponse | null, context: WireContext): 
 }
 `;
 
+const HALMA_GREEDY = `// Greedy Halma: of every legal move (a step, or jumps over one piece at a time), take the one that
+// brings a piece nearest the tip of the top corner (your goal); among equals, move the piece furthest
+// behind. The percept lists the pieces only, so the board's shape comes from the environment's name and
+// its size from how many pieces you have (a goal of n rows holds n(n+1)/2).
+const DIRECTIONS: Cell[] = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+
+export function act(percept: Percept, run: Run, context: PolicyContext): Action {
+  const rows = Math.round((Math.sqrt(8 * percept.A.length + 1) - 1) / 2);
+  const rhombus = context.env.includes('rhombus');
+  const k = rows + 1;
+  const onBoard = ([x, y]: Cell) =>
+    !(x === 0 && y === 0) &&
+    (rhombus
+      ? Math.abs(x) <= k && Math.abs(x + y) <= k
+      : (x >= -rows && y >= -rows && -x - y >= -rows) || (x <= rows && y <= rows && -x - y <= rows));
+  const tip: Cell = rhombus ? [k, -2 * k] : [rows, -2 * rows];
+  const taken = new Set([...percept.A, ...percept.B, ...(percept.C ?? [])].map(key));
+  let best: Action = [];
+  let bestScore = -Infinity;
+  for (const piece of percept.A) {
+    const behind = distance(piece, tip);
+    for (const to of destinations(piece, taken, onBoard)) {
+      // Progress first, then the piece furthest behind, then chance.
+      const score = (behind - distance(to, tip)) * 100 + behind + context.random();
+      if (score > bestScore) {
+        bestScore = score;
+        best = [piece, to];
+      }
+    }
+  }
+  return best;
+}
+
+function key([x, y]: Cell): string {
+  return \`\${x},\${y}\`;
+}
+
+function distance(a: Cell, b: Cell): number {
+  const dx = a[0] - b[0];
+  const dy = a[1] - b[1];
+  return (Math.abs(dx) + Math.abs(dy) + Math.abs(dx + dy)) / 2;
+}
+
+/** Where the piece on \`from\` can go: empty neighbours, and every cell a chain of jumps reaches. */
+function destinations(from: Cell, taken: Set<string>, onBoard: (cell: Cell) => boolean): Cell[] {
+  const free = (cell: Cell) => onBoard(cell) && !taken.has(key(cell));
+  const found: Cell[] = [];
+  for (const [dx, dy] of DIRECTIONS) {
+    const next: Cell = [from[0] + dx, from[1] + dy];
+    if (free(next)) found.push(next);
+  }
+  // The piece's own cell is empty while it jumps, and no cell is landed on twice.
+  taken.delete(key(from));
+  const seen = new Set([key(from)]);
+  const queue = [from];
+  while (queue.length) {
+    const at = queue.shift()!;
+    for (const [dx, dy] of DIRECTIONS) {
+      const over: Cell = [at[0] + dx, at[1] + dy];
+      const land: Cell = [at[0] + 2 * dx, at[1] + 2 * dy];
+      if (!onBoard(over) || !taken.has(key(over)) || !free(land) || seen.has(key(land))) continue;
+      seen.add(key(land));
+      queue.push(land);
+      found.push(land);
+    }
+  }
+  taken.add(key(from));
+  return found;
+}
+`;
+
 /** Every sample, the default first. */
 export const AISYS_SAMPLES: readonly SamplePolicy[] = [
   {
@@ -155,6 +226,15 @@ export const AISYS_SAMPLES: readonly SamplePolicy[] = [
     level: 'policy',
     code: CAVE_EXPLORER,
     environments: ['wumpus-cave'],
+  },
+  {
+    id: 'halma-greedy',
+    label: 'Greedy Halma',
+    description: 'the move that gets a piece nearest the goal',
+    language: 'ts',
+    level: 'policy',
+    code: HALMA_GREEDY,
+    environments: ['halma', 'halma-3', 'halma-rhombus'],
   },
   {
     id: 'wire-loop',

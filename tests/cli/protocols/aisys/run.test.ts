@@ -138,7 +138,8 @@ describe('protoplay run aisys', () => {
     const unknown = await runInProcess(['run', 'aisys', '--env', 'chess']);
     expect(unknown).toMatchObject({
       code: 2,
-      stderr: "error: unknown environment 'chess'; one of nim, nim-strong, wumpus-cave\n",
+      stderr:
+        "error: unknown environment 'chess'; one of nim, nim-strong, wumpus-cave, halma, halma-3, halma-rhombus\n",
     });
     const both = await runInProcess(['run', 'aisys', '--parallel-runs', '--no-parallel-runs']);
     expect(both.code).toBe(2);

@@ -7,6 +7,7 @@
 import type { Component } from 'svelte';
 import type { JsonValue } from '../../../../core/envs/aisys/api';
 import { findAisysEnvironment } from '../../../../core/protocols/aisys/environments';
+import HalmaBoardView from './HalmaBoardView.svelte';
 import JsonBoard from './JsonBoard.svelte';
 import NimBoard from './NimBoard.svelte';
 import WumpusCaveBoard from './WumpusCaveBoard.svelte';
@@ -23,9 +24,11 @@ export interface BoardProps {
 
 /** Boards by environment id (or class id). */
 const BOARDS: Readonly<Record<string, Component<BoardProps>>> = {
+  // Nim's class covers every Nim environment (the strong opponent too).
   nim: NimBoard,
-  'nim-strong': NimBoard,
   'wumpus-cave': WumpusCaveBoard,
+  // Every Halma environment (two or three players, star or rhombus), by its class.
+  halma: HalmaBoardView,
 };
 
 /** The board of an environment; the JSON view when it has none. */
