@@ -204,3 +204,18 @@ test('the same config plays a real server over HTTP through the bridge', async (
   expect(answers.length).toBeGreaterThan(5);
   expect(answers.every((m) => m.http?.status === 200)).toBe(true);
 });
+
+test('every environment of the protocol is offered, each run drawn on its own board', async ({ page }) => {
+  await openAisys(page);
+  const picker = page.getByRole('combobox', { name: 'Environment' });
+  // The picker lists the protocol's environments, whatever they are.
+  await expect(picker.getByRole('option', { name: 'Wumpus cave' })).toBeAttached();
+  await expect(picker.getByRole('option', { name: /^Halma/ }).first()).toBeAttached();
+  await picker.selectOption('halma');
+  await page.getByRole('button', { name: 'Greedy Halma' }).click();
+  await configure(page, { rounds: 1, fast: true });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
+  await views(page).getByRole('table', { name: 'Runs' }).getByRole('button').first().click();
+  await expect(views(page).getByRole('listbox', { name: /board, 2 players/ })).toBeVisible();
+});
