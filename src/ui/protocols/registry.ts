@@ -5,12 +5,18 @@
  */
 import type { Protocol } from '../../core/protocols/contract';
 import type { AnyPageAdapter } from './adapter';
+import { aisysPageAdapter } from './aisys/adapter';
 import { defaultPageAdapter } from './default/adapter';
 import { gamaPageAdapter } from './gama/adapter';
 import { massimPageAdapter } from './massim/adapter';
 import { rddlsimPageAdapter } from './rddlsim/adapter';
 
-const ADAPTERS: readonly AnyPageAdapter[] = [rddlsimPageAdapter, massimPageAdapter, gamaPageAdapter];
+const ADAPTERS: readonly AnyPageAdapter[] = [
+  rddlsimPageAdapter,
+  massimPageAdapter,
+  gamaPageAdapter,
+  aisysPageAdapter,
+];
 
 const defaults = new Map<string, AnyPageAdapter>();
 

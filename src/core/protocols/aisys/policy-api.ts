@@ -72,3 +72,6 @@ export const AISYS_DECIDE = 'aisys-decide';
 
 /** How the entry is called, for the error a policy without `act` gets. */
 export const AISYS_ENTRY_SIGNATURE = 'act(percept, run, context)';
+
+/** How the wire level's entry is called: the last response in, the next request's body out. */
+export const AISYS_WIRE_SIGNATURE = 'onMessage(response, context)';

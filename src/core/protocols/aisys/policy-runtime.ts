@@ -9,6 +9,7 @@ import type { CallOutcome, LoadOutcome, PolicyLogLine, PolicySource } from '../.
 import {
   AISYS_DECIDE,
   AISYS_ENTRY_SIGNATURE,
+  AISYS_WIRE_SIGNATURE,
   type AisysDecisionBatch,
   type AisysRunInfo,
 } from './policy-api';
@@ -23,8 +24,8 @@ export class AisysPolicyRuntime {
   /** Loads a policy, forgetting every run's memory. */
   load(source: PolicySource): LoadOutcome {
     this.#runs.clear();
-    const entrySignature = source.level === 'policy' ? AISYS_ENTRY_SIGNATURE : undefined;
-    return this.#runtime.load(entrySignature ? { ...source, entrySignature } : source);
+    const entrySignature = source.level === 'policy' ? AISYS_ENTRY_SIGNATURE : AISYS_WIRE_SIGNATURE;
+    return this.#runtime.load({ ...source, entrySignature });
   }
 
   /** Answers a decision batch (`AISYS_DECIDE`); any other hook goes to the policy as it is. */

@@ -31,6 +31,42 @@ interface PolicyContext {
 
 // A policy exports act(percept: Percept, run: Run, context: PolicyContext): Action, called for every action
 // request, and may export onRunEnd(outcome: Outcome, run: Run, context: PolicyContext), called when a run ends.
+
+/** The agent config the session plays with (the one you pasted, or the playground's own). */
+interface AgentConfig {
+  readonly agent: string;
+  readonly env: string;
+  readonly pwd: string;
+  readonly url: string;
+}
+
+/** Wire level: the server's last answer, as onMessage gets it. */
+interface WireResponse {
+  readonly status: number;
+  /** Header names in lower case. */
+  readonly headers: Record<string, string>;
+  /** The body as sent. */
+  readonly text: string;
+  /** The body read as JSON (null when it is not JSON, like an HTML error page). */
+  readonly body: any;
+  /** From sending the request to this answer, in ms. */
+  readonly ms: number;
+}
+
+/** Wire level: what onMessage gets besides the response. */
+interface WireContext extends PolicyContext {
+  readonly config: AgentConfig;
+}
+
+/**
+ * Wire level: what onMessage returns. An object (or list, number...) is sent as the JSON body of
+ * PUT <url>act/<env>; a string is sent as the body exactly as written; {http: {method, path, headers, body}}
+ * sends another request; null (or nothing) ends the session.
+ */
+type WireRequest = object | string | { http: { method?: string; path?: string; headers?: Record<string, string>; body?: unknown } } | null | undefined;
+
+// A wire-level policy exports onMessage(response: WireResponse | null, context: WireContext): WireRequest;
+// response is null before the first request.
 `;
 
 const NIM = `/** Nim: the number of objects left on the heap. */

@@ -39,4 +39,9 @@ export const aisysProtocol: Protocol = {
   samples: AISYS_SAMPLES,
   defaultSample: DEFAULT_AISYS_SAMPLE,
   policyTypes: async (environment) => (await import('./policy-types')).aisysPolicyTypes(environment),
+  playground: {
+    loadRunner: async () => (await import('./playground/runner')).aisysPlaygroundRunner,
+    // Each run's memory lives in the policy worker, beside the policy.
+    loadPolicyRuntime: async () => new (await import('./policy-runtime')).AisysPolicyRuntime(),
+  },
 };

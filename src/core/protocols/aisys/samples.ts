@@ -95,6 +95,20 @@ function firstMove(lines: string[], from: Cell, target: string): Move | undefine
 }
 `;
 
+const WIRE_NIM = `// Wire level: you write the request loop. onMessage gets the server's last answer (null before the
+// first request) and returns the next request's body: it is sent as PUT <url>act/<env>, JSON.
+export function onMessage(response: WireResponse | null, context: WireContext): WireRequest {
+  const { agent, pwd } = context.config;
+  if (response && response.status !== 200) {
+    context.log(\`the server refused: \${response.text}\`);
+    return null; // ends the session
+  }
+  const requests: { run: string; act_no: number; percept: number }[] = response?.body.action_requests ?? [];
+  const actions = requests.map((r) => ({ run: r.run, act_no: r.act_no, action: r.percept % 4 || 1 }));
+  return { protocol_version: 1, agent, pwd, actions, parallel_runs: true, client: 'my-loop' };
+}
+`;
+
 const HALMA_GREEDY = `// Greedy Halma: of every legal move (a step, or jumps over one piece at a time), take the one that
 // brings a piece nearest the tip of the top corner (your goal); among equals, move the piece furthest
 // behind. The percept lists the pieces only, so the board's shape comes from the environment's name and
@@ -221,6 +235,15 @@ export const AISYS_SAMPLES: readonly SamplePolicy[] = [
     level: 'policy',
     code: HALMA_GREEDY,
     environments: ['halma', 'halma-3', 'halma-rhombus'],
+  },
+  {
+    id: 'wire-loop',
+    label: 'Request loop',
+    description: 'wire level: write each request body yourself',
+    language: 'ts',
+    level: 'wire',
+    code: WIRE_NIM,
+    environments: ['nim', 'nim-strong'],
   },
 ];
 

@@ -1,0 +1,20 @@
+/**
+ * aisys in the playground's session worker: sessions against the emulated server or, through
+ * `protoplay bridge`, a real one (an HTTP target), and transcripts shown in the views.
+ */
+import type { BridgedPlaygroundRunner } from '../../../session/bridge-route';
+import { startAisysSession } from './session-run';
+import { showAisysTranscript } from './shown-transcript';
+
+/** The runner the session worker loads for aisys. */
+export const aisysPlaygroundRunner: BridgedPlaygroundRunner = {
+  start: (config, services) => startAisysSession(config, services),
+  show: showAisysTranscript,
+  async startBridged(config, route, services, bridge) {
+    if (route.mode !== 'outbound')
+      throw new Error(
+        'aisys answers no listen ports from the page yet: pick a target (a real server) instead',
+      );
+    return startAisysSession(config, services, { kind: 'bridge', target: route.target, bridge });
+  },
+};

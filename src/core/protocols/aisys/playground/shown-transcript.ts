@@ -1,0 +1,33 @@
+/**
+ * A recorded or stored aisys transcript shown in the playground (a session played here, a `.jsonl`,
+ * `.http` or HAR recording of a real server): sent to the page with its reading in one batch, and read
+ * into the run book so the runs table, rating, run histories and HTTP log show it like a live session.
+ */
+import { showTranscript } from '../../../session/shown-session';
+import { serialiseTranscript } from '../../../transcript/json-format';
+import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
+import { createAisysReader } from '../reader';
+import { answerAisysQuestion } from './questions';
+import { AisysRunBook } from './run-book';
+
+/** Shows a transcript: its reading reaches the page at the next frame. */
+export function showAisysTranscript(shown: ShownTranscript, services: PlaygroundServices): PlaygroundSession {
+  const { transcript } = shown;
+  let book: AisysRunBook | undefined;
+  const read = () => {
+    if (!book) {
+      book = new AisysRunBook();
+      book.add(transcript.messages);
+    }
+    return book;
+  };
+  return showTranscript(
+    shown,
+    services,
+    { kind: 'transcript', transcript, reader: createAisysReader() },
+    {
+      ask: (question, args) => answerAisysQuestion(read(), transcript, question, args),
+      exportJson: () => [serialiseTranscript(transcript)],
+    },
+  );
+}
