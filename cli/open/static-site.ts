@@ -82,6 +82,12 @@ export class StaticSite {
       return;
     }
     const file = await this.#find(request.url ?? '/');
+    if (file && 'redirect' in file) {
+      // A folder's page resolves its relative URLs against the folder only when its address ends in `/`.
+      response.writeHead(301, { Location: file.redirect });
+      response.end();
+      return;
+    }
     if (!file) {
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
       response.end('not found\n');
@@ -101,11 +107,16 @@ export class StaticSite {
     stream.pipe(response);
   }
 
-  /** The file a request path names inside the root, or undefined. */
-  async #find(url: string): Promise<{ path: string; size: number; hashed: boolean } | undefined> {
+  /** The file a request path names inside the root, a folder's address with its `/`, or undefined. */
+  async #find(
+    url: string,
+  ): Promise<{ path: string; size: number; hashed: boolean } | { redirect: string } | undefined> {
     let pathname: string;
+    let search: string;
     try {
-      pathname = decodeURIComponent(new URL(url, 'http://site').pathname);
+      const parsed = new URL(url, 'http://site');
+      pathname = decodeURIComponent(parsed.pathname);
+      search = parsed.search;
     } catch {
       return undefined;
     }
@@ -115,6 +126,7 @@ export class StaticSite {
     try {
       let info = await stat(path);
       if (info.isDirectory()) {
+        if (!pathname.endsWith('/')) return { redirect: `${encodeURI(pathname)}/${search}` };
         path = join(path, 'index.html');
         info = await stat(path);
       }
