@@ -23,11 +23,17 @@ let work: string;
 let user: string;
 let installLog: string;
 
-/** Child processes get the environment without what an enclosing `npm run` adds about this repository. */
+/**
+ * Child processes get the environment of a user's shell: without what an enclosing `npm run` adds about
+ * this repository, and without the test runner's NODE_ENV=test, which would make the packed build of the
+ * playground a development build (no service worker).
+ */
 function childEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !/^npm_(package_|lifecycle_|config_local_prefix|command)/i.test(key),
+      ([key]) =>
+        !/^npm_(package_|lifecycle_|config_local_prefix|command)/i.test(key) &&
+        !/^(NODE_ENV|VITEST.*|TEST)$/.test(key),
     ),
   );
 }
@@ -249,6 +255,8 @@ describe('the installed package', () => {
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
       expect(asset.headers.get('cache-control')).toContain('immutable');
+      // A production build: it registers the service worker that keeps the page working offline.
+      expect(await (await fetch(asset.url)).text()).toContain('pwa-register');
       expect((await fetch(new URL('sw.js', base))).status).toBe(200);
       expect((await fetch(new URL('../../package.json', base))).status).toBe(404);
       const second = await protoplay(['open', '--port', match[2]!]);
