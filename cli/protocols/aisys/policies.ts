@@ -23,7 +23,6 @@ export function defaultAisysPolicy(env: string): string {
   return env === 'wumpus-cave' ? 'explorer' : 'optimal';
 }
 
-
 /** Options of `prepareAisysPolicy`. */
 export interface AisysPolicyOptions {
   /** Directory a policy path is relative to. */
