@@ -148,10 +148,41 @@ describe('the installed package', () => {
       'reboot.ts',
       '--rounds',
       '3',
+      '--transcript',
+      'session.json',
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/rounds\s+3/);
     expect(result.stdout).toMatch(/total reward\s+-?\d/);
+    const inspected = await protoplay(['inspect', 'session.json']);
+    expect(inspected.code, inspected.stdout).toBe(0);
+    expect(inspected.stdout).toMatch(/^rddlsim: /);
+    expect(inspected.stdout).toContain('3 rounds, 0 violations');
+  });
+
+  it('connects to its own rddlsim server and plays a policy file there', async () => {
+    const { child, match, exited } = await startUntil(
+      ['serve', 'rddlsim', '--port', '0', '--rddl-dir', '.', '--rounds', '2'],
+      /listening on [^\s]+:(\d+)/,
+    );
+    try {
+      const instance = /instance\s+(\w+)\s*\{/.exec(exampleSources(DEFAULT_EXAMPLE)[1]!.text)![1]!;
+      const result = await protoplay([
+        'connect',
+        'rddlsim',
+        '--port',
+        match[1]!,
+        '--instance',
+        instance,
+        '--policy',
+        'reboot.ts',
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/rounds\s+2/);
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
   });
 
   it("locates a policy's syntax error in the user's file", async () => {
