@@ -1,6 +1,7 @@
-/** The commands that take no protocol word: they work with every registered protocol. */
+/** The commands that take no protocol word (inspect and bridge work with every registered protocol). */
 import type { ToolCommandSpec } from './command-line/command-spec';
 import { bridgeCommand } from './bridge/bridge-command';
 import { inspectCommand } from './inspect/inspect-command';
+import { openCommand } from './open/open-command';
 
-export const TOOL_COMMANDS: readonly ToolCommandSpec[] = [inspectCommand, bridgeCommand];
+export const TOOL_COMMANDS: readonly ToolCommandSpec[] = [inspectCommand, bridgeCommand, openCommand];

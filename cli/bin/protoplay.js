@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `protoplay` command of the package. The command line is written in TypeScript; tsx compiles it as it
-// loads, so the command works straight after `npm install`, with no build step.
+// The `protoplay` command in a clone of the repository (bin/protoplay.js starts it there): tsx compiles the
+// TypeScript sources as they load, so a change needs no build step. The package runs the command line
+// compiled at pack time instead (lib/cli, see scripts/build-package.ts).
 import { register } from 'tsx/esm/api';
 
 // Every module imported after `register()` is resolved through tsx's loader thread, one message each way.

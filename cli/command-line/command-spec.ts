@@ -79,6 +79,11 @@ export interface ToolCommandSpec {
   usage: string;
   /** Paragraphs printed under the usage line. */
   description?: string;
+  /**
+   * More help printed under the description, computed when the command's own help is asked for (a list
+   * that needs modules the rest of the command line starts without).
+   */
+  helpDetails?: () => Promise<string>;
   options: readonly OptionSpec[];
   /** Complete command lines, with the leading `protoplay`. */
   examples: readonly string[];

@@ -68,7 +68,7 @@ async function dispatch(
       true,
     );
     if (values.help === true) {
-      io.stdout.write(toolHelp(tool));
+      io.stdout.write(toolHelp(tool, await tool.helpDetails?.()));
       return ExitCode.ok;
     }
     return tool.handler(values, positionals, { io, debug, signal, now });

@@ -148,12 +148,13 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** `protoplay <tool> --help`. */
-export function toolHelp(tool: ToolCommandSpec): string {
+export function toolHelp(tool: ToolCommandSpec, details?: string): string {
   return [
     `${tool.summary[0]!.toUpperCase()}${tool.summary.slice(1)}.`,
     '',
     `Usage: ${tool.usage}`,
     ...(tool.description ? ['', tool.description] : []),
+    ...(details ? [details] : []),
     '',
     'Options:',
     ...optionLines([...tool.options, ...COMMON_OPTIONS]),

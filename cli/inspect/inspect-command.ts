@@ -1,28 +1,16 @@
 /**
- * `protoplay inspect FILE...`: reads recordings of any registered protocol (several files of one session
- * together), and prints what the playground would show: the detected protocol and format with its
- * confidence, sessions, connections, messages, rounds with rewards, violations of the protocol's rules and
- * unreadable parts, located. Exit 0 when all was read and nothing broke a rule, 1 otherwise, 2 on usage.
+ * The options and help of `protoplay inspect`. The implementation (`run-inspect.ts`) and the protocols'
+ * recording formats are loaded only when the command runs or shows its own help, so other commands and
+ * the general help start without them.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { ImportInput } from '../../src/core/protocols/contract';
-import {
-  inspectionIsClean,
-  inspectRecording,
-  type InspectionReport,
-} from '../../src/core/protocols/inspection';
-import { PROTOCOLS } from '../../src/core/protocols/registry';
 import type { OptionSpec, ToolCommandSpec } from '../command-line/command-spec';
-import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
-import type { CliOutput } from '../command-line/io';
 
 const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'protocol',
     type: 'string',
     valueName: 'P',
-    description: `read as this protocol (${PROTOCOLS.map((p) => p.id).join(', ')}); default: detected`,
+    description: 'read as this protocol (see the list below); default: detected',
   },
   {
     name: 'format',
@@ -33,125 +21,24 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'json', type: 'boolean', description: 'print one JSON document instead of text' },
 ];
 
-function formatList(): string {
-  return PROTOCOLS.flatMap((protocol) =>
-    protocol.recordingFormats.map((format) => `  ${format.id.padEnd(24)} ${format.description}`),
-  ).join('\n');
-}
-
 /** The `inspect` command. */
 export const inspectCommand: ToolCommandSpec = {
   name: 'inspect',
   summary: 'read recorded sessions of any protocol, check them against its rules and print what they hold',
   usage: 'protoplay inspect FILE... [options]',
-  get description() {
-    return [
-      'Reads Protoplay JSON transcripts and every recording format of the registered protocols; several',
-      'files of one recording go together (e.g. a .c2s.raw and its .s2c.raw). Formats:',
-      '  protoplay-json            a Protoplay JSON transcript',
-      formatList(),
-      'Exit 0 when everything was read and no rule was broken; 1 when there are violations or unreadable',
-      'parts (all that could be read is still printed); 2 on usage errors.',
-    ].join('\n');
-  },
+  description: [
+    'Reads Protoplay JSON transcripts and every recording format of the registered protocols; several',
+    'files of one recording go together (e.g. a .c2s.raw and its .s2c.raw).',
+    'Exit 0 when everything was read and no rule was broken; 1 when there are violations or unreadable',
+    'parts (all that could be read is still printed); 2 on usage errors.',
+  ].join('\n'),
+  helpDetails: async () => (await import('./run-inspect')).formatList(),
   options: OPTIONS,
   examples: [
     'protoplay inspect session.transcript',
     'protoplay inspect agent.c2s.raw agent.s2c.raw --json',
     'protoplay inspect all.timeline.jsonl --protocol massim',
   ],
-  async handler(values, positionals, { io }) {
-    if (positionals.length === 0)
-      throw usageError('which files? protoplay inspect FILE... (see protoplay inspect --help)');
-    const inputs: ImportInput[] = [];
-    for (const path of positionals) {
-      try {
-        inputs.push({ name: path, bytes: new Uint8Array(await readFile(resolve(io.cwd, path))) });
-      } catch (error) {
-        throw new CliError(
-          ExitCode.failure,
-          `cannot read '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        );
-      }
-    }
-    const protocol = typeof values.protocol === 'string' ? values.protocol : undefined;
-    const format = typeof values.format === 'string' ? values.format : undefined;
-    if (protocol && !PROTOCOLS.some((p) => p.id === protocol))
-      throw usageError(`unknown protocol '${protocol}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
-    const report = inspectRecording(inputs, PROTOCOLS, {
-      ...(protocol ? { protocol } : {}),
-      ...(format ? { format } : {}),
-    });
-    if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
-    else printReport(report, io.stdout);
-    return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
-  },
+  handler: async (values, positionals, context) =>
+    (await import('./run-inspect')).runInspect(values, positionals, context),
 };
-
-/** The documented `--json` document (docs/cli.md). */
-export function reportJson(report: InspectionReport) {
-  return {
-    protocol: report.protocol,
-    format: report.format,
-    confidence: report.confidence,
-    sessions: report.sessions.length,
-    connections: report.sessions.reduce((sum, session) => sum + session.connections, 0),
-    messages: report.sessions.reduce((sum, session) => sum + session.messages, 0),
-    rounds: report.sessions.flatMap((session) =>
-      session.rounds.map((round) => ({ session: session.session, round: round.round, reward: round.reward })),
-    ),
-    violations: report.sessions.flatMap((session) =>
-      session.violations.map((violation) => ({
-        session: session.session,
-        index: violation.index,
-        conn: violation.conn,
-        ...(violation.channel !== undefined ? { channel: violation.channel } : {}),
-        role: violation.role,
-        rule: violation.rule,
-        message: violation.message,
-      })),
-    ),
-    unreadable: report.sessions.flatMap((session) =>
-      session.unreadable.map((part) => ({
-        session: session.session,
-        index: part.index,
-        reason: part.reason,
-      })),
-    ),
-    errors: report.problems.map((problem) => ({
-      file: problem.file,
-      line: problem.line ?? null,
-      ...(problem.byte !== undefined ? { byte: problem.byte } : {}),
-      message: problem.message,
-    })),
-  };
-}
-
-function printReport(report: InspectionReport, out: CliOutput): void {
-  const confidence = `${Math.round(report.confidence * 100)}%`;
-  out.write(`${report.protocol}: ${report.description} (${report.format}, confidence ${confidence})\n`);
-  out.write(`${report.sessions.length} session${report.sessions.length === 1 ? '' : 's'}\n`);
-  for (const session of report.sessions) {
-    out.write(
-      `session ${session.session}: ${session.connections} connection${session.connections === 1 ? '' : 's'}, ${session.messages} messages, ${session.rounds.length} rounds, ${session.violations.length} violations\n`,
-    );
-    for (const round of session.rounds)
-      out.write(
-        `  round ${round.round}: ${round.reward === null ? 'no total reported' : `reward ${round.reward}`}\n`,
-      );
-    for (const violation of session.violations)
-      out.write(
-        `  violation at message ${violation.index} (${violation.conn}${violation.channel ? ` ${violation.channel}` : ''}, ${violation.role}): ${violation.rule}: ${violation.message}\n`,
-      );
-    for (const part of session.unreadable) out.write(`  unreadable message ${part.index}: ${part.reason}\n`);
-  }
-  for (const problem of report.problems) {
-    const where =
-      problem.line !== undefined
-        ? `:${problem.line}`
-        : problem.byte !== undefined
-          ? ` (byte ${problem.byte})`
-          : '';
-    out.write(`${problem.file}${where}: ${problem.message}\n`);
-  }
-}

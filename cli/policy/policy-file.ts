@@ -4,7 +4,7 @@
  * top-level loop is reported (located in the user's file) before any session starts.
  */
 import { readFile } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { formatLocated } from '../../src/core/errors';
 import { PolicySupervisor, type PolicyEndpoint } from '../../src/core/policy/supervisor';
 import { findSyntaxError } from '../../src/core/policy/syntax-check';
@@ -15,6 +15,7 @@ import type {
   PolicyLogLine,
   PolicySource,
 } from '../../src/core/policy/types';
+import { displayPath } from '../command-line/display-path';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import { spawnPolicyThread } from './thread-endpoint';
 
@@ -108,11 +109,4 @@ export function checkPolicySyntax(source: PolicySource): void {
 export function describePolicyFault(fault: PolicyFault, fileName: string): string {
   if (fault.location) return formatLocated(fault.message, { source: fileName, ...fault.location });
   return `${fileName}: ${fault.message}`;
-}
-
-/** A path as the user would recognise it: relative to the working directory when inside it. */
-export function displayPath(path: string, cwd: string): string {
-  if (!isAbsolute(path)) return path;
-  const inside = relative(cwd, path);
-  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
 }

@@ -11,6 +11,10 @@ import type { PolicyRuntime } from '../../src/core/policy/runtime';
 import type { PolicyEndpoint } from '../../src/core/policy/supervisor';
 import type { CallOutcome, LoadOutcome } from '../../src/core/policy/types';
 
+/**
+ * A thread's script, named relative to this module. The compiled command line puts every module and thread
+ * script in one folder (scripts/build-package.ts), so each thread's file name is unique across cli/.
+ */
 const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
 
 /**

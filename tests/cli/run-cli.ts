@@ -1,6 +1,6 @@
 /**
  * Running `protoplay` in tests: in-process through the same dispatcher the binary uses (fast, output
- * captured), or as a real child process of the package's `bin` file.
+ * captured), or as a real child process of the command as a clone runs it (the sources through tsx).
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -16,7 +16,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The package's `bin` entry. */
+/** The command in a clone of the repository: what the package's `bin` (bin/protoplay.js) starts here. */
 export const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
 
 class CapturedOutput implements CliOutput {

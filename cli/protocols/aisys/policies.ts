@@ -14,18 +14,9 @@ import type { PolicyLogLine } from '../../../src/core/policy/types';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
 import { spawnPolicyThread } from '../../policy/thread-endpoint';
+import { BUILTIN_SAMPLES } from './builtin-policies';
 
-const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
-
-/** The samples `--policy` names without a file, by their command-line names. */
-const BUILTIN_SAMPLES: Readonly<Record<string, string>> = {
-  optimal: 'nim-optimal',
-  random: 'nim-random',
-  'take-one': 'nim-take-one',
-  notes: 'nim-notes',
-  explorer: 'cave-explorer',
-  greedy: 'halma-greedy',
-};
+const THREAD_ENTRY = new URL('./aisys-policy-thread-entry.js', import.meta.url);
 
 /** The built-in an environment plays when `--policy` is not given: the first sample made for it. */
 export function defaultAisysPolicy(env: string): string {
@@ -34,9 +25,6 @@ export function defaultAisysPolicy(env: string): string {
   );
   return made ?? 'optimal';
 }
-
-/** The names `--policy` accepts besides a file. */
-export const BUILTIN_AISYS_POLICIES: readonly string[] = Object.keys(BUILTIN_SAMPLES);
 
 /** Options of `prepareAisysPolicy`. */
 export interface AisysPolicyOptions {

@@ -2,7 +2,7 @@
 import type { OptionSpec } from '../../command-line/command-spec';
 import { usageError } from '../../command-line/exit-codes';
 import type { OptionReader } from '../../command-line/option-values';
-import { BUILTIN_AISYS_POLICIES } from './policies';
+import { BUILTIN_AISYS_POLICIES } from './builtin-policies';
 
 /** `--policy` and `--budget`. */
 export const POLICY_OPTIONS: readonly OptionSpec[] = [

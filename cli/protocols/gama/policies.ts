@@ -11,7 +11,7 @@ import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
 import { spawnPolicyThread } from '../../policy/thread-endpoint';
 
-const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
+const THREAD_ENTRY = new URL('./gama-policy-thread-entry.js', import.meta.url);
 
 /** The samples usable by name. */
 export const GAMA_POLICY_NAMES = GAMA_SAMPLES.map((sample) => sample.id);

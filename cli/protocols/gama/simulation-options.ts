@@ -2,11 +2,9 @@
  * The options shared by `run gama` and `connect gama`, which both play the GAMA side: the scenario, the
  * episode's length, the observation, the seed and the original's behaviours.
  */
-import {
-  SCAVENGER_SCENARIOS,
-  findScavengerScenario,
-  observationWindow,
-} from '../../../src/core/envs/scavenger';
+// The scavenger world's own modules, not its index: help lists the scenarios without loading the world.
+import { observationWindow } from '../../../src/core/envs/scavenger/observation';
+import { SCAVENGER_SCENARIOS, findScavengerScenario } from '../../../src/core/envs/scavenger/scenarios';
 import type { GamaSimulationOptions } from '../../../src/core/protocols/gama';
 import type { OptionSpec } from '../../command-line/command-spec';
 import { usageError } from '../../command-line/exit-codes';

@@ -8,58 +8,8 @@ import { resolve } from 'node:path';
 import { parseMassimConfig, quickMassimConfig } from '../../../src/core/envs/massim/index';
 import type { MassimServerConfig } from '../../../src/core/envs/massim/api';
 import { usageError } from '../../command-line/exit-codes';
-import type { OptionSpec } from '../../command-line/command-spec';
 import type { OptionReader } from '../../command-line/option-values';
-import { displayPath } from '../../policy/policy-file';
-
-/** The options that choose the configuration, shared by `serve` and `run`. */
-export const MATCH_CONFIG_OPTIONS: readonly OptionSpec[] = [
-  {
-    name: 'config',
-    type: 'string',
-    valueName: 'FILE',
-    description:
-      'a real MASSim server configuration file (server block, match list, teams; includes like "$(sim/sim1.json)" are read relative to it)',
-  },
-  {
-    name: 'teams',
-    type: 'string',
-    valueName: 'N',
-    description: 'without --config: number of teams, named A, B, C... (default 2)',
-  },
-  {
-    name: 'agents',
-    type: 'string',
-    valueName: 'N',
-    description: 'without --config: agents per team (default 5)',
-  },
-  {
-    name: 'steps',
-    type: 'string',
-    valueName: 'N',
-    description: 'without --config: steps of the simulation (default 200)',
-  },
-  {
-    name: 'grid',
-    type: 'string',
-    valueName: 'WxH',
-    description: 'without --config: grid size (default 40x40)',
-  },
-  {
-    name: 'agent-timeout',
-    type: 'string',
-    valueName: 'MS',
-    description:
-      "time an agent has to answer a request-action (default: the configuration's agentTimeout, 4000)",
-  },
-  {
-    name: 'wait-between-simulations',
-    type: 'string',
-    valueName: 'MS',
-    description:
-      "pause after every simulation, the last one included (default: the configuration's, 5000 for a quick one)",
-  },
-];
+import { displayPath } from '../../command-line/display-path';
 
 /** A resolved configuration and how to describe it. */
 export interface ResolvedMatchConfig {

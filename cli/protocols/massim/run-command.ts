@@ -3,7 +3,7 @@
  * command runs, so help stays instant.
  */
 import type { CommandSpec } from '../../command-line/command-spec';
-import { MATCH_CONFIG_OPTIONS } from './match-config';
+import { MATCH_CONFIG_OPTIONS } from './match-config-options';
 import { TEAM_POLICY_OPTIONS } from './policy-options';
 
 /** The `run` command of MASSim. */

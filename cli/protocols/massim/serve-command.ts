@@ -4,7 +4,7 @@
  */
 import type { CommandSpec } from '../../command-line/command-spec';
 import { TCP_LIMIT_OPTIONS } from '../../net/tcp-limit-options';
-import { MATCH_CONFIG_OPTIONS } from './match-config';
+import { MATCH_CONFIG_OPTIONS } from './match-config-options';
 
 /** The `serve` command of MASSim. */
 export const serveCommand: CommandSpec = {

@@ -21,7 +21,7 @@ import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { checkPolicySyntax, describePolicyFault, readPolicySource } from '../../policy/policy-file';
 import { spawnPolicyThread } from '../../policy/thread-endpoint';
 
-const TEAM_THREAD_ENTRY = new URL('./team-policy-thread-entry.js', import.meta.url);
+const TEAM_THREAD_ENTRY = new URL('./massim-team-policy-thread-entry.js', import.meta.url);
 const POLICY_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
 /** The playground's samples `--policy` names, by the name used on the command line. */

@@ -15,7 +15,7 @@ import type { RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
 import { loadRddl, parseRddl } from '../../../src/core/envs/rddl/index';
 import { rddlsimTaskText } from '../../../src/core/protocols/rddlsim/host';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
-import { displayPath } from '../../policy/policy-file';
+import { displayPath } from '../../command-line/display-path';
 
 type Block = ReturnType<typeof parseRddl>['file']['blocks'][number];
 

@@ -209,8 +209,21 @@ export const ALL_TOKENS: TokenType[] = [
   Question,
 ];
 
+/**
+ * Builds the RDDL lexer. Checking the token definitions costs more than building (a noticeable part of a
+ * command's start-up), and they do not change at run time: `checkRddlGrammar` (parser.ts) checks them in
+ * the tests instead.
+ */
+export function createRddlLexer({ validate = false }: { validate?: boolean } = {}): Lexer {
+  return new Lexer(ALL_TOKENS, {
+    positionTracking: 'full',
+    ensureOptimizations: false,
+    skipValidations: !validate,
+  });
+}
+
 /** The RDDL lexer (stateless; safe to share). */
-export const rddlLexer = new Lexer(ALL_TOKENS, { positionTracking: 'full', ensureOptimizations: false });
+export const rddlLexer = createRddlLexer();
 
 /** The result of tokenising one text. */
 export interface LexResult {

@@ -82,6 +82,7 @@ import {
   Underscore,
   Variable,
   WhiteSpace,
+  createRddlLexer,
   tokenize,
 } from './lexer';
 
@@ -173,10 +174,20 @@ class RddlParser extends EmbeddedActionsParser {
   /** Name of the text being parsed, copied into every location. */
   source = '';
 
-  constructor() {
+  /**
+   * Chevrotain's checks of the grammar (ambiguities, left recursion) run only when `validate` is set: they
+   * cost more than building the parser, at every start of a command or worker, and the grammar does not
+   * change at run time. `checkRddlGrammar` runs them in the tests.
+   */
+  constructor({ validate = false }: { validate?: boolean } = {}) {
     super(
       ALL_TOKENS.filter((t) => t !== WhiteSpace),
-      { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: errorMessages },
+      {
+        recoveryEnabled: true,
+        maxLookahead: 3,
+        errorMessageProvider: errorMessages,
+        skipValidations: !validate,
+      },
     );
     this.performSelfAnalysis();
   }
@@ -1779,6 +1790,15 @@ class RddlParser extends EmbeddedActionsParser {
 let sharedParser: RddlParser | undefined;
 
 /** The parser is expensive to build (grammar analysis) and stateless between runs, so one is shared. */
+/**
+ * Builds the lexer and the parser with chevrotain's checks of the token definitions and of the grammar,
+ * which the shared ones skip; throws chevrotain's description of the first problem found.
+ */
+export function checkRddlGrammar(): void {
+  createRddlLexer({ validate: true });
+  new RddlParser({ validate: true });
+}
+
 function getParser(): RddlParser {
   sharedParser ??= new RddlParser();
   return sharedParser;

@@ -1,0 +1,146 @@
+/**
+ * `npm run build:package` (run by `npm pack` and `npm publish` through `prepack`, after the site's build):
+ * compiles what the package runs, so nothing is compiled when a user starts it.
+ *
+ * - `lib/cli/`: the command line, one ES module bundle per entry with a shared chunk per lazily loaded
+ *   command, all in one folder. The policy threads are entries too: the sources name each thread's file
+ *   relative to the module that starts it (`new URL('./aisys-policy-thread-entry.js', import.meta.url)`),
+ *   and in one flat folder that name finds the compiled thread, so the names are unique across cli/.
+ * - `lib/index.js` and `lib/types/`: the engine's public API (src/core/index.ts) and its declarations.
+ *
+ * Dependencies stay imports (`npm install` brings them); only this repository's own code is bundled.
+ */
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const out = join(root, 'lib');
+
+/** Vite's `?raw` imports (a file's text), which the bundle inlines the same way. */
+const rawText: Plugin = {
+  name: 'raw-text',
+  setup(builder) {
+    builder.onResolve({ filter: /\?raw$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path.slice(0, -'?raw'.length)),
+      namespace: 'raw-text',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'raw-text' }, (args) => ({
+      contents: readFileSync(args.path, 'utf8'),
+      loader: 'text',
+    }));
+  },
+};
+
+const shared: BuildOptions = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  plugins: [rawText],
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+rmSync(out, { recursive: true, force: true });
+
+const cli = await build({
+  ...shared,
+  metafile: true,
+  entryPoints: {
+    protoplay: join(root, 'cli/protoplay.ts'),
+    'policy-thread-entry': join(root, 'cli/policy/policy-thread.ts'),
+    'aisys-policy-thread-entry': join(root, 'cli/protocols/aisys/policy-thread.ts'),
+    'gama-policy-thread-entry': join(root, 'cli/protocols/gama/policy-thread.ts'),
+    'massim-team-policy-thread-entry': join(root, 'cli/protocols/massim/team-policy-thread.ts'),
+  },
+  outdir: join(out, 'cli'),
+  // The command line's dependencies are bundled too: some are hundreds of small modules (the RDDL parser's
+  // lodash-es, the policy compiler), and one file each way starts much faster than resolving them all.
+  packages: 'bundle',
+  external: ['bufferutil', 'utf-8-validate'],
+  // Bundled CommonJS modules call require() for Node's built-in modules.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+  },
+  splitting: true,
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
+});
+checkThreadEntries(join(root, 'cli'), join(out, 'cli'));
+writeBundledLicences(Object.keys(cli.metafile?.inputs ?? {}), join(out, 'cli/THIRD-PARTY-LICENSES.txt'));
+
+await build({ ...shared, platform: 'neutral', entryPoints: [join(root, 'src/core/index.ts')], outdir: out });
+
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.lib.json'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+addDeclarationExtensions(join(out, 'types'));
+console.log('compiled the command line into lib/cli and the engine into lib/index.js, lib/types');
+
+/** Every thread entry file of the sources has its compiled namesake, or a command would fail at run time. */
+function checkThreadEntries(sources: string, compiled: string): void {
+  const entries = listFiles(sources).filter((file) => file.endsWith('-thread-entry.js'));
+  for (const entry of entries) {
+    const name = entry.slice(entry.lastIndexOf('/') + 1);
+    if (!existsSync(join(compiled, name))) {
+      throw new Error(`${entry} has no compiled counterpart lib/cli/${name}: add it to the entry points`);
+    }
+  }
+}
+
+/** The licence of every package bundled into the command line, as their licences ask copies to carry. */
+function writeBundledLicences(inputs: readonly string[], file: string): void {
+  const packages = new Set<string>();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) packages.add(match[1]!);
+  }
+  const sections = [...packages].sort().map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
+    const licenceFile = readdirSync(join(root, folder)).find((name) => /^licen[cs]e/i.test(name));
+    if (!licenceFile && !manifest.license) throw new Error(`${manifest.name} states no licence`);
+    const text = licenceFile
+      ? readFileSync(join(root, folder, licenceFile), 'utf8').trim()
+      : `The package ships no licence text; its package.json names the ${manifest.license} licence.`;
+    return `${manifest.name} ${manifest.version} (${manifest.license ?? 'see below'})\n\n${text}\n`;
+  });
+  writeFileSync(
+    file,
+    `The command line in this folder bundles these packages; their licences follow.\n\n${sections.join('\n---\n\n')}`,
+  );
+}
+
+/**
+ * The declarations keep the sources' extensionless relative imports, which Node's resolution (and
+ * TypeScript's `node16` mode, which follows it) does not accept: each becomes the `.js` file it stands for.
+ */
+function addDeclarationExtensions(folder: string): void {
+  for (const file of listFiles(folder).filter((path) => path.endsWith('.d.ts'))) {
+    const text = readFileSync(file, 'utf8');
+    const fixed = text.replace(
+      /(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]*)\2/g,
+      (whole, before: string, quote: string, specifier: string) => {
+        if (/\.(js|mjs|cjs|json)$/.test(specifier)) return whole;
+        const base = resolve(dirname(file), specifier);
+        if (existsSync(`${base}.d.ts`)) return `${before}${quote}${specifier}.js${quote}`;
+        if (existsSync(join(base, 'index.d.ts'))) return `${before}${quote}${specifier}/index.js${quote}`;
+        throw new Error(`${file}: cannot resolve the declaration import '${specifier}'`);
+      },
+    );
+    if (fixed !== text) writeFileSync(file, fixed);
+  }
+}
+
+function listFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}

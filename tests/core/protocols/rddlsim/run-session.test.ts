@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_DOMAINS, exampleSources, runSession, type ActFunction } from '../../../../src/core/index';
+
+const rddl = exampleSources(EXAMPLE_DOMAINS[0]!);
+const rebootFirstDown: ActFunction = (observation, context) => {
+  const down = context.instance.objects.computer!.filter(
+    (c) => observation.values[`running(${c})`] === false,
+  );
+  return down.length ? { name: 'reboot', args: [down[0]!] } : null;
+};
+
+describe('runSession, the library entry', () => {
+  it('plays every round and repeats exactly with the same seed', async () => {
+    const first = await runSession({ rddl, act: rebootFirstDown, rounds: 3, seed: 7 });
+    expect(first.status).toBe('finished');
+    expect(first.rounds.map((round) => round.round)).toEqual([1, 2, 3]);
+    expect(first.totalReward).toBeTypeOf('number');
+    expect(first.transcript.messages.some((message) => message.text?.includes('<session-end>'))).toBe(true);
+    const again = await runSession({ rddl, act: rebootFirstDown, rounds: 3, seed: 7 });
+    expect(again.rounds.map((round) => round.reward)).toEqual(first.rounds.map((round) => round.reward));
+    const noop = await runSession({ rddl, act: () => null, rounds: 3, seed: 7 });
+    expect(noop.rounds.map((round) => round.reward)).not.toEqual(first.rounds.map((round) => round.reward));
+  });
+
+  it('stops at a policy that throws, with its message in the transcript', async () => {
+    const result = await runSession({
+      rddl,
+      act: (observation) => {
+        if (observation.turn === 2) throw new Error('no idea what to do');
+        return null;
+      },
+      rounds: 2,
+    });
+    expect(result.status).toBe('stopped');
+    expect(result.totalReward).toBeUndefined();
+    const errors = result.transcript.annotations.filter((annotation) => annotation.type === 'error');
+    expect(JSON.stringify(errors)).toContain('no idea what to do');
+  });
+
+  it('throws a located error for RDDL that does not load', async () => {
+    const broken = [{ name: 'broken.rddl', text: 'domain broken {\n  types { t : object; \n' }];
+    await expect(runSession({ rddl: broken, act: () => null })).rejects.toThrow(/broken\.rddl:\d+:\d+/);
+  });
+});
