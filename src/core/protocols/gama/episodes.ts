@@ -16,7 +16,7 @@ import {
 
 /** Options of `playGamaEpisodes`. */
 export interface GamaEpisodesOptions {
-  simulation: Omit<GamaSimulationOptions, 'onNote' | 'onEpisodeEnd' | 'onCycle'>;
+  simulation: Omit<GamaSimulationOptions, 'onNote' | 'onEpisodeEnd' | 'onCycle' | 'onCycleEnd'>;
   decide: GamaDecide;
   episodes: number;
   /** Where the wire messages and notes go; nothing is recorded without one. */

@@ -110,14 +110,16 @@ export class GamaTranscriptReader implements TranscriptReader {
     episode.lastAsker = asker;
     const reward = decoded.reward ?? 0;
     episode.summary.stepRewards[episode.cycle - 1]! += reward;
-    this.turns.push({
-      index,
-      round: episode.round,
-      turn: episode.cycle,
-      reward,
-      observed: observedRows(decoded.id, decoded.state),
-      noObservation: false,
-    });
+    const turn = { index, round: episode.round, turn: episode.cycle, reward, noObservation: false };
+    // The rows are made when a view asks for them: a session reads thousands of requests a second.
+    let observed: ValueRow[] | undefined;
+    const { id, state } = decoded;
+    this.turns.push(
+      Object.defineProperty(turn, 'observed', {
+        get: () => (observed ??= observedRows(id, state)),
+        enumerable: true,
+      }) as TurnSnapshot,
+    );
     return {
       ...base,
       channel: decoded.id,

@@ -108,9 +108,10 @@ export class GamaEpisodeLoop {
       faithfulQuirks: options.faithfulQuirks,
       sendTerminal: options.sendTerminal,
       onNote: (note) => this.#note(note),
-      onCycle: (world) => {
-        worlds?.cycleEnded(this.#episode, world);
-        this.#cycle = world.cycle + 1;
+      // Snapshots are large: taken only for the world view.
+      ...(worlds ? { onCycle: (world) => worlds.cycleEnded(this.#episode, world) } : {}),
+      onCycleEnd: (cycle) => {
+        this.#cycle = cycle + 1;
         this.#cycleStarts = true;
       },
       onEpisodeEnd: (result) => this.#episodeEnded(result),
