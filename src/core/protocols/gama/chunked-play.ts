@@ -16,6 +16,8 @@ import type { CallOutcome, CallSite } from '../../policy/types';
 
 /** Starts a fast run: `call(GAMA_PLAY_START, [plan], {})`. */
 export const GAMA_PLAY_START = 'gama-play-start';
+/** Starts a run of the command line's `run gama`: `call(GAMA_RUN_START, [plan], {})`. */
+export const GAMA_RUN_START = 'gama-run-start';
 /** Plays a chunk: `call(GAMA_PLAY_CONTINUE, [limit], {})`, resolving to the chunk's news. */
 export const GAMA_PLAY_CONTINUE = 'gama-play-continue';
 /** Stops a fast run: the episode under way is closed from GAMA's side; resolves to the last news. */

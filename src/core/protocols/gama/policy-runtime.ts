@@ -7,7 +7,14 @@
 import { PolicyRuntime } from '../../policy/runtime';
 import type { CallOutcome, LoadOutcome, PolicySource } from '../../policy/types';
 import type { GamaDecision } from './api';
-import { GAMA_PLAY_ABORT, GAMA_PLAY_CONTINUE, GAMA_PLAY_START, type GamaChunkLimit } from './chunked-play';
+import {
+  GAMA_PLAY_ABORT,
+  GAMA_PLAY_CONTINUE,
+  GAMA_PLAY_START,
+  GAMA_RUN_START,
+  type GamaChunkLimit,
+} from './chunked-play';
+import { GamaChunkedRun, type GamaRunPlan } from './chunked-run';
 import { GamaFastSession, type GamaPlayPlan } from './playground/fast-session';
 
 /** The call that answers one request: `call(GAMA_ACT, [decision], {})`. */
@@ -25,7 +32,7 @@ export const GAMA_ACT_SIGNATURE = 'act(observation, reward, scavenger, context)'
 export class GamaPolicyRuntime {
   readonly #runtime = new PolicyRuntime();
   readonly #memories = new Map<string, Record<string, unknown>>();
-  #fast: GamaFastSession | undefined;
+  #fast: GamaFastSession | GamaChunkedRun | undefined;
 
   /** Loads a policy, forgetting every scavenger's memory. */
   load(source: PolicySource): LoadOutcome {
@@ -37,7 +44,7 @@ export class GamaPolicyRuntime {
   /** Answers a request (`GAMA_ACT`); any other hook goes to the policy as it is. */
   async call(hook: string, args: readonly unknown[], context: Record<string, unknown>): Promise<CallOutcome> {
     if (hook === GAMA_ACT) return this.act(args[0] as GamaDecision, context);
-    if (hook === GAMA_PLAY_START || hook === GAMA_PLAY_CONTINUE || hook === GAMA_PLAY_ABORT)
+    if ([GAMA_PLAY_START, GAMA_RUN_START, GAMA_PLAY_CONTINUE, GAMA_PLAY_ABORT].includes(hook))
       return this.#play(hook, args);
     return this.#runtime.call(hook, args, context);
   }
@@ -49,6 +56,8 @@ export class GamaPolicyRuntime {
     try {
       if (hook === GAMA_PLAY_START) {
         this.#fast = new GamaFastSession(args[0] as GamaPlayPlan, (d) => this.act(d, {}), GAMA_ACT);
+      } else if (hook === GAMA_RUN_START) {
+        this.#fast = new GamaChunkedRun(args[0] as GamaRunPlan, (d) => this.act(d, {}), GAMA_ACT);
       } else if (!this.#fast) {
         throw new Error('no fast session was started');
       } else if (hook === GAMA_PLAY_CONTINUE) {
