@@ -69,6 +69,44 @@ test('GAMA steps a cycle at a time and stops without a policy error', async ({ p
   await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
 });
 
+test('GAMA plays batch episodes with a progress bar to the end', async ({ page }) => {
+  await openGama(page);
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('250');
+  await cycles.press('Tab');
+  await configure(page, { rounds: 6, fast: true });
+  await page.getByRole('switch', { name: 'Batch' }).check();
+  await page.getByRole('button', { name: 'Random' }).click();
+  // Every value the bar takes, as the page shows it.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+    const look = () => {
+      const bar = document.querySelector('progress[aria-label="Batch progress"]');
+      if (bar instanceof HTMLProgressElement && seen.at(-1) !== bar.value) seen.push(bar.value);
+      requestAnimationFrame(look);
+    };
+    look();
+  });
+  await page.getByRole('button', { name: 'Run' }).click();
+  const bar = page.getByRole('progressbar', { name: 'Batch progress' });
+  await expect(bar).toBeVisible({ timeout: 30_000 });
+  await expect(bar).toHaveAttribute('max', '1500');
+  await expect(status(page)).toContainText('Finished', { timeout: 120_000 });
+  await expect(bar).toHaveAttribute('value', '1500');
+  await expect(page.getByText('all 6 episodes played')).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  // The bar went up on the way, never down.
+  expect(seen.some((value) => value > 0 && value < 1500)).toBe(true);
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  // Batch mode keeps the results, not the frames.
+  await expect(messageRows(page).filter({ hasText: 'Scav. 1' })).toHaveCount(0);
+  await page.getByRole('tab', { name: /Episodes/ }).click();
+  const metrics = page.getByRole('table', { name: 'Social metrics per episode' });
+  await expect(metrics.getByRole('row')).toHaveCount(7);
+  await expect(metrics.getByRole('row').nth(6)).toContainText(/^6\s*\d+/);
+});
+
 test('GAMA works at phone width from the keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openGama(page);
