@@ -272,7 +272,11 @@ describe('GAMA in the playground, through the protocol definition', () => {
     expect(episodes).toHaveLength(1);
     expect(episodes[0]).toMatchObject({ fromWire: true, result: { cycles: 2, scenario: 'A_small' } });
     expect(episodes[0]!.result.scavengers[0]).toMatchObject({ id: 'Scav. 1', reward: 5, collected: 1 });
-    expect(session.ask('world', [1, 1])).toBeUndefined();
+    // Written by hand, the frames are not what scenario A gives: its world cannot be rebuilt, and says so.
+    expect(session.ask('world', [1, 1])).toMatchObject({
+      unavailable: expect.stringMatching(/does not give the recorded requests/),
+      scavengers: [{ id: 'Scav. 1', reward: 5, collected: 1, asked: true }],
+    });
   });
 });
 
