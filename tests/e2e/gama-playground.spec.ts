@@ -107,6 +107,36 @@ test('GAMA plays batch episodes with a progress bar to the end', async ({ page }
   await expect(metrics.getByRole('row').nth(6)).toContainText(/^6\s*\d+/);
 });
 
+test('a GAMA frame log from another map says why it has no world, and shows what the wire tells', async ({
+  page,
+}, testInfo) => {
+  const log = [
+    '{ "scenario": "harvest_of_my_own" }',
+    '{ "id": "Scav. 1", "connect": true }',
+    '{ "id": "Scav. 2", "connect": true }',
+    '{ "id": "Scav. 1", "request": { "state": [ [ 0, 1, 0 ], [ 0, 4, 0 ] ], "reward": 0 } }',
+    'Scav. 1;move_ahead',
+    '{ "id": "Scav. 2", "request": { "state": [ [ 1, 1, 0 ], [ 0, 4, 2 ] ], "reward": 0 } }',
+    'Scav. 2;move_left',
+    '{ "id": "Scav. 1", "request": { "state": [ [ 0, 0, 0 ], [ 0, 4, 0 ] ], "reward": 5 } }',
+    'Scav. 1;idle',
+  ].join('\n');
+  const file = testInfo.outputPath('own-map.gamalog');
+  writeFileSync(file, log);
+  await openGama(page);
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  await expect(
+    page.getByText(/No world for cycle 2: 'harvest_of_my_own' is not one of Protoplay's scenarios/),
+  ).toBeVisible();
+  const wire = page.getByRole('table', { name: 'What the wire tells, episode 1, cycle 2' });
+  await expect(wire.getByRole('row', { name: /Scav\. 1/ })).toContainText(/5\s*1\s*asked/);
+  await expect(wire.getByRole('row', { name: /Scav\. 2/ })).toContainText('did not ask');
+  await page.getByRole('slider', { name: 'Cycle shown' }).fill('1');
+  await expect(page.getByRole('table', { name: 'What the wire tells, episode 1, cycle 1' })).toBeVisible();
+});
+
 test('GAMA works at phone width from the keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openGama(page);
@@ -147,7 +177,17 @@ test('a GAMA frame log imports with its channels and its episodes read from the 
     'a GAMA scavenger session, one WebSocket frame per line',
   );
   await expect(messageRows(page).filter({ hasText: 'Scav. 1' }).first()).toBeVisible();
-  await expect(page.getByText('The world is not on the wire')).toBeVisible();
+  // The world is not on the wire, but replaying the recorded answers on scenario A gives every recorded
+  // request back: the world is rebuilt, and the slider moves through its cycles.
+  await expect(world(page)).toHaveAccessibleName(/World after cycle 12 of episode 1/);
+  await expect(page.getByText(/World rebuilt by replaying the recorded answers on A_small/)).toBeVisible();
+  const slider = page.getByRole('slider', { name: 'Cycle shown' });
+  await slider.fill('3');
+  await expect(world(page)).toHaveAccessibleName(/World after cycle 3 of episode 1/);
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(world(page)).toHaveAccessibleName(/World after cycle 4 of episode 1/);
+  await expect(page.getByRole('img', { name: /^What Scav\. 1 saw in cycle 4/ })).toBeVisible();
   await page.getByRole('tab', { name: /Episodes/ }).click();
   const metrics = page.getByRole('table', { name: 'Social metrics per episode' });
   await expect(metrics.getByRole('row')).toHaveCount(2);

@@ -88,6 +88,8 @@ export class GamaReplayedWorlds {
       rebuilt = this.#rebuild(episode, conn);
       this.#episodes.set(episode, rebuilt);
     }
+    // Past its last cycle (the terminal round), a wholly rebuilt episode shows its last world.
+    if (!rebuilt.reason && rebuilt.source) cycle = Math.min(cycle, rebuilt.verifiedCycles);
     if (cycle <= rebuilt.verifiedCycles && this.#history) {
       const view = this.#history.view(episode, cycle);
       if (view) return { ...view, ...(rebuilt.source ? { source: rebuilt.source } : {}) };
