@@ -68,7 +68,11 @@ async function playBare(seed: number, cycles = 30) {
   runtime.load({ code: sampleCode('greedy'), language: 'ts', fileName: 'g.ts', level: 'policy', seed: 1 });
   await playGamaEpisodes({
     simulation: { scenario: findScavengerScenario('C')!, seed, maxCycles: cycles },
-    decide: async (decision) => (await runtime.call(GAMA_ACT, [decision], {})).value as string,
+    decide: async (decision) => {
+      const outcome = await runtime.call(GAMA_ACT, [decision], {});
+      if (!outcome.ok) throw new Error(outcome.fault.message);
+      return outcome.value as string;
+    },
     episodes: 2,
     recorder,
   });
