@@ -110,16 +110,7 @@ export class GamaTranscriptReader implements TranscriptReader {
     episode.lastAsker = asker;
     const reward = decoded.reward ?? 0;
     episode.summary.stepRewards[episode.cycle - 1]! += reward;
-    const turn = { index, round: episode.round, turn: episode.cycle, reward, noObservation: false };
-    // The rows are made when a view asks for them: a session reads thousands of requests a second.
-    let observed: ValueRow[] | undefined;
-    const { id, state } = decoded;
-    this.turns.push(
-      Object.defineProperty(turn, 'observed', {
-        get: () => (observed ??= observedRows(id, state)),
-        enumerable: true,
-      }) as TurnSnapshot,
-    );
+    this.turns.push(new GamaTurn(index, episode.round, episode.cycle, reward, decoded.id, decoded.state));
     return {
       ...base,
       channel: decoded.id,
@@ -128,6 +119,25 @@ export class GamaTranscriptReader implements TranscriptReader {
       type: decoded.terminal ? 'terminal' : 'request',
       gist: `${clip(decoded.id, 20)} reward ${reward}, ${decoded.shape.join('x')}${decoded.terminal ? ', terminal' : ''}`,
     };
+  }
+}
+
+/** A request's turn; its rows are made when a view asks for them (a session reads thousands a second). */
+class GamaTurn implements TurnSnapshot {
+  readonly noObservation = false;
+  #observed: ValueRow[] | undefined;
+
+  constructor(
+    readonly index: number,
+    readonly round: number,
+    readonly turn: number,
+    readonly reward: number,
+    readonly scavenger: string,
+    readonly state: unknown[],
+  ) {}
+
+  get observed(): ValueRow[] {
+    return (this.#observed ??= observedRows(this.scavenger, this.state));
   }
 }
 
