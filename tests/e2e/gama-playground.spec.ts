@@ -137,6 +137,35 @@ test('a GAMA frame log from another map says why it has no world, and shows what
   await expect(page.getByRole('table', { name: 'What the wire tells, episode 1, cycle 1' })).toBeVisible();
 });
 
+test('GAMA run fast pauses on a whole cycle and stops with the episode closed from GAMA’s side', async ({
+  page,
+}) => {
+  await openGama(page);
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('1000');
+  await cycles.press('Tab');
+  await configure(page, { rounds: 5, fast: true });
+  await page.getByRole('button', { name: 'Greedy' }).click();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(world(page)).toHaveAccessibleName(/World after cycle [1-9]\d* of episode 1/, {
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(status(page)).toContainText('Paused', { timeout: 30_000 });
+  // Paused at a cycle's start: the last frame is the next cycle's first request, without its reply.
+  await expect(messageRows(page).last()).toContainText('Scav. 1 reward');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toContainText('Stopped', { timeout: 30_000 });
+  await expect(messageRows(page).last()).toContainText('stopped by the learner');
+  await page.getByRole('tab', { name: /Episodes/ }).click();
+  await expect(page.getByRole('table', { name: 'Social metrics per episode' }).getByRole('row')).toHaveCount(
+    2,
+  );
+  await page.getByRole('tab', { name: /Console/ }).click();
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).toContainText('cut short');
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
+});
+
 test('GAMA works at phone width from the keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openGama(page);
