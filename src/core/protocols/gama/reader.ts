@@ -110,7 +110,7 @@ export class GamaTranscriptReader implements TranscriptReader {
     episode.lastAsker = asker;
     const reward = decoded.reward ?? 0;
     episode.summary.stepRewards[episode.cycle - 1]! += reward;
-    this.turns.push(new GamaTurn(index, episode.round, episode.cycle, reward, decoded.id, decoded.state));
+    this.turns.push(new GamaTurn(index, episode.round, episode.cycle, reward, text));
     return {
       ...base,
       channel: decoded.id,
@@ -122,22 +122,29 @@ export class GamaTranscriptReader implements TranscriptReader {
   }
 }
 
-/** A request's turn; its rows are made when a view asks for them (a session reads thousands a second). */
+/**
+ * A request's turn. Its rows are made from the message's text when a view asks for them: a session reads
+ * thousands of requests a second, and keeping each parsed matrix would keep the garbage collector busy.
+ */
 class GamaTurn implements TurnSnapshot {
   readonly noObservation = false;
-  #observed: ValueRow[] | undefined;
+  readonly #text: string;
 
   constructor(
     readonly index: number,
     readonly round: number,
     readonly turn: number,
     readonly reward: number,
-    readonly scavenger: string,
-    readonly state: unknown[],
-  ) {}
+    text: string,
+  ) {
+    this.#text = text;
+  }
 
   get observed(): ValueRow[] {
-    return (this.#observed ??= observedRows(this.scavenger, this.state));
+    const reading = readGamaMessage(this.#text);
+    return reading.ok && reading.message.type === 'request'
+      ? observedRows(reading.message.id, reading.message.state)
+      : [];
   }
 }
 
