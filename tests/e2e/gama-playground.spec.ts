@@ -144,10 +144,11 @@ test('GAMA run fast pauses on a whole cycle and stops with the episode closed fr
   const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
   await cycles.fill('1000');
   await cycles.press('Tab');
-  await configure(page, { rounds: 5, fast: true });
+  // Enough episodes that the run is still under way when it is paused, however fast the machine.
+  await configure(page, { rounds: 50, fast: true });
   await page.getByRole('button', { name: 'Greedy' }).click();
   await page.getByRole('button', { name: 'Run' }).click();
-  await expect(world(page)).toHaveAccessibleName(/World after cycle [1-9]\d* of episode 1/, {
+  await expect(world(page)).toHaveAccessibleName(/World after cycle [1-9]\d* of episode \d/, {
     timeout: 30_000,
   });
   await page.getByRole('button', { name: 'Pause' }).click();
@@ -157,10 +158,11 @@ test('GAMA run fast pauses on a whole cycle and stops with the episode closed fr
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(status(page)).toContainText('Stopped', { timeout: 30_000 });
   await expect(messageRows(page).last()).toContainText('stopped by the learner');
+  // The greedy sample may empty the map before the pause: however many episodes ended, the last is cut short.
   await page.getByRole('tab', { name: /Episodes/ }).click();
-  await expect(page.getByRole('table', { name: 'Social metrics per episode' }).getByRole('row')).toHaveCount(
-    2,
-  );
+  await expect(
+    page.getByRole('table', { name: 'Social metrics per episode' }).getByRole('row').nth(1),
+  ).toBeVisible();
   await page.getByRole('tab', { name: /Console/ }).click();
   await expect(page.getByRole('listbox', { name: 'Console entries' })).toContainText('cut short');
   await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
