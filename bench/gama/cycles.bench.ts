@@ -4,7 +4,10 @@
  * alone with random moves (no observation), then with every observation computed. Against them: the
  * whole protocol in memory (GAMA side and API side joined, every frame encoded and parsed) with random
  * moves as a plain function, the same recorded in a transcript, and `protoplay run gama` in this process
- * with the `greedy` sample (compiled by the policy runtime) and with a policy file in a worker thread.
+ * with the `greedy` sample (compiled by the policy runtime) and with a policy file in a worker thread (the
+ * episodes played in the thread beside the policy, a chunk of cycles per round trip). Before that path, a
+ * policy file in a thread answered each request over a message channel; that path (still the API side's
+ * own, as `serve gama` plays it) is measured in the same run for comparison.
  * Random moves never tag, so all twelve ask every cycle (requests/s counts the requests actually made).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommandLine } from '../../cli/command-line/dispatch';
 import { PROTOCOL_COMMANDS } from '../../cli/protocols';
+import { prepareGamaPolicy, spawnGamaPolicyThread } from '../../cli/protocols/gama/policies';
+import { playInThread } from '../../cli/protocols/gama/run';
+import { loadPolicyFile } from '../../cli/policy/policy-file';
+import { GAMA_CHUNK_SLACK_MS } from '../../src/core/protocols/gama/chunked-play';
 import {
   SCAVENGER_ACTIONS,
   ScavengerWorld,
@@ -59,6 +66,56 @@ function protocolBatch(record: boolean): () => Promise<void> {
   };
 }
 
+/** A policy file loaded once in a worker thread that answers each request over a message channel. */
+async function roundTripBatch(cwd: string, cycles: number) {
+  const policy = await prepareGamaPolicy('wanderer.ts', {
+    cwd,
+    seed: 1,
+    budgetMs: 1000,
+    onPolicyError: 'stop',
+  });
+  return {
+    batch: async () => {
+      await playGamaEpisodes({
+        simulation: { scenario: SCENARIO, seed: 1, maxCycles: cycles },
+        decide: policy.decide,
+        episodes: 1,
+      });
+    },
+    dispose: () => policy.dispose(),
+  };
+}
+
+/** A policy file loaded once in a worker thread, the episodes played in the thread beside it. */
+async function inThreadBatch(cwd: string, cycles: number, record: boolean) {
+  const loaded = await loadPolicyFile('wanderer.ts', {
+    cwd,
+    seed: 1,
+    budgetMs: 1000 + GAMA_CHUNK_SLACK_MS,
+    spawn: spawnGamaPolicyThread,
+  });
+  return {
+    batch: async () => {
+      const fault = await playInThread(loaded.supervisor, {
+        plan: {
+          simulation: { scenario: SCENARIO, seed: 1, maxCycles: cycles },
+          episodes: 1,
+          record,
+          recordWorld: false,
+          budgetMs: 1000,
+          onPolicyError: 'stop',
+          fileName: 'wanderer.ts',
+        },
+        recorder: record ? new TranscriptRecorder({ protocol: 'gama' }) : undefined,
+        signal: { aborted: false },
+        onEpisodeEnd: () => undefined,
+      });
+      if (fault) throw new Error(fault);
+    },
+    dispose: () => loaded.supervisor.dispose(),
+  };
+}
+
 /** Requests one batch makes: every cycle, each scavenger not in time-out asks once (and once more at the end). */
 const requestsPerBatch = new Map<string, number>();
 
@@ -101,10 +158,22 @@ export function act(observation: number[][], reward: number, scavenger: unknown,
     const sample = 'run gama --policy greedy (sample, in-process)';
     const sampleBatch = commandBatch(sample, 'greedy', dir, CYCLES);
     rates.push(await measureRate(sample, CYCLES, sampleBatch, { warmup: 2, repeats: 5 }));
-    // A worker thread answers each request over a message channel: fewer cycles keep the batch short.
-    const file = 'run gama --policy file.ts (worker thread)';
-    const fileBatch = commandBatch(file, 'wanderer.ts', dir, 200);
-    rates.push(await measureRate(file, 200, fileBatch, { warmup: 1, repeats: 3 }));
+    // The thread is started and the policy loaded once, outside the measure: only the play counts.
+    // A round trip per request is slow: fewer cycles keep the batch short.
+    const roundTrip = await roundTripBatch(dir, 200);
+    const before = 'policy file in a worker thread, a round trip per request (before)';
+    rates.push(await measureRate(before, 200, roundTrip.batch, { warmup: 1, repeats: 3 }));
+    roundTrip.dispose();
+    for (const record of [false, true]) {
+      const inThread = await inThreadBatch(dir, CYCLES, record);
+      const label = `policy file, the episodes in its worker thread${record ? ', recorded' : ''}`;
+      rates.push(await measureRate(label, CYCLES, inThread.batch, { warmup: 1, repeats: 5 }));
+      inThread.dispose();
+    }
+    // The whole command, the thread's start and the policy's compiling included.
+    const file = 'run gama --policy file.ts (the whole command)';
+    const fileBatch = commandBatch(file, 'wanderer.ts', dir, CYCLES);
+    rates.push(await measureRate(file, CYCLES, fileBatch, { warmup: 1, repeats: 3 }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -37,9 +37,7 @@ export function recordFrame(
   channelOf: ChannelOf | undefined,
 ): void {
   if (!recorder) return;
-  const message = recorder.text(conn, dir, text, 'frame');
-  const channel = channelOf?.(text, dir);
-  if (channel !== undefined) message.channel = channel;
+  recorder.text(conn, dir, text, 'frame', channelOf?.(text, dir));
 }
 
 /** Why a WebSocket closed, in words. */

@@ -11,6 +11,11 @@ export interface BenchRequest {
   policy: PolicySource;
   /** The protocol's own settings (`SessionConfig.options`). */
   options?: unknown;
+  /**
+   * Start paused and resume at once: the session plays as if the learner had pressed Step, then Run (a
+   * protocol may take another path then, e.g. GAMA's step-by-step one).
+   */
+  startPaused?: boolean;
 }
 
 /** What one benchmarked session did. */

@@ -27,10 +27,11 @@ export function installBenchHook(shell: Shell): void {
       seed: request.seed,
       delayMs: 0,
       budgetMs: 10_000,
-      startPaused: false,
+      startPaused: request.startPaused ?? false,
       policy: request.policy,
       ...(request.options !== undefined ? { options: request.options } : {}),
     });
+    if (request.startPaused) session.resume();
     while (session.active) await new Promise((resolve) => setTimeout(resolve, 2));
     const ms = performance.now() - started;
     return {

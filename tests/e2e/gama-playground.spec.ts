@@ -69,6 +69,105 @@ test('GAMA steps a cycle at a time and stops without a policy error', async ({ p
   await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
 });
 
+test('GAMA plays batch episodes with a progress bar to the end', async ({ page }) => {
+  await openGama(page);
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('250');
+  await cycles.press('Tab');
+  await configure(page, { rounds: 6, fast: true });
+  await page.getByRole('switch', { name: 'Batch' }).check();
+  await page.getByRole('button', { name: 'Random' }).click();
+  // Every value the bar takes, as the page shows it.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+    const look = () => {
+      const bar = document.querySelector('progress[aria-label="Batch progress"]');
+      if (bar instanceof HTMLProgressElement && seen.at(-1) !== bar.value) seen.push(bar.value);
+      requestAnimationFrame(look);
+    };
+    look();
+  });
+  await page.getByRole('button', { name: 'Run' }).click();
+  const bar = page.getByRole('progressbar', { name: 'Batch progress' });
+  await expect(bar).toBeVisible({ timeout: 30_000 });
+  await expect(bar).toHaveAttribute('max', '1500');
+  await expect(status(page)).toContainText('Finished', { timeout: 120_000 });
+  await expect(bar).toHaveAttribute('value', '1500');
+  await expect(page.getByText('all 6 episodes played')).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  // The bar went up on the way, never down.
+  expect(seen.some((value) => value > 0 && value < 1500)).toBe(true);
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  // Batch mode keeps the results, not the frames.
+  await expect(messageRows(page).filter({ hasText: 'Scav. 1' })).toHaveCount(0);
+  await page.getByRole('tab', { name: /Episodes/ }).click();
+  const metrics = page.getByRole('table', { name: 'Social metrics per episode' });
+  await expect(metrics.getByRole('row')).toHaveCount(7);
+  await expect(metrics.getByRole('row').nth(6)).toContainText(/^6\s*\d+/);
+});
+
+test('a GAMA frame log from another map says why it has no world, and shows what the wire tells', async ({
+  page,
+}, testInfo) => {
+  const log = [
+    '{ "scenario": "harvest_of_my_own" }',
+    '{ "id": "Scav. 1", "connect": true }',
+    '{ "id": "Scav. 2", "connect": true }',
+    '{ "id": "Scav. 1", "request": { "state": [ [ 0, 1, 0 ], [ 0, 4, 0 ] ], "reward": 0 } }',
+    'Scav. 1;move_ahead',
+    '{ "id": "Scav. 2", "request": { "state": [ [ 1, 1, 0 ], [ 0, 4, 2 ] ], "reward": 0 } }',
+    'Scav. 2;move_left',
+    '{ "id": "Scav. 1", "request": { "state": [ [ 0, 0, 0 ], [ 0, 4, 0 ] ], "reward": 5 } }',
+    'Scav. 1;idle',
+  ].join('\n');
+  const file = testInfo.outputPath('own-map.gamalog');
+  writeFileSync(file, log);
+  await openGama(page);
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  await expect(
+    page.getByText(/No world for cycle 2: 'harvest_of_my_own' is not one of Protoplay's scenarios/),
+  ).toBeVisible();
+  const wire = page.getByRole('table', { name: 'What the wire tells, episode 1, cycle 2' });
+  await expect(wire.getByRole('row', { name: /Scav\. 1/ })).toContainText(/5\s*1\s*asked/);
+  await expect(wire.getByRole('row', { name: /Scav\. 2/ })).toContainText('did not ask');
+  await page.getByRole('slider', { name: 'Cycle shown' }).fill('1');
+  await expect(page.getByRole('table', { name: 'What the wire tells, episode 1, cycle 1' })).toBeVisible();
+});
+
+test('GAMA run fast pauses on a whole cycle and stops with the episode closed from GAMA’s side', async ({
+  page,
+}) => {
+  await openGama(page);
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('1000');
+  await cycles.press('Tab');
+  // Enough episodes that the run is still under way when it is paused, however fast the machine.
+  await configure(page, { rounds: 50, fast: true });
+  await page.getByRole('button', { name: 'Greedy' }).click();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(world(page)).toHaveAccessibleName(/World after cycle [1-9]\d* of episode \d/, {
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(status(page)).toContainText('Paused', { timeout: 30_000 });
+  // Paused at a cycle's start: the last frame is the next cycle's first request, without its reply.
+  await expect(messageRows(page).last()).toContainText('Scav. 1 reward');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toContainText('Stopped', { timeout: 30_000 });
+  await expect(messageRows(page).last()).toContainText('stopped by the learner');
+  // The greedy sample may empty the map before the pause: however many episodes ended, the last is cut short.
+  await page.getByRole('tab', { name: /Episodes/ }).click();
+  await expect(
+    page.getByRole('table', { name: 'Social metrics per episode' }).getByRole('row').nth(1),
+  ).toBeVisible();
+  await page.getByRole('tab', { name: /Console/ }).click();
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).toContainText('cut short');
+  await expect(page.getByRole('listbox', { name: 'Console entries' })).not.toContainText('policy');
+});
+
 test('GAMA works at phone width from the keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openGama(page);
@@ -109,7 +208,17 @@ test('a GAMA frame log imports with its channels and its episodes read from the 
     'a GAMA scavenger session, one WebSocket frame per line',
   );
   await expect(messageRows(page).filter({ hasText: 'Scav. 1' }).first()).toBeVisible();
-  await expect(page.getByText('The world is not on the wire')).toBeVisible();
+  // The world is not on the wire, but replaying the recorded answers on scenario A gives every recorded
+  // request back: the world is rebuilt, and the slider moves through its cycles.
+  await expect(world(page)).toHaveAccessibleName(/World after cycle 12 of episode 1/);
+  await expect(page.getByText(/World rebuilt by replaying the recorded answers on A_small/)).toBeVisible();
+  const slider = page.getByRole('slider', { name: 'Cycle shown' });
+  await slider.fill('3');
+  await expect(world(page)).toHaveAccessibleName(/World after cycle 3 of episode 1/);
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(world(page)).toHaveAccessibleName(/World after cycle 4 of episode 1/);
+  await expect(page.getByRole('img', { name: /^What Scav\. 1 saw in cycle 4/ })).toBeVisible();
   await page.getByRole('tab', { name: /Episodes/ }).click();
   const metrics = page.getByRole('table', { name: 'Social metrics per episode' });
   await expect(metrics.getByRole('row')).toHaveCount(2);

@@ -13,6 +13,11 @@ import { spawnPolicyThread } from '../../policy/thread-endpoint';
 
 const THREAD_ENTRY = new URL('./gama-policy-thread-entry.js', import.meta.url);
 
+/** Starts a GAMA policy thread: the GAMA policy runtime (which can also play whole runs beside the policy). */
+export function spawnGamaPolicyThread(): PolicyEndpoint {
+  return spawnPolicyThread(THREAD_ENTRY);
+}
+
 /** The samples usable by name. */
 export const GAMA_POLICY_NAMES = GAMA_SAMPLES.map((sample) => sample.id);
 
@@ -72,7 +77,7 @@ export async function prepareGamaPolicy(
       cwd: options.cwd,
       seed: options.seed,
       budgetMs: options.budgetMs,
-      spawn: options.spawn ?? (() => spawnPolicyThread(THREAD_ENTRY)),
+      spawn: options.spawn ?? spawnGamaPolicyThread,
     });
     const { supervisor } = loaded;
     let calls = 0;

@@ -60,14 +60,25 @@ export class TranscriptRecorder {
     };
   }
 
-  /** Records a wire message given as text (already without its framing bytes). */
+  /**
+   * Records a wire message given as text (already without its framing bytes), on `channel` when several
+   * agents share the connection. A sink has the message at once: give everything here, change nothing later.
+   */
   text(
     conn: string,
     dir: Direction,
     text: string,
     framing?: TranscriptMessage['framing'],
+    channel?: string,
   ): TranscriptMessage {
-    return this.#push({ conn, dir, kind: 'data', text, ...(framing ? { framing } : {}) });
+    return this.#push({
+      conn,
+      dir,
+      kind: 'data',
+      text,
+      ...(framing ? { framing } : {}),
+      ...(channel !== undefined ? { channel } : {}),
+    });
   }
 
   /** Records a wire message given as raw bytes; stored as text when valid UTF-8, else base64. */
@@ -146,6 +157,40 @@ export class TranscriptRecorder {
     this.#annotationCount++;
     this.#sink?.annotation(annotation);
     if (this.#keep) this.transcript.annotations.push(annotation);
+  }
+
+  /**
+   * Takes messages and annotations recorded elsewhere (another thread playing the same session), numbered
+   * after what this recorder holds; `shift` moves their times onto this recorder's clock. They go to the
+   * sink like anything recorded here, and are kept only if this recorder keeps.
+   */
+  adopt(
+    recorded: {
+      connections: readonly Transcript['connections'][number][];
+      messages: readonly TranscriptMessage[];
+      annotations: readonly Annotation[];
+    },
+    shift = 0,
+  ): void {
+    const { transcript } = this;
+    for (const connection of recorded.connections)
+      if (!transcript.connections.some((c) => c.id === connection.id))
+        transcript.connections.push(connection);
+    for (const recordedMessage of recorded.messages) {
+      if (recordedMessage.index < this.#messageCount)
+        throw new Error(
+          `message ${recordedMessage.index} arrives after message ${this.#messageCount - 1} was recorded`,
+        );
+      const message: TranscriptMessage = { ...recordedMessage, t: recordedMessage.t + shift };
+      this.#messageCount = message.index + 1;
+      this.#sink?.message(message);
+      if (this.#keep) transcript.messages.push(message);
+    }
+    for (const annotation of recorded.annotations) {
+      this.#annotationCount++;
+      this.#sink?.annotation(annotation);
+      if (this.#keep) transcript.annotations.push(annotation);
+    }
   }
 
   #push(partial: Omit<TranscriptMessage, 'index' | 't'>): TranscriptMessage {

@@ -16,7 +16,7 @@ import {
 
 /** Options of `playGamaEpisodes`. */
 export interface GamaEpisodesOptions {
-  simulation: Omit<GamaSimulationOptions, 'onNote' | 'onEpisodeEnd' | 'onCycle'>;
+  simulation: Omit<GamaSimulationOptions, 'onNote' | 'onEpisodeEnd' | 'onCycle' | 'onCycleEnd'>;
   decide: GamaDecide;
   episodes: number;
   /** Where the wire messages and notes go; nothing is recorded without one. */
@@ -50,9 +50,7 @@ export async function playGamaEpisodes(options: GamaEpisodesOptions): Promise<Ga
       ...(recorder
         ? {
             onFrame: (dir, text) => {
-              const message = recorder.text(conn, dir, text, 'frame');
-              const channel = channelOf(text, dir);
-              if (channel) message.channel = channel;
+              recorder.text(conn, dir, text, 'frame', channelOf(text, dir) || undefined);
             },
             onClose: (by, reason) => recorder.event(conn, by === 'client' ? 'c2s' : 's2c', 'close', reason),
           }

@@ -110,14 +110,7 @@ export class GamaTranscriptReader implements TranscriptReader {
     episode.lastAsker = asker;
     const reward = decoded.reward ?? 0;
     episode.summary.stepRewards[episode.cycle - 1]! += reward;
-    this.turns.push({
-      index,
-      round: episode.round,
-      turn: episode.cycle,
-      reward,
-      observed: observedRows(decoded.id, decoded.state),
-      noObservation: false,
-    });
+    this.turns.push(new GamaTurn(index, episode.round, episode.cycle, reward, text));
     return {
       ...base,
       channel: decoded.id,
@@ -126,6 +119,32 @@ export class GamaTranscriptReader implements TranscriptReader {
       type: decoded.terminal ? 'terminal' : 'request',
       gist: `${clip(decoded.id, 20)} reward ${reward}, ${decoded.shape.join('x')}${decoded.terminal ? ', terminal' : ''}`,
     };
+  }
+}
+
+/**
+ * A request's turn. Its rows are made from the message's text when a view asks for them: a session reads
+ * thousands of requests a second, and keeping each parsed matrix would keep the garbage collector busy.
+ */
+class GamaTurn implements TurnSnapshot {
+  readonly noObservation = false;
+  readonly #text: string;
+
+  constructor(
+    readonly index: number,
+    readonly round: number,
+    readonly turn: number,
+    readonly reward: number,
+    text: string,
+  ) {
+    this.#text = text;
+  }
+
+  get observed(): ValueRow[] {
+    const reading = readGamaMessage(this.#text);
+    return reading.ok && reading.message.type === 'request'
+      ? observedRows(reading.message.id, reading.message.state)
+      : [];
   }
 }
 

@@ -66,6 +66,8 @@ export interface GamaSimulationOptions {
   onNote?(note: GamaNote): void;
   /** The world after each cycle (only when given: snapshots are large). */
   onCycle?(snapshot: ScavengerWorldSnapshot): void;
+  /** A cycle ended (its number, from 1), without the world. */
+  onCycleEnd?(cycle: number): void;
   onEpisodeEnd?(result: GamaEpisodeResult): void;
 }
 
@@ -183,6 +185,7 @@ class Episode {
       }
       world.endCycle();
       this.options.onCycle?.(world.snapshot());
+      this.options.onCycleEnd?.(world.cycle);
       this.#turn = 0;
       if (world.ended) {
         if (this.options.sendTerminal === false) {

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gamaFrameLogFormat } from '../../../../src/core/protocols/gama';
+import { GAMA_SAMPLES, gamaFrameLogFormat } from '../../../../src/core/protocols/gama';
+import type { Transcript } from '../../../../src/core/transcript/model';
 import { runInProcess } from '../../run-cli';
 
 let dir: string;
@@ -107,6 +108,47 @@ describe('run gama', () => {
     );
     expect(idle.code).toBe(3);
     expect(JSON.parse(idle.stdout).episodes[0].cycles).toBe(5);
+  });
+
+  it('plays a policy file in its thread (the episodes beside it) to the same transcript as in-process', async () => {
+    const transcripts: Transcript[] = [];
+    for (const sample of ['random', 'sustainable']) {
+      const code = GAMA_SAMPLES.find((s) => s.id === sample)!.code;
+      await writeFile(join(dir, `${sample}.ts`), code);
+      for (const policy of [sample, `${sample}.ts`]) {
+        const args = ['run', 'gama', '--scenario', 'C', '--policy', policy, '--cycles', '60'];
+        const more = ['--episodes', '2', '--seed', '5', '--record-world', '--transcript', `${policy}.json`];
+        const result = await runInProcess([...args, ...more, '--json'], { cwd: dir });
+        expect(result.code, result.stderr).toBe(0);
+        expect(JSON.parse(result.stdout).episodes).toHaveLength(2);
+        transcripts.push(JSON.parse(await readFile(join(dir, `${policy}.json`), 'utf8')) as Transcript);
+      }
+    }
+    const timeless = (t: Transcript) => ({
+      connections: t.connections,
+      messages: t.messages.map((m) => ({ ...m, t: 0 })),
+      annotations: t.annotations,
+    });
+    const [random, randomFile, sustainable, sustainableFile] = transcripts.map(timeless);
+    expect(random!.messages.length).toBeGreaterThan(2 * 60 * 3);
+    // The random sample tags: notes of tags and worlds (--record-world) are on both sides.
+    expect(random!.annotations.some((a) => a.type === 'note')).toBe(true);
+    expect(random!.annotations.some((a) => a.type === 'world')).toBe(true);
+    expect(randomFile).toEqual(random);
+    expect(sustainableFile).toEqual(sustainable);
+  });
+
+  it('stops a policy file stuck in a call with exit 3, naming the budget', async () => {
+    await writeFile(
+      join(dir, 'stuck.ts'),
+      'let calls = 0;\nexport function act() {\n  if (++calls === 30) while (true) {}\n  return "idle";\n}\n',
+    );
+    const result = await runInProcess(
+      ['run', 'gama', '--scenario', 'C', '--policy', 'stuck.ts', '--cycles', '50', '--budget', '300'],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('stuck.ts: policy exceeded 300 ms');
   });
 
   it('reports bad options as usage errors', async () => {

@@ -53,8 +53,9 @@ export function sanitizeGamaOptions(data: unknown): GamaSessionOptions {
 
 /**
  * The questions the GAMA views ask about what is on show (`PlaygroundSession.ask`): `world(episode,
- * cycle)` (the world after that cycle, with the beams fired in it: `GamaWorldView`, or undefined when the
- * transcript does not hold the world), `episodes()` (every episode's result: `GamaEpisodeView[]`).
+ * cycle)` (the world after that cycle, with the beams fired in it: `GamaWorldView`; for an opened
+ * transcript whose world cannot be rebuilt, `GamaWorldUnavailable`: why, and what the wire tells; undefined
+ * in batch mode), `episodes()` (every episode's result: `GamaEpisodeView[]`).
  */
 export const GAMA_QUESTIONS = ['world', 'episodes'] as const;
 
@@ -78,6 +79,8 @@ export interface GamaWorldView {
   world: ScavengerWorldSnapshot;
   /** Beams fired during the cycle. */
   beams: GamaBeam[];
+  /** How an opened transcript's world was rebuilt (absent for a world played here). */
+  source?: string;
 }
 
 /** The answer to `episodes`, one per episode. */

@@ -1,11 +1,15 @@
 /** Answers the GAMA views' questions (`GAMA_QUESTIONS`) about what is on show, live or opened. */
 import { GAMA_QUESTIONS, type GamaEpisodeView, type GamaQuestion } from './options';
-import type { GamaWorldHistory } from './world-history';
+import type { GamaWorldView } from './options';
+import type { GamaWorldUnavailable } from './replayed-worlds';
 
 /** What the answers are read from. */
 export interface GamaShown {
-  /** The worlds, when the transcript on show was played here (not opened, not in batch mode). */
-  history: GamaWorldHistory | undefined;
+  /**
+   * The worlds: the ones played here, or those rebuilt from an opened transcript; none in batch mode.
+   */
+  history:
+    { view(episode: number, cycle: number): GamaWorldView | GamaWorldUnavailable | undefined } | undefined;
   episodes: () => readonly GamaEpisodeView[];
 }
 

@@ -4,29 +4,41 @@
  * are paced by a TurnGate (run, pause, step one cycle, stop, delay between cycles); episodes are the
  * session's rounds, one connection each. Everything recorded goes to the page in per-frame batches with
  * its reading; the world of every cycle stays here for the world view.
+ *
+ * Two paths record the same transcript. Step by step (a session started paused, or with a delay between
+ * cycles): the episode loop runs here and every answer is a round trip to the policy worker. Fast (batch
+ * mode, or a run as fast as possible): the same loop runs inside the policy worker beside the policy, and
+ * this side asks it for a chunk of cycles at a time (`chunked-play.ts`), passing the gate before each
+ * cycle once the learner pauses, steps or slows the run down.
  */
-import { findScavengerScenario, ScavengerWorld, type ScavengerScenario } from '../../../envs/scavenger';
-import { PolicySupervisor } from '../../../policy/supervisor';
+import { findScavengerScenario, type ScavengerScenario } from '../../../envs/scavenger';
+import { withDeadline } from '../../../policy/deadline';
+import { budgetExceededMessage, PolicySupervisor } from '../../../policy/supervisor';
 import { TurnGate } from '../../../policy/turn-gate';
-import type { CallOutcome, PolicyFault } from '../../../policy/types';
+import type { CallOutcome, CallSite, PolicyFault } from '../../../policy/types';
 import { TranscriptKeeper } from '../../../session/transcript-keeper';
 import { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
-import type { SansIoEndpoint, WirePeer, WireSink } from '../../contract';
 import type {
   PlaygroundServices,
   PlaygroundSession,
   SessionConfig,
   SessionStatus,
 } from '../../session-contract';
-import { GamaApi, type GamaDecision } from '../api';
-import { channelOf } from '../codec';
-import { linkInMemory } from '../in-memory-link';
+import {
+  GAMA_CHUNK_MS,
+  GAMA_CHUNK_SLACK_MS,
+  GAMA_FREE_CYCLES,
+  GAMA_PLAY_ABORT,
+  GAMA_PLAY_CONTINUE,
+  GAMA_PLAY_START,
+  type GamaChunkEnd,
+} from '../chunked-play';
 import { GAMA_ACT } from '../policy-runtime';
 import { GamaTranscriptReader } from '../reader';
-import { GamaSimulation, type GamaEpisodeResult, type GamaNote } from '../simulation';
-import { describeEpisode, GAMA_EPISODE_NOTE, type GamaEpisodeNoteData } from './episode-results';
+import { GamaEpisodeLoop } from './episode-loop';
+import { replayWorldOps, type GamaPlayNews, type GamaPlayPlan } from './fast-session';
 import { sanitizeGamaOptions, type GamaEpisodeView, type GamaSessionOptions } from './options';
 import { answerGamaQuestion } from './questions';
 import { GamaWorldHistory } from './world-history';
@@ -41,12 +53,8 @@ export const MAX_KEPT_GAMA_MESSAGES = 60_000;
 /** How long the session may run before letting the worker read its messages (a stop, a pause), in ms. */
 const YIELD_EVERY_MS = 10;
 
-/** Why an answer was refused: the session was stopped (never reported as a policy error). */
-class SessionStopped extends Error {
-  constructor() {
-    super('stopped by the learner');
-  }
-}
+/** How long a stop waits for the chunk under way in the policy worker before killing it, in ms. */
+const STOP_GRACE_MS = 500;
 
 /** Starts a GAMA session; resolves once it is under way (or has failed to load the policy). */
 export async function startGamaSession(
@@ -71,6 +79,8 @@ function scenarioOf(environment: string): ScavengerScenario {
 /** One GAMA session from start to end. */
 class GamaSessionRun implements PlaygroundSession {
   readonly gate: TurnGate;
+  /** Played inside the policy worker, a chunk at a time (batch mode, or as fast as possible). */
+  readonly fast: boolean;
   readonly #config: SessionConfig;
   readonly #options: GamaSessionOptions;
   readonly #scenario: ScavengerScenario;
@@ -79,18 +89,13 @@ class GamaSessionRun implements PlaygroundSession {
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #history: GamaWorldHistory | undefined;
-  readonly #results: GamaEpisodeView[] = [];
+  /** The episodes' results (the step-by-step loop's own list, or the fast path's news). */
+  #results: GamaEpisodeView[] = [];
   readonly #stopped: Promise<undefined>;
   #signalStop: () => void = () => undefined;
-  /** The episode being played (from 1) and its cycle being played (from 1). */
-  #episode = 0;
-  #cycle = 1;
-  /** The next answer starts a cycle: it waits at the gate first. */
-  #cycleStarts = true;
-  #firstPass = true;
+  #delayMs: number;
   #lastYield = 0;
-  /** Ends the episode under way from GAMA's side (the learner stopped). */
-  #abortEpisode: ((reason: string) => void) | undefined;
+  #loop: GamaEpisodeLoop | undefined;
   #over = false;
   #failed = false;
 
@@ -98,7 +103,10 @@ class GamaSessionRun implements PlaygroundSession {
     this.#config = config;
     this.#scenario = scenarioOf(config.environment);
     this.#options = sanitizeGamaOptions(config.options);
+    this.#delayMs = config.delayMs;
     const options = this.#options;
+    // Started with Step, a session plays step by step whatever its settings.
+    this.fast = !config.startPaused && (options.batch || config.delayMs === 0);
     this.#stopped = new Promise((resolve) => (this.#signalStop = () => resolve(undefined)));
     this.#recorder = new TranscriptRecorder({
       protocol: 'gama',
@@ -120,7 +128,8 @@ class GamaSessionRun implements PlaygroundSession {
       : new GamaWorldHistory(this.#scenario.width, this.#scenario.height, options.faithfulQuirks);
     this.#supervisor = new PolicySupervisor({
       spawn: () => services.spawnPolicy(),
-      budgetMs: config.budgetMs,
+      // A chunk lasts at most its own time and one call: its deadline is one call's.
+      budgetMs: this.fast ? config.budgetMs + GAMA_CHUNK_SLACK_MS : config.budgetMs,
     });
     const transcript = this.#recorder.transcript;
     this.#keeper = new TranscriptKeeper({
@@ -138,10 +147,13 @@ class GamaSessionRun implements PlaygroundSession {
     this.gate = new TurnGate({
       delayMs: config.delayMs,
       startPaused: config.startPaused,
-      onStateChange: (state) =>
+      onStateChange: (state) => {
+        // A fast session says it stopped once the policy worker has closed its episode (`#finish`).
+        if (state === 'stopped' && this.fast) return;
         this.#batcher.note({
           status: state === 'open' ? 'running' : state === 'paused' ? 'paused' : 'stopped',
-        }),
+        });
+      },
     });
   }
 
@@ -159,7 +171,7 @@ class GamaSessionRun implements PlaygroundSession {
       this.#batcher.close();
       return;
     }
-    void this.#drive();
+    void (this.fast ? this.#driveFast() : this.#drive()).then(() => this.#finish());
   }
 
   pause(): void {
@@ -175,6 +187,7 @@ class GamaSessionRun implements PlaygroundSession {
   }
 
   setDelay(ms: number): void {
+    this.#delayMs = ms;
     this.gate.setDelay(ms);
   }
 
@@ -185,7 +198,7 @@ class GamaSessionRun implements PlaygroundSession {
   stop(): void {
     if (this.#over) return;
     this.#end();
-    this.#batcher.note({ status: 'stopped' });
+    if (!this.fast) this.#batcher.note({ status: 'stopped' });
   }
 
   abandon(): void {
@@ -208,54 +221,12 @@ class GamaSessionRun implements PlaygroundSession {
     this.#over = true;
     this.gate.stop();
     this.#signalStop();
-    this.#abortEpisode?.('stopped by the learner');
-    this.#supervisor.dispose();
+    this.#loop?.stop();
+    // The fast path asks the policy worker to close its episode first (it keeps the world).
+    if (!this.fast) this.#supervisor.dispose();
   }
 
-  async #drive(): Promise<void> {
-    const options = this.#options;
-    const recorder = this.#recorder;
-    const simulation = new GamaSimulation({
-      scenario: this.#scenario,
-      seed: this.#config.seed,
-      maxCycles: options.cycles,
-      observation: { kind: options.observation },
-      faithfulQuirks: options.faithfulQuirks,
-      sendTerminal: options.sendTerminal,
-      onNote: (note) => this.#note(note),
-      onCycle: (world) => {
-        this.#history?.cycleEnded(this.#episode, world);
-        this.#cycle = world.cycle + 1;
-        this.#cycleStarts = true;
-      },
-      onEpisodeEnd: (result) => this.#episodeEnded(result),
-    });
-    const api = new GamaApi({
-      decide: (decision) => this.#answer(decision),
-      onNote: (note) => this.#note(note),
-    });
-    for (let episode = 1; episode <= this.#config.rounds && !this.#over; episode++) {
-      this.#episode = episode;
-      this.#cycle = 1;
-      this.#cycleStarts = true;
-      const start = new ScavengerWorld(this.#scenario, { faithfulQuirks: options.faithfulQuirks });
-      this.#history?.begin(episode, start.snapshot());
-      const conn = `episode ${episode}`;
-      recorder.transcript.connections.push({ id: conn, label: conn });
-      recorder.event(conn, 'c2s', 'open');
-      await linkInMemory(this.#abortable(simulation), api, {
-        id: conn,
-        onFrame: (dir, text) => {
-          if (options.batch) return;
-          const message = recorder.text(conn, dir, text, 'frame');
-          const channel = channelOf(text, dir);
-          if (channel) message.channel = channel;
-        },
-        onClose: (by, reason) => recorder.event(conn, by === 'client' ? 'c2s' : 's2c', 'close', reason),
-      });
-      this.#abortEpisode = undefined;
-      this.#batcher.schedule();
-    }
+  #finish(): void {
     const status: SessionStatus = this.#failed ? 'failed' : this.#over ? 'stopped' : 'finished';
     this.#over = true;
     this.gate.stop();
@@ -264,47 +235,139 @@ class GamaSessionRun implements PlaygroundSession {
     this.#batcher.close();
   }
 
-  /** The simulation, with a way for the learner's stop to end the episode under way from GAMA's side. */
-  #abortable(simulation: GamaSimulation): SansIoEndpoint<string, string> {
-    return {
-      connect: (sink: WireSink<string>, connection?: { id: string }): WirePeer<string> => {
-        const peer = simulation.connect(sink, connection);
-        this.#abortEpisode = (reason) => {
-          peer.end(reason);
-          sink.close(reason);
-        };
-        return peer;
+  /** Step by step: the loop here, every answer a call into the policy worker. */
+  async #drive(): Promise<void> {
+    const loop = new GamaEpisodeLoop({
+      scenario: this.#scenario,
+      seed: this.#config.seed,
+      episodes: this.#config.rounds,
+      options: this.#options,
+      recorder: this.#recorder,
+      worlds: this.#history,
+      hooks: {
+        cycleStart: async (site, first) => {
+          // The cycle before is complete: send it to the page now, since a paused gate may hold for long.
+          this.#batcher.schedule();
+          if (!(await this.gate.pass(first))) return false;
+          this.#batcher.note({ position: site });
+          await this.#yieldNow();
+          return true;
+        },
+        ask: (decision, site) =>
+          Promise.race([this.#supervisor.call(GAMA_ACT, [decision], {}, site), this.#stopped]),
+        onFault: (fault, owner) => this.#fail(fault, owner),
+        onEpisodeClosed: () => this.#batcher.schedule(),
       },
-    };
+    });
+    this.#loop = loop;
+    this.#results = loop.results;
+    await loop.run();
   }
 
-  /** One answer of the API side: the gate first at each cycle's start, then the policy within its budget. */
-  async #answer(decision: GamaDecision): Promise<string> {
-    if (this.#cycleStarts) {
-      this.#cycleStarts = false;
-      // The cycle before is complete: send it to the page now, since a paused gate may hold for long.
-      this.#batcher.schedule();
-      if (!(await this.gate.pass(this.#firstPass))) throw new SessionStopped();
-      this.#firstPass = false;
-      this.#batcher.note({ position: { round: this.#episode, turn: this.#cycle } });
-      await this.#yieldNow();
+  /** Fast: the loop in the policy worker, asked for a chunk of cycles at a time. */
+  async #driveFast(): Promise<void> {
+    const plan: GamaPlayPlan = {
+      environment: this.#scenario.name,
+      seed: this.#config.seed,
+      episodes: this.#config.rounds,
+      options: this.#options,
+      budgetMs: this.#config.budgetMs,
+    };
+    let position: CallSite = { round: 1, turn: 1 };
+    const call = (hook: string, args: unknown[]): Promise<CallOutcome | undefined> =>
+      Promise.race([this.#supervisor.call(hook, args, {}, position), this.#stopped]);
+    const started = await call(GAMA_PLAY_START, [plan]);
+    if (started && !started.ok) return this.#chunkFailed(started.fault, position);
+    // The first chunk opens the connection and ends before the first answer, which passes the gate.
+    let end: GamaChunkEnd = 'call';
+    let first = true;
+    let inFlight: Promise<CallOutcome> | undefined;
+    while (started && !this.#over && end !== 'done') {
+      if (end === 'cycle') {
+        this.#batcher.schedule();
+        if (!(await this.gate.pass(first))) break;
+        first = false;
+      }
+      const free = !first && this.gate.state === 'open' && this.#delayMs === 0;
+      const limit = { cycles: free ? GAMA_FREE_CYCLES : end === 'cycle' ? 1 : 0, ms: GAMA_CHUNK_MS };
+      inFlight = this.#supervisor.call(GAMA_PLAY_CONTINUE, [limit], {}, position);
+      const outcome = await Promise.race([inFlight, this.#stopped]);
+      if (!outcome) break;
+      inFlight = undefined;
+      if (!outcome.ok) return this.#chunkFailed(outcome.fault, position);
+      const news = outcome.value as GamaPlayNews;
+      this.#takeNews(news);
+      position = news.position;
+      end = news.end;
+      if (news.fault) return;
     }
-    if (this.#over) throw new SessionStopped();
-    const site = { round: this.#episode, turn: this.#cycle };
-    const outcome: CallOutcome | undefined = await Promise.race([
-      this.#supervisor.call(GAMA_ACT, [decision], {}, site),
-      this.#stopped,
-    ]);
-    if (!outcome || this.#over) throw new SessionStopped();
-    for (const line of outcome.logs)
-      this.#recorder.annotate('policy-log', { ...line, channel: decision.id, ...site });
-    if (!outcome.ok) {
-      this.#fail(outcome.fault, decision.id);
-      throw new Error(outcome.fault.message);
+    if (end !== 'done' && this.#over && !this.#failed) await this.#stopFast(inFlight);
+  }
+
+  /**
+   * The learner stopped a fast session: the policy worker closes the episode under way as the step-by-step
+   * path would, once its chunk is done; a policy still thinking after a grace period is killed, and the
+   * close is recorded here.
+   */
+  async #stopFast(inFlight: Promise<CallOutcome> | undefined): Promise<void> {
+    if (inFlight) {
+      const chunk = await withDeadline(inFlight, STOP_GRACE_MS).catch(() => ({ settled: false as const }));
+      if (chunk.settled && chunk.value.ok) this.#takeNews(chunk.value.value as GamaPlayNews);
+      if (!chunk.settled || !chunk.value.ok) return this.#closeHere('stopped by the learner', 'c2s');
     }
-    const action = outcome.value as string;
-    if (action === 'tag' && !decision.terminal) this.#history?.tag(this.#episode, this.#cycle, decision.id);
-    return action;
+    const aborted = await withDeadline(
+      this.#supervisor.call(GAMA_PLAY_ABORT, [], {}, { round: 0, turn: 0 }),
+      STOP_GRACE_MS,
+    ).catch(() => ({ settled: false as const }));
+    if (aborted.settled && aborted.value.ok) this.#takeNews(aborted.value.value as GamaPlayNews);
+    else this.#closeHere('stopped by the learner', 'c2s');
+  }
+
+  /** Appends a chunk's news to the transcript, the worlds and the results. */
+  #takeNews(news: GamaPlayNews): void {
+    const transcript = this.#recorder.transcript;
+    const shift = news.startedAt - transcript.startedAt;
+    transcript.connections.push(...news.connections);
+    for (const message of news.messages) {
+      message.t += shift;
+      transcript.messages.push(message);
+    }
+    transcript.annotations.push(...news.annotations);
+    if (this.#history) replayWorldOps(news.worlds, this.#history);
+    this.#results.push(...news.results);
+    if (news.fault) this.#fail(news.fault.fault, news.fault.owner);
+    else if (!this.#over) this.#batcher.note({ position: news.position });
+    this.#batcher.schedule();
+  }
+
+  /**
+   * A chunk did not come back: the policy overran its budget (the worker was killed with the episode in
+   * it) or the worker crashed. What the chunk recorded is lost; the connection is closed here.
+   */
+  #chunkFailed(fault: PolicyFault, site: CallSite): void {
+    const reported: PolicyFault =
+      fault.kind === 'timeout'
+        ? {
+            ...fault,
+            hook: GAMA_ACT,
+            message: `${budgetExceededMessage(this.#config.budgetMs, GAMA_ACT, 'act', site)} or soon after`,
+          }
+        : fault;
+    this.#recorder.annotate('error', { source: 'policy', ...reported });
+    this.#closeHere('the policy failed', 's2c');
+    this.#failed = true;
+    this.#over = true;
+    this.#batcher.note({ fault: reported });
+    this.gate.stop();
+  }
+
+  /** Records the close of the episode under way when the policy worker could not. */
+  #closeHere(reason: string, dir: 'c2s' | 's2c'): void {
+    const transcript = this.#recorder.transcript;
+    const conn = transcript.connections.at(-1)?.id;
+    if (!conn || transcript.messages.some((m) => m.conn === conn && m.kind === 'close')) return;
+    this.#recorder.event(conn, dir, 'close', reason);
+    this.#batcher.schedule();
   }
 
   /** Lets the worker read its messages now and then, so a stop or a pause is seen at once. */
@@ -316,33 +379,9 @@ class GamaSessionRun implements PlaygroundSession {
     this.#batcher.schedule();
   }
 
-  #note(note: GamaNote): void {
-    // After a stop, the API side's "no answer" is the stop itself, not something the learner did.
-    if (this.#over && !this.#failed) return;
-    // Batch mode keeps results, not stories: only broken rules are worth a line there.
-    if (this.#options.batch && note.kind === 'note') return;
-    this.#recorder.annotate(note.kind, {
-      text: note.text,
-      ...(note.channel ? { channel: note.channel } : {}),
-    });
-  }
-
-  #episodeEnded(result: GamaEpisodeResult): void {
-    const episode = this.#episode;
-    this.#results.push({ episode, result, fromWire: false });
-    const data: GamaEpisodeNoteData = {
-      code: GAMA_EPISODE_NOTE,
-      text: describeEpisode(episode, result),
-      episode,
-      result,
-    };
-    this.#recorder.annotate('note', data);
-  }
-
   #fail(fault: PolicyFault, scavenger: string): void {
     if (this.#failed) return;
     this.#failed = true;
-    this.#recorder.annotate('error', { source: 'policy', channel: scavenger, ...fault });
     this.#batcher.note({ fault, faultOwner: scavenger });
     this.#over = true;
     this.gate.stop();

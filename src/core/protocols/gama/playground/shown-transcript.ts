@@ -1,7 +1,9 @@
 /**
  * A recorded or stored GAMA transcript shown in the playground: sent to the page with its reading, in one
- * batch, like a session that has ended. The world is not on the wire, so the world view has none; the
- * episodes' results are the recorded ones, or what the wire tells.
+ * batch, like a session that has ended. The world is not on the wire: it is rebuilt by replaying the
+ * recorded answers where that gives back the recorded requests (`replayed-worlds.ts`), else the world view
+ * says why not and shows what the wire tells. The episodes' results are the recorded ones, or what the
+ * wire tells.
  */
 import { showTranscript } from '../../../session/shown-session';
 import { serialiseTranscript } from '../../../transcript/json-format';
@@ -10,11 +12,13 @@ import { GamaTranscriptReader } from '../reader';
 import { episodeResults } from './episode-results';
 import type { GamaEpisodeView } from './options';
 import { answerGamaQuestion } from './questions';
+import { GamaReplayedWorlds } from './replayed-worlds';
 
 /** Shows a transcript: its reading reaches the page at the next frame. */
 export function showGamaTranscript(shown: ShownTranscript, services: PlaygroundServices): PlaygroundSession {
   const { transcript } = shown;
   let episodes: GamaEpisodeView[] | undefined;
+  let worlds: GamaReplayedWorlds | undefined;
   return showTranscript(
     shown,
     services,
@@ -22,7 +26,12 @@ export function showGamaTranscript(shown: ShownTranscript, services: PlaygroundS
     {
       ask: (question, args) =>
         answerGamaQuestion(
-          { history: undefined, episodes: () => (episodes ??= episodeResults(transcript)) },
+          {
+            history: {
+              view: (episode, cycle) => (worlds ??= new GamaReplayedWorlds(transcript)).view(episode, cycle),
+            },
+            episodes: () => (episodes ??= episodeResults(transcript)),
+          },
           question,
           args,
         ),
