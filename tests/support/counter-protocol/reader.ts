@@ -45,6 +45,7 @@ export function createCounterReader(): TranscriptReader {
           });
         }
         if (read.type === 'end' && round) {
+          if (read.reward !== undefined) round.stepRewards.push(Number(read.reward));
           round.total = Number(read.total);
           round.endIndex = message.index;
         }
