@@ -71,6 +71,10 @@ describe('a protocol registered through the same list', () => {
     expect(reader.rounds).toEqual([{ round: 1, stepRewards: [2], total: 3, endIndex: 5 }]);
     expect(reader.turns.map((turn) => turn.observed[0]!.value)).toEqual(['0', '2']);
     expect(reader.messages.map((row) => row.type)).toEqual(['start', 'state', 'add', 'state', 'add', 'end']);
+    // The page reads a turn's fluents from its message alone, with a fresh reader.
+    const alone = counterProtocol.createReader();
+    alone.append([importRecording(log(GAME), protocols).transcripts[0]!.messages[3]!], []);
+    expect(alone.turns.map((turn) => turn.observed)).toEqual([[{ name: 'value', args: [], value: '2' }]]);
   });
 
   it('plays through its sans-IO host and client, and the recorded transcript round-trips through Protoplay JSON', async () => {
