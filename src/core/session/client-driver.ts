@@ -86,7 +86,14 @@ class DrivenConnection<In extends WireData, Out extends WireData> implements Wir
     while (this.#held.length > 0 && !this.#peer.paused) {
       const item = this.#held.shift()!;
       if ('data' in item) this.#peer.receive(item.data);
-      else this.#peer.end(item.end);
+      else {
+        this.#peer.end(item.end);
+        // The connection is over: a client that does not close its side now is closed for it.
+        if (!this.#closed && !this.#peer.paused) {
+          this.#closed = true;
+          this.#sink.close();
+        }
+      }
     }
   }
 

@@ -23,7 +23,7 @@ export interface InMemoryPlayOptions {
 export interface InMemoryPlay {
   /** Settles once both sides have closed (or the play was stopped). */
   readonly done: Promise<void>;
-  /** Ends the connection now, for both sides; what was recorded stays. */
+  /** Ends the connection now, for both sides; what was recorded stays, and nothing more is. */
   stop(reason: string): void;
 }
 
@@ -71,19 +71,31 @@ export function playInMemory(options: InMemoryPlayOptions): InMemoryPlay {
   const open: Record<Direction, boolean> = { c2s: true, s2c: true };
   // Both peers are only reached from deliveries, which run after both exist (see `later`).
   const peers: { host?: WirePeer; client?: WirePeer } = {};
+  /** Peers told the connection ended: each exactly once, as a socket's close reaches both ends. */
+  const told = { host: false, client: false };
+  const tell = (side: 'host' | 'client', reason: string | undefined) => {
+    if (told[side]) return;
+    told[side] = true;
+    guarded(side === 'host' ? 's2c' : 'c2s', () => peers[side]?.end(reason));
+  };
   const closed = (dir: Direction, reason: string | undefined) => {
     if (!open[dir]) return;
     open[dir] = false;
     recorder.event(conn, dir, 'close', reason);
-    // The other side learns of the close after whatever was sent before it.
+    // The other side learns of the close after whatever was sent before it. A host answers at once; a
+    // driven client may still be deciding (it holds the close until then) and closes its side itself.
     later(() => {
-      const other = dir === 'c2s' ? peers.host : peers.client;
-      guarded(dir === 'c2s' ? 's2c' : 'c2s', () => other?.end(reason));
-      const otherDir: Direction = dir === 'c2s' ? 's2c' : 'c2s';
-      if (open[otherDir]) {
-        open[otherDir] = false;
-        recorder.event(conn, otherDir, 'close', reason);
-      }
+      if (dir === 'c2s') {
+        tell('host', reason);
+        if (open.s2c) {
+          open.s2c = false;
+          recorder.event(conn, 's2c', 'close', reason);
+        }
+      } else tell('client', reason);
+      if (open.c2s || open.s2c) return;
+      // The connection is over for both ends (a transport tells both when the socket closes).
+      tell('host', undefined);
+      tell('client', undefined);
       finish();
     });
   };
@@ -126,9 +138,15 @@ export function playInMemory(options: InMemoryPlayOptions): InMemoryPlay {
   return {
     done,
     stop(reason) {
-      if (!open.c2s && !open.s2c) return;
       queue.length = 0;
-      if (open.c2s) closed('c2s', reason);
+      for (const dir of ['c2s', 's2c'] as const) {
+        if (!open[dir]) continue;
+        open[dir] = false;
+        recorder.event(conn, dir, 'close', reason);
+      }
+      tell('host', reason);
+      tell('client', reason);
+      finish();
     },
   };
 }
