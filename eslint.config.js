@@ -16,7 +16,16 @@ const protocolFolders = [
 ].map((folder) => `${folder}/*/**`);
 
 export default ts.config(
-  { ignores: ['dist/', 'dist-extra-protocols/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/out/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-extra-protocols/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'bench/out/',
+    ],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs['flat/recommended'],

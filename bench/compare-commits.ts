@@ -102,11 +102,16 @@ try {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const s of order) {
       for (const filter of filters) {
-        const load = loadavg().map((value) => value.toFixed(1)).join(' ');
+        const load = loadavg()
+          .map((value) => value.toFixed(1))
+          .join(' ');
         loads.push(`run ${round + 1}, ${sides[s]!.name}, ${filter}: load average ${load}`);
         console.error(loads.at(-1));
         const output = await runBench(sides[s]!.cwd, filter);
-        writeFileSync(join(outDir, `${round + 1}-${s === 0 ? 'old' : 'new'}-${filter.replace(/\W+/g, '_')}.txt`), output);
+        writeFileSync(
+          join(outDir, `${round + 1}-${s === 0 ? 'old' : 'new'}-${filter.replace(/\W+/g, '_')}.txt`),
+          output,
+        );
         for (const [key, value] of figures(output)) {
           const list = seen[s]!.get(key) ?? [];
           list.push(value);
