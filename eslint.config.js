@@ -16,7 +16,17 @@ const protocolFolders = [
 ].map((folder) => `${folder}/*/**`);
 
 export default ts.config(
-  { ignores: ['dist/', 'lib/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/out/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-extra-protocols/',
+      'lib/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'bench/out/',
+    ],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs['flat/recommended'],

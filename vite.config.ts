@@ -2,9 +2,44 @@ import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { resolve } from 'node:path';
 import { VitePWA } from 'vite-plugin-pwa';
+import type { Plugin } from 'vite';
+
+/** The module the protocol registry takes its extra protocols from (none in the product). */
+const EXTRA_PROTOCOLS_MODULE = resolve(import.meta.dirname, 'src/core/protocols/extra-protocols.ts');
+
+/**
+ * Builds the page with protocols from outside `src/` (the tests-only counter protocol) without shipping
+ * them: when PROTOPLAY_EXTRA_PROTOCOLS names module files (comma-separated, each exporting a `Protocol` as
+ * its default), the registry's `extra-protocols.ts` becomes a module importing them, in the page and in
+ * its workers, and the build goes to `dist-extra-protocols/` unless `--outDir` says otherwise. Without the
+ * variable the plugin does nothing.
+ */
+function extraProtocolsPlugin(list = process.env.PROTOPLAY_EXTRA_PROTOCOLS): Plugin {
+  const modules = (list ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => resolve(process.cwd(), entry));
+  return {
+    name: 'protoplay-extra-protocols',
+    enforce: 'pre',
+    config(config) {
+      if (modules.length === 0 || config.build?.outDir) return undefined;
+      return { build: { outDir: 'dist-extra-protocols' } };
+    },
+    load(id) {
+      if (modules.length === 0 || id.split('?')[0] !== EXTRA_PROTOCOLS_MODULE) return undefined;
+      const imports = modules.map((path, i) => `import protocol${i} from ${JSON.stringify(path)};`);
+      const names = modules.map((_, i) => `protocol${i}`).join(', ');
+      return `${imports.join('\n')}\nexport const EXTRA_PROTOCOLS = [${names}];\n`;
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
+    // Protocols from outside src/ (PROTOPLAY_EXTRA_PROTOCOLS), for the end-to-end tests; inert otherwise.
+    extraProtocolsPlugin(),
     svelte(),
     // Offline after the first visit: a service worker precaches the whole build (Monaco and the workers
     // included) and serves it when the network is gone. A new build has new file hashes, so the new worker
@@ -33,7 +68,7 @@ export default defineConfig({
       },
     },
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [extraProtocolsPlugin()] },
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: false },
   test: {

@@ -45,9 +45,16 @@ export async function runInProcess(
 }
 
 /** Runs `node cli/bin/protoplay.js ...args` to its end. */
-export function runChild(args: string[], { cwd = process.cwd() }: { cwd?: string } = {}): Promise<CliResult> {
+export function runChild(
+  args: string[],
+  { cwd = process.cwd(), env }: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -3,7 +3,7 @@
  * `Protocol` value, and one line in the registry (`registry.ts`). The transcript layer, the workers, the
  * page's state and the command line see a protocol only through this value: they name no protocol.
  */
-import type { SamplePolicy } from '../policy/types';
+import type { CallOutcome, CallSite, SamplePolicy } from '../policy/types';
 import type { Direction, HttpMessageMeta, Transcript, TranscriptMessage } from '../transcript/model';
 import type { ProtocolMachine } from './machine';
 import type { TranscriptReader } from './reading';
@@ -34,6 +34,11 @@ export interface StreamFraming {
   splitter(dir: Direction, options?: { maxFrameBytes?: number }): StreamSplitter;
   /** A message's bytes as they go on the wire, terminator included. */
   encode(text: string): Uint8Array;
+  /**
+   * The byte ending every message, when there is one: the command line's TCP transports then refuse a
+   * peer that sends too much without it.
+   */
+  terminator?: number;
 }
 
 /** How a protocol's messages travel. */
@@ -75,6 +80,63 @@ export interface WirePeer<In extends WireData = WireData> {
  */
 export interface SansIoEndpoint<In extends WireData = WireData, Out extends WireData = WireData> {
   connect(sink: WireSink<Out>, connection: { id: string; remote?: string }): WirePeer<In>;
+}
+
+/** A decision a sans-IO client asks of its policy: a hook to call and its arguments. */
+export interface DecisionRequest {
+  /** The policy's hook (`act`, or a protocol's own entry such as a team call). */
+  hook: string;
+  args: readonly unknown[];
+  /** Where the session is, for budget messages and the status line. */
+  site: CallSite;
+}
+
+/** Where a sans-IO client's output goes: the wire, and the questions for its policy. */
+export interface ClientSink<Out extends WireData = WireData> extends WireSink<Out> {
+  /**
+   * Asks the policy for a decision. The driver calls the policy (asynchronously: in a worker, a thread,
+   * or held by the learner's pause) and hands the outcome back through `ClientPeer.decided`.
+   */
+  decide(request: DecisionRequest): void;
+}
+
+/** One connection of a sans-IO client: what arrives, and the outcomes of the decisions it asked for. */
+export interface ClientPeer<In extends WireData = WireData> extends WirePeer<In> {
+  /** The outcome of the oldest decision asked for and not yet answered. */
+  decided(outcome: CallOutcome): void;
+  /**
+   * True while the client reads nothing more (it waits for a decision before it may read on): the driver
+   * then holds what arrives, in order, and feeds it once the flag is down again. Read after every call.
+   */
+  readonly paused?: boolean;
+}
+
+/**
+ * A client with no I/O of its own that asks a policy for its decisions. `driveClient`
+ * (`src/core/session/client-driver.ts`) turns it into a `SansIoEndpoint` given how to ask the policy, so
+ * the same client plays over TCP on the command line, in the page's session worker, and in a test.
+ */
+export interface SansIoClient<In extends WireData = WireData, Out extends WireData = WireData> {
+  connect(sink: ClientSink<Out>, connection: { id: string; remote?: string }): ClientPeer<In>;
+}
+
+/** What a session is played with: the environment, how many rounds, the seed. */
+export interface PlaySetup {
+  /** An id from the protocol's `environments`. */
+  environment: string;
+  rounds: number;
+  seed: number;
+}
+
+/**
+ * The endpoints of a protocol that plays with the generic runners: the page's emulated session, and the
+ * command line's `run`, `serve` and `connect` (over the protocol's transport).
+ */
+export interface ProtocolEndpoints<In extends WireData = WireData, Out extends WireData = WireData> {
+  /** A fresh emulated server for one session (each connection it accepts plays one). */
+  host(setup: PlaySetup): SansIoEndpoint<Out, In>;
+  /** A client asking its policy for every decision; `In` is what the server sends. */
+  client(setup: Pick<PlaySetup, 'seed'>): SansIoClient<In, Out>;
 }
 
 /** One file (or pasted text) handed to an importer. */
@@ -163,4 +225,10 @@ export interface Protocol {
   policyTypes(environment: string): Promise<string>;
   /** How the page's session worker plays it (loaded on first use); absent: the page can only show it. */
   playground?: ProtocolPlayground;
+  /**
+   * Its emulated server and its policy-driven client, for the generic runners: a protocol that gives them
+   * gets the page's emulated sessions (`emulatedPlaygroundRunner`) and the command line's `run`, `serve`
+   * and `connect` without code of its own there.
+   */
+  endpoints?: ProtocolEndpoints;
 }

@@ -69,7 +69,11 @@ export interface SessionNote {
   level?: string;
 }
 
-/** Reads a transcript incrementally for the views: feed it messages and annotations as they arrive. */
+/**
+ * Reads a transcript incrementally for the views: feed it messages and annotations as they arrive. A
+ * fresh reader fed one turn's message alone (with its annotations) must read that turn's fluents: the page
+ * reads a turn that way when it shows it, from the place the session worker reported.
+ */
 export interface TranscriptReader {
   append(messages: readonly TranscriptMessage[], annotations: readonly Annotation[]): void;
   readonly messages: readonly MessageSummary[];

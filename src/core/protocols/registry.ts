@@ -11,9 +11,25 @@ import { aisysProtocol } from './aisys/protocol';
 import { gamaProtocol } from './gama/protocol';
 import { massimProtocol } from './massim/protocol';
 import { rddlsimProtocol } from './rddlsim/protocol';
+import { EXTRA_PROTOCOLS } from './extra-protocols';
 
-/** The registered protocols. */
-export const PROTOCOLS: readonly Protocol[] = [rddlsimProtocol, massimProtocol, aisysProtocol, gamaProtocol];
+const registered: Protocol[] = [rddlsimProtocol, massimProtocol, aisysProtocol, gamaProtocol];
+addProtocols(EXTRA_PROTOCOLS);
+
+/** The registered protocols: the built-in ones, then those added to the build or at start-up. */
+export const PROTOCOLS: readonly Protocol[] = registered;
+
+/**
+ * Adds protocols from outside `src/` (see `extra-protocols.ts`): the command line calls it at start-up
+ * with the modules of `PROTOPLAY_EXTRA_PROTOCOLS`. An id already registered is refused.
+ */
+export function addProtocols(extra: readonly Protocol[]): void {
+  for (const protocol of extra) {
+    if (registered.some((known) => known.id === protocol.id))
+      throw new ProtoplayError('protocol.duplicate', `a protocol '${protocol.id}' is already registered`);
+    registered.push(protocol);
+  }
+}
 
 /** The protocol with this id, if registered. */
 export function findProtocol(id: string): Protocol | undefined {

@@ -8,7 +8,8 @@ import { TcpClient } from '../../../cli/net/tcp-client';
 import { TcpServer } from '../../../cli/net/tcp-server';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { validateTranscript } from '../../../src/core/transcript/validate';
-import { counterClient, counterHost } from '../../support/counter-protocol/host';
+import { driveClient } from '../../../src/core/session/client-driver';
+import { counterClient, counterHost, type CounterObservation } from '../../support/counter-protocol/host';
 import { counterProtocol } from '../../support/counter-protocol/protocol';
 import type { SansIoEndpoint } from '../../../src/core/protocols/contract';
 
@@ -64,7 +65,10 @@ describe('the counter protocol over the shared TCP transports', () => {
     });
     const clientSide = new TranscriptRecorder({ protocol: 'counter' });
     const endpoint = recorded(
-      counterClient((value, target) => (target - value >= 2 ? 2 : 1)),
+      driveClient(counterClient(), async (request) => {
+        const { value, target } = request.args[0] as CounterObservation;
+        return { ok: true, value: target - value >= 2 ? 2 : 1, logs: [], ms: 0 };
+      }),
       clientSide,
       'client',
     );
@@ -89,7 +93,7 @@ describe('the counter protocol over the shared TCP transports', () => {
     await server.close();
     for (const transcript of [clientSide.transcript, serverSide.transcript]) {
       const texts = transcript.messages.filter((m) => m.kind === 'data').map((m) => m.text);
-      expect(texts.at(-1)).toBe('{"type":"end","total":7}');
+      expect(texts.at(-1)).toBe('{"type":"end","total":7,"reward":1}');
       expect(validateTranscript(transcript, counterProtocol).violations).toEqual([]);
     }
     expect(

@@ -33,4 +33,5 @@ export const lineFraming: StreamFraming = {
   framing: 'none',
   splitter: () => new LineSplitter(),
   encode: (text) => encoder.encode(`${text}\n`),
+  terminator: NEWLINE,
 };

@@ -45,7 +45,7 @@ function counterMachine(role: 'client' | 'server'): ProtocolMachine<Phase> {
 
 function transition(phase: Phase, dir: 'c2s' | 's2c', type: string): Phase | undefined {
   if (dir === 's2c') {
-    if (phase === 'fresh' && type === 'start') return 'awaiting-state';
+    if ((phase === 'fresh' || phase === 'ended') && type === 'start') return 'awaiting-state';
     if (phase === 'awaiting-state' && type === 'state') return 'awaiting-move';
     if (phase === 'awaiting-state' && type === 'end') return 'ended';
     return undefined;

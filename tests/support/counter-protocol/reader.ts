@@ -33,18 +33,22 @@ export function createCounterReader(): TranscriptReader {
         }
         if (read.type === 'start') rounds.push({ round: rounds.length + 1, stepRewards: [] });
         const round = rounds[rounds.length - 1];
-        if (read.type === 'state' && round) {
-          if (turns.some((turn) => turn.round === round.round)) round.stepRewards.push(Number(read.reward));
+        if (read.type === 'state') {
+          // Read alone (the page reads a turn from its message), a state is a turn of no known round.
+          if (round && turns.some((turn) => turn.round === round.round))
+            round.stepRewards.push(Number(read.reward));
+          const number = round?.round ?? 0;
           turns.push({
             index: message.index,
-            round: round.round,
-            turn: turns.filter((turn) => turn.round === round.round).length + 1,
+            round: number,
+            turn: turns.filter((turn) => turn.round === number).length + 1,
             reward: Number(read.reward),
             observed: [{ name: 'value', args: [], value: String(read.value) }],
             noObservation: false,
           });
         }
         if (read.type === 'end' && round) {
+          if (read.reward !== undefined) round.stepRewards.push(Number(read.reward));
           round.total = Number(read.total);
           round.endIndex = message.index;
         }

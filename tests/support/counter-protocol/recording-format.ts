@@ -1,10 +1,11 @@
 /**
  * The counter game's recording format: one line per message, `> ` before what the client sent and `< `
- * before what the server sent. A `start` after the first begins another session.
+ * before what the server sent. A first round's `start` after the first message begins another session.
  */
 import type { ImportProblem, RecordingFormat } from '../../../src/core/protocols/contract';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { TRANSCRIPT_FORMAT_VERSION } from '../../../src/core/transcript/model';
+import { readCounterMessage } from './messages';
 
 const LINE = /^([<>]) (.*)$/;
 const decoder = new TextDecoder();
@@ -20,6 +21,12 @@ function newSession(number: number, source: string): Transcript {
     messages: [],
     annotations: [],
   };
+}
+
+/** A `start` of a first round (or of a game without rounds) begins a session; later rounds go on in it. */
+function startsSession(text: string): boolean {
+  const message = readCounterMessage(text);
+  return message?.type === 'start' && (message.round === undefined || Number(message.round) === 1);
 }
 
 export const counterLogFormat: RecordingFormat = {
@@ -50,8 +57,7 @@ export const counterLogFormat: RecordingFormat = {
           }
           const dir = match[1] === '>' ? 'c2s' : 's2c';
           const text = match[2]!;
-          if (dir === 's2c' && /"type"\s*:\s*"start"/.test(text) && current?.messages.length)
-            current = undefined;
+          if (dir === 's2c' && startsSession(text) && current?.messages.length) current = undefined;
           current ??= transcripts[transcripts.push(newSession(transcripts.length + 1, input.name)) - 1]!;
           current.messages.push({
             index: current.messages.length,

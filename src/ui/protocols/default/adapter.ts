@@ -3,6 +3,7 @@
  * reward chart, the state panel, the messages and console) with an environment picker in the header.
  */
 import type { Protocol } from '../../../core/protocols/contract';
+import { PROTOCOLS } from '../../../core/protocols/registry';
 import { pageAdapter, type ProtocolPage, type Shell, type AnyPageAdapter } from '../adapter';
 import Header from './Header.svelte';
 import Workbench from './Workbench.svelte';
@@ -22,6 +23,25 @@ export class StandardPage implements ProtocolPage {
   }
 
   async restore(): Promise<void> {}
+
+  /**
+   * Back from another protocol, the shell's workspace still holds that protocol's environment, and maybe
+   * its untouched sample: this protocol's default environment and sample replace them (code the learner
+   * wrote stays). Nothing of its own to store.
+   */
+  keep(): void {
+    const protocol = this.#shell.protocol;
+    const workspace = this.#shell.workspace;
+    if (!protocol.environments.some((e) => e.id === workspace.environment))
+      workspace.environment = protocol.defaultEnvironment;
+    const code = workspace.code;
+    const foreignSample = PROTOCOLS.some(
+      (p) => p.id !== protocol.id && p.samples.some((sample) => sample.code === code),
+    );
+    const sample = protocol.samples.find((s) => s.id === protocol.defaultSample);
+    if (sample && (foreignSample || code.trim() === ''))
+      workspace.replaceCode(sample.code, sample.language, sample.level);
+  }
 
   async run(startPaused: boolean): Promise<void> {
     await this.#shell.run({ startPaused });

@@ -8,13 +8,14 @@ import { PROTOCOLS } from '../../../../src/core/protocols/registry';
 import { detectFormats, importRecording } from '../../../../src/core/transcript/import';
 import { TranscriptRecorder } from '../../../../src/core/transcript/recorder';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
-import { counterClient, counterHost } from '../../../support/counter-protocol/host';
+import { driveClient } from '../../../../src/core/session/client-driver';
+import { playInMemory } from '../../../../src/core/session/in-memory-play';
+import { counterClient, counterHost, type CounterObservation } from '../../../support/counter-protocol/host';
 import { counterProtocol } from '../../../support/counter-protocol/protocol';
 import { serialiseTranscript } from '../../../../src/core/transcript/json-format';
 
 const protocols = [...PROTOCOLS, counterProtocol];
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const log = (text: string) => [{ name: 'game.log', bytes: encoder.encode(text) }];
 
 const GAME = [
@@ -70,37 +71,25 @@ describe('a protocol registered through the same list', () => {
     expect(reader.rounds).toEqual([{ round: 1, stepRewards: [2], total: 3, endIndex: 5 }]);
     expect(reader.turns.map((turn) => turn.observed[0]!.value)).toEqual(['0', '2']);
     expect(reader.messages.map((row) => row.type)).toEqual(['start', 'state', 'add', 'state', 'add', 'end']);
+    // The page reads a turn's fluents from its message alone, with a fresh reader.
+    const alone = counterProtocol.createReader();
+    alone.append([importRecording(log(GAME), protocols).transcripts[0]!.messages[3]!], []);
+    expect(alone.turns.map((turn) => turn.observed)).toEqual([[{ name: 'value', args: [], value: '2' }]]);
   });
 
-  it('plays through its sans-IO host and client, and the recorded transcript round-trips through Protoplay JSON', () => {
+  it('plays through its sans-IO host and client, and the recorded transcript round-trips through Protoplay JSON', async () => {
     const recorder = new TranscriptRecorder({ protocol: 'counter', now: () => 0 });
-    // What the client sends before the server's connection exists waits here.
-    const early: Uint8Array[] = [];
-    let toServer = (bytes: Uint8Array): void => void early.push(bytes);
-    const client = counterClient((value, target) => (target - value >= 2 ? 2 : 1)).connect(
-      {
-        send: (bytes) => {
-          recorder.text('game-1', 'c2s', decoder.decode(bytes).trimEnd(), 'none');
-          toServer(bytes);
-        },
-        close: () => {},
-      },
-      { id: 'game-1' },
-    );
-    const server = counterHost(5).connect(
-      {
-        send: (bytes) => {
-          recorder.text('game-1', 's2c', decoder.decode(bytes).trimEnd(), 'none');
-          client.receive(bytes);
-        },
-        close: () => recorder.event('game-1', 's2c', 'close'),
-      },
-      { id: 'game-1' },
-    );
-    toServer = (bytes) => server.receive(bytes);
-    early.splice(0).forEach(toServer);
+    const asked: { hook: string; site: unknown }[] = [];
+    const client = driveClient(counterClient(), async (request) => {
+      asked.push({ hook: request.hook, site: request.site });
+      const { value, target } = request.args[0] as CounterObservation;
+      return { ok: true, value: target - value >= 2 ? 2 : 1, logs: [], ms: 0 };
+    });
+    await playInMemory({ protocol: counterProtocol, host: counterHost(5, 2), client, recorder }).done;
     const { transcript } = recorder;
-    expect(transcript.messages.filter((m) => m.dir === 'c2s').length).toBeGreaterThan(0);
+    // Two games to 5 by 2, 2, 1: three decisions each, asked with where the session is.
+    expect(asked).toHaveLength(6);
+    expect(asked[3]).toEqual({ hook: 'act', site: { round: 2, turn: 1 } });
     expect(validateTranscript(transcript, counterProtocol).violations).toEqual([]);
     const reimported = importRecording(
       [{ name: 't.json', bytes: encoder.encode(serialiseTranscript(transcript)) }],
@@ -109,6 +98,23 @@ describe('a protocol registered through the same list', () => {
     expect(reimported.transcripts[0]).toEqual(transcript);
     const reader = counterProtocol.createReader();
     reader.append(transcript.messages, []);
-    expect(reader.rounds[0]!.total).toBe(5);
+    expect(reader.rounds.map((round) => [round.total, round.stepRewards])).toEqual([
+      [5, [2, 2, 1]],
+      [5, [2, 2, 1]],
+    ]);
+  });
+
+  it('a failed decision ends the game with the reason, and is recorded', async () => {
+    const recorder = new TranscriptRecorder({ protocol: 'counter', now: () => 0 });
+    const client = driveClient(counterClient(), async () => ({
+      ok: false,
+      fault: { kind: 'call', message: 'act threw' },
+      logs: [],
+      ms: 0,
+    }));
+    await playInMemory({ protocol: counterProtocol, host: counterHost(5), client, recorder }).done;
+    const closes = recorder.transcript.messages.filter((m) => m.kind === 'close');
+    expect(closes[0]).toMatchObject({ dir: 'c2s', text: 'the policy failed: act threw' });
+    expect(recorder.transcript.messages.some((m) => m.dir === 'c2s' && m.kind === 'data')).toBe(false);
   });
 });

@@ -1,0 +1,114 @@
+/**
+ * `protoplay serve <protocol>` for a protocol played through its endpoints: the one TCP server of the
+ * command line carrying a fresh emulated host per connection (session k plays with seed + k - 1), each
+ * session recorded, checked by the protocol's machines when it ends, and written to `--record DIR`.
+ */
+import { join, resolve } from 'node:path';
+import type { SansIoEndpoint } from '../../src/core/protocols/contract';
+import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
+import { TranscriptRecorder } from '../../src/core/transcript/recorder';
+import type { CommandContext, OptionValues } from '../command-line/command-spec';
+import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
+import { OptionReader } from '../command-line/option-values';
+import { readTcpLimits } from '../net/tcp-limit-options';
+import { describeListenError, TcpServer } from '../net/tcp-server';
+import { timeOfDay } from '../report/time-of-day';
+import { writeTranscriptFile } from '../transcript-file';
+import type { PlayableProtocol } from './play-commands';
+import { reportSession } from './play-report';
+import { readPlaySetup } from './setup';
+
+/** Runs the command; resolves to its exit code once the server stopped. */
+export async function servePlay(
+  protocol: PlayableProtocol,
+  values: OptionValues,
+  context: CommandContext,
+): Promise<number> {
+  const { io } = context;
+  const transport = protocol.transport;
+  if (transport.kind !== 'tcp')
+    throw usageError(`protoplay serve plays ${transport.kind} protocols only with commands of their own`);
+  const options = new OptionReader(values);
+  const host = options.string('host', '127.0.0.1');
+  const port = options.integer('port', transport.defaultPort, { min: 0, max: 65535 });
+  const setup = readPlaySetup(protocol, options);
+  const sessionLimit = options.integer('sessions', 0, { min: 0 });
+  const record = options.string('record');
+  const limits = readTcpLimits(options);
+  const log = (line: string) => io.stdout.write(`${timeOfDay(context.now())} ${line}\n`);
+
+  let sessions = 0;
+  let ended = 0;
+  const writes: Promise<unknown>[] = [];
+  let allDone: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (allDone = resolve));
+  const recorders = new Map<string, { session: number; recorder: TranscriptRecorder }>();
+  const endpoint: SansIoEndpoint<Uint8Array, Uint8Array> = {
+    connect(sink, connection) {
+      const session = ++sessions;
+      const sessionSetup = { ...setup, seed: setup.seed + session - 1 };
+      log(`session ${session} from ${connection.remote ?? 'a client'} (${setup.environment})`);
+      return recordingEndpoint(protocol.endpoints.host(sessionSetup), {
+        protocol,
+        side: 'host',
+        recorderFor: () => {
+          const recorder = new TranscriptRecorder({
+            protocol: protocol.id,
+            meta: { ...sessionSetup, session },
+            now: context.now,
+          });
+          recorders.set(connection.id, { session, recorder });
+          return recorder;
+        },
+        onEnd: (_, reason) => {
+          const kept = recorders.get(connection.id);
+          recorders.delete(connection.id);
+          if (!kept) return;
+          log(`session ${session} ended${reason ? `: ${reason}` : ''}`);
+          reportSession(protocol, kept.recorder.transcript, io.stdout, `session ${session}: `);
+          if (record) {
+            const path = join(resolve(io.cwd, record), `${protocol.id}-session-${session}.json`);
+            writes.push(
+              writeTranscriptFile(path, kept.recorder.transcript, io.cwd).catch((error) =>
+                log(String(error)),
+              ),
+            );
+          }
+          ended++;
+          if (sessionLimit > 0 && ended >= sessionLimit) allDone();
+        },
+      }).connect(sink, connection);
+    },
+  };
+
+  let server: TcpServer;
+  try {
+    server = await TcpServer.start({
+      endpoint,
+      host,
+      port,
+      ...(transport.framing.terminator !== undefined
+        ? { frameTerminator: transport.framing.terminator }
+        : {}),
+      limits,
+      log,
+    });
+  } catch (error) {
+    throw new CliError(
+      ExitCode.connection,
+      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
+    );
+  }
+  io.stdout.write(
+    `${protocol.id} server listening on ${host}:${server.address.port} (${setup.environment}, ${setup.rounds} rounds, seed ${setup.seed}${record ? `, recording to ${record}` : ''})\n`,
+  );
+  const interrupted = new Promise<void>((stop) => {
+    if (context.signal.aborted) stop();
+    context.signal.addEventListener('abort', () => stop(), { once: true });
+  });
+  await Promise.race([interrupted, finished]);
+  await server.close(context.signal.aborted ? 'interrupted' : 'session limit reached');
+  await Promise.all(writes);
+  log(`stopped after ${ended} session(s)`);
+  return ExitCode.ok;
+}
