@@ -8,6 +8,7 @@ import { importProblem } from '../../transcript/import';
 import { importRecordFile, looksLikeRecordFile } from '../../transcript/record-import';
 import { directionOfRoot, rootName } from './interleave';
 import { importRawStreams, importRddlsimWireText } from './raw-import';
+import { rddlsimPyrddlgymStreamFormat } from './recording-pyrddlgym';
 import { rddlsimStreamFraming } from './stream-framing';
 
 const latin1 = new TextDecoder('latin1');
@@ -116,6 +117,7 @@ export const rddlsimWireTextFormat: RecordingFormat = {
 /** Every rddlsim recording format, most specific first. */
 export const RDDLSIM_RECORDING_FORMATS: readonly RecordingFormat[] = [
   rddlsimRecordFileFormat,
+  rddlsimPyrddlgymStreamFormat,
   rddlsimRawStreamsFormat,
   rddlsimWireTextFormat,
 ];
