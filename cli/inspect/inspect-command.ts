@@ -13,6 +13,7 @@ import {
   type InspectionReport,
 } from '../../src/core/protocols/inspection';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
+import { inspectInChunks } from './inspect-stream';
 import type { OptionSpec, ToolCommandSpec } from '../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import type { CliOutput } from '../command-line/io';
@@ -31,6 +32,12 @@ const OPTIONS: readonly OptionSpec[] = [
     description: 'read in this format (see the list below); default: detected',
   },
   { name: 'json', type: 'boolean', description: 'print one JSON document instead of text' },
+  {
+    name: 'stream',
+    type: 'boolean',
+    description:
+      'read each file in chunks, one session per file (automatic from 64 MiB when the format allows)',
+  },
 ];
 
 function formatList(): string {
@@ -63,30 +70,34 @@ export const inspectCommand: ToolCommandSpec = {
   async handler(values, positionals, { io }) {
     if (positionals.length === 0)
       throw usageError('which files? protoplay inspect FILE... (see protoplay inspect --help)');
-    const inputs: ImportInput[] = [];
-    for (const path of positionals) {
-      try {
-        inputs.push({ name: path, bytes: new Uint8Array(await readFile(resolve(io.cwd, path))) });
-      } catch (error) {
-        throw new CliError(
-          ExitCode.failure,
-          `cannot read '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        );
-      }
-    }
     const protocol = typeof values.protocol === 'string' ? values.protocol : undefined;
     const format = typeof values.format === 'string' ? values.format : undefined;
     if (protocol && !PROTOCOLS.some((p) => p.id === protocol))
       throw usageError(`unknown protocol '${protocol}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
-    const report = inspectRecording(inputs, PROTOCOLS, {
-      ...(protocol ? { protocol } : {}),
-      ...(format ? { format } : {}),
-    });
+    const choice = { ...(protocol ? { protocol } : {}), ...(format ? { format } : {}) };
+    const report =
+      (await inspectInChunks(positionals, io.cwd, choice, values.stream === true)) ??
+      inspectRecording(await readWhole(positionals, io.cwd), PROTOCOLS, choice);
     if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
     else printReport(report, io.stdout);
     return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
   },
 };
+
+async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
+  const inputs: ImportInput[] = [];
+  for (const path of paths) {
+    try {
+      inputs.push({ name: path, bytes: new Uint8Array(await readFile(resolve(cwd, path))) });
+    } catch (error) {
+      throw new CliError(
+        ExitCode.failure,
+        `cannot read '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+  }
+  return inputs;
+}
 
 /** The documented `--json` document (docs/cli.md). */
 export function reportJson(report: InspectionReport) {

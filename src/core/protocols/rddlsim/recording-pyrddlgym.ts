@@ -117,6 +117,38 @@ function showsTerminator(start: string): boolean {
   return />\n\n\n/.test(start);
 }
 
+/** A piece as a message, or undefined (and a located problem) when it cannot be one. */
+function pieceMessage(
+  piece: TerminatedPiece,
+  file: string,
+  expected: Direction | undefined,
+  problems: { push(problem: ImportProblem): void },
+): DirectedText | undefined {
+  const text = textOf(piece.bytes);
+  const root = rootName(text);
+  const dir = directionOfRoot(root);
+  if (!piece.terminated)
+    problems.push({
+      file,
+      line: piece.line,
+      message: `the file ends in the middle of a message (no \\n\\n\\n after it)${dir ? `; the partial <${root}> is kept` : ''}`,
+    });
+  const shown = text === undefined ? 'bytes that are not UTF-8 text' : `'${text.trim().slice(0, 60)}'`;
+  if (dir === undefined) {
+    problems.push({ file, line: piece.line, message: `not an rddlsim message, skipped: ${shown}` });
+    return undefined;
+  }
+  if (expected !== undefined && dir !== expected) {
+    problems.push({
+      file,
+      line: piece.line,
+      message: `a ${dir === 'c2s' ? 'client' : 'server'} message <${root}> in the ${expected === 'c2s' ? 'client' : 'server'}'s stream, skipped`,
+    });
+    return undefined;
+  }
+  return { dir, text, bytes: piece.bytes, framing: 'none' };
+}
+
 /** Reads every piece of one input, reporting those that are not rddlsim messages. */
 function readPieces(
   input: ImportInput,
@@ -125,41 +157,11 @@ function readPieces(
 ): DirectedText[] {
   const splitter = new TerminatorSplitter();
   const pieces = [...splitter.push(input.bytes), ...splitter.end()];
-  const messages: DirectedText[] = [];
-  for (const piece of pieces) {
-    const text = textOf(piece.bytes);
-    const root = rootName(text);
-    const dir = directionOfRoot(root);
-    if (!piece.terminated)
-      problems.push({
-        file: input.name,
-        line: piece.line,
-        message: `the file ends in the middle of a message (no \\n\\n\\n after it)${dir ? `; the partial <${root}> is kept` : ''}`,
-      });
-    const shown = text === undefined ? 'bytes that are not UTF-8 text' : `'${text.trim().slice(0, 60)}'`;
-    if (dir === undefined) {
-      problems.push({
-        file: input.name,
-        line: piece.line,
-        message: `not an rddlsim message, skipped: ${shown}`,
-      });
-      continue;
-    }
-    if (expected !== undefined && dir !== expected) {
-      problems.push({
-        file: input.name,
-        line: piece.line,
-        message: `a ${dir === 'c2s' ? 'client' : 'server'} message <${root}> in the ${expected === 'c2s' ? 'client' : 'server'}'s stream, skipped`,
-      });
-      continue;
-    }
-    messages.push({ dir, text, bytes: piece.bytes, framing: 'none' });
-  }
-  return messages;
+  return pieces.flatMap((piece) => pieceMessage(piece, input.name, expected, problems) ?? []);
 }
 
-function transcriptOf(ordered: readonly DirectedText[], name: string, conn: string): Transcript {
-  const messages: TranscriptMessage[] = ordered.map((message, index) => ({
+function messageOf(message: DirectedText, index: number, conn: string): TranscriptMessage {
+  return {
     index,
     conn,
     dir: message.dir,
@@ -167,7 +169,11 @@ function transcriptOf(ordered: readonly DirectedText[], name: string, conn: stri
     kind: 'data',
     ...decodeWireBytes(message.bytes),
     framing: 'none',
-  }));
+  };
+}
+
+function transcriptOf(ordered: readonly DirectedText[], name: string, conn: string): Transcript {
+  const messages = ordered.map((message, index) => messageOf(message, index, conn));
   return {
     format: 'protoplay-transcript',
     version: 2,
@@ -236,5 +242,16 @@ export const rddlsimPyrddlgymStreamFormat: RecordingFormat = {
       outcome.transcripts.push(transcriptOf(interleaveByCause(client, server), stem, `session-${session}`));
     }
     return outcome;
+  },
+  stream(name, sink) {
+    const splitter = new TerminatorSplitter();
+    let index = 0;
+    const take = (pieces: TerminatedPiece[]) => {
+      for (const piece of pieces) {
+        const message = pieceMessage(piece, name, undefined, { push: (p) => sink.problem(p) });
+        if (message) sink.message(messageOf(message, index++, 'session-1'));
+      }
+    };
+    return { push: (chunk) => take(splitter.push(chunk)), end: () => take(splitter.end()) };
   },
 };
