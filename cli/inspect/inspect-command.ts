@@ -19,6 +19,12 @@ const OPTIONS: readonly OptionSpec[] = [
     description: 'read in this format (see the list below); default: detected',
   },
   { name: 'json', type: 'boolean', description: 'print one JSON document instead of text' },
+  {
+    name: 'stream',
+    type: 'boolean',
+    description:
+      'read each file in chunks, one session per file (automatic from 64 MiB when the format allows)',
+  },
 ];
 
 /** The `inspect` command. */

@@ -16,6 +16,7 @@ import { PROTOCOLS } from '../../src/core/protocols/registry';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import type { CliOutput } from '../command-line/io';
+import { inspectInChunks } from './inspect-stream';
 
 /** The protocols and formats `--protocol` and `--format` accept, for the command's help. */
 export function formatList(): string {
@@ -37,10 +38,24 @@ export async function runInspect(
 ): Promise<number> {
   if (positionals.length === 0)
     throw usageError('which files? protoplay inspect FILE... (see protoplay inspect --help)');
+  const protocol = typeof values.protocol === 'string' ? values.protocol : undefined;
+  const format = typeof values.format === 'string' ? values.format : undefined;
+  if (protocol && !PROTOCOLS.some((p) => p.id === protocol))
+    throw usageError(`unknown protocol '${protocol}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
+  const choice = { ...(protocol ? { protocol } : {}), ...(format ? { format } : {}) };
+  const report =
+    (await inspectInChunks(positionals, io.cwd, choice, values.stream === true)) ??
+    inspectRecording(await readWhole(positionals, io.cwd), PROTOCOLS, choice);
+  if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+  else printReport(report, io.stdout);
+  return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
+}
+
+async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
   const inputs: ImportInput[] = [];
-  for (const path of positionals) {
+  for (const path of paths) {
     try {
-      inputs.push({ name: path, bytes: new Uint8Array(await readFile(resolve(io.cwd, path))) });
+      inputs.push({ name: path, bytes: new Uint8Array(await readFile(resolve(cwd, path))) });
     } catch (error) {
       throw new CliError(
         ExitCode.failure,
@@ -48,17 +63,7 @@ export async function runInspect(
       );
     }
   }
-  const protocol = typeof values.protocol === 'string' ? values.protocol : undefined;
-  const format = typeof values.format === 'string' ? values.format : undefined;
-  if (protocol && !PROTOCOLS.some((p) => p.id === protocol))
-    throw usageError(`unknown protocol '${protocol}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
-  const report = inspectRecording(inputs, PROTOCOLS, {
-    ...(protocol ? { protocol } : {}),
-    ...(format ? { format } : {}),
-  });
-  if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
-  else printReport(report, io.stdout);
-  return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
+  return inputs;
 }
 
 /** The documented `--json` document (docs/cli.md). */

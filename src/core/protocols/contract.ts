@@ -175,6 +175,27 @@ export interface RecordingFormat {
   detect(inputs: readonly ImportInput[]): number;
   /** Reads the inputs (all belonging to one recording). Never throws for bad content: it reports it. */
   read(inputs: readonly ImportInput[]): ImportOutcome;
+  /**
+   * For formats whose one file is one session: reads a file fed in chunks, handing over each message as
+   * soon as it is complete, so a file too big to hold is read in bounded memory. Absent when the format
+   * needs its inputs whole.
+   */
+  stream?(name: string, sink: RecordingStreamSink): RecordingStreamReader;
+}
+
+/** Where a streaming reader hands what it read. */
+export interface RecordingStreamSink {
+  /** The next message, `index` counted from 0 within the file. */
+  message(message: TranscriptMessage): void;
+  problem(problem: ImportProblem): void;
+}
+
+/** A recording format's reader for one file fed in chunks. */
+export interface RecordingStreamReader {
+  /** The chunk may be reused by the caller once this returns. */
+  push(chunk: Uint8Array): void;
+  /** End of the file: what is left is read or reported. */
+  end(): void;
 }
 
 /** A built-in environment a learner can pick (an RDDL domain and instance, a MASSim scenario...). */

@@ -3,10 +3,11 @@
  * and its `--json`. Reads the inputs with the registered recording formats, validates every session with
  * its protocol's machines, and reads its rounds with the protocol's reader.
  */
-import { importRecording, type ImportChoice } from '../transcript/import';
-import type { Transcript } from '../transcript/model';
-import { validateTranscript, type TranscriptViolation } from '../transcript/validate';
+import { detectFormats, importRecording, type ImportChoice } from '../transcript/import';
+import type { Transcript, TranscriptMessage } from '../transcript/model';
+import { ValidationFold, validateTranscript, type TranscriptViolation } from '../transcript/validate';
 import type { ImportInput, ImportProblem, Protocol } from './contract';
+import type { TranscriptReader } from './reading';
 
 /** One session of the inspected inputs. */
 export interface InspectedSession {
@@ -74,4 +75,94 @@ export function inspectionIsClean(report: InspectionReport): boolean {
     report.problems.length === 0 &&
     report.sessions.every((session) => session.violations.length === 0 && session.unreadable.length === 0)
   );
+}
+
+/** A file read in chunks: its name, its first bytes (for detection) and all its bytes, chunk by chunk. */
+export interface StreamedInput {
+  name: string;
+  /** At least the first 4 KiB (or the whole file when shorter). */
+  start: Uint8Array;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
+/** Messages handed to the reader at once. */
+const READER_BATCH = 1000;
+
+/**
+ * Inspects files too big to hold: each file is one session read in chunks by its format's streaming reader,
+ * validated and read message by message, keeping only what the report prints (counts, rounds, violations,
+ * unreadable messages, problems). The report is the one `inspectRecording` gives, without transcripts.
+ * Returns undefined when the detected (or chosen) format cannot read in chunks: the caller reads whole.
+ */
+export async function inspectStreamed(
+  inputs: readonly StreamedInput[],
+  protocols: readonly Protocol[],
+  choice: ImportChoice = {},
+): Promise<InspectionReport | undefined> {
+  let candidates = detectFormats(
+    inputs.map((input) => ({ name: input.name, bytes: input.start })),
+    protocols,
+  );
+  if (choice.protocol) candidates = candidates.filter((c) => c.protocol === choice.protocol);
+  if (choice.format) candidates = candidates.filter((c) => c.format === choice.format);
+  const best = candidates[0];
+  const protocol = protocols.find((candidate) => candidate.id === best?.protocol);
+  const format = protocol?.recordingFormats.find((candidate) => candidate.id === best?.format);
+  if (!best || !protocol || !format?.stream) return undefined;
+  const problems: ImportProblem[] = [];
+  const sessions: InspectedSession[] = [];
+  for (const input of inputs) {
+    const reader = protocol.createReader();
+    const validation = new ValidationFold(protocol);
+    const connections = new Set<string>();
+    const unreadable: InspectedSession['unreadable'] = [];
+    let messages = 0;
+    let batch: TranscriptMessage[] = [];
+    const flush = () => {
+      reader.append(batch, []);
+      batch = [];
+      for (const row of reader.messages)
+        if (row.unreadable !== undefined) unreadable.push({ index: row.index, reason: row.unreadable });
+      forgetRows(reader);
+    };
+    const stream = format.stream(input.name, {
+      message(message) {
+        messages++;
+        connections.add(message.conn);
+        validation.accept(message);
+        batch.push(message);
+        if (batch.length >= READER_BATCH) flush();
+      },
+      problem: (problem) => problems.push(problem),
+    });
+    for await (const chunk of input.chunks) stream.push(chunk);
+    stream.end();
+    flush();
+    sessions.push({
+      session: sessions.length + 1,
+      connections: connections.size,
+      messages,
+      rounds: reader.rounds.map((round) => ({ round: round.round, reward: round.total ?? null })),
+      violations: validation.finish().violations,
+      unreadable,
+    });
+  }
+  return {
+    protocol: best.protocol,
+    format: best.format,
+    description: best.description,
+    confidence: best.confidence,
+    sessions,
+    problems,
+    transcripts: [],
+  };
+}
+
+/**
+ * Drops the per-message rows, per-turn snapshots and notes a reader has built (what a log or a scrubber
+ * shows), keeping its position and rounds: a streamed inspection has read what it needs from them.
+ */
+function forgetRows(reader: TranscriptReader): void {
+  for (const rows of [reader.messages, reader.turns, reader.notes])
+    if (Array.isArray(rows)) (rows as unknown[]).length = 0;
 }

@@ -78,3 +78,84 @@ export function validateTranscript(
   violations.sort((a, b) => a.index - b.index);
   return { checked: true, violations };
 }
+
+/**
+ * Validation fed one message at a time, keeping only each conversation's machine states and the
+ * violations: what `validateTranscript` finds, without holding the transcript (for files too big to hold).
+ */
+export class ValidationFold {
+  readonly #protocol: Pick<Protocol, 'machines' | 'validationScope'>;
+  readonly #conversations = new Map<
+    string,
+    { conn: string; channel?: string; states: unknown[]; last: number }
+  >();
+  readonly #channelsOn = new Map<string, Set<string>>();
+  readonly #violations: TranscriptViolation[] = [];
+
+  constructor(protocol: Pick<Protocol, 'machines' | 'validationScope'>) {
+    this.#protocol = protocol;
+  }
+
+  accept(message: TranscriptMessage): void {
+    if (this.#protocol.machines.length === 0) return;
+    const perChannel = this.#protocol.validationScope === 'channel';
+    if (perChannel && message.channel !== undefined) {
+      const key = `channel\u0000${message.channel}`;
+      let seen = this.#channelsOn.get(message.conn);
+      if (!seen) this.#channelsOn.set(message.conn, (seen = new Set()));
+      seen.add(key);
+      this.#step(key, message.conn, message.channel, message);
+      return;
+    }
+    if (perChannel && message.kind !== 'data') {
+      for (const key of this.#channelsOn.get(message.conn) ?? [])
+        this.#step(key, message.conn, undefined, message);
+      return;
+    }
+    this.#step(message.conn, message.conn, undefined, message);
+  }
+
+  #step(key: string, conn: string, channel: string | undefined, message: TranscriptMessage): void {
+    let conversation = this.#conversations.get(key);
+    if (!conversation) {
+      conversation = {
+        conn,
+        ...(channel !== undefined ? { channel } : {}),
+        states: this.#protocol.machines.map((machine) => machine.initial()),
+        last: 0,
+      };
+      this.#conversations.set(key, conversation);
+    }
+    conversation.last = message.index;
+    this.#protocol.machines.forEach((machine, i) => {
+      const step = machine.accept(conversation.states[i], message);
+      conversation.states[i] = step.state;
+      if (!step.ok) this.#violations.push(this.#located(step.violation, conversation, machine.role));
+    });
+  }
+
+  #located(
+    violation: Violation,
+    conversation: { conn: string; channel?: string },
+    role: 'client' | 'server',
+  ): TranscriptViolation {
+    return {
+      ...violation,
+      conn: conversation.conn,
+      ...(conversation.channel !== undefined ? { channel: conversation.channel } : {}),
+      role,
+    };
+  }
+
+  /** Ends every conversation and returns all violations, ordered by message index. */
+  finish(): TranscriptValidation {
+    if (this.#protocol.machines.length === 0) return { checked: false, violations: [] };
+    for (const conversation of this.#conversations.values())
+      this.#protocol.machines.forEach((machine, i) => {
+        const end = machine.finish(conversation.states[i], conversation.last);
+        if (end) this.#violations.push(this.#located(end, conversation, machine.role));
+      });
+    const violations = [...this.#violations].sort((a, b) => a.index - b.index);
+    return { checked: true, violations };
+  }
+}

@@ -6,7 +6,15 @@
  * cannot be read is reported as a problem with its line, never thrown.
  */
 import type { TranscriptMessage, Transcript } from '../../transcript/model';
-import type { HttpMessage, ImportInput, ImportOutcome, ImportProblem, RecordingFormat } from '../contract';
+import type {
+  HttpMessage,
+  ImportInput,
+  ImportOutcome,
+  ImportProblem,
+  RecordingFormat,
+  RecordingStreamReader,
+  RecordingStreamSink,
+} from '../contract';
 import { aisysChannel } from './codec';
 
 /** One HTTP exchange as a recording holds it. */
@@ -31,40 +39,38 @@ function keptHeaders(headers: readonly (readonly [string, string])[]): Record<st
   return kept;
 }
 
-/** A transcript of exchanges, in the order given. */
-export function exchangesToTranscript(
-  exchanges: readonly RecordedExchange[],
-  meta: Transcript['meta'],
-): Transcript {
-  const startedAt = exchanges.find((exchange) => exchange.at !== undefined)?.at ?? 0;
-  const messages: TranscriptMessage[] = [];
-  const annotations: Transcript['annotations'] = [];
-  for (const exchange of exchanges) {
-    const t = exchange.at === undefined ? (messages.at(-1)?.t ?? 0) : Math.max(0, exchange.at - startedAt);
-    const requestMessage: HttpMessage = {
-      meta: {
-        method: exchange.request.method,
-        path: exchange.request.target,
-        headers: keptHeaders(exchange.request.headers),
-      },
-      body: exchange.request.body,
-    };
-    const channel = aisysChannel(requestMessage);
-    const index = messages.length;
-    messages.push({
-      index,
-      conn: exchange.conn,
-      dir: 'c2s',
-      t,
-      kind: 'data',
-      text: exchange.request.body,
-      framing: 'frame',
-      ...(channel ? { channel } : {}),
-      http: { exchange: index, ...requestMessage.meta },
-    });
-    if (exchange.label) annotations.push({ index, type: 'note', data: { text: `case: ${exchange.label}` } });
-    if (!exchange.response) continue;
-    messages.push({
+/** The request and response messages of one exchange, from message `index` on. */
+function exchangeMessages(
+  exchange: RecordedExchange,
+  index: number,
+  startedAt: number,
+  previousT: number,
+): TranscriptMessage[] {
+  const t = exchange.at === undefined ? previousT : Math.max(0, exchange.at - startedAt);
+  const requestMessage: HttpMessage = {
+    meta: {
+      method: exchange.request.method,
+      path: exchange.request.target,
+      headers: keptHeaders(exchange.request.headers),
+    },
+    body: exchange.request.body,
+  };
+  const channel = aisysChannel(requestMessage);
+  const request: TranscriptMessage = {
+    index,
+    conn: exchange.conn,
+    dir: 'c2s',
+    t,
+    kind: 'data',
+    text: exchange.request.body,
+    framing: 'frame',
+    ...(channel ? { channel } : {}),
+    http: { exchange: index, ...requestMessage.meta },
+  };
+  if (!exchange.response) return [request];
+  return [
+    request,
+    {
       index: index + 1,
       conn: exchange.conn,
       dir: 's2c',
@@ -78,7 +84,22 @@ export function exchangesToTranscript(
         status: exchange.response.status,
         headers: keptHeaders(exchange.response.headers),
       },
-    });
+    },
+  ];
+}
+
+/** A transcript of exchanges, in the order given. */
+export function exchangesToTranscript(
+  exchanges: readonly RecordedExchange[],
+  meta: Transcript['meta'],
+): Transcript {
+  const startedAt = exchanges.find((exchange) => exchange.at !== undefined)?.at ?? 0;
+  const messages: TranscriptMessage[] = [];
+  const annotations: Transcript['annotations'] = [];
+  for (const exchange of exchanges) {
+    const index = messages.length;
+    messages.push(...exchangeMessages(exchange, index, startedAt, messages.at(-1)?.t ?? 0));
+    if (exchange.label) annotations.push({ index, type: 'note', data: { text: `case: ${exchange.label}` } });
   }
   const connections = [...new Set(messages.map((message) => message.conn))].map((id) => ({ id }));
   return {
@@ -211,7 +232,47 @@ export const aisysJsonlFormat: RecordingFormat = {
       },
       'aisys jsonl recording',
     ),
+  stream: streamAisysJsonl,
 };
+
+/** The `.jsonl` recording fed in chunks: each exchange's messages as soon as its line is complete. */
+function streamAisysJsonl(name: string, sink: RecordingStreamSink): RecordingStreamReader {
+  const lines = new TextDecoder('utf-8');
+  let rest = '';
+  let lineNumber = 0;
+  let index = 0;
+  let startedAt: number | undefined;
+  let previousT = 0;
+  let problems = 0;
+  const readLine = (line: string) => {
+    lineNumber++;
+    if (!line.trim()) return;
+    const read = readJsonlExchange(line);
+    if (typeof read === 'string') {
+      problems++;
+      sink.problem({ file: name, line: lineNumber, message: read });
+      return;
+    }
+    startedAt ??= read.at;
+    for (const message of exchangeMessages(read, index, startedAt ?? 0, previousT)) {
+      sink.message(message);
+      previousT = message.t;
+      index++;
+    }
+  };
+  const take = (text: string, last: boolean) => {
+    const split = (rest + text).split('\n');
+    rest = last ? '' : split.pop()!;
+    for (const line of split) readLine(line);
+  };
+  return {
+    push: (chunk) => take(lines.decode(chunk, { stream: true }), false),
+    end() {
+      take(lines.decode(), true);
+      if (index === 0 && problems === 0) sink.problem({ file: name, message: 'no HTTP exchange found' });
+    },
+  };
+}
 
 const encoder = new TextEncoder();
 

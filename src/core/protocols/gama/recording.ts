@@ -5,7 +5,14 @@
  * with `#` are comments. A `{ "scenario": ... }` line after other frames starts a new episode (a new
  * connection). Times are not kept. Replies containing a line break cannot be written in this format.
  */
-import type { ImportInput, ImportOutcome, ImportProblem, RecordingFormat } from '../contract';
+import type {
+  ImportInput,
+  ImportOutcome,
+  ImportProblem,
+  RecordingFormat,
+  RecordingStreamReader,
+  RecordingStreamSink,
+} from '../contract';
 import { TRANSCRIPT_FORMAT_VERSION, type Transcript } from '../../transcript/model';
 import { channelOf, readGamaMessage } from './codec';
 
@@ -31,15 +38,75 @@ export function writeGamaFrameLog(transcript: Transcript): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Reads a GAMA frame log fed in chunks: each complete line becomes a message as soon as it is read; lines
+ * it cannot read are reported with their number, and bytes that are not UTF-8 end the reading there.
+ */
+export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): RecordingStreamReader {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let rest = '';
+  let lineNumber = 0;
+  let episode = 0;
+  let framesInEpisode = 0;
+  let index = 0;
+  let broken = false;
+  const readLine = (line: string) => {
+    lineNumber++;
+    if (line.trim() === '' || line.startsWith('#')) return;
+    const fromGama = line.startsWith('{');
+    if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
+    if (framesInEpisode === 0) episode++;
+    if (fromGama) {
+      const reading = readGamaMessage(line);
+      if (!reading.ok)
+        sink.problem({ file: name, line: lineNumber, message: `frame from GAMA: ${reading.problem}` });
+    } else if (!line.includes(';')) {
+      sink.problem({
+        file: name,
+        line: lineNumber,
+        message: `reply without ';' (expected '<id>;<action>')`,
+      });
+    }
+    const dir = fromGama ? 'c2s' : 's2c';
+    const channel = channelOf(line, dir);
+    sink.message({
+      index: index++,
+      conn: `episode ${episode}`,
+      dir,
+      t: 0,
+      kind: 'data',
+      text: line,
+      framing: 'frame',
+      ...(channel ? { channel } : {}),
+    });
+    framesInEpisode++;
+  };
+  const take = (decode: () => string, last: boolean) => {
+    if (broken) return;
+    let text: string;
+    try {
+      text = rest + decode();
+    } catch {
+      broken = true;
+      sink.problem({ file: name, line: lineNumber + 1, message: 'not UTF-8 text' });
+      return;
+    }
+    const lines = text.split(/\r?\n/);
+    rest = last ? '' : lines.pop()!;
+    for (const line of lines) readLine(line);
+  };
+  return {
+    push: (chunk) => take(() => decoder.decode(chunk, { stream: true }), false),
+    end() {
+      take(() => decoder.decode(), true);
+      if (index === 0 && !broken) sink.problem({ file: name, message: 'no frame found' });
+    },
+  };
+}
+
 /** Reads a GAMA frame log into a transcript; lines it cannot read are reported with their number. */
 export function readGamaFrameLog(input: ImportInput): ImportOutcome {
   const problems: ImportProblem[] = [];
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(input.bytes);
-  } catch {
-    return { transcripts: [], problems: [{ file: input.name, message: 'not UTF-8 text' }] };
-  }
   const transcript: Transcript = {
     format: 'protoplay-transcript',
     version: TRANSCRIPT_FORMAT_VERSION,
@@ -50,49 +117,17 @@ export function readGamaFrameLog(input: ImportInput): ImportOutcome {
     messages: [],
     annotations: [],
   };
-  let episode = 0;
-  let framesInEpisode = 0;
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, at) => {
-    if (line.trim() === '' || line.startsWith('#')) return;
-    const fromGama = line.startsWith('{');
-    if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
-    if (framesInEpisode === 0) {
-      episode++;
-      const id = `episode ${episode}`;
-      transcript.connections.push({ id });
-    }
-    const conn = `episode ${episode}`;
-    if (fromGama) {
-      const reading = readGamaMessage(line);
-      if (!reading.ok)
-        problems.push({ file: input.name, line: at + 1, message: `frame from GAMA: ${reading.problem}` });
-    } else if (!line.includes(';')) {
-      problems.push({
-        file: input.name,
-        line: at + 1,
-        message: `reply without ';' (expected '<id>;<action>')`,
-      });
-    }
-    const dir = fromGama ? 'c2s' : 's2c';
-    const channel = channelOf(line, dir);
-    transcript.messages.push({
-      index: transcript.messages.length,
-      conn,
-      dir,
-      t: 0,
-      kind: 'data',
-      text: line,
-      framing: 'frame',
-      ...(channel ? { channel } : {}),
-    });
-    framesInEpisode++;
+  const reader = streamGamaFrameLog(input.name, {
+    message(message) {
+      if (transcript.connections.at(-1)?.id !== message.conn)
+        transcript.connections.push({ id: message.conn });
+      transcript.messages.push(message);
+    },
+    problem: (problem) => problems.push(problem),
   });
-  if (transcript.messages.length === 0) {
-    problems.push({ file: input.name, message: 'no frame found' });
-    return { transcripts: [], problems };
-  }
-  return { transcripts: [transcript], problems };
+  reader.push(input.bytes);
+  reader.end();
+  return { transcripts: transcript.messages.length ? [transcript] : [], problems };
 }
 
 /** The GAMA frame log as a recording format. */
@@ -110,6 +145,7 @@ export const gamaFrameLogFormat: RecordingFormat = {
     if (SCAVENGER_LINE.test(first)) return 0.6 + named;
     return named;
   },
+  stream: streamGamaFrameLog,
   read(inputs) {
     const outcomes = inputs.map(readGamaFrameLog);
     return {

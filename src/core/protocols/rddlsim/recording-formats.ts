@@ -3,11 +3,22 @@
  * them, with timing), the two raw byte streams of one connection (`*.c2s.raw` and `*.s2c.raw`), and
  * messages pasted from a log. Each reader keeps what it could read and reports the rest, located.
  */
-import type { ImportInput, ImportOutcome, ImportProblem, RecordingFormat } from '../contract';
+import type {
+  ImportInput,
+  ImportOutcome,
+  ImportProblem,
+  RecordingFormat,
+  RecordingStreamSink,
+  StreamFrame,
+} from '../contract';
+import { decodeWireBytes } from '../../transcript/bytes';
+import { ServerStreamSplitter } from './framing';
 import { importProblem } from '../../transcript/import';
 import { importRecordFile, looksLikeRecordFile } from '../../transcript/record-import';
 import { directionOfRoot, rootName } from './interleave';
-import { importRawStreams, importRddlsimWireText } from './raw-import';
+import { importRawStreams } from './raw-import';
+import type { TranscriptMessage } from '../../transcript/model';
+import { rddlsimPyrddlgymStreamFormat } from './recording-pyrddlgym';
 import { rddlsimStreamFraming } from './stream-framing';
 
 const latin1 = new TextDecoder('latin1');
@@ -109,13 +120,90 @@ export const rddlsimWireTextFormat: RecordingFormat = {
     inputs.length === 1 && !rawSuffix.test(inputs[0]!.name) && startsWithRddlsimMessage(start(inputs[0]!))
       ? 0.8
       : 0,
-  read: (inputs) =>
-    eachInput(inputs, (input) => importRddlsimWireText(utf8.decode(input.bytes), { name: input.name })),
+  read: (inputs) => {
+    // The same reader as a file read in chunks, so both report alike.
+    const outcome: ImportOutcome = { transcripts: [], problems: [] };
+    for (const input of inputs) {
+      const messages: TranscriptMessage[] = [];
+      const reader = streamWireText(input.name, {
+        message: (message) => messages.push(message),
+        problem: (problem) => outcome.problems.push(problem),
+      });
+      reader.push(input.bytes);
+      reader.end();
+      outcome.transcripts.push({
+        format: 'protoplay-transcript',
+        version: 2,
+        protocol: 'rddlsim',
+        startedAt: 0,
+        meta: { source: input.name, imported: 'wire-text', timing: 'unknown' },
+        connections: [{ id: 'session-1', label: 'session 1' }],
+        messages,
+        annotations: [],
+      });
+    }
+    return outcome;
+  },
+  stream: streamWireText,
 };
+
+/**
+ * The wire text of one file fed in chunks: each message found by its root element (or its NUL). A piece
+ * that is not an rddlsim message is skipped and reported, and a last message cut off by the end of the file
+ * is reported with the byte it starts at (the reader then says what is wrong with it).
+ */
+function streamWireText(name: string, sink: RecordingStreamSink) {
+  const splitter = new ServerStreamSplitter({ findEnd: 'root' });
+  let index = 0;
+  let pushed = 0;
+  const take = (frames: StreamFrame[]) => {
+    for (const frame of frames) {
+      const text = utf8.decode(frame.bytes);
+      if (text.trim() === '') continue;
+      const dir = directionOfRoot(rootName(text));
+      if (!dir) {
+        sink.problem({
+          file: name,
+          message: `message ${index + 1} is not an rddlsim message, skipped: ${text.trim().slice(0, 60)}`,
+        });
+        continue;
+      }
+      sink.message({
+        index: index++,
+        conn: 'session-1',
+        dir,
+        t: 0,
+        kind: 'data',
+        ...decodeWireBytes(frame.bytes),
+        ...(frame.framing === 'none' ? { framing: 'none' as const } : {}),
+      });
+    }
+  };
+  return {
+    push(chunk: Uint8Array) {
+      pushed += chunk.length;
+      // The splitter may keep views of the chunk: give it its own copy.
+      take(splitter.push(chunk.slice()));
+    },
+    end() {
+      const startsAt = pushed - splitter.pendingLength;
+      const rest = splitter.end();
+      const last = rest.length ? utf8.decode(rest[rest.length - 1]!.bytes).trimEnd() : '';
+      if (last !== '' && !/(?:\/>|<\/[\w.-]+>)$/.test(last))
+        sink.problem({
+          file: name,
+          byte: startsAt,
+          message: `the file ends in the middle of a message (${last.slice(0, 40)}...)`,
+        });
+      take(rest);
+    },
+  };
+}
 
 /** Every rddlsim recording format, most specific first. */
 export const RDDLSIM_RECORDING_FORMATS: readonly RecordingFormat[] = [
   rddlsimRecordFileFormat,
+  rddlsimPyrddlgymStreamFormat,
   rddlsimRawStreamsFormat,
   rddlsimWireTextFormat,
 ];

@@ -9,7 +9,8 @@ import {
   aisysHttpTextFormat,
   aisysJsonlFormat,
 } from '../../../../src/core/protocols/aisys/recording';
-import type { Transcript } from '../../../../src/core/transcript/model';
+import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
+import type { ImportProblem } from '../../../../src/core/protocols/contract';
 import { RECORDING_NAMES, recordingBytes } from './recordings';
 
 const encoder = new TextEncoder();
@@ -136,5 +137,24 @@ describe('HAR files', () => {
       text: expect.stringContaining('wrong password'),
     });
     expect(transcripts[0]!.startedAt).toBe(Date.parse('2026-01-02T03:04:05.000Z'));
+  });
+
+  it.each(RECORDING_NAMES)('%s.jsonl fed in chunks gives the messages and problems read whole', (name) => {
+    const bytes = recordingBytes(`${name}.jsonl`);
+    const damaged = new Uint8Array([...bytes, ...encoder.encode('{"request": \n{"conn": 1}\n')]);
+    const whole = aisysJsonlFormat.read([{ name: 'r.jsonl', bytes: damaged }]);
+    expect(whole.problems.map((p) => p.line)).toHaveLength(2);
+    for (const size of [13, 65536]) {
+      const messages: TranscriptMessage[] = [];
+      const problems: ImportProblem[] = [];
+      const reader = aisysJsonlFormat.stream!('r.jsonl', {
+        message: (m) => messages.push(m),
+        problem: (p) => problems.push(p),
+      });
+      for (let i = 0; i < damaged.length; i += size) reader.push(damaged.slice(i, i + size));
+      reader.end();
+      expect(messages).toEqual(whole.transcripts[0]!.messages);
+      expect(problems).toEqual(whole.problems);
+    }
   });
 });

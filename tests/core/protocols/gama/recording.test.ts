@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { gamaFrameLogFormat, writeGamaFrameLog } from '../../../../src/core/protocols/gama';
 import { frames, playRecorded } from './support';
+import type { ImportProblem } from '../../../../src/core/protocols/contract';
+import { inspectRecording, inspectStreamed } from '../../../../src/core/protocols/inspection';
+import { PROTOCOLS } from '../../../../src/core/protocols/registry';
+import type { TranscriptMessage } from '../../../../src/core/transcript/model';
+
+async function* chunksOf(all: Uint8Array, size: number) {
+  for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
+}
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -24,6 +32,37 @@ describe('the GAMA frame log', () => {
     );
   });
 
+  it('reads a log fed in chunks of any size as it reads it whole, and inspects it the same way', async () => {
+    const { transcript } = await playRecorded(() => 'move_left', {
+      scenario: 'A',
+      maxCycles: 5,
+      episodes: 2,
+    });
+    const text = `${writeGamaFrameLog(transcript)}{ "id": "Scav. 1", "broken"\r\nScav. 1;idle`;
+    const whole = gamaFrameLogFormat.read([{ name: 'l.gamalog', bytes: bytes(text) }]);
+    expect(whole.problems).toHaveLength(1);
+    const all = bytes(text);
+    for (const size of [1, 7, 4096]) {
+      const messages: TranscriptMessage[] = [];
+      const problems: ImportProblem[] = [];
+      const reader = gamaFrameLogFormat.stream!('l.gamalog', {
+        message: (m) => messages.push(m),
+        problem: (p) => problems.push(p),
+      });
+      for (let i = 0; i < all.length; i += size) reader.push(all.slice(i, i + size));
+      reader.end();
+      expect(messages).toEqual(whole.transcripts[0]!.messages);
+      expect(problems).toEqual(whole.problems);
+    }
+    const input = { name: 'l.gamalog', bytes: all };
+    const streamed = await inspectStreamed(
+      [{ name: input.name, start: all.subarray(0, 4096), chunks: chunksOf(all, 100) }],
+      PROTOCOLS,
+    );
+    const { transcripts: _, ...read } = inspectRecording([input], PROTOCOLS);
+    expect(streamed).toEqual({ ...read, transcripts: [] });
+  });
+
   it('reports lines it cannot read with their number, and keeps the rest', () => {
     const text = [
       '# a hand-written log',
@@ -43,7 +82,7 @@ describe('the GAMA frame log', () => {
     const binary = { name: 'x.bin', bytes: new Uint8Array([0xff, 0xfe, 0x00]) };
     expect(gamaFrameLogFormat.read([binary])).toEqual({
       transcripts: [],
-      problems: [{ file: 'x.bin', message: 'not UTF-8 text' }],
+      problems: [{ file: 'x.bin', line: 1, message: 'not UTF-8 text' }],
     });
     expect(
       gamaFrameLogFormat.read([{ name: 'e', bytes: bytes('\n# only a comment\n') }]).problems[0]!.message,

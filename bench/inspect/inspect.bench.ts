@@ -1,0 +1,107 @@
+/**
+ * `protoplay inspect` on big rddlsim streams (one sound session of a real recording's rounds, generated in
+ * a temporary folder): MB/s and peak resident memory of the command run as a child process, reading the
+ * file in chunks (what it does from 64 MiB) next to reading it whole (what it did before: the same
+ * `inspectRecording` over the whole file's bytes), both measured in the same run.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
+import { printTable } from '../lib';
+import { writeBigRddlsimStream } from './big-recording';
+
+const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
+/** File sizes in bytes; `BENCH_INSPECT_SIZES=5e6` for a quick run. */
+const SIZES = (process.env.BENCH_INSPECT_SIZES ?? '100e6,1e9').split(',').map(Number);
+
+/** Prints the process's peak resident memory when it exits. */
+const PEAK = `process.on('exit',()=>process.stderr.write('\\npeak-rss-kib '+process.resourceUsage().maxRSS+'\\n'))`;
+
+/** Reading whole, as `inspect` did: the whole file's bytes handed to `inspectRecording`. */
+const WHOLE = `
+import { readFileSync } from 'node:fs';
+import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
+register();
+const { inspectRecording } = await import(${JSON.stringify(resolve(import.meta.dirname, '../../src/core/protocols/inspection.ts'))});
+const { PROTOCOLS } = await import(${JSON.stringify(resolve(import.meta.dirname, '../../src/core/protocols/registry.ts'))});
+const path = process.argv[2];
+const report = inspectRecording([{ name: path, bytes: new Uint8Array(readFileSync(path)) }], PROTOCOLS);
+console.log(report.sessions[0].rounds.length);
+`;
+
+interface Run {
+  seconds: number;
+  peakMiB: number;
+  ok: boolean;
+  note: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  return new Promise((done, failed) => {
+    const start = performance.now();
+    const child = spawn(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(PEAK)}`, ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', failed);
+    child.once('close', (code) => {
+      const peak = Number(/peak-rss-kib (\d+)/.exec(stderr)?.[1] ?? NaN);
+      const error = /(RangeError|Error): [^\n]*/.exec(stderr)?.[0] ?? '';
+      done({
+        seconds: (performance.now() - start) / 1000,
+        peakMiB: peak / 1024,
+        // `inspect` exits 0 on a sound session.
+        ok: code === 0,
+        note: code === 0 ? '' : `exit ${code} ${error.slice(0, 70)}`,
+      });
+    });
+  });
+}
+
+export default async function inspectBench(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'protoplay-bench-inspect-'));
+  try {
+    const wholeScript = join(dir, 'whole.mjs');
+    await writeFile(wholeScript, WHOLE);
+    const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
+    const rows: (string | number)[][] = [
+      ['file', 'path', 'MB/s', 'peak RSS MiB', 'time s', 'vs whole', 'note'],
+    ];
+    for (const bytes of SIZES) {
+      const file = join(dir, `big-${bytes}.log`);
+      const { size } = await writeBigRddlsimStream(recorded, file, bytes);
+      const mb = size / 1e6;
+      const whole = await run([wholeScript, file]);
+      const streamed = await run([BIN, 'inspect', file, '--json', '--stream']);
+      const label = `${Math.round(mb)} MB`;
+      rows.push([
+        label,
+        'whole',
+        whole.ok ? mb / whole.seconds : 0,
+        whole.peakMiB,
+        whole.seconds,
+        '1.00',
+        whole.note,
+      ]);
+      rows.push([
+        label,
+        'streamed',
+        streamed.ok ? mb / streamed.seconds : 0,
+        streamed.peakMiB,
+        streamed.seconds,
+        whole.ok ? (whole.seconds / streamed.seconds).toFixed(2) : 'whole failed',
+        streamed.note,
+      ]);
+      await rm(file);
+    }
+    printTable('protoplay inspect on a generated rddlsim stream (child process, speed ratio vs whole)', rows);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
