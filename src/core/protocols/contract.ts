@@ -7,6 +7,7 @@ import type { SamplePolicy } from '../policy/types';
 import type { Direction, HttpMessageMeta, Transcript, TranscriptMessage } from '../transcript/model';
 import type { ProtocolMachine } from './machine';
 import type { TranscriptReader } from './reading';
+import type { ProtocolEvaluation } from './evaluation-contract';
 import type { ProtocolPlayground } from './session-contract';
 
 /** A message cut out of a byte stream, without its framing bytes. */
@@ -163,4 +164,6 @@ export interface Protocol {
   policyTypes(environment: string): Promise<string>;
   /** How the page's session worker plays it (loaded on first use); absent: the page can only show it. */
   playground?: ProtocolPlayground;
+  /** How episodes are played for `protoplay evaluate` and the page's Evaluate; absent: not evaluable. */
+  evaluation?: ProtocolEvaluation;
 }
