@@ -253,7 +253,7 @@ export class Evaluation {
     });
     const next = (limitMs: number | undefined, watchCalls: boolean) =>
       new Promise<ThreadAnswer>((resolve) => {
-        let timer: unknown = undefined;
+        let timer: ReturnType<typeof setInterval> | undefined = undefined;
         const started = Date.now();
         const finish = (value: ThreadAnswer) => {
           if (timer !== undefined) clearInterval(timer);
@@ -290,13 +290,17 @@ export class Evaluation {
       this.#options.listener?.failure?.(policy, failure);
     };
     try {
-      thread.post({
+      const unsent = post(thread, {
         kind: 'init',
         protocol: this.plan.protocol,
         policy: this.plan.policies[policy]!.source,
         settings: this.plan.settings,
         ...(shared ? { clock: shared } : {}),
       });
+      if (unsent) {
+        stop({ kind: 'crash', seed: pending[0] ?? 0, round: 0, turn: 0, reason: unsent });
+        return;
+      }
       const ready = await next(this.plan.startMs ?? 120_000, false);
       if (ready.kind === 'cancelled') return;
       if (ready.kind !== 'ready') {
@@ -319,13 +323,18 @@ export class Evaluation {
       while (pending.length > 0 && !result.stopped && !this.#cancelled) {
         const seed = pending.shift()!;
         call = undefined;
-        thread.post({
+        const unsent = post(thread, {
           kind: 'play',
           id: ++id,
           seed,
           rounds: this.plan.rounds,
           trace: this.plan.trace ?? false,
         });
+        if (unsent) {
+          this.#ended++;
+          stop({ kind: 'crash', seed, round: 0, turn: 0, reason: unsent });
+          return;
+        }
         const played = this.#toPlayResult(await next(undefined, true));
         if (played.kind !== 'cancelled') this.#ended++;
         if (played.kind === 'cancelled') {
@@ -410,6 +419,16 @@ export class Evaluation {
           },
         };
     }
+  }
+}
+
+/** Posts to a thread; says why when the message cannot be sent (it is not plain data). */
+function post(thread: EvaluationThread, message: ToEvaluationThread): string | undefined {
+  try {
+    thread.post(message);
+    return undefined;
+  } catch (error) {
+    return `cannot send to the evaluation thread: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 
