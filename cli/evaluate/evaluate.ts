@@ -95,7 +95,13 @@ export async function runEvaluate(
   const report = buildReport(plan, run.results, {
     environment: label,
     cancelled: run.cancelled,
-    settings: { isolation, memoryMb, seconds },
+    settings: {
+      isolation,
+      memoryMb,
+      seconds,
+      threads: run.threadStarts.count,
+      threadStartMs: run.threadStarts.count ? run.threadStarts.ms / run.threadStarts.count : null,
+    },
   });
   for (const out of outs) await writeReport(out, report, io.cwd);
   if (json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -138,6 +138,8 @@ export class Evaluation {
   #cancelled = false;
   /** Episodes that ended (played or failed). */
   #ended = 0;
+  /** Threads started, and the time they took to be ready (start, load the protocol and environment), ms. */
+  readonly threadStarts = { count: 0, ms: 0 };
 
   get #loadBudgetMs(): number {
     return this.plan.loadBudgetMs ?? Math.max(10_000, this.plan.budgetMs);
@@ -301,7 +303,12 @@ export class Evaluation {
         stop({ kind: 'crash', seed: pending[0] ?? 0, round: 0, turn: 0, reason: unsent });
         return;
       }
+      const spawned = performance.now();
       const ready = await next(this.plan.startMs ?? 120_000, false);
+      if (ready.kind === 'ready') {
+        this.threadStarts.count++;
+        this.threadStarts.ms += performance.now() - spawned;
+      }
       if (ready.kind === 'cancelled') return;
       if (ready.kind !== 'ready') {
         const reason =
