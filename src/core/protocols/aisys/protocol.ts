@@ -39,4 +39,8 @@ export const aisysProtocol: Protocol = {
   samples: AISYS_SAMPLES,
   defaultSample: DEFAULT_AISYS_SAMPLE,
   policyTypes: async (environment) => (await import('./policy-types')).aisysPolicyTypes(environment),
+  evaluation: {
+    unit: 'run',
+    load: async () => (await import('./evaluation')).createAisysEpisodePlayer(),
+  },
 };
