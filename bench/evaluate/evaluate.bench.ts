@@ -89,6 +89,7 @@ export default async function bench(): Promise<void> {
         r.seconds.toFixed(2),
         rate(r),
         `${(rate(r) / rate(inProcess)).toFixed(2)}x`,
+        r.startMs,
       ]),
     ]);
     console.log(
