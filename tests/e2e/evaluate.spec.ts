@@ -5,7 +5,7 @@ import { editor, setPolicyCode } from './playground-page';
  * Evaluate and Compare on RDDLSim in the built page: many seeds in Web Workers, the summary, the
  * histogram; a saved version compared with the current code on the same seeds, with the verdict, both
  * curves and the first decision where they part; Cancel keeping what ended; a looping policy stopped by
- * its budget; and all of it by keyboard on a phone-width screen.
+ * its budget; and all of it by keyboard on a phone-width screen. The same panel evaluates GAMA episodes.
  */
 
 async function openEvaluate(page: Page) {
@@ -135,4 +135,27 @@ test('by keyboard on a phone-width screen', async ({ page }) => {
   await panel.getByRole('button', { name: 'Close Evaluate' }).focus();
   await page.keyboard.press('Enter');
   await expect(panel).toHaveCount(0);
+});
+
+test('GAMA scavengers: Evaluate episodes of the scenario in the same panel', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('gama');
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('C_basic_single_entrance_region');
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('30');
+  await cycles.press('Tab');
+  await page.getByRole('button', { name: 'Greedy' }).click();
+  await page.getByRole('button', { name: 'Evaluate', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Evaluate' });
+  await expect(panel.getByLabel('Episodes per seed')).toBeVisible();
+  await panel.getByLabel('Last seed').fill('3');
+  await panel.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(progressText(panel)).toContainText('3 / 3 episodes – done', { timeout: 120_000 });
+  const row = panel
+    .getByRole('table', { name: 'Evaluation results' })
+    .getByRole('row', { name: /current code/ });
+  await expect(row.getByRole('cell').first()).toHaveText('3');
+  await expect(panel.getByRole('img', { name: 'Histogram of rewards per episode' })).toBeVisible();
 });
