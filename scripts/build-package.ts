@@ -55,6 +55,7 @@ const cli = await build({
     'aisys-policy-thread-entry': join(root, 'cli/protocols/aisys/policy-thread.ts'),
     'gama-policy-thread-entry': join(root, 'cli/protocols/gama/policy-thread.ts'),
     'massim-team-policy-thread-entry': join(root, 'cli/protocols/massim/team-policy-thread.ts'),
+    'evaluation-thread-entry': join(root, 'cli/evaluate/evaluation-thread.ts'),
   },
   outdir: join(out, 'cli'),
   // The command line's dependencies are bundled too: some are hundreds of small modules (the RDDL parser's

@@ -1,21 +1,22 @@
 /**
- * The contract between the generic command line and the protocols. Every protocol offers the same three
- * commands (run, serve, connect) by registering a `ProtocolCommands` value; the dispatcher knows nothing
+ * The contract between the generic command line and the protocols. Every protocol offers the same
+ * commands (run, serve, connect, evaluate) by registering a `ProtocolCommands` value; the dispatcher knows nothing
  * about any protocol beyond what these specs say.
  */
 import type { CliIo } from './io';
 
-/** The three jobs of the command line. */
-export type CommandName = 'run' | 'serve' | 'connect';
+/** The jobs of the command line. */
+export type CommandName = 'run' | 'serve' | 'connect' | 'evaluate';
 
 /** Every command name, in the order help lists them. */
-export const COMMAND_NAMES: readonly CommandName[] = ['run', 'serve', 'connect'];
+export const COMMAND_NAMES: readonly CommandName[] = ['run', 'serve', 'connect', 'evaluate'];
 
 /** What each command does, for the top-level help. */
 export const COMMAND_SUMMARIES: Readonly<Record<CommandName, string>> = {
   run: 'play sessions locally against the emulated server and print the results',
   serve: "be the server real clients connect to (over the protocol's own transport: TCP, HTTP, WebSocket)",
   connect: 'be a client of a real server (or of `protoplay serve`)',
+  evaluate: 'play policies on many seeds, each in its own sandboxed thread, and compare them',
 };
 
 /** One option of a command, as `util.parseArgs` reads it, with what help prints about it. */
@@ -54,6 +55,11 @@ export interface CommandSpec {
   /** Paragraphs printed under the usage line. */
   description?: string;
   options: readonly OptionSpec[];
+  /**
+   * A `multiple` option whose values may also follow it as plain arguments (`--policies a.ts b.ts`):
+   * positional arguments are added to its list. Without it, positional arguments are refused.
+   */
+  restOption?: string;
   /** Complete command lines, without the leading `protoplay`. */
   examples: readonly string[];
   /** Runs the command; resolves to its exit code, or throws a CliError / ProtoplayError. */

@@ -100,11 +100,21 @@ async function dispatch(
       `protoplay ${command} does not support ${protocol.id} yet; it supports ${offering(command, protocols)}`,
     );
   }
-  const { values } = parseOptions(
+  const { values, positionals } = parseOptions(
     argv.slice(2),
     [...spec.options, ...COMMON_OPTIONS],
     `protoplay ${command} ${protocol.id}`,
+    spec.restOption !== undefined,
   );
+  if (spec.restOption !== undefined && positionals.length > 0) {
+    const given = values[spec.restOption];
+    if (given === undefined) {
+      throw usageError(
+        `unexpected argument '${positionals[0]}'; files go after --${spec.restOption} (see protoplay ${command} ${protocol.id} --help)`,
+      );
+    }
+    values[spec.restOption] = [...(Array.isArray(given) ? given : [given]), ...positionals];
+  }
   if (values.help === true) {
     io.stdout.write(protocolCommandHelp(command, protocol, spec));
     return ExitCode.ok;

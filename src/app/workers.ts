@@ -8,3 +8,11 @@ export function createSessionWorker(): Worker {
     name: workerNameWithScope('session'),
   });
 }
+
+/** Starts an evaluation worker (one policy, many seeds). */
+export function createEvaluationWorker(): Worker {
+  return new Worker(new URL('../../workers/evaluation.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'evaluation',
+  });
+}

@@ -13,6 +13,8 @@ declare function btoa(data: string): string;
 declare function atob(data: string): string;
 declare function setTimeout(callback: () => void, ms?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
+declare function setInterval(callback: () => void, ms?: number): unknown;
+declare function clearInterval(handle: unknown): void;
 declare function queueMicrotask(callback: () => void): void;
 declare const performance: { now(): number };
 declare const console: {

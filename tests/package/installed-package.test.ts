@@ -269,6 +269,42 @@ describe('the installed package', () => {
     expect(aisys.stdout).toMatch(/mean reward/);
   });
 
+  it('evaluates two policy files on the same seeds in evaluation threads', async () => {
+    const nim = AISYS_SAMPLES.find((sample) => sample.id === 'nim-optimal')!;
+    const random = AISYS_SAMPLES.find((sample) => sample.id === 'nim-random')!;
+    await writeFile(join(user, 'eval-optimal.ts'), nim.code);
+    await writeFile(join(user, 'eval-random.ts'), random.code);
+    const result = await protoplay([
+      'evaluate',
+      'aisys',
+      '--env',
+      'nim',
+      '--policies',
+      'eval-optimal.ts',
+      'eval-random.ts',
+      '--seeds',
+      '1..4',
+      '--out',
+      'evaluation.json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const written = JSON.parse(await readFile(join(user, 'evaluation.json'), 'utf8')) as {
+      seeds: number[];
+      roundsPerSeed: number;
+      policies: { policy: string; status: string; rounds: number; mean: number }[];
+    };
+    expect(written.seeds).toEqual([1, 2, 3, 4]);
+    expect(written.policies.map(({ policy, status, rounds }) => ({ policy, status, rounds }))).toEqual(
+      ['eval-optimal.ts', 'eval-random.ts'].map((policy) => ({
+        policy,
+        status: 'evaluated',
+        rounds: 4 * written.roundsPerSeed,
+      })),
+    );
+    // The optimal Nim player wins every run against the weak opponent.
+    expect(written.policies[0]!.mean).toBe(1);
+  });
+
   it('opens the playground: serves the built page and its assets on 127.0.0.1', async () => {
     const { child, match, exited } = await startUntil(
       ['open', '--port', '0'],

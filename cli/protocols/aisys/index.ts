@@ -1,6 +1,7 @@
-/** aisys on the command line: its run, serve and connect commands. */
+/** aisys on the command line: its run, serve, connect and evaluate commands. */
 import type { ProtocolCommands } from '../../command-line/command-spec';
 import { connectCommand } from './connect-command';
+import { evaluateAisysCommand } from './evaluate-command';
 import { runCommand } from './run-command';
 import { serveCommand } from './serve-command';
 
@@ -8,5 +9,5 @@ import { serveCommand } from './serve-command';
 export const aisysCommands: ProtocolCommands = {
   id: 'aisys',
   title: 'aisysprojserver, the AI course server (FAU): runs of an environment over HTTP',
-  commands: { run: runCommand, serve: serveCommand, connect: connectCommand },
+  commands: { run: runCommand, serve: serveCommand, connect: connectCommand, evaluate: evaluateAisysCommand },
 };

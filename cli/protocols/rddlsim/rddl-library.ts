@@ -53,6 +53,7 @@ export class RddlLibrary {
   readonly warnings: string[];
   readonly #files: IndexedFile[];
   readonly #cache = new Map<string, LoadedInstance>();
+  readonly #sources = new Map<string, RddlSource[]>();
   /** A path given for a file already read under another path -> the path it was read under. */
   readonly #aliases: ReadonlyMap<string, string>;
 
@@ -193,6 +194,7 @@ export class RddlLibrary {
     // A missing domain or non-fluents block is reported by loadRddl, located at the reference.
     const sources: RddlSource[] = [...needed].map((file) => ({ name: file.path, text: file.text }));
     const model = loadRddl(sources, { instance });
+    this.#sources.set(instance, sources);
     const domainFile = this.#find('domain', model.info.domain);
     const task =
       domainFile?.taskText != null && instanceFile.taskText !== null
@@ -201,6 +203,13 @@ export class RddlLibrary {
     const loaded = { model, task };
     this.#cache.set(instance, loaded);
     return loaded;
+  }
+
+  /** The texts an instance was loaded from (its domain, non-fluents and instance files), after `load`. */
+  sources(instance: string): RddlSource[] {
+    const sources = this.#sources.get(instance);
+    if (!sources) throw new Error(`instance '${instance}' is not loaded`);
+    return sources;
   }
 
   #find(kind: Block['kind'], name: string): IndexedFile | undefined {

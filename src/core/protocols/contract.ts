@@ -7,6 +7,7 @@ import type { CallOutcome, CallSite, SamplePolicy } from '../policy/types';
 import type { Direction, HttpMessageMeta, Transcript, TranscriptMessage } from '../transcript/model';
 import type { ProtocolMachine } from './machine';
 import type { TranscriptReader } from './reading';
+import type { ProtocolEvaluation } from './evaluation-contract';
 import type { ProtocolPlayground } from './session-contract';
 
 /** A message cut out of a byte stream, without its framing bytes. */
@@ -252,4 +253,6 @@ export interface Protocol {
    * and `connect` without code of its own there.
    */
   endpoints?: ProtocolEndpoints;
+  /** How episodes are played for `protoplay evaluate` and the page's Evaluate; absent: not evaluable. */
+  evaluation?: ProtocolEvaluation;
 }

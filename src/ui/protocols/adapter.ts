@@ -10,6 +10,7 @@ import type { Component } from 'svelte';
 import type { PolicyLanguage } from '../../core/policy/types';
 import type { Protocol } from '../../core/protocols/contract';
 import type { SessionConfig } from '../../core/protocols/session-contract';
+import type { Evaluator } from '../../state/evaluation.svelte';
 import type { Playback } from '../../state/playback.svelte';
 import type { ProtocolViewState, Session } from '../../state/session.svelte';
 import type { Settings } from '../../state/settings.svelte';
@@ -25,6 +26,8 @@ export interface Shell {
   /** Rounds, seed, speed and budget. */
   readonly settings: Settings;
   readonly playback: Playback;
+  /** Evaluate and Compare (many seeds in workers), shared by every protocol's page. */
+  readonly evaluator: Evaluator;
   /** Says something in the notice line (`undefined` clears it). */
   notify(message: string | undefined): void;
   /** What the notice line says now; the workbench shows it in its toolbar. */
@@ -68,6 +71,11 @@ export interface ProtocolPage {
   setPolicyCode?(code: string, language?: PolicyLanguage): void;
   /** The learner's policy code now (the embedding API's `codeChanged`). Absent: the shell's workspace's. */
   readonly policyCode?: string;
+  /**
+   * What an evaluation plays (the protocol's `evaluation` settings: the environment as the learner set
+   * it); rejects with a sentence when it cannot be played now (broken files...). Absent: no Evaluate.
+   */
+  evaluationSettings?(): Promise<unknown>;
   /** Opens text files the protocol reads (RDDL domains and instances), from the embedding API's `load`. */
   openTexts?(files: { name: string; text: string }[]): void;
 }

@@ -44,4 +44,8 @@ export const aisysProtocol: Protocol = {
     // Each run's memory lives in the policy worker, beside the policy.
     loadPolicyRuntime: async () => new (await import('./policy-runtime')).AisysPolicyRuntime(),
   },
+  evaluation: {
+    unit: 'run',
+    load: async () => (await import('./evaluation')).createAisysEpisodePlayer(),
+  },
 };

@@ -66,4 +66,8 @@ export const gamaProtocol: Protocol = {
     // Each scavenger's memory lives in the policy worker, beside the policy.
     loadPolicyRuntime: async () => new (await import('./policy-runtime')).GamaPolicyRuntime(),
   },
+  evaluation: {
+    unit: 'episode',
+    load: async () => (await import('./evaluation')).createGamaEpisodePlayer(),
+  },
 };

@@ -52,4 +52,8 @@ export const rddlsimProtocol: Protocol = {
     loadRunner: async () => (await import('./playground/runner')).rddlsimPlaygroundRunner,
     loadPolicyRuntime: async () => new (await import('../../policy/runtime')).PolicyRuntime(),
   },
+  evaluation: {
+    unit: 'round',
+    load: async () => (await import('./evaluation')).createRddlsimEpisodePlayer(),
+  },
 };

@@ -3,6 +3,7 @@
  * quirks, batch mode), kept in storage and in the share link, the scavenger the views follow, and how a
  * run is started (the shell's scenario, episodes as rounds, seed and policy, with these settings).
  */
+import type { GamaEvaluationSettings } from '../../../core/protocols/gama/evaluation';
 import {
   DEFAULT_GAMA_SESSION_OPTIONS,
   sanitizeGamaOptions,
@@ -73,6 +74,17 @@ export class GamaPage implements ProtocolPage {
 
   async run(startPaused: boolean): Promise<void> {
     await this.#shell.run({ startPaused, options: $state.snapshot(this.options) });
+  }
+
+  evaluationSettings(): Promise<GamaEvaluationSettings> {
+    const { cycles, observation, sendTerminal, faithfulQuirks } = this.options;
+    return Promise.resolve({
+      scenario: this.#shell.workspace.environment,
+      maxCycles: cycles,
+      observation: { kind: observation },
+      sendTerminal,
+      faithfulQuirks,
+    });
   }
 
   shareFragment(): string {

@@ -107,6 +107,12 @@ export class RddlsimPage implements ProtocolPage {
     await this.#shell.run({ startPaused, options });
   }
 
+  async evaluationSettings(): Promise<unknown> {
+    const refusal = await this.documents.runRefusal();
+    if (refusal) throw new Error(refusal);
+    return this.documents.sessionSource();
+  }
+
   shareFragment(): string {
     return rddlShareFragment(this.documents);
   }

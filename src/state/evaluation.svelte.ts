@@ -1,0 +1,264 @@
+/**
+ * The page's Evaluate and Compare: the core's `Evaluation` with a Web Worker per policy thread (as many at
+ * a time as the machine has processors), folded into what the panel shows as episodes end: the rewards
+ * (for the histogram and the curves), the summary with its 95% interval, time per unit, failures, and for
+ * Compare the paired differences with their verdict and the first decision where the two policies differ.
+ */
+import {
+  compareResults,
+  Evaluation,
+  firstDivergence,
+  type Comparison,
+  type EvaluatedPolicy,
+  type EvaluationThread,
+} from '../core/evaluation/evaluation';
+import type { FromEvaluationThread } from '../core/evaluation/messages';
+import { summarise, type Summary } from '../core/evaluation/statistics';
+import type { Protocol } from '../core/protocols/contract';
+import type { EvaluatedPolicySource, TraceStep } from '../core/protocols/evaluation-contract';
+
+/** A policy version kept for comparison. */
+export interface PolicySnapshot {
+  label: string;
+  source: EvaluatedPolicySource;
+  savedAt: number;
+}
+
+/** What to play. */
+export interface EvaluationRequest {
+  protocol: Protocol;
+  settings: unknown;
+  seeds: number[];
+  rounds: number;
+  budgetMs: number;
+}
+
+/** One seed's mean reward for each policy (for the curves). */
+export interface SeedPoint {
+  seed: number;
+  values: (number | undefined)[];
+}
+
+/** Where the first decisions of two policies on one seed part. */
+export interface DivergenceReport {
+  seed: number;
+  /** Undefined when both took the same decisions all along. */
+  step?: { round: number; turn: number; a?: string; b?: string };
+  decisions: number;
+}
+
+/** A Web Worker as an evaluation thread. */
+function webWorkerThread(worker: Worker): EvaluationThread {
+  return {
+    post: (message) => worker.postMessage(message),
+    listen(handlers) {
+      worker.addEventListener('message', (event: MessageEvent<FromEvaluationThread>) =>
+        handlers.message(event.data),
+      );
+      worker.addEventListener('error', (event) => {
+        event.preventDefault();
+        handlers.exit(event.message || 'the evaluation worker failed');
+      });
+    },
+    terminate: () => worker.terminate(),
+  };
+}
+
+/** Evaluate and Compare, reactive. */
+export class Evaluator {
+  readonly #createWorker: () => Worker;
+  #evaluation: Evaluation | undefined;
+
+  status = $state<'idle' | 'running' | 'done' | 'cancelled'>('idle');
+  mode = $state<'evaluate' | 'compare'>('evaluate');
+  /** Labels of the policies of the last run (one for Evaluate, two for Compare: the saved one first). */
+  labels = $state<string[]>([]);
+  unit = $state('round');
+  ended = $state(0);
+  total = $state(0);
+  /** Every unit's reward of each policy, in the order they ended. */
+  rewards = $state<number[][]>([]);
+  summaries = $state<(Summary | undefined)[]>([]);
+  /** Time per unit (ms) of each policy, in its worker. */
+  msPerUnit = $state<(number | undefined)[]>([]);
+  points = $state<SeedPoint[]>([]);
+  failures = $state<string[]>([]);
+  comparison = $state<Comparison | undefined>();
+  /** The saved version Compare plays against the current code. */
+  snapshot = $state<PolicySnapshot | undefined>();
+  divergence = $state<DivergenceReport | undefined>();
+  divergenceBusy = $state(false);
+  /** Seconds the last run took. */
+  seconds = $state(0);
+  #lastRequest: EvaluationRequest | undefined;
+  #lastPolicies: EvaluatedPolicy[] = [];
+
+  constructor(createWorker: () => Worker) {
+    this.#createWorker = createWorker;
+  }
+
+  get running(): boolean {
+    return this.status === 'running';
+  }
+
+  /** Threads at a time: the processors the browser reports (at least one). */
+  get workers(): number {
+    return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 2);
+  }
+
+  /** Keeps this code as the version the next Compare plays against. */
+  saveSnapshot(source: EvaluatedPolicySource): void {
+    const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' }).format(Date.now());
+    this.snapshot = { label: `saved at ${time}`, source, savedAt: Date.now() };
+  }
+
+  /** Plays the current code on every seed. */
+  evaluate(request: EvaluationRequest, current: EvaluatedPolicySource): Promise<void> {
+    return this.#run('evaluate', request, [{ label: 'current code', source: current }]);
+  }
+
+  /** Plays the saved version and the current code on the same seeds, and compares them. */
+  compare(request: EvaluationRequest, current: EvaluatedPolicySource): Promise<void> {
+    const saved = this.snapshot;
+    if (!saved) return Promise.resolve();
+    return this.#run('compare', request, [
+      // The snapshot is reactive state (a proxy), which cannot be posted to a worker: send its plain copy.
+      { label: `saved version (${saved.label})`, source: $state.snapshot(saved.source) },
+      { label: 'current code', source: current },
+    ]);
+  }
+
+  /** Stops; what ended is kept. */
+  cancel(): void {
+    this.#evaluation?.cancel();
+  }
+
+  async #run(
+    mode: 'evaluate' | 'compare',
+    request: EvaluationRequest,
+    policies: EvaluatedPolicy[],
+  ): Promise<void> {
+    const evaluationOf = request.protocol.evaluation;
+    if (!evaluationOf || this.running) return;
+    this.#evaluation?.cancel();
+    this.mode = mode;
+    this.status = 'running';
+    this.labels = policies.map((p) => p.label);
+    this.unit = evaluationOf.unit;
+    this.ended = 0;
+    this.total = policies.length * request.seeds.length;
+    this.rewards = policies.map(() => []);
+    this.summaries = policies.map(() => undefined);
+    this.msPerUnit = policies.map(() => undefined);
+    this.points = [];
+    this.failures = [];
+    this.comparison = undefined;
+    this.divergence = undefined;
+    this.#lastRequest = request;
+    this.#lastPolicies = policies;
+    const seedIndex: Record<number, number> = Object.fromEntries(request.seeds.map((seed, i) => [seed, i]));
+    const points: SeedPoint[] = request.seeds.map((seed) => ({
+      seed,
+      values: policies.map(() => undefined),
+    }));
+    const evaluation = new Evaluation(
+      {
+        protocol: request.protocol.id,
+        unit: evaluationOf.unit,
+        settings: request.settings,
+        policies,
+        seeds: request.seeds,
+        rounds: request.rounds,
+        workers: this.workers,
+        budgetMs: request.budgetMs,
+      },
+      {
+        spawn: () => webWorkerThread(this.#createWorker()),
+        listener: {
+          episode: (record) => {
+            this.rewards[record.policy]!.push(...record.rewards);
+            const result = evaluation.results[record.policy]!;
+            this.summaries[record.policy] = result.summary.summary();
+            this.msPerUnit[record.policy] = result.summary.n ? result.ms / result.summary.n : undefined;
+            const point = points[seedIndex[record.seed]!]!;
+            point.values[record.policy] = summarise(record.rewards).mean;
+            this.points = points.filter((p) => p.values.some((v) => v !== undefined));
+            this.ended = evaluation.progress.ended;
+          },
+          failure: (policy, failure) => {
+            this.failures.push(
+              `${policies[policy]!.label}: ${failure.kind} on seed ${failure.seed}: ${failure.reason}`,
+            );
+            this.ended = evaluation.progress.ended;
+          },
+        },
+      },
+    );
+    this.#evaluation = evaluation;
+    const started = performance.now();
+    try {
+      await evaluation.run();
+    } catch (error) {
+      evaluation.cancel();
+      this.failures.push(`the evaluation stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.seconds = (performance.now() - started) / 1000;
+    this.ended = evaluation.progress.ended;
+    if (mode === 'compare') this.comparison = compareResults(evaluation.results, 0, 1, evaluationOf.unit);
+    this.status = evaluation.cancelled ? 'cancelled' : 'done';
+  }
+
+  /** Plays one seed of the last Compare again with every decision kept, and finds where the two part. */
+  async findDivergence(seed: number): Promise<void> {
+    const request = this.#lastRequest;
+    const evaluationOf = request?.protocol.evaluation;
+    if (!request || !evaluationOf || this.#lastPolicies.length < 2 || this.divergenceBusy) return;
+    this.divergenceBusy = true;
+    try {
+      const traces: (TraceStep[] | undefined)[] = [undefined, undefined];
+      const evaluation = new Evaluation(
+        {
+          protocol: request.protocol.id,
+          unit: evaluationOf.unit,
+          settings: request.settings,
+          policies: this.#lastPolicies,
+          seeds: [seed],
+          rounds: request.rounds,
+          workers: 2,
+          budgetMs: request.budgetMs,
+          trace: true,
+        },
+        {
+          spawn: () => webWorkerThread(this.#createWorker()),
+          listener: { episode: (record) => (traces[record.policy] = record.trace ?? []) },
+        },
+      );
+      const results = await evaluation.run();
+      const [a, b] = traces;
+      if (!a || !b) {
+        const reason = results.flatMap((r) => r.failures.map((f) => f.reason))[0] ?? 'it did not finish';
+        this.divergence = undefined;
+        this.failures = [...this.failures, `seed ${seed} could not be replayed: ${reason}`];
+        return;
+      }
+      const found = firstDivergence(a, b);
+      const where = found?.a ?? found?.b;
+      this.divergence = {
+        seed,
+        decisions: Math.min(a.length, b.length),
+        ...(found && where
+          ? {
+              step: {
+                round: where.round,
+                turn: where.turn,
+                ...(found.a ? { a: found.a.actions } : {}),
+                ...(found.b ? { b: found.b.actions } : {}),
+              },
+            }
+          : {}),
+      };
+    } finally {
+      this.divergenceBusy = false;
+    }
+  }
+}
