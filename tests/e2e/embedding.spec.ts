@@ -81,8 +81,8 @@ test('embedded links keep each visitor’s edits across reloads, and open with a
     .frame({ url: /code=/ })!
     .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  // Stored a moment after the edit.
-  await page.waitForTimeout(1500);
+  // Stored a moment after the edit: the frame says when.
+  await expect(grid.locator('[data-stored="true"]')).toBeAttached();
 
   await page.reload();
   await expect(grid.getByRole('code').getByText('my own attempt')).toBeVisible({ timeout: 30_000 });

@@ -157,8 +157,8 @@ test('a real server configuration file plays, and a reload brings back the works
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
   await expect(world(page)).toHaveAccessibleName(/World after step 19: 20 by 20 cells, 4 agents/);
-  // Storage writes are debounced; give them a moment before reloading.
-  await page.waitForTimeout(1500);
+  // Storage writes are debounced: reload once the page says everything is stored.
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
   await expect(status(page)).toContainText('showing the last session');
@@ -211,4 +211,35 @@ test('switching from RDDLSim to MASSim checks the team code, not what the RDDLSi
   // text's answers: nothing here, and its "Cannot find name" errors marked on the team's sample).
   await expect(await hoverWord(page, 'Percept')).toContainText('type Percept', { timeout: 15_000 });
   await expect(page.locator('.squiggly-error:visible')).toHaveCount(0);
+});
+
+test('MASSim controls wait for the stored state: a match started at once is not replaced by the restore', async ({
+  page,
+}) => {
+  await openMassim(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
+  // Storage answers slowly now (a loaded machine): every IndexedDB request succeeds a second late.
+  await page.addInitScript(() => {
+    const onsuccess = Object.getOwnPropertyDescriptor(IDBRequest.prototype, 'onsuccess')!;
+    Object.defineProperty(IDBRequest.prototype, 'onsuccess', {
+      configurable: true,
+      get() {
+        return onsuccess.get!.call(this);
+      },
+      set(handler: ((event: Event) => void) | null) {
+        onsuccess.set!.call(
+          this,
+          handler && ((event: Event) => setTimeout(() => handler.call(this, event), 1000)),
+        );
+      },
+    });
+  });
+  await page.reload();
+  // Pressed as soon as it can be: the match played is the new one, not the session stored before.
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 60_000 });
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(status(page)).not.toContainText('last session');
 });

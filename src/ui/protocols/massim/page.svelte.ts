@@ -14,6 +14,7 @@ import {
   sanitizeMassimWorkspace,
 } from '../../../state/protocols/massim/workspace-data';
 import { MassimWorkspace } from '../../../state/protocols/massim/workspace.svelte';
+import { storeActivity } from '../../../state/store-activity.svelte';
 import type { PolicyLanguage } from '../../../core/policy/types';
 import type { ProtocolPage, RoundResult, Shell } from '../adapter';
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
@@ -82,11 +83,7 @@ export class MassimPage implements ProtocolPage {
   keep(): () => void {
     const data = $state.snapshot(this.workspace.toData());
     const protocol = massimProtocol.id;
-    const timer = setTimeout(
-      () => void storeProtocolState(protocol, 'workspace', data).catch(() => undefined),
-      400,
-    );
-    return () => clearTimeout(timer);
+    return storeActivity.later(() => storeProtocolState(protocol, 'workspace', data), 400);
   }
 
   async run(startPaused: boolean): Promise<void> {
