@@ -68,6 +68,12 @@ export interface ProtocolPage {
   setPolicyCode?(code: string, language?: PolicyLanguage): void;
   /** The learner's policy code now (the embedding API's `codeChanged`). Absent: the shell's workspace's. */
   readonly policyCode?: string;
+  /**
+   * Shows the message at a transcript index in the protocol's own views (the embedding API's `seek`):
+   * selects it, and moves views that show one moment (a world, a step) to it. Absent: the shell's
+   * playback selects it.
+   */
+  seek?(index: number): void;
   /** Opens text files the protocol reads (RDDL domains and instances), from the embedding API's `load`. */
   openTexts?(files: { name: string; text: string }[]): void;
 }

@@ -71,6 +71,13 @@ export class MassimPage implements ProtocolPage {
     this.workspace.replaced++;
   }
 
+  /** Selects a message and shows the step it belongs to (the world, the timeline, the agent's view). */
+  seek(index: number): void {
+    this.playback.message = index;
+    const frame = this.reading.rows.frame[index];
+    if (frame !== undefined && frame >= 0) this.playback.frame = frame;
+  }
+
   /** Stored workspace, then a link's on top (a configuration file picked here is kept). */
   async restore(fragment: string): Promise<void> {
     const stored = await loadProtocolState(massimProtocol.id, 'workspace');
