@@ -243,3 +243,43 @@ test('MASSim controls wait for the stored state: a match started at once is not 
   await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
   await expect(status(page)).not.toContainText('last session');
 });
+
+test('MASSim match settings refuse values they cannot use, with a message, and no match starts until fixed', async ({
+  page,
+}) => {
+  await openMassim(page);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  const run = page.getByRole('button', { name: 'Run' });
+  await page.getByText('Match settings', { exact: true }).click();
+  const steps = page.getByRole('spinbutton', { name: 'Steps', exact: true });
+  await steps.fill('0');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Steps: 0 is out of range (from 1 to 2,000)' }),
+  ).toBeVisible();
+  await expect(steps).toHaveAttribute('aria-invalid', 'true');
+  await expect(run).toBeDisabled();
+  await steps.fill('2.5');
+  await expect(
+    page.getByRole('alert').filter({ hasText: "Steps: '2.5' is not a whole number" }),
+  ).toBeVisible();
+  const width = page.getByRole('spinbutton', { name: 'Grid width' });
+  await width.fill('3');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Grid width: 3 is out of range (from 5 to 200)' }),
+  ).toBeVisible();
+  // Closed, the settings still say what to fix beside Run.
+  await page.getByText('Match settings', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Match settings to fix' })).toContainText(
+    'Grid width',
+  );
+  await page.getByText('Match settings', { exact: true }).click();
+  await steps.fill('12');
+  await width.fill('20');
+  await expect(page.getByRole('alert').filter({ hasText: /out of range|not a whole number/ })).toHaveCount(0);
+  await expect(run).toBeEnabled();
+  await expect(page.getByRole('toolbar', { name: 'Session controls' })).toContainText('20 × 40 · 12 steps');
+  await page.getByText('Match settings', { exact: true }).click();
+  await run.click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('Step 11');
+});
