@@ -283,3 +283,48 @@ test('MASSim match settings refuse values they cannot use, with a message, and n
   await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
   await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('Step 11');
 });
+
+test('MASSim views agree on the step shown: message detail, log, tooltip and toolbar', async ({ page }) => {
+  await openMassim(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const log = page.getByRole('listbox', { name: 'Messages' });
+  const selectedRow = log.locator('[aria-selected="true"]');
+
+  // The timeline leads the log: the step shown selects its first message, placed by its step.
+  await page.getByRole('slider', { name: 'Step shown' }).fill('8');
+  await expect(selectedRow).toContainText('s8');
+  await expect(selectedRow).toContainText('request-action');
+  const detail = page.getByRole('region', { name: 'Message detail' });
+  await expect(detail).toContainText(' · step 8 · ');
+  await expect(detail).not.toContainText('round 1');
+
+  // A tooltip under a still pointer follows the step shown.
+  const agent = page.getByRole('combobox', { name: 'Agent' });
+  const panel = page.getByRole('region', { name: 'Point of view' });
+  const positionNow = async () =>
+    (await panel.getByText(/^\(\d+, \d+\)$/).textContent())!.match(/\d+/g)!.map(Number);
+  await page.getByRole('slider', { name: 'Step shown' }).fill('29');
+  await agent.selectOption('agentA1');
+  const late = await positionNow();
+  await page.getByRole('slider', { name: 'Step shown' }).fill('0');
+  const early = await positionNow();
+  expect(early).not.toEqual(late);
+  await page.getByRole('slider', { name: 'Step shown' }).fill('29');
+  await agent.selectOption('');
+  const { canvas, position } = await cellCentre(page, late[0]!, late[1]!);
+  await canvas.hover({ position });
+  await expect(page.getByRole('tooltip')).toContainText('agentA1');
+  // The step changes by keyboard; the pointer does not move.
+  await page.getByRole('slider', { name: 'Step shown' }).fill('0');
+  await expect(world(page)).toHaveAccessibleName(/World after step 0:/);
+  await expect(page.getByRole('tooltip')).not.toContainText('agentA1');
+
+  // Once stored and reloaded, the toolbar says what is on show, not the settings of the next match.
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
+  await page.reload();
+  await expect(status(page)).toContainText('showing the last session', { timeout: 30_000 });
+  await expect(page.getByRole('toolbar', { name: 'Session controls' })).toContainText(
+    'Showing the last session: 10 agents · 30 steps',
+  );
+});
