@@ -49,13 +49,23 @@ test('a damaged recording shows its broken rules and its unreadable part, locate
   await expect(summary.getByRole('list', { name: 'Unreadable parts' })).toBeFocused();
   await summary.getByRole('button', { name: /^\d+ messages$/ }).click();
   await expect(page.getByRole('tab', { name: 'Messages' })).toHaveAttribute('aria-selected', 'true');
-  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toContainText('session-request');
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toContainText(
+    'session-request',
+  );
 
   // The broken rule in the console, with its id; choosing it selects its message.
   await page.getByRole('tab', { name: /Console/ }).click();
   const entries = page.getByRole('listbox', { name: 'Console entries' });
   const entry = entries.getByRole('option').filter({ hasText: 'rddlsim.round-request.expected' });
   await expect(entry).toContainText('<round-requesX>');
+  // Its kind stands apart from its text.
+  const kind = (await entry.getByText('violation', { exact: true }).boundingBox())!;
+  const text = (await entry.getByText(/round-request\.expected/).boundingBox())!;
+  const kindWidth = await entry
+    .getByText('violation', { exact: true })
+    .evaluate((e) => e.scrollWidth - e.clientWidth);
+  expect(kindWidth).toBeLessThanOrEqual(0);
+  expect(kind.x + kind.width).toBeLessThanOrEqual(text.x);
   await entry.click();
   await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<round-requesX');
   // The log flags the message, and shows it selected.
