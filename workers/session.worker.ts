@@ -18,6 +18,7 @@ import type { Protocol } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
 import { openRecording } from '../src/core/session/open-recording';
+import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
 import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { storeLastTranscript } from '../src/storage/transcript-storage';
@@ -147,6 +148,7 @@ const api: SessionWorkerApi = {
   },
   ask: (question, args) => current?.ask(question, args),
   exportJson: () => current?.exportJson(),
+  whenKept: () => whenKeepersQuiet(),
 };
 
 // The default endpoint is the worker global scope.

@@ -6,6 +6,7 @@ import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
 import { loadStoredState, storeWorkspace } from '../storage/workspace-storage';
 import { protocolOrDefault } from '../core/protocols/registry';
 import { fittingSample, isUneditedSample } from '../state/fitting-sample';
+import { storeActivity } from '../state/store-activity.svelte';
 import type { Settings, SettingsData } from '../state/settings.svelte';
 import { decodeSharedConfig, encodeSharedConfig } from '../state/share';
 import type { Workspace, WorkspaceData } from '../state/workspace.svelte';
@@ -98,11 +99,7 @@ export function keepWorkspaceStored({
 }: Pick<AppState, 'workspace' | 'settings'>): () => void {
   const workspaceData = workspace.toData();
   const settingsData = settings.toData();
-  const timer = setTimeout(
-    () => void storeWorkspace(workspaceData, settingsData).catch(() => undefined),
-    300,
-  );
-  return () => clearTimeout(timer);
+  return storeActivity.later(() => storeWorkspace(workspaceData, settingsData), 300);
 }
 
 /**

@@ -202,6 +202,11 @@ export class Session {
     return (await this.#worker().ask(question, args)) as T | undefined;
   }
 
+  /** Resolves once the worker has stored the session's transcript (or has nothing waiting to store). */
+  async whenKept(): Promise<void> {
+    await this.#api?.whenKept();
+  }
+
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
     const pieces = await this.#worker().exportJson();

@@ -1,6 +1,7 @@
 import type { Annotation, Transcript, TranscriptMessage } from '../core/transcript/model';
 import type { ReaderNews, TranscriptOrigin, TurnPlace } from '../core/protocols/session-contract';
 import { DeferredBatches } from './deferred-batches';
+import { applyRoundNews } from '../core/session/reader-news';
 import type {
   MessageSummary,
   RoundSummary,
@@ -225,7 +226,7 @@ export class TranscriptState {
       const reading = this.#reading;
       for (const row of news.messages) reading.messages.push(row);
       for (const turn of news.turns) reading.turns.push(turn);
-      reading.rounds.splice(news.roundsFrom, Infinity, ...news.rounds);
+      applyRoundNews(reading.rounds, news);
       for (const note of news.notes) reading.notes.push(note);
     } else {
       this.#reader.append(messages, annotations);

@@ -1,6 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  defaultMassimWorkspace,
+  encodeMassimWorkspace,
+  massimLinkParameter,
+} from '../../src/state/protocols/massim/workspace-data';
 
 /**
  * The embedding API (docs/embedding.md) from a course page of another origin: two players on one page,
@@ -16,6 +21,12 @@ test.beforeAll(async ({ baseURL }) => {
   course = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
     const allow = request.url?.startsWith('/allowed') ? `&allow=${encodeURIComponent(courseOrigin)}` : '';
+    const massim = defaultMassimWorkspace();
+    massim.settings = { ...massim.settings, speed: 'fast', steps: 20 };
+    const frames = request.url?.startsWith('/allowed-massim')
+      ? `<iframe src="${baseURL}#${massimLinkParameter}=${encodeMassimWorkspace(massim)}&exercise=match${allow}" width="1200" height="800" title="Exercise one"></iframe>`
+      : `<iframe src="${baseURL}#e=grid_walk&seed=7&rounds=2&exercise=one${allow}" width="1000" height="700" title="Exercise one"></iframe>
+      <iframe src="${baseURL}#e=network_admin&seed=3&rounds=3&exercise=two${allow}" width="1000" height="700" title="Exercise two"></iframe>`;
     response.end(`<!doctype html><title>Week 4</title>
       <script>
         window.received = [];
@@ -37,8 +48,7 @@ test.beforeAll(async ({ baseURL }) => {
           frames[frame === 'one' ? 0 : 1].postMessage({ protoplay: 1, id, ...message }, '*');
         });
       </script>
-      <iframe src="${baseURL}#e=grid_walk&seed=7&rounds=2&exercise=one${allow}" width="1000" height="700" title="Exercise one"></iframe>
-      <iframe src="${baseURL}#e=network_admin&seed=3&rounds=3&exercise=two${allow}" width="1000" height="700" title="Exercise two"></iframe>`);
+      ${frames}`);
   });
   await new Promise<void>((resolve) => course.listen(0, '127.0.0.1', resolve));
   courseOrigin = `http://127.0.0.1:${(course.address() as AddressInfo).port}`;
@@ -187,4 +197,37 @@ test('the sample course page shows the scores its two exercises post', async ({ 
   const matchScores = page.getByRole('table', { name: 'Exercise 2 scores' }).locator('tbody tr');
   await expect(matchScores.last()).toContainText('total (finished)', { timeout: 120_000 });
   await expect(matchScores).toHaveCount(2);
+});
+
+test('seek moves a MASSim player’s views to the message’s step', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${courseOrigin}/allowed-massim.html`);
+  await expect.poll(async () => (await received(page)).some((m) => m.data.type === 'ready')).toBe(true);
+  const match = page.frameLocator('iframe[title="Exercise one"]');
+  expect(await ask(page, 'one', { type: 'run' })).toMatchObject({ ok: true });
+  await expect
+    .poll(async () => (await received(page)).some((m) => m.data.type === 'sessionEnd'), { timeout: 60_000 })
+    .toBe(true);
+  const world = match.getByRole('img', { name: /^World after step/ });
+  await expect(world).toHaveAccessibleName(/World after step 19:/);
+
+  // The request-action of step 5, found in the transcript the player gives.
+  const { transcript } = (await ask(page, 'one', { type: 'getTranscript' })) as {
+    transcript: { messages: { index: number; text?: string }[] };
+  };
+  const target = transcript.messages.find(
+    (m) => /"type":"request-action"/.test(m.text ?? '') && /"step":5\b/.test(m.text ?? ''),
+  )!;
+  expect(target).toBeDefined();
+  expect(await ask(page, 'one', { type: 'seek', index: target.index })).toMatchObject({ ok: true });
+  await expect(match.getByRole('toolbar', { name: 'Timeline' })).toContainText('Step 5');
+  await expect(world).toHaveAccessibleName(/World after step 5:/);
+  await expect(
+    match.getByRole('listbox', { name: 'Messages' }).locator('[aria-selected="true"]'),
+  ).toContainText(String(target.index));
+  // An index past the transcript is refused with the reason.
+  expect(await ask(page, 'one', { type: 'seek', index: 1_000_000 })).toMatchObject({
+    ok: false,
+    error: expect.stringContaining('there is no message 1000000'),
+  });
 });

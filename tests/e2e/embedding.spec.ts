@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { compressToBase64Url } from '../../src/state/share';
@@ -81,8 +81,8 @@ test('embedded links keep each visitor’s edits across reloads, and open with a
     .frame({ url: /code=/ })!
     .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  // Stored a moment after the edit.
-  await page.waitForTimeout(1500);
+  // Stored a moment after the edit: the frame says when.
+  await expect(grid.locator('[data-stored="true"]')).toBeAttached();
 
   await page.reload();
   await expect(grid.getByRole('code').getByText('my own attempt')).toBeVisible({ timeout: 30_000 });
@@ -102,4 +102,64 @@ test('embedded links keep each visitor’s edits across reloads, and open with a
     timeout: 30_000,
   });
   await expect(grid.getByRole('code').getByText('my own attempt')).toHaveCount(0);
+});
+
+/** The panes shown in the workbench, and how much of its area they fill (the rest is gaps and margins). */
+async function shownPanes(page: Page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('main')!;
+    const panes = [...main.querySelectorAll(':scope > section')].filter(
+      (s) => getComputedStyle(s).display !== 'none',
+    );
+    const boxes = panes.map((p) => p.getBoundingClientRect());
+    const area = boxes.reduce((sum, b) => sum + b.width * b.height, 0);
+    const overlaps = boxes.some((a, i) =>
+      boxes.some(
+        (b, j) =>
+          j > i &&
+          a.left < b.right - 1 &&
+          b.left < a.right - 1 &&
+          a.top < b.bottom - 1 &&
+          b.top < a.bottom - 1,
+      ),
+    );
+    return {
+      labels: panes.map((p) => p.getAttribute('aria-label')),
+      filled: area / (main.scrollWidth * main.scrollHeight),
+      overlaps,
+      overflowX: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    };
+  });
+}
+
+test('panels= shows only the panes asked for, and they share the space with no empty places', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const cases = [
+    { protocol: 'rddlsim', panels: 'chart,state', labels: ['Rewards', 'State'] },
+    { protocol: 'rddlsim', panels: 'editor,log', labels: ['Editor', 'Messages'] },
+    { protocol: 'rddlsim', panels: 'log', labels: ['Messages'] },
+    { protocol: 'massim', panels: 'world,chart,log', labels: ['World', 'Scores', 'Messages and notes'] },
+    { protocol: 'massim', panels: 'editor,state', labels: ['Policy', 'Point of view'] },
+  ];
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const { protocol, panels, labels } of cases) {
+      // A fresh load each time: the options are read when the page opens.
+      await page.goto('about:blank');
+      await page.goto(`./#p=${protocol}&panels=${panels}&exercise=panes-${protocol}`);
+      await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+      const shown = await shownPanes(page);
+      const where = `${protocol} panels=${panels} at ${viewport.width} px`;
+      expect(shown.labels, where).toEqual(labels);
+      expect(shown.overlaps, where).toBe(false);
+      expect(shown.overflowX, where).toBeLessThanOrEqual(0);
+      // Before, the designed grid kept the hidden panes' places: as little as a quarter was filled.
+      expect(shown.filled, where).toBeGreaterThan(0.88);
+    }
+  }
 });

@@ -38,11 +38,34 @@ test('a damaged recording shows its broken rules and its unreadable part, locate
     `damaged.transcript:${line}: not a record header: '@@ oops'`,
   );
 
+  // Each part of the summary leads to what it counts.
+  await summary.getByRole('button', { name: /violations?$/ }).click();
+  await expect(page.getByRole('tab', { name: /Console/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('region', { name: 'Messages' })).toBeFocused();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<round-requesX');
+  await summary.getByRole('button', { name: '3 rounds' }).click();
+  await expect(page.getByRole('region', { name: 'Rewards' })).toBeFocused();
+  await summary.getByRole('button', { name: '1 unreadable part' }).click();
+  await expect(summary.getByRole('list', { name: 'Unreadable parts' })).toBeFocused();
+  await summary.getByRole('button', { name: /^\d+ messages$/ }).click();
+  await expect(page.getByRole('tab', { name: 'Messages' })).toHaveAttribute('aria-selected', 'true');
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toContainText(
+    'session-request',
+  );
+
   // The broken rule in the console, with its id; choosing it selects its message.
   await page.getByRole('tab', { name: /Console/ }).click();
   const entries = page.getByRole('listbox', { name: 'Console entries' });
   const entry = entries.getByRole('option').filter({ hasText: 'rddlsim.round-request.expected' });
   await expect(entry).toContainText('<round-requesX>');
+  // Its kind stands apart from its text.
+  const kind = (await entry.getByText('violation', { exact: true }).boundingBox())!;
+  const text = (await entry.getByText(/round-request\.expected/).boundingBox())!;
+  const kindWidth = await entry
+    .getByText('violation', { exact: true })
+    .evaluate((e) => e.scrollWidth - e.clientWidth);
+  expect(kindWidth).toBeLessThanOrEqual(0);
+  expect(kind.x + kind.width).toBeLessThanOrEqual(text.x);
   await entry.click();
   await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<round-requesX');
   // The log flags the message, and shows it selected.

@@ -85,3 +85,72 @@ test('a learner: invalid settings, the keyboard, a stop and a phone', async ({ p
   await expect(messages).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(844);
 });
+
+/** A domain whose round never ends: its terminate-when condition can never come true. */
+const ENDLESS_RDDL = `domain endless_walk {
+  requirements = { integer-valued };
+  pvariables {
+    x : { state-fluent, int, default = 0 };
+    go : { action-fluent, bool, default = false };
+  };
+  cpfs {
+    x' = if (go) then x + 1 else x;
+  };
+  reward = -1;
+}
+
+instance endless_inst {
+  domain = endless_walk;
+  max-nondef-actions = 1;
+  horizon = terminate-when (x < 0);
+  discount = 1.0;
+}
+`;
+
+test('a learner: a round that never ends keeps the page usable, is named, and stops as a stop', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('group', { name: 'Sample policies' }).getByRole('button', { name: 'Noop' }).click();
+  await page
+    .getByLabel('Open RDDL file(s)…')
+    .setInputFiles({ name: 'endless.rddl', mimeType: 'text/plain', buffer: Buffer.from(ENDLESS_RDDL) });
+  await configure(page, { rounds: 1, fast: true });
+  await page.getByRole('button', { name: 'Run' }).click();
+
+  // Past 10,000 turns the page says the round may never end.
+  const warning = page.getByRole('status').filter({ hasText: 'its end condition may never come true' });
+  await expect(warning).toBeVisible({ timeout: 120_000 });
+  const turnNow = async () =>
+    Number(
+      /turn (\d+)/.exec((await page.getByText(/^Running · round 1, turn \d+/).textContent()) ?? '')?.[1],
+    );
+  const nodes = () => page.evaluate(() => document.getElementsByTagName('*').length);
+  const firstTurn = await turnNow();
+  const firstNodes = await nodes();
+  // Another 10,000 turns: the page's views do not grow with the round (it drew two elements per step).
+  await expect.poll(turnNow, { timeout: 120_000 }).toBeGreaterThan(firstTurn + 10_000);
+  expect(await nodes()).toBeLessThan(firstNodes + 500);
+  const chart = page.getByRole('group', { name: 'Per-step rewards of round 1' });
+  await expect(chart).toContainText(/mean of \d+ steps per bar/);
+  const width = (await chart.boundingBox())!.width;
+  expect(await chart.locator('rect').count()).toBeLessThanOrEqual(Math.ceil(width / 3));
+  // The log still answers the keyboard while the round runs.
+  await page.getByRole('listbox', { name: 'Messages' }).focus();
+  await page.keyboard.press('Home');
+  const first = page.getByRole('listbox', { name: 'Messages' }).locator('[aria-posinset="1"]');
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await expect(first).toBeInViewport();
+
+  // Stop ends it as a stop: no policy fault, no broken rule.
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toContainText('Stopped');
+  await expect(warning).toHaveCount(0);
+  await expect(page.getByText(/policy exceeded/)).toHaveCount(0);
+  await page.getByRole('tab', { name: /Console/ }).click();
+  const entries = page.getByRole('listbox', { name: 'Console entries' }).getByRole('option');
+  await expect(entries.filter({ hasText: 'stopped by the user' })).toHaveCount(1);
+  await expect(entries.filter({ hasText: /violation/i })).toHaveCount(0);
+});

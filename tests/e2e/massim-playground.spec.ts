@@ -157,8 +157,8 @@ test('a real server configuration file plays, and a reload brings back the works
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
   await expect(world(page)).toHaveAccessibleName(/World after step 19: 20 by 20 cells, 4 agents/);
-  // Storage writes are debounced; give them a moment before reloading.
-  await page.waitForTimeout(1500);
+  // Storage writes are debounced: reload once the page says everything is stored.
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
   await expect(status(page)).toContainText('showing the last session');
@@ -211,4 +211,120 @@ test('switching from RDDLSim to MASSim checks the team code, not what the RDDLSi
   // text's answers: nothing here, and its "Cannot find name" errors marked on the team's sample).
   await expect(await hoverWord(page, 'Percept')).toContainText('type Percept', { timeout: 15_000 });
   await expect(page.locator('.squiggly-error:visible')).toHaveCount(0);
+});
+
+test('MASSim controls wait for the stored state: a match started at once is not replaced by the restore', async ({
+  page,
+}) => {
+  await openMassim(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
+  // Storage answers slowly now (a loaded machine): every IndexedDB request succeeds a second late.
+  await page.addInitScript(() => {
+    const onsuccess = Object.getOwnPropertyDescriptor(IDBRequest.prototype, 'onsuccess')!;
+    Object.defineProperty(IDBRequest.prototype, 'onsuccess', {
+      configurable: true,
+      get() {
+        return onsuccess.get!.call(this);
+      },
+      set(handler: ((event: Event) => void) | null) {
+        onsuccess.set!.call(
+          this,
+          handler && ((event: Event) => setTimeout(() => handler.call(this, event), 1000)),
+        );
+      },
+    });
+  });
+  await page.reload();
+  // Pressed as soon as it can be: the match played is the new one, not the session stored before.
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 60_000 });
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(status(page)).not.toContainText('last session');
+});
+
+test('MASSim match settings refuse values they cannot use, with a message, and no match starts until fixed', async ({
+  page,
+}) => {
+  await openMassim(page);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  const run = page.getByRole('button', { name: 'Run' });
+  await page.getByText('Match settings', { exact: true }).click();
+  const steps = page.getByRole('spinbutton', { name: 'Steps', exact: true });
+  await steps.fill('0');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Steps: 0 is out of range (from 1 to 2,000)' }),
+  ).toBeVisible();
+  await expect(steps).toHaveAttribute('aria-invalid', 'true');
+  await expect(run).toBeDisabled();
+  await steps.fill('2.5');
+  await expect(
+    page.getByRole('alert').filter({ hasText: "Steps: '2.5' is not a whole number" }),
+  ).toBeVisible();
+  const width = page.getByRole('spinbutton', { name: 'Grid width' });
+  await width.fill('3');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Grid width: 3 is out of range (from 5 to 200)' }),
+  ).toBeVisible();
+  // Closed, the settings still say what to fix beside Run.
+  await page.getByText('Match settings', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Match settings to fix' })).toContainText(
+    'Grid width',
+  );
+  await page.getByText('Match settings', { exact: true }).click();
+  await steps.fill('12');
+  await width.fill('20');
+  await expect(page.getByRole('alert').filter({ hasText: /out of range|not a whole number/ })).toHaveCount(0);
+  await expect(run).toBeEnabled();
+  await expect(page.getByRole('toolbar', { name: 'Session controls' })).toContainText('20 × 40 · 12 steps');
+  await page.getByText('Match settings', { exact: true }).click();
+  await run.click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(page.getByRole('toolbar', { name: 'Timeline' })).toContainText('Step 11');
+});
+
+test('MASSim views agree on the step shown: message detail, log, tooltip and toolbar', async ({ page }) => {
+  await openMassim(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const log = page.getByRole('listbox', { name: 'Messages' });
+  const selectedRow = log.locator('[aria-selected="true"]');
+
+  // The timeline leads the log: the step shown selects its first message, placed by its step.
+  await page.getByRole('slider', { name: 'Step shown' }).fill('8');
+  await expect(selectedRow).toContainText('s8');
+  await expect(selectedRow).toContainText('request-action');
+  const detail = page.getByRole('region', { name: 'Message detail' });
+  await expect(detail).toContainText(' · step 8 · ');
+  await expect(detail).not.toContainText('round 1');
+
+  // A tooltip under a still pointer follows the step shown.
+  const agent = page.getByRole('combobox', { name: 'Agent' });
+  const panel = page.getByRole('region', { name: 'Point of view' });
+  const positionNow = async () =>
+    (await panel.getByText(/^\(\d+, \d+\)$/).textContent())!.match(/\d+/g)!.map(Number);
+  await page.getByRole('slider', { name: 'Step shown' }).fill('29');
+  await agent.selectOption('agentA1');
+  const late = await positionNow();
+  await page.getByRole('slider', { name: 'Step shown' }).fill('0');
+  const early = await positionNow();
+  expect(early).not.toEqual(late);
+  await page.getByRole('slider', { name: 'Step shown' }).fill('29');
+  await agent.selectOption('');
+  const { canvas, position } = await cellCentre(page, late[0]!, late[1]!);
+  await canvas.hover({ position });
+  await expect(page.getByRole('tooltip')).toContainText('agentA1');
+  // The step changes by keyboard; the pointer does not move.
+  await page.getByRole('slider', { name: 'Step shown' }).fill('0');
+  await expect(world(page)).toHaveAccessibleName(/World after step 0:/);
+  await expect(page.getByRole('tooltip')).not.toContainText('agentA1');
+
+  // Once stored and reloaded, the toolbar says what is on show, not the settings of the next match.
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
+  await page.reload();
+  await expect(status(page)).toContainText('showing the last session', { timeout: 30_000 });
+  await expect(page.getByRole('toolbar', { name: 'Session controls' })).toContainText(
+    'Showing the last session: 10 agents · 30 steps',
+  );
 });

@@ -116,8 +116,8 @@ test('a reload restores the editor content and the last transcript', async ({ pa
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
   const count = await page.getByText(/of \d+ messages/).textContent();
-  // Storage writes are debounced; give them a moment before reloading.
-  await page.waitForTimeout(1000);
+  // Storage writes are debounced: reload once the page says everything is stored.
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
   await page.reload();
   await expect(page.getByText(marker).first()).toBeVisible();
   await expect(status(page)).toContainText('showing the last session');
@@ -230,7 +230,7 @@ test('a shared link opens its configuration over the stored one', async ({ page 
   expect(copied).toContain('#p=rddlsim');
   // The learner edits on; storage now holds other code.
   await setPolicyCode(page, '// edited later\nexport function act() {\n  return null;\n}\n');
-  await page.waitForTimeout(1000);
+  await expect(page.locator('[data-stored="true"]')).toBeAttached();
   // Opening the link (with another seed) applies its configuration over the stored one.
   const url = new URL(copied);
   url.hash = url.hash.replace(/seed=\d+/, 'seed=42');

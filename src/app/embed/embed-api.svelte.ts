@@ -99,9 +99,16 @@ export function startEmbedApi(host: EmbedHost): () => void {
       case 'stop':
         session.stop();
         return {};
-      case 'seek':
-        shell.playback.select(request.index);
+      case 'seek': {
+        if (request.index >= session.messageCount)
+          throw new Error(
+            `there is no message ${request.index}: the transcript on show has ${session.messageCount}`,
+          );
+        const page = host.page();
+        if (page.seek) page.seek(request.index);
+        else shell.playback.select(request.index);
         return {};
+      }
       case 'getState':
         return {
           state: {

@@ -58,6 +58,11 @@ export interface ReaderNews {
   turns: TurnPlace[];
   /** Round summaries from position `roundsFrom` on (replacing what was there: the last round grows). */
   roundsFrom: number;
+  /**
+   * The first of `rounds` carries only its step rewards from this position on (the earlier ones were
+   * sent before); 0 when it carries them all. See `applyRoundNews`.
+   */
+  stepsFrom: number;
   rounds: RoundSummary[];
   /** Notes attached by the batch's annotations. */
   notes: SessionNote[];

@@ -15,6 +15,24 @@ const QUIET: ReadonlySet<SessionStatus> = new Set([
   'failed',
 ]);
 
+/** Keepers with a store pending or under way (one worker: one at a time, a replaced one finishing). */
+const busy = new Set<TranscriptKeeper>();
+let quietWaiters: (() => void)[] = [];
+
+function settled(keeper: TranscriptKeeper): void {
+  busy.delete(keeper);
+  if (busy.size > 0) return;
+  const waiters = quietWaiters;
+  quietWaiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+/** Resolves once no keeper has a store pending or under way (at once when none has). */
+export function whenKeepersQuiet(): Promise<void> {
+  if (busy.size === 0) return Promise.resolve();
+  return new Promise((resolve) => quietWaiters.push(resolve));
+}
+
 /** Options of a keeper. */
 export interface TranscriptKeeperOptions {
   /** The transcript as Protoplay JSON pieces, or undefined when it is too big to keep. */
@@ -35,16 +53,24 @@ export class TranscriptKeeper {
   status(status: SessionStatus): void {
     this.cancel();
     if (!QUIET.has(status)) return;
+    busy.add(this);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       const json = this.#options.write();
-      if (json) void this.#options.keep(json).catch(() => undefined);
+      if (!json) return settled(this);
+      void this.#options
+        .keep(json)
+        .catch(() => undefined)
+        .finally(() => settled(this));
     }, 200);
   }
 
   /** Drops a pending store: a newer session's transcript replaces this one. */
   cancel(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      settled(this);
+    }
     this.#timer = undefined;
   }
 }

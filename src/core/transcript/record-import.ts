@@ -25,6 +25,7 @@ export interface RecordImportOptions {
   onDamage?: (error: unknown) => void;
 }
 
+const AT = 0x40;
 const HEADER = /^@@ (\d+) (C>S|S>C) (\d+) (?:(\d+)|CLOSE|ERROR(?: (.*))?)$/;
 const NEWLINE = 0x0a;
 const latin1 = new TextDecoder('latin1');
@@ -84,6 +85,7 @@ export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generat
   let line = 1;
   while (offset < bytes.length) {
     const end = bytes.indexOf(NEWLINE, offset);
+    const headerOffset = offset;
     const header = latin1.decode(bytes.subarray(offset, end < 0 ? bytes.length : end));
     const match = HEADER.exec(header);
     if (!match || end < 0) {
@@ -97,6 +99,7 @@ export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generat
     }
     const [, , dirText, ms, length, errorDetail] = match;
     const dir: Direction = dirText === 'C>S' ? 'c2s' : 's2c';
+    const headerLine = line;
     offset = end + 1;
     line++;
     if (length === undefined) {
@@ -123,6 +126,20 @@ export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generat
     if (bytes[offset] === NEWLINE) {
       offset++;
       line++;
+    }
+    // What follows the announced bytes must be the next record. A line that does not even start like a
+    // header means the length is wrong: the damage is this record's header, and it is located there.
+    if (offset < bytes.length && !(bytes[offset] === AT && bytes[offset + 1] === AT)) {
+      const next = bytes.indexOf(NEWLINE, offset);
+      const rest = latin1.decode(bytes.subarray(offset, next < 0 ? bytes.length : next));
+      if (rest.trim() || next >= 0) {
+        throw new ProtoplayError(
+          'transcript.record.length',
+          `record announces ${size} bytes, but what follows them (line ${line}: '${rest.slice(0, 40)}') ` +
+            'is not a record header: the length in this header is wrong',
+          { source: name, line: headerLine, column: 1, offset: headerOffset },
+        );
+      }
     }
     yield { dir, ms: Number(ms), kind: 'data', bytes: body };
   }

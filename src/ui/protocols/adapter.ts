@@ -76,6 +76,12 @@ export interface ProtocolPage {
    * it); rejects with a sentence when it cannot be played now (broken files...). Absent: no Evaluate.
    */
   evaluationSettings?(): Promise<unknown>;
+  /**
+   * Shows the message at a transcript index in the protocol's own views (the embedding API's `seek`):
+   * selects it, and moves views that show one moment (a world, a step) to it. Absent: the shell's
+   * playback selects it.
+   */
+  seek?(index: number): void;
   /** Opens text files the protocol reads (RDDL domains and instances), from the embedding API's `load`. */
   openTexts?(files: { name: string; text: string }[]): void;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { createRddlsimReader } from '../../../src/core/protocols/rddlsim/reader';
-import { ReaderNewsBuilder } from '../../../src/core/session/reader-news';
+import { ReaderNewsBuilder, applyRoundNews } from '../../../src/core/session/reader-news';
 import type { ReaderNews } from '../../../src/core/protocols/session-contract';
 import { playEmulatedSession, splitIntoBatches } from './emulated-transcript';
 
@@ -11,8 +11,16 @@ function gather(newsList: ReaderNews[]) {
   const turns = newsList.flatMap((n) => n.turns);
   const notes = newsList.flatMap((n) => n.notes);
   const rounds: ReaderNews['rounds'] = [];
-  for (const news of newsList) rounds.splice(news.roundsFrom, Infinity, ...news.rounds);
+  for (const news of newsList) applyRoundNews(rounds, news);
   return { messages, turns, rounds, notes };
+}
+
+/** A batch's news as the page gets it: serialised when taken, as the session worker sends it. */
+function taken(
+  builder: ReaderNewsBuilder,
+  batch: { messages: Transcript['messages']; annotations: Transcript['annotations'] },
+): ReaderNews {
+  return JSON.parse(JSON.stringify(builder.take(batch.messages, batch.annotations))) as ReaderNews;
 }
 
 /** The page's own reading of the whole transcript at once. */
@@ -26,7 +34,7 @@ describe('the session worker’s reading news', () => {
   it('adds up, batch by batch, to the page’s reading of the whole transcript', async () => {
     const transcript = await playEmulatedSession(4);
     const builder = new ReaderNewsBuilder(createRddlsimReader());
-    const news = splitIntoBatches(transcript, 7).map((b) => builder.take(b.messages, b.annotations));
+    const news = splitIntoBatches(transcript, 7).map((b) => taken(builder, b));
     const whole = readAtOnce(transcript);
     const gathered = gather(news);
     expect(gathered.messages).toEqual(whole.messages);
@@ -37,6 +45,18 @@ describe('the session worker’s reading news', () => {
     );
     // Rounds under way are sent again as they grow, finished ones once.
     expect(news.some((n) => n.roundsFrom > 0)).toBe(true);
+  });
+
+  it('sends each step reward once: a long round costs a batch its new steps, not the round so far', async () => {
+    const transcript = await playEmulatedSession(2);
+    const builder = new ReaderNewsBuilder(createRddlsimReader());
+    const news = splitIntoBatches(transcript, 3).map((b) => taken(builder, b));
+    const whole = readAtOnce(transcript);
+    const steps = whole.rounds.reduce((sum, r) => sum + r.stepRewards.length, 0);
+    expect(steps).toBeGreaterThan(10);
+    const sent = news.reduce((sum, n) => sum + n.rounds.reduce((s, r) => s + r.stepRewards.length, 0), 0);
+    expect(sent).toBe(steps);
+    expect(gather(news).rounds).toEqual(whole.rounds);
   });
 
   it('sends no fluents: the page reads those from the message it shows', async () => {

@@ -72,12 +72,23 @@ describe('readRecordFile', () => {
     ]);
   });
 
+  it('locates a wrong record length at the header that states it, not where the next header was due', () => {
+    const file = '@@ 1 C>S 5 3\nabc\n@@ 2 S>C 6 20\nshort body\nmore\n@@ 3 C>S 7 2\nok\n';
+    const read = () => [...readRecordFile(encoder.encode(file), 'f.transcript')];
+    expect(read).toThrow("record announces 20 bytes, but what follows them (line 6: ' C>S 7 2')");
+    try {
+      read();
+    } catch (error) {
+      expect((error as ProtoplayError).location).toMatchObject({ source: 'f.transcript', line: 3 });
+    }
+  });
+
   it('locates a broken header and a record cut short', () => {
     const broken = () => [
-      ...readRecordFile(encoder.encode('@@ 1 C>S 5 1\nx\nnot a header\n'), 'f.transcript'),
+      ...readRecordFile(encoder.encode('@@ 1 C>S 5 1\nx\n@@ not a header\n'), 'f.transcript'),
     ];
     expect(broken).toThrow(ProtoplayError);
-    expect(broken).toThrow("not a record header: 'not a header'");
+    expect(broken).toThrow("not a record header: '@@ not a header'");
     try {
       broken();
     } catch (error) {

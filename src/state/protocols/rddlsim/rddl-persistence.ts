@@ -7,6 +7,7 @@ import { get, set } from 'idb-keyval';
 import { scopedKey } from '../../../storage/storage-scope';
 import { decodeSharedConfig } from '../../share';
 import type { Workspace } from '../../workspace.svelte';
+import { storeActivity } from '../../store-activity.svelte';
 import {
   RDDL_FILES_ENVIRONMENT,
   sanitizeStoredRddl,
@@ -58,8 +59,7 @@ export async function restoreRddl(
  */
 export function keepRddlStored(documents: RddlDocuments): () => void {
   const state = documents.toStored();
-  const timer = setTimeout(() => void storeRddl(state).catch(() => undefined), 300);
-  return () => clearTimeout(timer);
+  return storeActivity.later(() => storeRddl(state), 300);
 }
 
 /** The RDDL part of the shareable link (URL fragment parameters), for the domain shown now. */

@@ -12,6 +12,7 @@ import {
 import { gamaProtocol } from '../../../core/protocols/gama/protocol';
 import { PROTOCOLS } from '../../../core/protocols/registry';
 import { loadProtocolState, storeProtocolState } from '../../../storage/workspace-storage';
+import { storeActivity } from '../../../state/store-activity.svelte';
 import type { ProtocolPage, Shell } from '../adapter';
 import { gamaLinkFragment, gamaOptionsFromLink } from './link';
 
@@ -43,11 +44,7 @@ export class GamaPage implements ProtocolPage {
   keep(): () => void {
     this.#adoptWorkspace();
     const data = $state.snapshot(this.options);
-    const timer = setTimeout(
-      () => void storeProtocolState(gamaProtocol.id, 'settings', data).catch(() => undefined),
-      400,
-    );
-    return () => clearTimeout(timer);
+    return storeActivity.later(() => storeProtocolState(gamaProtocol.id, 'settings', data), 400);
   }
 
   /**

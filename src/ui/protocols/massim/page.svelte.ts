@@ -14,6 +14,7 @@ import {
   sanitizeMassimWorkspace,
 } from '../../../state/protocols/massim/workspace-data';
 import { MassimWorkspace } from '../../../state/protocols/massim/workspace.svelte';
+import { storeActivity } from '../../../state/store-activity.svelte';
 import type { PolicyLanguage } from '../../../core/policy/types';
 import type { ProtocolPage, RoundResult, Shell } from '../adapter';
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
@@ -70,6 +71,13 @@ export class MassimPage implements ProtocolPage {
     this.workspace.replaced++;
   }
 
+  /** Selects a message and shows the step it belongs to (the world, the timeline, the agent's view). */
+  seek(index: number): void {
+    this.playback.message = index;
+    const frame = this.reading.rows.frame[index];
+    if (frame !== undefined && frame >= 0) this.playback.frame = frame;
+  }
+
   /** Stored workspace, then a link's on top (a configuration file picked here is kept). */
   async restore(fragment: string): Promise<void> {
     const stored = await loadProtocolState(massimProtocol.id, 'workspace');
@@ -82,11 +90,7 @@ export class MassimPage implements ProtocolPage {
   keep(): () => void {
     const data = $state.snapshot(this.workspace.toData());
     const protocol = massimProtocol.id;
-    const timer = setTimeout(
-      () => void storeProtocolState(protocol, 'workspace', data).catch(() => undefined),
-      400,
-    );
-    return () => clearTimeout(timer);
+    return storeActivity.later(() => storeProtocolState(protocol, 'workspace', data), 400);
   }
 
   async run(startPaused: boolean): Promise<void> {
