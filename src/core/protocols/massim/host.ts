@@ -23,7 +23,7 @@ import type {
 import { createSimulation as createScenarioSimulation, massimAccountNames } from '../../envs/massim/index';
 import { Rng } from '../../random';
 import type { Transcript } from '../../transcript/model';
-import { TranscriptStore } from '../../transcript/store/store';
+import { TranscriptStore, type TranscriptStoreOptions } from '../../transcript/store/store';
 import { readClientFrame, readPlainAction, type ClientFrameReading } from './codec';
 import { encodeFrame, NulFrameSplitter, type SplitFrame } from './framing';
 import { serializeMassimMessage, type MassimServerMessage } from './messages';
@@ -66,6 +66,11 @@ export interface MassimHostOptions {
    * `MassimWorldPacker`).
    */
   store?: TranscriptStore;
+  /**
+   * For the host's own store: whether it keeps the whole session, and where its records go as they are
+   * made (see `TranscriptStoreOptions.keep` and `sink`). Default: everything kept.
+   */
+  recording?: Pick<TranscriptStoreOptions, 'keep' | 'sink' | 'chunkMessages'>;
   /** Annotate the transcript with the world after every step (for the world view). Default true. */
   recordWorld?: boolean;
   /** The scenario; defaults to the 2022 scenario. */
@@ -252,6 +257,7 @@ export class MassimHost {
       new TranscriptStore({
         protocol: 'massim',
         packers: [new MassimWorldPacker()],
+        ...options.recording,
         startedAt: this.#scheduler.now(),
         meta: {
           origin: 'emulated',
