@@ -129,8 +129,8 @@ export class TranscriptStore {
   readonly protocol: ProtocolId;
   readonly startedAt: number;
   readonly meta: Transcript['meta'];
-  /** Texts shared by phrased messages. */
-  readonly phrases = new PhraseBook();
+  /** Texts shared by phrased messages (a store that does not keep its messages starts new ones). */
+  #phrases = new PhraseBook();
 
   readonly #packers: readonly AnnotationPacker[];
   readonly #compression: LiteralCompression;
@@ -177,7 +177,7 @@ export class TranscriptStore {
    */
   readonly #extras = new Map<number, Pick<TranscriptMessage, 'channel' | 'http'>>();
   /** The phrase output of `appendPhrased`, reused. */
-  readonly #phraseOutput: PhraseOutput;
+  #phraseOutput: PhraseOutput;
 
   constructor(options: TranscriptStoreOptions) {
     this.protocol = options.protocol;
@@ -192,7 +192,16 @@ export class TranscriptStore {
     this.#chunkLiteralCharacters = options.chunkLiteralCharacters ?? 1 << 20;
     this.#chunk = new MessageChunk(0);
     this.#chunks.push(this.#chunk);
-    this.#phraseOutput = { book: this.phrases, push: (phrase) => this.#chunk.writePhrase(phrase) };
+    this.#phraseOutput = this.#newPhraseOutput();
+  }
+
+  /** Texts shared by phrased messages. Not kept (`keep: false`), a store starts a new book now and then. */
+  get phrases(): PhraseBook {
+    return this.#phrases;
+  }
+
+  #newPhraseOutput(): PhraseOutput {
+    return { book: this.#phrases, push: (phrase) => this.#chunk.writePhrase(phrase) };
   }
 
   /** A store holding the transcript (imports, pasted sessions); step marks are left to the protocol. */
@@ -349,7 +358,13 @@ export class TranscriptStore {
    * A step's messages run up to the next mark.
    */
   markStep(group: number, step: number): void {
-    if (!this.#keep) return;
+    if (!this.#keep) {
+      // A step's start is where nothing earlier is read any more: once more than a chunk was written, the
+      // store forgets every message and starts a new phrase book (the old one grows with every step).
+      if (this.#chunks.length > 1 || this.#chunk.literalLength >= this.#chunkLiteralCharacters)
+        this.#forget();
+      return;
+    }
     this.#stepByKey.set(`${group}/${step}`, this.#stepGroup.length);
     this.#stepGroup.push(group);
     this.#stepNumber.push(step);
@@ -388,6 +403,17 @@ export class TranscriptStore {
     this.#codeStart.push(chunk.codeLength);
     this.#literalStart.push(chunk.literalLength);
     return index;
+  }
+
+  /** Forgets every message so far and the phrase book (`keep: false`). */
+  #forget(): void {
+    this.#chunk.seal(this.#compression);
+    this.#chunk = new MessageChunk(this.length);
+    this.#chunks.push(this.#chunk);
+    this.#dropChunks(this.#chunks.length - 1);
+    this.#phrases = new PhraseBook();
+    this.#escaped.length = 0;
+    this.#phraseOutput = this.#newPhraseOutput();
   }
 
   /** Forgets the first `count` chunks and every message in them. */
