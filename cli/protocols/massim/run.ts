@@ -127,7 +127,7 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
         byTeam.map(({ team, argument }, i) => [`policy${team}`, policies[i]?.name ?? argument]),
       ),
     }),
-    connections: store.connections,
+    connections: [...store.connections],
   });
   if (json) {
     const document = {
