@@ -7,19 +7,21 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliResult } from './run-cli';
+import { BIN, type CliResult } from './run-cli';
 
 const HEAP_MB = 24;
 const MATCH = resolve(import.meta.dirname, 'fixtures/massim-long-match.mts');
 
 /** The long match in a child with a small heap. */
 function playWithSmallHeap(args: string[]): Promise<CliResult> {
+  return runWithHeap(HEAP_MB, ['--import', 'tsx', MATCH, ...args]);
+}
+
+function runWithHeap(heapMb: number, args: string[]): Promise<CliResult> {
   return new Promise((done, failed) => {
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', MATCH, ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -38,5 +40,32 @@ describe('run massim memory', () => {
     const kept = await playWithSmallHeap(['6000', 'keep']);
     expect(kept.stderr).toMatch(/heap out of memory/);
     expect(kept.code).not.toBe(0);
+  }, 900_000);
+
+  it('plays 6,000 steps of 2 x 20 agents with policy threads in a 32 MB heap (protoplay run massim)', async () => {
+    // Before, this aborted out of memory: the transcript, and every policy call's result, stayed.
+    const result = await runWithHeap(32, [
+      BIN,
+      'run',
+      'massim',
+      ...[
+        '--steps',
+        '6000',
+        '--agents',
+        '20',
+        '--grid',
+        '20x20',
+        '--policy',
+        'skip',
+        '--seed',
+        '1',
+        '--json',
+      ],
+    ]);
+    expect(result.stderr).not.toMatch(/heap out of memory/);
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout) as { status: string; simulations: { steps: number }[] };
+    expect(document.status).toBe('finished');
+    expect(document.simulations).toEqual([expect.objectContaining({ steps: 6000 })]);
   }, 900_000);
 });
