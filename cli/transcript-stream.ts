@@ -9,6 +9,7 @@ import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Annotation, Transcript, TranscriptMessage } from '../src/core/transcript/model';
 import type { TranscriptSink } from '../src/core/transcript/recorder';
+import type { TranscriptStoreSink } from '../src/core/transcript/store/store';
 import { CliError, ExitCode } from './command-line/exit-codes';
 
 /** Text gathered before a write: large enough to make writes rare, small enough to stay flat. */
@@ -57,7 +58,7 @@ class BufferedFile {
 }
 
 /** Streams one transcript to a file. Call `finish` once the session is over. */
-export class TranscriptFileStream implements TranscriptSink {
+export class TranscriptFileStream implements TranscriptSink, TranscriptStoreSink {
   /** The absolute path of the transcript. */
   readonly path: string;
   readonly #file: BufferedFile;
@@ -88,11 +89,21 @@ export class TranscriptFileStream implements TranscriptSink {
   }
 
   message(message: TranscriptMessage): void {
-    this.#file.write(`${this.#messages++ === 0 ? '\n' : ',\n'}    ${JSON.stringify(message)}`);
+    this.messageJson(JSON.stringify(message));
   }
 
   annotation(annotation: Annotation): void {
-    this.#annotations.write(`${this.#annotationCount++ === 0 ? '' : ',\n'}    ${JSON.stringify(annotation)}`);
+    this.annotationJson(JSON.stringify(annotation));
+  }
+
+  /** A message already written as JSON (a transcript store's `messageJson`). */
+  messageJson(json: string): void {
+    this.#file.write(`${this.#messages++ === 0 ? '\n' : ',\n'}    ${json}`);
+  }
+
+  /** An annotation already written as JSON. */
+  annotationJson(json: string): void {
+    this.#annotations.write(`${this.#annotationCount++ === 0 ? '' : ',\n'}    ${json}`);
   }
 
   /**

@@ -26,19 +26,34 @@ export function spawnPolicyThread(entry: URL = THREAD_ENTRY): PolicyEndpoint {
   const runtime = Comlink.wrap<PolicyRuntime>(nodeEndpoint(worker));
   let failure: Error | undefined;
   let terminated = false;
-  const failed = new Promise<never>((_, reject) => {
-    const fail = (error: Error) => {
-      failure ??= error;
-      reject(failure);
-    };
-    worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
-    worker.on('exit', (code) => {
-      if (!terminated) fail(new Error(`the policy thread exited with code ${code}`));
-    });
+  // The calls waiting, to reject when the thread fails. (Racing each call against one long-lived promise
+  // would keep every call's result reachable from it for the thread's life: memory growing with every call.)
+  const waiting = new Set<(error: Error) => void>();
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const reject of waiting) reject(failure);
+    waiting.clear();
+  };
+  worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
+  worker.on('exit', (code) => {
+    if (!terminated) fail(new Error(`the policy thread exited with code ${code}`));
   });
-  failed.catch(() => undefined);
-  const guarded = <T>(call: () => Promise<T>): Promise<T> =>
-    failure ? Promise.reject(failure) : Promise.race([call(), failed]);
+  const guarded = <T>(call: () => Promise<T>): Promise<T> => {
+    if (failure) return Promise.reject(failure);
+    return new Promise<T>((resolve, reject) => {
+      waiting.add(reject);
+      call().then(
+        (value) => {
+          waiting.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          waiting.delete(reject);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
   return {
     load: (source) => guarded<LoadOutcome>(() => runtime.load(source)),
     call: (hook, args, context) => guarded<CallOutcome>(() => runtime.call(hook, [...args], context)),

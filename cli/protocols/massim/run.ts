@@ -1,7 +1,9 @@
 /**
  * `protoplay run massim`: a whole tournament in this process through `MassimMatchRunner` (the emulated
  * server, one agent connection per agent, in-memory pipes carrying the same frames TCP would), as fast as
- * the policies answer. Prints each simulation's scores, writes the transcript when asked.
+ * the policies answer. Prints each simulation's scores. The host's transcript keeps only the messages a
+ * step in progress still reads: the match streams to the `--transcript` file as it runs, if there is one,
+ * and is not kept otherwise, so memory does not grow with the number of steps.
  */
 import { MassimMatchRunner } from '../../../src/core/protocols/massim/runner';
 import type { MassimDecide } from '../../../src/core/protocols/massim/client';
@@ -12,7 +14,7 @@ import { MatchReporter } from './match-report';
 import { resolveMatchConfig, teamNames } from './match-config';
 import { ON_POLICY_ERROR } from './policy-options';
 import { prepareTeamPolicy, type TeamPolicy, type TeamPolicyFault, type TeamPolicyLog } from './team-policy';
-import { writeStoreFile } from './transcript-files';
+import { TranscriptFileStream } from '../../transcript-stream';
 
 /** Warnings printed about policy faults when the session goes on past them; the rest are counted. */
 const MAX_FAULT_WARNINGS = 10;
@@ -71,6 +73,13 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
     throw error;
   }
 
+  let stream: TranscriptFileStream | undefined;
+  try {
+    stream = transcriptPath ? new TranscriptFileStream(transcriptPath, 'massim', io.cwd) : undefined;
+  } catch (error) {
+    for (const policy of policies) policy.dispose();
+    throw error;
+  }
   const reporter = new MatchReporter({ io, json, stepLines: false });
   let hostViolations = 0;
   const decides: Record<string, MassimDecide> = {};
@@ -82,7 +91,8 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
     timing: 'virtual',
     startTime: context.now(),
     // World snapshots cost more than a step on large maps; only a transcript needs them.
-    recordWorld: transcriptPath !== undefined,
+    recordWorld: stream !== undefined,
+    recording: { keep: false, ...(stream ? { sink: stream } : {}) },
     onHostEvent: (event) => {
       if (!reporter.hostEvent(event, config) && event.kind === 'violation') hostViolations++;
     },
@@ -108,15 +118,17 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
   }
 
   const status = interrupted ? 'interrupted' : stopFault ? 'policy-error' : 'finished';
-  const written = transcriptPath
-    ? writeStoreFile(transcriptPath, store, io.cwd, {
-        tool: 'protoplay run',
-        config: description,
-        ...Object.fromEntries(
-          byTeam.map(({ team, argument }, i) => [`policy${team}`, policies[i]?.name ?? argument]),
-        ),
-      })
-    : undefined;
+  const written = stream?.finish({
+    startedAt: store.startedAt,
+    meta: Object.assign(store.meta, {
+      tool: 'protoplay run',
+      config: description,
+      ...Object.fromEntries(
+        byTeam.map(({ team, argument }, i) => [`policy${team}`, policies[i]?.name ?? argument]),
+      ),
+    }),
+    connections: [...store.connections],
+  });
   if (json) {
     const document = {
       protocol: 'massim',

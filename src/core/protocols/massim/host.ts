@@ -23,7 +23,7 @@ import type {
 import { createSimulation as createScenarioSimulation, massimAccountNames } from '../../envs/massim/index';
 import { Rng } from '../../random';
 import type { Transcript } from '../../transcript/model';
-import { TranscriptStore } from '../../transcript/store/store';
+import { TranscriptStore, type TranscriptStoreOptions } from '../../transcript/store/store';
 import { readClientFrame, readPlainAction, type ClientFrameReading } from './codec';
 import { encodeFrame, NulFrameSplitter, type SplitFrame } from './framing';
 import { serializeMassimMessage, type MassimServerMessage } from './messages';
@@ -66,6 +66,11 @@ export interface MassimHostOptions {
    * `MassimWorldPacker`).
    */
   store?: TranscriptStore;
+  /**
+   * For the host's own store: whether it keeps the whole session, and where its records go as they are
+   * made (see `TranscriptStoreOptions.keep` and `sink`). Default: everything kept.
+   */
+  recording?: Pick<TranscriptStoreOptions, 'keep' | 'sink' | 'chunkMessages'>;
   /** Annotate the transcript with the world after every step (for the world view). Default true. */
   recordWorld?: boolean;
   /** The scenario; defaults to the 2022 scenario. */
@@ -195,7 +200,8 @@ interface AgentSlot {
   connectionsOpened: number;
   /** The next action id; ids are never reset. */
   nextId: number;
-  answeredIds: Set<number>;
+  /** Which ids were answered in time, a bit each (a set of numbers grew by one entry a step). */
+  answeredIds: Uint8Array;
   /** The request of the current (or last) step. */
   request?: { id: number; action?: MassimAction; answered: boolean };
   /** The sim-start of the running simulation (and its text), re-sent after a login. */
@@ -252,6 +258,7 @@ export class MassimHost {
       new TranscriptStore({
         protocol: 'massim',
         packers: [new MassimWorldPacker()],
+        ...options.recording,
         startedAt: this.#scheduler.now(),
         meta: {
           origin: 'emulated',
@@ -268,7 +275,7 @@ export class MassimHost {
           password: team.password,
           connectionsOpened: 0,
           nextId: 0,
-          answeredIds: new Set(),
+          answeredIds: new Uint8Array(64),
           sendsSinceClose: 0,
         });
       }
@@ -542,7 +549,7 @@ export class MassimHost {
     ) {
       request.answered = true;
       request.action = action;
-      slot.answeredIds.add(id);
+      markAnswered(slot, id);
       this.#waitingFor.delete(slot.name);
       if (this.#waitingFor.size === 0) this.#closeStep();
       return;
@@ -551,7 +558,7 @@ export class MassimHost {
       request && request.id === id && request.answered
         ? 'massim.action.duplicate'
         : id >= 0 && id < slot.nextId
-          ? slot.answeredIds.has(id)
+          ? ((slot.answeredIds[id >> 3] ?? 0) & (1 << (id & 7))) !== 0
             ? 'massim.action.stale-id'
             : 'massim.action.late'
           : 'massim.action.unknown-id';
@@ -1002,3 +1009,14 @@ const EMPTY_BYTES = new Uint8Array(0);
 
 /** The server decodes frames as UTF-8, replacing invalid bytes with U+FFFD. */
 const serverDecoder = new TextDecoder('utf-8');
+
+/** Records that `slot` answered request `id` in time. */
+function markAnswered(slot: AgentSlot, id: number): void {
+  let bits = slot.answeredIds;
+  if (id >> 3 >= bits.length) {
+    bits = new Uint8Array(Math.max(bits.length * 2, (id >> 3) + 1));
+    bits.set(slot.answeredIds);
+    slot.answeredIds = bits;
+  }
+  bits[id >> 3]! |= 1 << (id & 7);
+}

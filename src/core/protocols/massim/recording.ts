@@ -4,7 +4,7 @@
  */
 import type { Annotation, Direction, TranscriptMessage } from '../../transcript/model';
 import { bytesToBase64 } from '../../transcript/bytes';
-import type { PhraseOutput } from '../../transcript/store/phrases';
+import type { PhraseBook, PhraseOutput } from '../../transcript/store/phrases';
 import { TranscriptStore } from '../../transcript/store/store';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -15,20 +15,41 @@ export interface RecordedFrame {
   text: string | undefined;
 }
 
+/** The phrases of action frames in one phrase book. */
+interface ActionPhrases {
+  book: PhraseBook;
+  head: number;
+  tail: number;
+  types: Map<string, number>;
+  parameters: Map<string, number>;
+  lastId: { id: number; phrase: number } | undefined;
+}
+
 export class MassimRecording {
   readonly store: TranscriptStore;
   readonly #now: () => number;
-  readonly #actionHead: number;
-  readonly #actionTail: number;
-  #lastId: { id: number; phrase: number } | undefined;
-  readonly #typePhrases = new Map<string, number>();
-  readonly #parameterPhrases = new Map<string, number>();
+  /** Phrases of action frames, in the store's phrase book of the moment. */
+  #actions: ActionPhrases | undefined;
 
   constructor(store: TranscriptStore, now: () => number) {
     this.store = store;
     this.#now = now;
-    this.#actionHead = store.phrases.intern('{"type":"action","content":{"id":');
-    this.#actionTail = store.phrases.intern('}}');
+    this.#actionPhrases();
+  }
+
+  /** The action phrases of the store's book (a store that keeps nothing starts new books). */
+  #actionPhrases(): ActionPhrases {
+    const book = this.store.phrases;
+    if (this.#actions?.book !== book)
+      this.#actions = {
+        book,
+        head: book.intern('{"type":"action","content":{"id":'),
+        tail: book.intern('}}'),
+        types: new Map(),
+        parameters: new Map(),
+        lastId: undefined,
+      };
+    return this.#actions;
   }
 
   /** Milliseconds since the transcript started. */
@@ -62,32 +83,33 @@ export class MassimRecording {
     action: { id: number; type: string; p: readonly string[] },
     framing: TranscriptMessage['framing'],
   ): RecordedFrame {
-    const book = this.store.phrases;
-    if (this.#lastId?.id !== action.id)
-      this.#lastId = { id: action.id, phrase: book.intern(JSON.stringify(action.id)) };
-    const id = this.#lastId.phrase;
-    let type = this.#typePhrases.get(action.type);
+    const phrases = this.#actionPhrases();
+    const { book } = phrases;
+    if (phrases.lastId?.id !== action.id)
+      phrases.lastId = { id: action.id, phrase: book.intern(JSON.stringify(action.id)) };
+    const id = phrases.lastId.phrase;
+    let type = phrases.types.get(action.type);
     if (type === undefined) {
       type = book.intern(`,"type":${JSON.stringify(action.type)},"p":`);
-      this.#typePhrases.set(action.type, type);
+      phrases.types.set(action.type, type);
     }
     // Parameters are words (no commas), so joining them with commas names the list unambiguously.
     const key = `${action.p.length}:${action.p.join(',')}`;
-    let p = this.#parameterPhrases.get(key);
+    let p = phrases.parameters.get(key);
     if (p === undefined) {
       p = book.intern(JSON.stringify(action.p));
-      this.#parameterPhrases.set(key, p);
+      phrases.parameters.set(key, p);
     }
     const index = this.store.appendPhrased(
       conn,
       'c2s',
       this.elapsed(),
       (out) => {
-        out.push(this.#actionHead);
+        out.push(phrases.head);
         out.push(id);
         out.push(type);
         out.push(p);
-        out.push(this.#actionTail);
+        out.push(phrases.tail);
       },
       framing,
     );

@@ -12,7 +12,7 @@
 import type { MassimServerConfig } from '../../envs/massim/api';
 import type { Transcript } from '../../transcript/model';
 import { MassimAgentClient, type MassimAgentEvent, type MassimDecide } from './client';
-import { MassimHost, type MassimHostEvent } from './host';
+import { MassimHost, type MassimHostEvent, type MassimHostOptions } from './host';
 import { realTimeScheduler, VirtualScheduler } from './scheduler';
 
 /** What a wire-level team sees: each of its agents' connections opening and closing, and every frame. */
@@ -61,6 +61,8 @@ export interface MassimMatchRunnerOptions {
   startTime?: number;
   faithfulRaces?: boolean;
   recordWorld?: boolean;
+  /** What the host's transcript keeps and where it streams (`MassimHostOptions.recording`). */
+  recording?: MassimHostOptions['recording'];
   onHostEvent?(event: MassimHostEvent): void;
   onAgentEvent?(event: MassimRunnerAgentEvent): void;
 }
@@ -92,6 +94,7 @@ export class MassimMatchRunner {
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       faithfulRaces: options.faithfulRaces ?? false,
       recordWorld: options.recordWorld ?? true,
+      ...(options.recording ? { recording: options.recording } : {}),
       onEvent: (event) => this.#onHostEvent(event),
     });
   }

@@ -11,7 +11,10 @@ type TypedArrayOf<T> = {
 /** An append-only column of numbers backed by a typed array that doubles when full. */
 export class Column<T extends Int32Array | Uint32Array | Uint8Array | Float64Array> {
   #values: T;
+  /** Values held (from `#base`). */
   #length = 0;
+  /** Values dropped from the front (`dropBefore`): `at` still takes the index counted from the first. */
+  #base = 0;
   readonly #make: TypedArrayOf<T>;
 
   constructor(make: TypedArrayOf<T>, capacity = 1024) {
@@ -20,7 +23,21 @@ export class Column<T extends Int32Array | Uint32Array | Uint8Array | Float64Arr
   }
 
   get length(): number {
-    return this.#length;
+    return this.#base + this.#length;
+  }
+
+  /** Index of the first value still held. */
+  get base(): number {
+    return this.#base;
+  }
+
+  /** Drops the values before index `index` (counted from the first ever pushed); the rest keep their indices. */
+  dropBefore(index: number): void {
+    const count = Math.min(index - this.#base, this.#length);
+    if (count <= 0) return;
+    this.#values.copyWithin(0, count, this.#length);
+    this.#length -= count;
+    this.#base += count;
   }
 
   push(value: number): void {
@@ -34,7 +51,7 @@ export class Column<T extends Int32Array | Uint32Array | Uint8Array | Float64Arr
 
   /** The value at `index` (no bounds check beyond the backing array's). */
   at(index: number): number {
-    return this.#values[index]!;
+    return this.#values[index - this.#base]!;
   }
 
   /** The values as a view (invalidated by the next push that grows the column). */

@@ -48,6 +48,23 @@ export interface TranscriptStoreOptions {
   chunkMessages?: number;
   /** ...or this many characters of literal text (default 1 Mi). */
   chunkLiteralCharacters?: number;
+  /**
+   * Told each message's and annotation's JSON (as the transcript file writes it) as it is recorded, for a
+   * transcript written as the session runs.
+   */
+  sink?: TranscriptStoreSink;
+  /**
+   * Keep the whole session (default true). With false the store holds only its last chunks of messages
+   * (what a step in progress still reads) and no annotations nor step marks: a long session costs no more
+   * memory than a short one, and the sink, if any, is the only place the rest goes.
+   */
+  keep?: boolean;
+}
+
+/** Receives a store's records as JSON text, in the order they are recorded. */
+export interface TranscriptStoreSink {
+  messageJson(json: string): void;
+  annotationJson(json: string): void;
 }
 
 /** Where one step's messages are: `[from, to)` message indices, and annotations hanging off them. */
@@ -112,13 +129,17 @@ export class TranscriptStore {
   readonly protocol: ProtocolId;
   readonly startedAt: number;
   readonly meta: Transcript['meta'];
-  /** Texts shared by phrased messages. */
-  readonly phrases = new PhraseBook();
+  /** Texts shared by phrased messages (a store that does not keep its messages starts new ones). */
+  #phrases = new PhraseBook();
 
   readonly #packers: readonly AnnotationPacker[];
   readonly #compression: LiteralCompression;
   readonly #chunkMessages: number;
   readonly #chunkLiteralCharacters: number;
+  readonly #sink: TranscriptStoreSink | undefined;
+  readonly #keep: boolean;
+  /** Annotations made and not kept (`keep: false`). */
+  #annotationsNotKept = 0;
 
   readonly #connections: ConnectionInfo[] = [];
   readonly #connectionNumbers = new Map<string, number>();
@@ -156,19 +177,31 @@ export class TranscriptStore {
    */
   readonly #extras = new Map<number, Pick<TranscriptMessage, 'channel' | 'http'>>();
   /** The phrase output of `appendPhrased`, reused. */
-  readonly #phraseOutput: PhraseOutput;
+  #phraseOutput: PhraseOutput;
 
   constructor(options: TranscriptStoreOptions) {
     this.protocol = options.protocol;
     this.startedAt = options.startedAt ?? 0;
     this.meta = { ...(options.meta ?? {}) };
     this.#packers = options.packers ?? [];
-    this.#compression = options.compression ?? 'deflate';
+    this.#keep = options.keep ?? true;
+    this.#sink = options.sink;
+    // Chunks not kept are dropped soon after they are sealed: compressing them is wasted work.
+    this.#compression = this.#keep ? (options.compression ?? 'deflate') : 'none';
     this.#chunkMessages = options.chunkMessages ?? 4096;
     this.#chunkLiteralCharacters = options.chunkLiteralCharacters ?? 1 << 20;
     this.#chunk = new MessageChunk(0);
     this.#chunks.push(this.#chunk);
-    this.#phraseOutput = { book: this.phrases, push: (phrase) => this.#chunk.writePhrase(phrase) };
+    this.#phraseOutput = this.#newPhraseOutput();
+  }
+
+  /** Texts shared by phrased messages. Not kept (`keep: false`), a store starts a new book now and then. */
+  get phrases(): PhraseBook {
+    return this.#phrases;
+  }
+
+  #newPhraseOutput(): PhraseOutput {
+    return { book: this.#phrases, push: (phrase) => this.#chunk.writePhrase(phrase) };
   }
 
   /** A store holding the transcript (imports, pasted sessions); step marks are left to the protocol. */
@@ -214,6 +247,7 @@ export class TranscriptStore {
         ...(message.channel !== undefined ? { channel: message.channel } : {}),
         ...(message.http !== undefined ? { http: message.http } : {}),
       });
+    if (this.#sink) this.#sink.messageJson(this.messageJson(index));
     return index;
   }
 
@@ -227,6 +261,7 @@ export class TranscriptStore {
   ): number {
     const index = this.#begin(conn, dir, t, 'data', framing, TEXT_PAYLOAD);
     this.#chunk.writeLiteral(text);
+    if (this.#sink) this.#sink.messageJson(this.#messageJson(index, JSON.stringify(text)));
     return index;
   }
 
@@ -243,6 +278,7 @@ export class TranscriptStore {
   ): number {
     const index = this.#begin(conn, dir, t, 'data', framing, TEXT_PAYLOAD, PHRASED);
     write(this.#phraseOutput);
+    if (this.#sink) this.#sink.messageJson(this.messageJson(index));
     return index;
   }
 
@@ -263,6 +299,10 @@ export class TranscriptStore {
       detail === undefined ? NO_PAYLOAD : TEXT_PAYLOAD,
     );
     if (detail !== undefined) this.#chunk.writeLiteral(detail);
+    if (this.#sink)
+      this.#sink.messageJson(
+        this.#messageJson(index, detail === undefined ? undefined : JSON.stringify(detail)),
+      );
     return index;
   }
 
@@ -278,6 +318,12 @@ export class TranscriptStore {
     options?: { packLater?: boolean },
   ): void {
     index = Math.max(0, index);
+    // The annotation's JSON as the transcript file has it (a packer gives back data equal as JSON).
+    if (this.#sink) this.#sink.annotationJson(JSON.stringify({ index, type, data }));
+    if (!this.#keep) {
+      this.#annotationsNotKept++;
+      return;
+    }
     const count = this.#annotationIndex.length;
     if (count > 0 && index < this.#annotationIndex.at(count - 1)) this.#annotationsInOrder = false;
     this.#annotationIndex.push(index);
@@ -312,6 +358,13 @@ export class TranscriptStore {
    * A step's messages run up to the next mark.
    */
   markStep(group: number, step: number): void {
+    if (!this.#keep) {
+      // A step's start is where nothing earlier is read any more: once more than a chunk was written, the
+      // store forgets every message and starts a new phrase book (the old one grows with every step).
+      if (this.#chunks.length > 1 || this.#chunk.literalLength >= this.#chunkLiteralCharacters)
+        this.#forget();
+      return;
+    }
     this.#stepByKey.set(`${group}/${step}`, this.#stepGroup.length);
     this.#stepGroup.push(group);
     this.#stepNumber.push(step);
@@ -333,6 +386,8 @@ export class TranscriptStore {
       chunk.seal(this.#compression);
       chunk = this.#chunk = new MessageChunk(index);
       this.#chunks.push(chunk);
+      // Not kept: the chunk just sealed stays readable (a step in progress may still read it), older go.
+      if (!this.#keep && this.#chunks.length > 2) this.#dropChunks(this.#chunks.length - 2);
     }
     const connection = this.addConnection(conn);
     this.#connection.push(connection);
@@ -348,6 +403,33 @@ export class TranscriptStore {
     this.#codeStart.push(chunk.codeLength);
     this.#literalStart.push(chunk.literalLength);
     return index;
+  }
+
+  /** Forgets every message so far and the phrase book (`keep: false`). */
+  #forget(): void {
+    this.#chunk.seal(this.#compression);
+    this.#chunk = new MessageChunk(this.length);
+    this.#chunks.push(this.#chunk);
+    this.#dropChunks(this.#chunks.length - 1);
+    this.#phrases = new PhraseBook();
+    this.#escaped.length = 0;
+    this.#phraseOutput = this.#newPhraseOutput();
+  }
+
+  /** Forgets the first `count` chunks and every message in them. */
+  #dropChunks(count: number): void {
+    const base = this.#chunks[count]!.first;
+    this.#chunks.splice(0, count);
+    if (this.#inflated && this.#inflated.chunk.first < base) this.#inflated = undefined;
+    for (const column of [this.#connection, this.#flags, this.#time, this.#codeStart, this.#literalStart])
+      column.dropBefore(base);
+    for (const column of this.#byConnection) {
+      const held = column.view();
+      let kept = 0;
+      while (kept < held.length && held[kept]! < base) kept++;
+      column.dropBefore(column.base + kept);
+    }
+    for (const index of this.#extras.keys()) if (index < base) this.#extras.delete(index);
   }
 
   #pack(type: Annotation['type'], data: unknown): unknown {
@@ -398,6 +480,11 @@ export class TranscriptStore {
    */
   messageJson(index: number): string {
     this.#check(index);
+    return this.#messageJson(index);
+  }
+
+  /** `messageJson`, with the payload's JSON when the caller has it at hand. */
+  #messageJson(index: number, payloadJson?: string): string {
     const flags = this.#flags.at(index);
     const payload = (flags >> 5) & 3;
     const framing = FRAMINGS[(flags >> 3) & 3];
@@ -405,7 +492,8 @@ export class TranscriptStore {
     if (payload !== NO_PAYLOAD) {
       json += payload === BASE64_PAYLOAD ? ',"base64":' : ',"text":';
       json +=
-        ((flags & PHRASED) !== 0 && this.#escapedPhrases(index)) || JSON.stringify(this.#payload(index));
+        payloadJson ??
+        (((flags & PHRASED) !== 0 && this.#escapedPhrases(index)) || JSON.stringify(this.#payload(index)));
     }
     if (framing !== undefined) json += `,"framing":"${framing}"`;
     const extra = this.#extras.get(index);
@@ -484,12 +572,12 @@ export class TranscriptStore {
 
   /** How many annotations the store holds. */
   get annotationCount(): number {
-    return this.#annotationIndex.length;
+    return this.#annotationIndex.length + this.#annotationsNotKept;
   }
 
   /** Annotation `i` (in the order annotated), with its data unpacked. */
   annotation(i: number): Annotation {
-    if (!(i >= 0 && i < this.annotationCount)) throw new RangeError(`no annotation ${i}`);
+    if (!(i >= 0 && i < this.#annotationIndex.length)) throw new RangeError(`no annotation ${i}`);
     if (this.#unpackedFrom !== undefined && i >= this.#unpackedFrom) this.packPending();
     return {
       index: this.#annotationIndex.at(i),
@@ -501,7 +589,7 @@ export class TranscriptStore {
   /** Annotations hanging off messages `[from, to)`, in the order annotated. */
   annotationsBetween(from: number, to: number): Annotation[] {
     const list: Annotation[] = [];
-    const count = this.annotationCount;
+    const count = this.#annotationIndex.length;
     let i = 0;
     if (this.#annotationsInOrder) {
       // First annotation at or after `from`.
@@ -527,14 +615,15 @@ export class TranscriptStore {
   annotationsOfType(type: Annotation['type']): number[] {
     const code = ANNOTATION_TYPES.indexOf(type);
     const list: number[] = [];
-    for (let i = 0; i < this.annotationCount; i++) if (this.#annotationType.at(i) === code) list.push(i);
+    for (let i = 0; i < this.#annotationIndex.length; i++)
+      if (this.#annotationType.at(i) === code) list.push(i);
     return list;
   }
 
   /** The whole transcript as the plain interchange object. */
   toTranscript(): Transcript {
     const annotations: Annotation[] = [];
-    for (let i = 0; i < this.annotationCount; i++) annotations.push(this.annotation(i));
+    for (let i = 0; i < this.#annotationIndex.length; i++) annotations.push(this.annotation(i));
     return {
       format: 'protoplay-transcript',
       version: 2,
@@ -584,7 +673,10 @@ export class TranscriptStore {
   }
 
   #check(index: number): void {
-    if (!(index >= 0 && index < this.length)) throw new RangeError(`no message ${index}`);
+    if (!(index >= this.#connection.base && index < this.length))
+      throw new RangeError(
+        index >= 0 && index < this.#connection.base ? `message ${index} was not kept` : `no message ${index}`,
+      );
   }
 
   /**

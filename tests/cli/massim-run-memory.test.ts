@@ -1,0 +1,71 @@
+/**
+ * `protoplay run massim` keeps nothing per step: a long match of the emulated host and batched team
+ * policies (what `run massim` plays, minus the policy threads) completes in a child process given a 24 MB
+ * heap, and the same match keeping its whole transcript in memory, as `run massim` did before, aborts out
+ * of memory there. No figure here depends on the machine's speed.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, type CliResult } from './run-cli';
+
+const HEAP_MB = 24;
+const MATCH = resolve(import.meta.dirname, 'fixtures/massim-long-match.mts');
+
+/** The long match in a child with a small heap. */
+function playWithSmallHeap(args: string[]): Promise<CliResult> {
+  return runWithHeap(HEAP_MB, ['--import', 'tsx', MATCH, ...args]);
+}
+
+function runWithHeap(heapMb: number, args: string[]): Promise<CliResult> {
+  return new Promise((done, failed) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', failed);
+    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('run massim memory', () => {
+  it('plays 6,000 steps of 2 x 20 agents in a 24 MB heap, which the whole transcript kept did not fit', async () => {
+    const flat = await playWithSmallHeap(['6000']);
+    expect(flat.stderr).not.toMatch(/heap out of memory/);
+    expect(flat.code).toBe(0);
+    expect(flat.stdout).toBe('played 6000 steps\n');
+    const kept = await playWithSmallHeap(['6000', 'keep']);
+    expect(kept.stderr).toMatch(/heap out of memory/);
+    expect(kept.code).not.toBe(0);
+  }, 900_000);
+
+  it('plays 6,000 steps of 2 x 20 agents with policy threads in a 32 MB heap (protoplay run massim)', async () => {
+    // Before, this aborted out of memory: the transcript, and every policy call's result, stayed.
+    const result = await runWithHeap(32, [
+      BIN,
+      'run',
+      'massim',
+      ...[
+        '--steps',
+        '6000',
+        '--agents',
+        '20',
+        '--grid',
+        '20x20',
+        '--policy',
+        'skip',
+        '--seed',
+        '1',
+        '--json',
+      ],
+    ]);
+    expect(result.stderr).not.toMatch(/heap out of memory/);
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout) as { status: string; simulations: { steps: number }[] };
+    expect(document.status).toBe('finished');
+    expect(document.simulations).toEqual([expect.objectContaining({ steps: 6000 })]);
+  }, 900_000);
+});
