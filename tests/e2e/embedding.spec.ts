@@ -163,3 +163,32 @@ test('panels= shows only the panes asked for, and they share the space with no e
     }
   }
 });
+
+test('readonly, autoplay and theme in the link take effect: the frame plays by itself, dark, and keeps the code', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/#e=grid_walk&seed=2&rounds=2&readonly&autoplay&theme=dark`);
+  // autoplay: the session runs to its end with nobody pressing Run.
+  await expect(page.getByRole('status').filter({ hasText: /Finished|Stopped|Running/ })).toContainText(
+    'Finished',
+    { timeout: 60_000 },
+  );
+  await expect(page.getByRole('group', { name: 'Total reward per round' }).getByRole('button')).toHaveCount(
+    2,
+  );
+  // theme=dark: the page is dark whatever the system prefers.
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = background.match(/\d+/g)!.map(Number);
+  expect(r! + g! + b!, background).toBeLessThan(3 * 100);
+  // readonly: the editor is read only; typing in it changes nothing.
+  const editor = page.getByRole('textbox', { name: 'Policy code (read only)' });
+  await expect(editor).toBeAttached({ timeout: 60_000 });
+  const before = await page.locator('.monaco-editor .view-lines').innerText();
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.type('this must not appear');
+  await expect(page.locator('.monaco-editor .view-lines')).not.toContainText('this must not appear');
+  expect(await page.locator('.monaco-editor .view-lines').innerText()).toBe(before);
+});
