@@ -128,7 +128,12 @@ describe('protoplay evaluate rddlsim', () => {
       ['loop.js', 'failed', 0],
     ]);
     const csv = parseCsv(await readFile(join(dir, 'fail.csv'), 'utf8'));
-    expect(csv[1]).toMatchObject({ policy: 'loop.js', status: 'failed', failures: '1' });
+    expect(csv[1]).toMatchObject({ policy: 'loop.js', status: 'failed' });
+    // Each of the policy's threads that was playing a seed when it looped counts a failure: how many threads
+    // it had then depends on the machine's cores and on timing (a thread freed by the noop policy goes to
+    // it), so one failure at least and at most one per seed.
+    expect(Number(csv[1]!.failures)).toBeGreaterThanOrEqual(1);
+    expect(Number(csv[1]!.failures)).toBeLessThanOrEqual(3);
     expect(csv[1]!.reason).toMatch(
       /^timeout on seed \d: a call took longer than its budget of 1500 ms on round 1, turn 2/,
     );
