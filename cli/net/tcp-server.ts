@@ -98,7 +98,12 @@ export class TcpServer {
   private constructor(options: TcpServerOptions) {
     this.#options = options;
     this.#limits = { ...DEFAULT_TCP_SERVER_LIMITS, ...options.limits };
-    this.#server = createServer({ noDelay: true }, (socket) => this.#accept(socket));
+    this.#server = createServer(
+      // Half-open: a peer's FIN must not end our side before the requests that came before it are answered
+      // (some may still wait to be fed); the connection ends its side itself once they are.
+      { noDelay: true, allowHalfOpen: true },
+      (socket) => this.#accept(socket),
+    );
   }
 
   /** Starts listening; rejects with the socket error (address in use...) when it cannot. */
@@ -214,7 +219,7 @@ class ServedConnection {
     socket.on('end', () => {
       // The FIN comes after every byte: what is still waiting to be fed goes first.
       if (this.#unfed) this.#endWhenFed = true;
-      else this.#end();
+      else this.#peerFinished();
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (!this.#closing) this.#log(`connection error: ${error.code ?? error.message}`);
@@ -287,8 +292,15 @@ class ServedConnection {
     this.#unfed = undefined;
     if (unfed) this.#feed(unfed);
     if (this.#pausedForWrites) return;
-    if (this.#endWhenFed) this.#end();
+    if (this.#endWhenFed) this.#peerFinished();
     else this.#socket.resume();
+  }
+
+  /** The peer sent its FIN and all it sent before was fed: the endpoint is told, then our side ends too. */
+  #peerFinished(): void {
+    this.#end();
+    const socket = this.#socket;
+    if (!socket.destroyed && !socket.writableEnded) socket.end();
   }
 
   #send(bytes: Uint8Array): void {
