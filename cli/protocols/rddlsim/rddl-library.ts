@@ -4,6 +4,9 @@
  * inside a directory also given, or a copy with the same text, as when one file holding domain, non-fluents
  * and instance is given as both --domain and --instance) is read once. Files are parsed once to index which
  * domain, non-fluents and instance; an instance is then loaded from just the files it needs, and cached.
+ * A server directory is indexed without parsing (a scan of the block headers, `scanRddlBlocks`) so the
+ * server listens at once; its files are parsed when a session first asks for one of their instances, and
+ * `checkAll` parses the rest afterwards to warn about broken files.
  * The session-init task is what the real server sends: the domain's file, a blank line, the instance's
  * file. With rddlsim's IPC 2018 layout (`server/` and `client/` subdirectories) the model comes from
  * `server/` and the task text from the file of the same name in `client/` (`null` when there is none).
@@ -12,12 +15,11 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ProtoplayError } from '../../../src/core/errors';
 import type { RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
+import { type BlockHeader, scanRddlBlocks } from '../../../src/core/envs/rddl/block-index';
 import { loadRddl, parseRddl } from '../../../src/core/envs/rddl/index';
 import { rddlsimTaskText } from '../../../src/core/protocols/rddlsim/host';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { displayPath } from '../../command-line/display-path';
-
-type Block = ReturnType<typeof parseRddl>['file']['blocks'][number];
 
 /** An instance ready to serve. */
 export interface LoadedInstance {
@@ -31,9 +33,13 @@ interface IndexedFile {
   /** The path as the user would write it; used in error locations. */
   path: string;
   text: string;
-  blocks: Block[];
+  blocks: BlockHeader[];
   /** The text the task uses for this file (the `client/` copy in the IPC 2018 layout). */
   taskText: string | null;
+  /** False while only its headers were scanned (a server directory), true once parsed without error. */
+  parsed: boolean;
+  /** Set when parsing found a syntax error (lenient mode): the file is then left out. */
+  broken?: true;
 }
 
 /** How strictly problems in files are treated. */
@@ -117,37 +123,65 @@ export class RddlLibrary {
         : text;
       files.push({ path: displayPath(path, options.cwd), text, taskText });
     }
-    return RddlLibrary.#index(files, options, new Map());
+    const indexed = files.map((file) => ({ ...file, blocks: scanRddlBlocks(file.text), parsed: false }));
+    return new RddlLibrary(indexed, [], new Map());
   }
 
   static #index(
-    files: Omit<IndexedFile, 'blocks'>[],
+    files: Omit<IndexedFile, 'blocks' | 'parsed'>[],
     { mode }: LibraryOptions,
     aliases: ReadonlyMap<string, string>,
   ): RddlLibrary {
     const indexed: IndexedFile[] = [];
     const warnings: string[] = [];
     for (const file of files) {
-      const { file: parsed, diagnostics } = parseRddl({ name: file.path, text: file.text });
-      const error = diagnostics.find((diagnostic) => diagnostic.severity === 'error');
-      if (error) {
-        const located = new ProtoplayError('rddl-syntax', error.message, {
-          source: file.path,
-          ...error.location,
-        });
-        if (mode === 'strict') throw located;
-        warnings.push(`${located.format()} (file left out)`);
+      const parsed = parseFile(file);
+      if (parsed instanceof ProtoplayError) {
+        if (mode === 'strict') throw parsed;
+        warnings.push(`${parsed.format()} (file left out)`);
         continue;
       }
-      if (mode === 'strict') refuseDuplicateBlocks(indexed, file.path, parsed.blocks);
-      indexed.push({ ...file, blocks: parsed.blocks });
+      if (mode === 'strict') refuseDuplicateBlocks(indexed, file.path, parsed);
+      indexed.push({ ...file, blocks: parsed, parsed: true });
     }
     return new RddlLibrary(indexed, warnings, aliases);
   }
 
+  /**
+   * Parses every file not parsed yet, one per turn of the event loop so sessions being served go on, and
+   * leaves out those with syntax errors: each is added to `warnings` (and given to `onWarning`) as a
+   * located one-line message. Stops early when `signal` is aborted.
+   */
+  async checkAll(onWarning?: (warning: string) => void, signal?: AbortSignal): Promise<void> {
+    for (const file of this.#files) {
+      if (signal?.aborted) return;
+      if (file.parsed || file.broken) continue;
+      await new Promise((next) => setImmediate(next));
+      this.#parseNow(file, onWarning);
+    }
+  }
+
+  /** Parses a file that was only scanned; its located syntax error when it is broken (now left out). */
+  #parseNow(file: IndexedFile, onWarning?: (warning: string) => void): ProtoplayError | undefined {
+    if (file.parsed || file.broken) return undefined;
+    const parsed = parseFile(file);
+    if (parsed instanceof ProtoplayError) {
+      file.broken = true;
+      const warning = `${parsed.format()} (file left out)`;
+      this.warnings.push(warning);
+      onWarning?.(warning);
+      return parsed;
+    }
+    file.blocks = parsed;
+    file.parsed = true;
+    return undefined;
+  }
+
   /** Every instance name, in file order. */
   instanceNames(): string[] {
-    return this.#files.flatMap((file) => file.blocks.filter((b) => b.kind === 'instance').map((b) => b.name));
+    return this.#usable().flatMap((file) =>
+      file.blocks.filter((b) => b.kind === 'instance').map((b) => b.name),
+    );
   }
 
   /** Instance names defined in the given files (paths as given to `fromPaths`), each once. */
@@ -182,15 +216,19 @@ export class RddlLibrary {
     }
     const block = instanceFile.blocks.find((b) => b.kind === 'instance' && b.name === instance)!;
     const needed = new Set<IndexedFile>();
-    if (block.kind === 'instance') {
+    if (block.domain !== undefined) {
       const domainFile = this.#find('domain', block.domain);
       if (domainFile) needed.add(domainFile);
-      if (block.nonFluents !== undefined) {
-        const nonFluentsFile = this.#find('non-fluents', block.nonFluents);
-        if (nonFluentsFile) needed.add(nonFluentsFile);
-      }
+    }
+    if (block.nonFluents !== undefined) {
+      const nonFluentsFile = this.#find('non-fluents', block.nonFluents);
+      if (nonFluentsFile) needed.add(nonFluentsFile);
     }
     needed.add(instanceFile);
+    for (const file of needed) {
+      const error = this.#parseNow(file);
+      if (error) throw error;
+    }
     // A missing domain or non-fluents block is reported by loadRddl, located at the reference.
     const sources: RddlSource[] = [...needed].map((file) => ({ name: file.path, text: file.text }));
     const model = loadRddl(sources, { instance });
@@ -212,9 +250,28 @@ export class RddlLibrary {
     return sources;
   }
 
-  #find(kind: Block['kind'], name: string): IndexedFile | undefined {
-    return this.#files.find((file) => file.blocks.some((b) => b.kind === kind && b.name === name));
+  #find(kind: BlockHeader['kind'], name: string): IndexedFile | undefined {
+    return this.#usable().find((file) => file.blocks.some((b) => b.kind === kind && b.name === name));
   }
+
+  #usable(): IndexedFile[] {
+    return this.#files.filter((file) => !file.broken);
+  }
+}
+
+/** A file's block headers, or its first syntax error, located. */
+function parseFile(file: { path: string; text: string }): BlockHeader[] | ProtoplayError {
+  const { file: parsed, diagnostics } = parseRddl({ name: file.path, text: file.text });
+  const error = diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+  if (error)
+    return new ProtoplayError('rddl-syntax', error.message, { source: file.path, ...error.location });
+  return parsed.blocks.map((block) => ({
+    kind: block.kind,
+    name: block.name,
+    nameLoc: { line: block.nameLoc.line, column: block.nameLoc.column },
+    ...(block.kind !== 'domain' ? { domain: block.domain } : {}),
+    ...(block.kind === 'instance' && block.nonFluents !== undefined ? { nonFluents: block.nonFluents } : {}),
+  }));
 }
 
 /**
@@ -224,7 +281,7 @@ export class RddlLibrary {
 function refuseDuplicateBlocks(
   indexed: readonly IndexedFile[],
   path: string,
-  blocks: readonly Block[],
+  blocks: readonly BlockHeader[],
 ): void {
   for (const block of blocks) {
     for (const earlier of indexed) {

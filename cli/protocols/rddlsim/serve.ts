@@ -29,8 +29,8 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
   const quiet = options.flag('quiet');
   const limits = readTcpLimits(options);
 
+  // Indexed by block headers only: files are parsed when first asked for, and checked after listening.
   const library = await RddlLibrary.fromServerDirectory(rddlDir, { cwd: io.cwd, mode: 'lenient' });
-  for (const warning of library.warnings) io.stderr.write(`warning: ${warning}\n`);
   const instances = library.instanceNames();
   if (instances.length === 0)
     throw new CliError(ExitCode.failure, `'${rddlDir}' holds no RDDL instance to serve`);
@@ -72,12 +72,18 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
     `rddlsim server listening on ${host}:${boundPort} (${instances.length} instances from ${rddlDir}; ` +
       `${rounds} rounds, seed ${seed}, time limit ${timeLimitSeconds} s${record ? `, recording to ${record}` : ''})\n`,
   );
+  // Every file is parsed once the server listens, a file per turn of the event loop, so a broken one is
+  // reported now rather than when a client first asks for it.
+  const checking = new AbortController();
+  const checked = library.checkAll((warning) => io.stderr.write(`warning: ${warning}\n`), checking.signal);
 
   const interrupted = new Promise<void>((stop) => {
     if (context.signal.aborted) stop();
     context.signal.addEventListener('abort', () => stop(), { once: true });
   });
   await Promise.race([interrupted, allDone]);
+  checking.abort();
+  await checked;
   await server.close(context.signal.aborted ? 'interrupted' : 'session limit reached');
   log(`stopped after ${server.endedSessions} session(s)`);
   return ExitCode.ok;

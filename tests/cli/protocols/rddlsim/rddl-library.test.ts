@@ -2,6 +2,7 @@
  * RDDL files as the command line reads them: directories like rddlsim's server (including its `server/`
  * + `client/` layout), files named on the command line, syntax errors located in their file.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProtoplayError } from '../../../../src/core/errors';
 import { CliError, ExitCode } from '../../../../cli/command-line/exit-codes';
 import { RddlLibrary } from '../../../../cli/protocols/rddlsim/rddl-library';
+import { BIN } from '../../run-cli';
 
 const DOMAIN = `domain tiny_mdp {
   requirements = { reward-deterministic };
@@ -62,14 +64,50 @@ describe('RddlLibrary', () => {
   it('serves a directory, leaving out a broken file with a located warning', async () => {
     const library = await RddlLibrary.fromServerDirectory('plain', { cwd: dir, mode: 'lenient' });
     expect(library.instanceNames()).toEqual(['tiny_inst_1']);
+    // Indexed without parsing: the broken file is found when the files are checked.
+    expect(library.warnings).toEqual([]);
+    const reported: string[] = [];
+    await library.checkAll((warning) => reported.push(warning));
     expect(library.warnings).toEqual([
       expect.stringMatching(/^plain\/broken\.rddl:2:14: .* \(file left out\)$/),
     ]);
+    expect(reported).toEqual(library.warnings);
     const { model, task } = library.load('tiny_inst_1');
     expect(model.info.horizon).toBe(5);
     // What rddlsim's server sends: the domain's file, a blank line, the instance's file, a newline.
     expect(task).toBe(`${DOMAIN}\n\n${instance('tiny_inst_1')}\n`);
     expect(library.load('tiny_inst_1')).toBe(library.load('tiny_inst_1'));
+  });
+
+  it('parses a served file only when asked for one of its instances, and leaves it out if broken', async () => {
+    const lazy = join(dir, 'lazy');
+    await mkdir(lazy);
+    await writeFile(join(lazy, 'tiny_mdp.rddl'), DOMAIN);
+    await writeFile(join(lazy, 'tiny_inst_1.rddl'), instance('tiny_inst_1'));
+    // Its header names an instance; its body has a syntax error on line 3.
+    await writeFile(
+      join(lazy, 'tiny_inst_bad.rddl'),
+      'instance tiny_inst_bad {\n  domain = tiny_mdp;\n  horizon = ;\n}\n',
+    );
+    const library = await RddlLibrary.fromServerDirectory('lazy', { cwd: dir, mode: 'lenient' });
+    expect(library.instanceNames()).toEqual(['tiny_inst_1', 'tiny_inst_bad']);
+    expect(library.load('tiny_inst_1').model.info.horizon).toBe(5);
+    expect(library.warnings).toEqual([]);
+    let error: unknown;
+    try {
+      library.load('tiny_inst_bad');
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ProtoplayError);
+    expect((error as ProtoplayError).format()).toMatch(/^lazy\/tiny_inst_bad\.rddl:3:\d+: /);
+    // Now left out, and said once.
+    expect(library.instanceNames()).toEqual(['tiny_inst_1']);
+    expect(library.has('tiny_inst_bad')).toBe(false);
+    await library.checkAll();
+    expect(library.warnings).toEqual([
+      expect.stringMatching(/^lazy\/tiny_inst_bad\.rddl:3:\d+: .*\(file left out\)$/),
+    ]);
   });
 
   it('reports a syntax error in a file named on the command line at its line and column', async () => {
@@ -139,5 +177,35 @@ describe('RddlLibrary', () => {
     expect(() => library.load('tiny_inst_9')).toThrow(
       new CliError(ExitCode.usage, "no instance named 'tiny_inst_9'; the files define tiny_inst_1"),
     );
+  });
+
+  it('`serve rddlsim` listens and warns about a broken file found after listening', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', 'rddlsim', '--rddl-dir', 'plain', '--port', '0'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const events: string[] = [];
+    let stderr = '';
+    const warned = new Promise<void>((done, failed) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (/listening on 127\.0\.0\.1:\d+ \(1 instances/.test(chunk.toString())) events.push('listening');
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('(file left out)\n')) {
+          events.push('warned');
+          done();
+        }
+      });
+      child.once('close', (code) => failed(new Error(`serve exited with ${code}: ${stderr}`)));
+    });
+    try {
+      await warned;
+    } finally {
+      child.kill();
+    }
+    // Two pipes: the order the lines arrive in is not the order they were written in, so only both are checked.
+    expect(events.sort()).toEqual(['listening', 'warned']);
+    expect(stderr).toMatch(/^warning: plain\/broken\.rddl:2:14: .* \(file left out\)\n$/);
   });
 });
