@@ -82,6 +82,14 @@ test('MASSim plays a short match: the world, an agent picked on the canvas, scor
   await page.getByRole('listbox', { name: 'Messages' }).press('Home');
   await expect(rows.filter({ hasText: 'auth-request' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'auth-request' })).toContainText(picked);
+
+  // Message times say when a message was sent: the last steps' requests came after the first ones' time,
+  // although an as-fast-as-possible match spends no time on its virtual clock.
+  await page.getByRole('listbox', { name: 'Messages' }).press('End');
+  const lastRequest = rows.filter({ hasText: 'request-action' }).last();
+  await expect(lastRequest).toBeVisible();
+  await expect(lastRequest.locator('.time')).not.toHaveText('0 ms');
+  await page.getByRole('listbox', { name: 'Messages' }).press('Home');
   await rows.filter({ hasText: 'sim-start' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('"teamSize": 5');
   await page.getByRole('tab', { name: 'Raw' }).click();

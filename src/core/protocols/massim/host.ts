@@ -73,6 +73,11 @@ export interface MassimHostOptions {
   recording?: Pick<TranscriptStoreOptions, 'keep' | 'sink' | 'chunkMessages'>;
   /** Annotate the transcript with the world after every step (for the world view). Default true. */
   recordWorld?: boolean;
+  /**
+   * The clock message times are recorded by (epoch milliseconds); default the scheduler's. The wire's
+   * `time` and `deadline` fields and every timer always use the scheduler.
+   */
+  messageClock?: () => number;
   /** The scenario; defaults to the 2022 scenario. */
   createSimulation?: CreateMassimSimulation;
   /** Told about simulations, steps, ignored frames and races as they happen. */
@@ -266,7 +271,8 @@ export class MassimHost {
           faithfulRaces: options.faithfulRaces ?? false,
         },
       });
-    this.#recording = new MassimRecording(this.store, () => this.#scheduler.now());
+    const messageClock = options.messageClock ?? (() => this.#scheduler.now());
+    this.#recording = new MassimRecording(this.store, messageClock);
     for (const team of this.config.teams) {
       for (const name of massimAccountNames(this.config, team)) {
         this.#slots.set(name, {

@@ -59,6 +59,13 @@ export interface MassimMatchRunnerOptions {
   timing?: 'virtual' | 'real';
   /** Epoch milliseconds the virtual clock starts at (default: the wall clock at creation). */
   startTime?: number;
+  /**
+   * With virtual timing, record each message at the virtual time plus the wall time spent since the match
+   * was created, instead of the virtual time alone (which stands still while agents answer in time, so an
+   * as-fast-as-possible match would read 0 ms throughout). The time a person saw a message being sent;
+   * the wire's `time` and `deadline` and every timeout still follow the virtual clock. Default off.
+   */
+  recordWallTime?: boolean;
   faithfulRaces?: boolean;
   recordWorld?: boolean;
   /** What the host's transcript keeps and where it streams (`MassimHostOptions.recording`). */
@@ -95,6 +102,7 @@ export class MassimMatchRunner {
       faithfulRaces: options.faithfulRaces ?? false,
       recordWorld: options.recordWorld ?? true,
       ...(options.recording ? { recording: options.recording } : {}),
+      ...(options.recordWallTime && this.#virtual ? { messageClock: wallAndVirtual(this.#virtual) } : {}),
       onEvent: (event) => this.#onHostEvent(event),
     });
   }
@@ -260,4 +268,10 @@ export class MassimMatchRunner {
     }
     this.#options.onHostEvent?.(event);
   }
+}
+
+/** The virtual clock plus the wall time spent since this was called: never goes back. */
+function wallAndVirtual(virtual: VirtualScheduler): () => number {
+  const wallStart = performance.now();
+  return () => virtual.now() + (performance.now() - wallStart);
 }

@@ -81,6 +81,39 @@ describe('MassimMatchRunner', () => {
     expect(await run()).toEqual(first);
   });
 
+  it('records message times as the wall time spent when asked, while the wire keeps the virtual clock', async () => {
+    const PAUSE_MS = 20;
+    const STEPS = 5;
+    const decideA = createTeamDecide(wander);
+    const slowly: typeof decideA = async (request) => {
+      await new Promise((done) => setTimeout(done, PAUSE_MS));
+      return decideA(request);
+    };
+    const runner = new MassimMatchRunner({
+      config: config(STEPS, 1),
+      teams: { A: slowly, B: createTeamDecide(wander) },
+      seed: 2,
+      startTime: 1_000,
+      recordWallTime: true,
+    });
+    await runner.run();
+    const messages = runner.transcript.messages;
+    for (let i = 1; i < messages.length; i++)
+      expect(messages[i]!.t).toBeGreaterThanOrEqual(messages[i - 1]!.t);
+    // Every step waited for team A's pause: the times say so, however fast the machine.
+    const [conn] = byConnection(runner.transcript).keys();
+    const requests = messages.filter(
+      (m) => m.conn === conn && m.dir === 's2c' && m.text?.includes('"request-action"'),
+    );
+    expect(requests).toHaveLength(STEPS);
+    expect(requests.at(-1)!.t).toBeGreaterThanOrEqual((STEPS - 1) * PAUSE_MS);
+    // The wire still reads the virtual clock, which stood still: every agent answered in time.
+    const times = serverMessages(runner.transcript, conn!).flatMap((m) =>
+      m.type === 'request-action' ? [m.content.time] : [],
+    );
+    expect(new Set(times)).toEqual(new Set([1_000]));
+  });
+
   it('steps one step at a time', async () => {
     const steps: number[] = [];
     const runner = new MassimMatchRunner({

@@ -100,6 +100,8 @@ class MassimSessionRun implements PlaygroundSession {
       wireTeams,
       seed: config.seed,
       faithfulRaces: options.faithfulRaces,
+      // Message times say when a message was sent, not the virtual clock that stands still between deadlines.
+      recordWallTime: true,
     });
     const store = this.#runner.host.store;
     this.#shown = { store, reader: new MassimTranscriptReader(store, { judgeAgents: false }) };
