@@ -21,29 +21,36 @@ export interface BlockHeader {
   nonFluents?: string;
 }
 
-const TOKEN =
-  /\/\/[^\r\n]*|\/\*(?:[^*]|\*(?!\/))*(?:\*\/)?|[A-Za-z](?:[A-Za-z0-9_-]*[A-Za-z0-9])?'?|\s+|[\s\S]/y;
+/** At nesting 0 and 1: comments, braces, `;`, `=` and names (anything else is skipped by the search). */
+const SHALLOW =
+  /\/\/[^\r\n]*|\/\*(?:[^*]|\*(?!\/))*(?:\*\/)?|[{};=]|[A-Za-z](?:[A-Za-z0-9_-]*[A-Za-z0-9])?'?/g;
+/** Deeper: only comments and braces matter (block headers and references sit at nesting 0 and 1). */
+const DEEP = /\/\/[^\r\n]*|\/\*(?:[^*]|\*(?!\/))*(?:\*\/)?|[{}]/g;
 const KINDS = new Set<string>(['domain', 'non-fluents', 'instance']);
 
 /** The top-level blocks of an RDDL text, in source order. */
 export function scanRddlBlocks(text: string): BlockHeader[] {
-  const words: { text: string; offset: number }[] = [];
   const blocks: BlockHeader[] = [];
   let depth = 0;
   let current: BlockHeader | undefined;
   /** Tokens seen at the current nesting since the last `;`, `{` or `}`: enough to read `a = b ;`. */
   let statement: string[] = [];
-  TOKEN.lastIndex = 0;
-  for (let match = TOKEN.exec(text); match; match = TOKEN.exec(text)) {
+  /** Where the last name at nesting 0 starts (a block's name, when `{` follows it). */
+  let lastNameAt = 0;
+  let at = 0;
+  for (;;) {
+    const pattern = depth >= 2 ? DEEP : SHALLOW;
+    pattern.lastIndex = at;
+    const match = pattern.exec(text);
+    if (!match) break;
+    at = pattern.lastIndex;
     const token = match[0];
-    const first = token.charCodeAt(0);
-    if (/\s/.test(token[0]!) || (first === 47 && (token[1] === '/' || token[1] === '*'))) continue;
+    if (token.length > 1 && token[0] === '/' && (token[1] === '/' || token[1] === '*')) continue;
     if (token === '{') {
       if (depth === 0) {
         const [kind, name] = statement;
         if (statement.length === 2 && kind && name && KINDS.has(kind)) {
-          const offset = words[words.length - 1]!.offset;
-          current = { kind: kind as BlockHeader['kind'], name, nameLoc: locate(text, offset) };
+          current = { kind: kind as BlockHeader['kind'], name, nameLoc: locate(text, lastNameAt) };
           blocks.push(current);
         } else current = undefined;
       }
@@ -72,9 +79,9 @@ export function scanRddlBlocks(text: string): BlockHeader[] {
       statement = [];
       continue;
     }
-    statement.push(token);
-    if (depth === 0) words.push({ text: token, offset: match.index });
-    if (words.length > 2) words.shift();
+    // Only short statements are ever read; longer ones (declarations at nesting 1) need not be kept.
+    if (statement.length < 4) statement.push(token);
+    if (depth === 0) lastNameAt = match.index;
   }
   return blocks;
 }

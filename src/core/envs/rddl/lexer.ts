@@ -222,8 +222,15 @@ export function createRddlLexer({ validate = false }: { validate?: boolean } = {
   });
 }
 
-/** The RDDL lexer (stateless; safe to share). */
-export const rddlLexer = createRddlLexer();
+/**
+ * The RDDL lexer (stateless; safe to share), built on first use: building it analyses every token's
+ * pattern, which a command that never reads RDDL (or not before it listens) should not pay at start-up.
+ */
+let sharedLexer: Lexer | undefined;
+function rddlLexer(): Lexer {
+  sharedLexer ??= createRddlLexer();
+  return sharedLexer;
+}
 
 /** The result of tokenising one text. */
 export interface LexResult {
@@ -235,7 +242,7 @@ export interface LexResult {
 
 /** Splits a text into tokens, comments (kept for folding and highlighting) and unknown characters. */
 export function tokenize(text: string): LexResult {
-  const result = rddlLexer.tokenize(text);
+  const result = rddlLexer().tokenize(text);
   return {
     tokens: result.tokens,
     comments: result.groups['comments'] ?? [],
