@@ -3,7 +3,7 @@
  * random failure). Parameters arrive as strings; each action checks them and the world in the real server's
  * order, because the first failing check decides the result an agent sees.
  */
-import type { Rng } from '../../random';
+import type { SimRandom } from './draws';
 import type { MassimAction, MassimActionResult, MassimSimConfig, MassimWorldEvent } from './api';
 import { clearArea } from './clearing';
 import type { EnergyRules } from './energy';
@@ -28,7 +28,7 @@ export interface ActionContext {
   world: World;
   energy: EnergyRules;
   tasks: TaskBoard;
-  rng: Rng;
+  rng: SimRandom;
   /** Team scores, changed by submissions. */
   scores: Map<string, number>;
   entitiesByName: ReadonlyMap<string, Entity>;

@@ -1,14 +1,22 @@
 /** Random draws in the forms the scenario configuration describes them. */
-import type { Rng } from '../../random';
 import type { Bounds } from './api';
 
+/**
+ * The random numbers a simulation draws: Protoplay's own generator (`Rng`) by default, or Java's
+ * (`JavaRandom`) under the real server's semantics. `nextFloat` is a double in [0, 1).
+ */
+export interface SimRandom {
+  nextInt(bound: number): number;
+  nextFloat(): number;
+}
+
 /** A uniformly drawn integer in the inclusive range [lower, upper]. */
-export function between(rng: Rng, [lower, upper]: Bounds): number {
+export function between(rng: SimRandom, [lower, upper]: Bounds): number {
   return lower + rng.nextInt(upper - lower + 1);
 }
 
 /** Shuffles a list in place (Fisher-Yates). */
-export function shuffle<T>(rng: Rng, list: T[]): T[] {
+export function shuffle<T>(rng: SimRandom, list: T[]): T[] {
   for (let i = list.length - 1; i > 0; i--) {
     const j = rng.nextInt(i + 1);
     const swap = list[i]!;
