@@ -12,38 +12,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue, MassimAction } from '../../../../src/core/envs/massim/api';
 import { createSimulation } from '../../../../src/core/envs/massim/index';
+import { canonicalText, normalisePercept as normalise } from './percept-sets';
 import { recordedActions, recordedConfig, recordedServerMessages } from './recorded';
 
 type JsonObject = { [key: string]: JsonValue };
-
-const SET_LISTS = ['things', 'tasks', 'norms', 'attached', 'goalZones', 'roleZones', 'violations', 'events'];
-
-/** Stable text of a JSON value with object keys sorted. */
-function canonicalText(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalText(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** A percept with its hash-ordered lists sorted. */
-function normalise(percept: object): JsonObject {
-  const copy = structuredClone(percept) as { [key: string]: JsonValue };
-  const sortList = (list: JsonValue[]) => list.map(canonicalText).sort() as unknown as JsonValue[]; // compared as sorted canonical texts
-  for (const key of SET_LISTS) {
-    const list = copy[key];
-    if (!Array.isArray(list)) continue;
-    if (key === 'tasks' || key === 'norms') {
-      for (const item of list as { requirements: JsonValue[] }[])
-        item.requirements = sortList(item.requirements);
-    }
-    copy[key] = sortList(list);
-  }
-  return copy;
-}
-
 /**
  * Replays simulation `simIndex` of a recorded run; compares percepts of steps before `untilStep` and returns
  * how many were compared and the first later step whose percepts differ (or -1).
