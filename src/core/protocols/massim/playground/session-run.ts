@@ -99,6 +99,7 @@ class MassimSessionRun implements PlaygroundSession {
       teams,
       wireTeams,
       seed: config.seed,
+      ...(options.semantics === 'massim' ? { semantics: options.semantics } : {}),
       faithfulRaces: options.faithfulRaces,
     });
     const store = this.#runner.host.store;
