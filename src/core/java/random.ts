@@ -33,13 +33,17 @@ export class JavaRandom {
   /** `Random.next(bits)`: the top `bits` (1..32) of the advanced state, as a Java int. */
   next(bits: number): number {
     const low = this.#low;
+    // state * multiplier + increment, mod 2^48, in 24-bit halves (every intermediate below 2^53).
     const lowProduct = low * MULTIPLIER_LOW + INCREMENT;
     const carry = Math.floor(lowProduct / TWO_24);
-    this.#low = lowProduct % TWO_24;
-    this.#high = (this.#high * MULTIPLIER_LOW + low * MULTIPLIER_HIGH + carry) % TWO_24;
+    const nextLow = lowProduct - carry * TWO_24;
+    const highSum = this.#high * MULTIPLIER_LOW + low * MULTIPLIER_HIGH + carry;
+    const nextHigh = highSum - Math.floor(highSum / TWO_24) * TWO_24;
+    this.#low = nextLow;
+    this.#high = nextHigh;
     // (high * 2^24 + low) >>> (48 - bits), then the int cast.
-    const value = this.#high * 2 ** (bits - 24) + Math.floor(this.#low / 2 ** (48 - bits));
-    return value | 0;
+    if (bits <= 24) return nextHigh >>> (24 - bits);
+    return (nextHigh * (1 << (bits - 24)) + (nextLow >>> (48 - bits))) | 0;
   }
 
   /** `Random.nextInt()`: a uniformly distributed Java int. */
