@@ -111,6 +111,7 @@ class Simulation implements MassimSimulation {
       energy: this.#energy,
       tasks: this.#tasks,
       rng: this.#rng,
+      javaOrder,
       scores: this.#scores,
       entitiesByName: this.#entities,
       log: (event) => this.#events.push(event),
