@@ -2,7 +2,7 @@
  * `protoplay run massim --semantics massim`: with a real server's configuration file (whose simulation
  * fixes randomSeed), every agent's first request-action percept is the one the real MASSim 2022 server sent
  * for that configuration (the shared conformance recording `events`); Protoplay's own generator (the
- * default) gives another world.
+ * default) gives another world. `serve massim --semantics massim` sends real agents the same percepts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFORMANCE_DIR, recordedServerMessages } from '../core/envs/massim/recorded';
 import { normalisePercept } from '../core/envs/massim/percept-sets';
 import { runInProcess } from './run-cli';
-import { framesOf, readTranscript } from './massim-tcp';
+import { framesOf, RawAgent, readTranscript, startServe } from './massim-tcp';
 
 let dir: string;
 
@@ -76,5 +76,36 @@ describe('run massim --semantics massim', () => {
     const result = await runInProcess(['run', 'massim', '--semantics', 'java']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/semantics.*protoplay.*massim/s);
+  });
+
+  it("serve massim --semantics massim sends agents over TCP the real server's first percepts", async () => {
+    const serve = await startServe([
+      '--config',
+      resolve(CONFORMANCE_DIR, 'conf/events.json'),
+      '--semantics',
+      'massim',
+      '--launch',
+      'connected',
+      '--quiet',
+    ]);
+    const agents: RawAgent[] = [];
+    try {
+      const received = new Map<string, unknown>();
+      for (const name of [...recorded.keys()].sort()) {
+        const agent = await RawAgent.open(serve.port);
+        agents.push(agent);
+        expect(await agent.login(name)).toBe('ok');
+      }
+      for (const [i, name] of [...recorded.keys()].sort().entries()) {
+        const request = await agents[i]!.next('request-action');
+        expect(request.content.step).toBe(0);
+        received.set(name, normalisePercept(request.content.percept!));
+      }
+      expect(received).toEqual(recorded);
+    } finally {
+      for (const agent of agents) agent.close();
+      serve.interrupt();
+      await serve.done;
+    }
   });
 });
