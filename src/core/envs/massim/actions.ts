@@ -3,7 +3,7 @@
  * random failure). Parameters arrive as strings; each action checks them and the world in the real server's
  * order, because the first failing check decides the result an agent sees.
  */
-import type { SimRandom } from './draws';
+import { javaShuffleDraws, type SimRandom } from './draws';
 import type { MassimAction, MassimActionResult, MassimSimConfig, MassimWorldEvent } from './api';
 import { clearArea } from './clearing';
 import type { EnergyRules } from './energy';
@@ -302,11 +302,7 @@ export class ActionRules {
    */
   #pickSurveyed(count: number): number {
     const { rng, javaOrder } = this.#context;
-    if (!javaOrder) return rng.nextInt(count);
-    if (count < 2) return 0;
-    const pick = rng.nextInt(count);
-    for (let bound = count - 1; bound >= 2; bound--) rng.nextInt(bound);
-    return pick;
+    return javaOrder ? javaShuffleDraws(rng, count) : rng.nextInt(count);
   }
 
   #adopt(entity: Entity, roleName: string | undefined): MassimActionResult {

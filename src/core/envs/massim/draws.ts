@@ -25,3 +25,16 @@ export function shuffle<T>(rng: SimRandom, list: T[]): T[] {
   }
   return list;
 }
+
+/**
+ * The draws Java's `Collections.shuffle` makes on a list of `count` elements (`nextInt(count)`, then
+ * `nextInt(count - 1)` down to `nextInt(2)`; none for fewer than two), without a list: where the real
+ * server shuffles a set whose order Protoplay cannot know, this keeps the random sequence in step.
+ * Returns the first draw (0 when there is none).
+ */
+export function javaShuffleDraws(rng: SimRandom, count: number): number {
+  if (count < 2) return 0;
+  const first = rng.nextInt(count);
+  for (let bound = count - 1; bound >= 2; bound--) rng.nextInt(bound);
+  return first;
+}
