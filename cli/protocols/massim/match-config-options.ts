@@ -52,3 +52,15 @@ export const MATCH_CONFIG_OPTIONS: readonly OptionSpec[] = [
       "pause after every simulation, the last one included (default: the configuration's, 5000 for a quick one)",
   },
 ];
+
+/** `--semantics`, shared by `serve` and `run`. */
+export const SEMANTICS_OPTION: OptionSpec = {
+  name: 'semantics',
+  type: 'string',
+  valueName: 'protoplay|massim',
+  description:
+    "whose random numbers: Protoplay's generator (default), or the real MASSim 2022 server's java.util.Random in its order, so a configuration and seed give the real server's world, tasks, norms and clear events",
+};
+
+/** The values of `--semantics`. */
+export const SEMANTICS = ['protoplay', 'massim'] as const;

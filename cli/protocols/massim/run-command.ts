@@ -3,7 +3,7 @@
  * command runs, so help stays instant.
  */
 import type { CommandSpec } from '../../command-line/command-spec';
-import { MATCH_CONFIG_OPTIONS } from './match-config-options';
+import { MATCH_CONFIG_OPTIONS, SEMANTICS_OPTION } from './match-config-options';
 import { TEAM_POLICY_OPTIONS } from './policy-options';
 
 /** The `run` command of MASSim. */
@@ -44,6 +44,7 @@ export const runCommand: CommandSpec = {
       description:
         "simulation k uses seed + k; also seeds the policies (default: the configuration's randomSeed, else k)",
     },
+    SEMANTICS_OPTION,
     ...TEAM_POLICY_OPTIONS,
     {
       name: 'transcript',

@@ -13,6 +13,7 @@ import { OptionReader } from '../../command-line/option-values';
 import { MatchReporter } from './match-report';
 import { resolveMatchConfig, teamNames } from './match-config';
 import { ON_POLICY_ERROR } from './policy-options';
+import { SEMANTICS } from './match-config-options';
 import { prepareTeamPolicy, type TeamPolicy, type TeamPolicyFault, type TeamPolicyLog } from './team-policy';
 import { TranscriptFileStream } from '../../transcript-stream';
 
@@ -26,6 +27,7 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
   const { config, description } = resolveMatchConfig(options, io.cwd);
   const seedText = options.string('seed');
   const seed = options.integer('seed', 0);
+  const semantics = options.choice('semantics', SEMANTICS, 'protoplay');
   const budgetMs = options.integer('budget', 1000, { min: 1 });
   const onPolicyError = options.choice('on-policy-error', ON_POLICY_ERROR, 'stop');
   const transcriptPath = options.string('transcript');
@@ -88,6 +90,7 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
     config,
     teams: decides,
     ...(seedText !== undefined ? { seed } : {}),
+    ...(semantics !== 'protoplay' ? { semantics } : {}),
     timing: 'virtual',
     startTime: context.now(),
     // World snapshots cost more than a step on large maps; only a transcript needs them.
@@ -134,6 +137,7 @@ export async function runMassim(values: OptionValues, context: CommandContext): 
       protocol: 'massim',
       config: description,
       seed: seedText !== undefined ? seed : null,
+      semantics,
       policies: Object.fromEntries(byTeam.map(({ team }, i) => [team, policies[i]!.name])),
       status,
       simulations: reporter.results,

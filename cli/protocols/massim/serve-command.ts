@@ -4,7 +4,7 @@
  */
 import type { CommandSpec } from '../../command-line/command-spec';
 import { TCP_LIMIT_OPTIONS } from '../../net/tcp-limit-options';
-import { MATCH_CONFIG_OPTIONS } from './match-config-options';
+import { MATCH_CONFIG_OPTIONS, SEMANTICS_OPTION } from './match-config-options';
 
 /** The `serve` command of MASSim. */
 export const serveCommand: CommandSpec = {
@@ -40,6 +40,7 @@ export const serveCommand: CommandSpec = {
       valueName: 'N',
       description: "simulation k uses seed + k (default: the configuration's randomSeed, else k)",
     },
+    SEMANTICS_OPTION,
     {
       name: 'launch',
       type: 'string',

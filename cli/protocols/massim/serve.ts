@@ -16,6 +16,7 @@ import { readTcpLimits } from '../../net/tcp-limit-options';
 import { DEFAULT_TCP_SERVER_LIMITS, describeListenError, TcpServer } from '../../net/tcp-server';
 import { agentsOfFirstSimulation, LaunchControl, readLaunchSetting } from './launch-control';
 import { resolveMatchConfig } from './match-config';
+import { SEMANTICS } from './match-config-options';
 import { fileStamp, MatchFiles } from './match-files';
 import { MatchReporter } from './match-report';
 
@@ -40,6 +41,7 @@ export async function serveMassim(
   const host = options.string('host', '127.0.0.1');
   const port = options.integer('port', fromFile ? config.server.port : 12300, { min: 0, max: 65535 });
   const seed = options.string('seed') === undefined ? undefined : options.integer('seed', 0);
+  const semantics = options.choice('semantics', SEMANTICS, 'protoplay');
   const launch = readLaunchSetting(
     options.string('launch') ?? (fromFile ? config.server.launch : 'connected'),
   );
@@ -95,6 +97,7 @@ export async function serveMassim(
   const massimHost = new MassimHost({
     config,
     ...(seed !== undefined ? { seed } : {}),
+    ...(semantics !== 'protoplay' ? { semantics } : {}),
     faithfulRaces: options.flag('faithful-races'),
     pacing: options.choice('pacing', ['exact', 'real-server'] as const, 'exact'),
     recordWorld: recordDir !== undefined,
@@ -126,7 +129,12 @@ export async function serveMassim(
       store,
       dir: recordDir,
       stamp: fileStamp(new Date(context.now())),
-      meta: { source: 'protoplay serve', config: description, ...(seed !== undefined ? { seed } : {}) },
+      meta: {
+        source: 'protoplay serve',
+        config: description,
+        ...(seed !== undefined ? { seed } : {}),
+        ...(semantics !== 'protoplay' ? { semantics } : {}),
+      },
       log: (line) => reporter.line(`${timeOfDay(context.now())} ${line}`),
     });
   }

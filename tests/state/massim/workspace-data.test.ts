@@ -22,7 +22,14 @@ describe('the MASSim workspace as data', () => {
   it('goes through a link and comes back the same, sharing a sample opponent by its name only', () => {
     const data = defaultMassimWorkspace();
     data.teamA = { code: '// mine\nexport function act() { return null; }', language: 'js', level: 'policy' };
-    data.settings = { ...data.settings, seed: 42, steps: 75, faithfulRaces: true, speed: 'fast' };
+    data.settings = {
+      ...data.settings,
+      seed: 42,
+      steps: 75,
+      faithfulRaces: true,
+      speed: 'fast',
+      semantics: 'massim',
+    };
     const encoded = encodeMassimWorkspace(data);
     expect(encoded).not.toContain('random');
     expect(decodeMassimWorkspace(encoded)).toEqual(data);
@@ -56,6 +63,7 @@ describe('the MASSim workspace as data', () => {
         seed: 7.6,
         speed: 'warp',
         faithfulRaces: 'yes',
+        semantics: 'java',
       },
       configFile: { name: 'c.json', text: '{}', includes: { 'a.json': '{}', 'b.json': 3 } },
     });
@@ -70,5 +78,6 @@ describe('the MASSim workspace as data', () => {
     expect(repaired.configFile).toEqual({ name: 'c.json', text: '{}', includes: { 'a.json': '{}' } });
     expect(sanitizeMassimWorkspace(undefined)).toEqual(defaultMassimWorkspace());
     expect(decodeMassimWorkspace('not-a-link')).toBeUndefined();
+    expect(DEFAULT_MASSIM_SETTINGS.semantics).toBe('protoplay');
   });
 });

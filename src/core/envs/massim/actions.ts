@@ -3,7 +3,7 @@
  * random failure). Parameters arrive as strings; each action checks them and the world in the real server's
  * order, because the first failing check decides the result an agent sees.
  */
-import type { Rng } from '../../random';
+import { javaShuffleDraws, type SimRandom } from './draws';
 import type { MassimAction, MassimActionResult, MassimSimConfig, MassimWorldEvent } from './api';
 import { clearArea } from './clearing';
 import type { EnergyRules } from './energy';
@@ -28,7 +28,9 @@ export interface ActionContext {
   world: World;
   energy: EnergyRules;
   tasks: TaskBoard;
-  rng: Rng;
+  rng: SimRandom;
+  /** Draw as the real server does where it differs (`semantics: 'massim'`). */
+  javaOrder?: boolean;
   /** Team scores, changed by submissions. */
   scores: Map<string, number>;
   entitiesByName: ReadonlyMap<string, Entity>;
@@ -257,7 +259,7 @@ export class ActionRules {
   }
 
   #survey(entity: Entity, p: readonly string[]): MassimActionResult {
-    const { world, rng } = this.#context;
+    const { world } = this.#context;
     if (p.length === 1) {
       const target = p[0];
       let distance: number | undefined;
@@ -281,7 +283,7 @@ export class ActionRules {
     if (world.torus.distance(entity.cell, cell) > entity.role.vision) return 'failed_location';
     const found = world.entitiesAt(cell);
     if (found.length === 0) return 'failed_target';
-    const seen = found[rng.nextInt(found.length)]!;
+    const seen = found[this.#pickSurveyed(found.length)]!;
     entity.events.push({
       role: seen.role.name,
       name: seen.name,
@@ -290,6 +292,17 @@ export class ActionRules {
       energy: seen.energy,
     });
     return 'success';
+  }
+
+  /**
+   * Which of the agents in a surveyed cell is reported. The real server shuffles them (Java's
+   * `Collections.shuffle`: `nextInt(n)`, `nextInt(n - 1)`, ..., `nextInt(2)`, nothing for one agent) and
+   * reports the first; with `javaOrder` we make the same draws. Which agent the server's first is depends on
+   * its hash-set order of entities (JVM identity hashes), which nothing reproduces; we take the first draw's.
+   */
+  #pickSurveyed(count: number): number {
+    const { rng, javaOrder } = this.#context;
+    return javaOrder ? javaShuffleDraws(rng, count) : rng.nextInt(count);
   }
 
   #adopt(entity: Entity, roleName: string | undefined): MassimActionResult {

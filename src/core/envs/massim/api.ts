@@ -386,9 +386,19 @@ export interface MassimTeam {
 }
 
 /** Options of `createSimulation`. */
+/** See `MassimSimulationOptions.semantics`. */
+export type MassimSemantics = 'protoplay' | 'massim';
+
 export interface MassimSimulationOptions {
   /** PRNG seed; defaults to the configuration's `randomSeed`, else 0. Same seed + actions = same run. */
   seed?: number;
+  /**
+   * Whose random numbers: `protoplay` (default) draws from Protoplay's generator; `massim` draws from
+   * `java.util.Random` in the real MASSim 2022 server's order, so a configuration and seed give the real
+   * server's world: obstacles, zones, agents' start cells, dispensers, tasks, norms and clear events (see
+   * docs/massim-scenario.md for what stays different).
+   */
+  semantics?: MassimSemantics;
   /**
    * The teams of this match, in order; agents are `prefix + name + i` for i = 1..agentsPerTeam.
    * Defaults to teams A and B with prefix `agent`.

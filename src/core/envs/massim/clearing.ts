@@ -5,9 +5,9 @@
  * steps are left) and a ring of `cp` of width `perimeter` around it. After firing, as many obstacles as were
  * removed plus a random number in `create` are scattered around the centre.
  */
-import type { Rng } from '../../random';
 import type { MassimClearArea, MassimSimConfig } from './api';
 import { between } from './draws';
+import type { SimRandom } from './draws';
 import type { EnergyRules } from './energy';
 import type { World } from './world';
 
@@ -48,10 +48,10 @@ export class ClearEvents {
   readonly #config: MassimSimConfig['events'];
   readonly #world: World;
   readonly #energy: EnergyRules;
-  readonly #rng: Rng;
+  readonly #rng: SimRandom;
   #pending: ClearEvent[] = [];
 
-  constructor(config: MassimSimConfig['events'], world: World, energy: EnergyRules, rng: Rng) {
+  constructor(config: MassimSimConfig['events'], world: World, energy: EnergyRules, rng: SimRandom) {
     this.#config = config;
     this.#world = world;
     this.#energy = energy;

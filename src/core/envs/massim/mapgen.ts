@@ -1,15 +1,17 @@
 /**
  * Seeded map generation from the configuration's `grid`, `blockTypes`, `dispensers`, `entities` and
  * `clusterBounds` keys, in the real server's order: obstacles (cave automaton and borders), goal zones,
- * role zones, block types, agent start clusters, dispensers. Our generator draws from the project's PRNG,
- * so maps differ from the real server's for the same seed, but every rule an agent can notice holds:
- * zones are centred on free cells, agents of the same index in every team start stacked on one cell, start
- * cells come in small clusters, dispensers never start under an agent.
+ * role zones, block types, agent start clusters, dispensers. With Protoplay's generator maps differ from the
+ * real server's for the same seed, but every rule an agent can notice holds: zones are centred on free
+ * cells, agents of the same index in every team start stacked on one cell, start cells come in small
+ * clusters, dispensers never start under an agent. With `javaOrder` (under `java.util.Random`) every draw
+ * is made in the real server's order too, so the map is the real server's: the cave's random fill walks
+ * the grid column by column, and block types are kept in the server's sorted set (`b10` before `b2`).
  */
 import { ProtoplayError } from '../../errors';
-import type { Rng } from '../../random';
 import type { MassimGridInstruction, MassimSimConfig, MassimTeam } from './api';
 import { between } from './draws';
+import type { SimRandom } from './draws';
 import { World } from './world';
 
 /** The generated world and the block types in play. */
@@ -21,12 +23,13 @@ export interface GeneratedWorld {
 export function generateWorld(
   config: MassimSimConfig,
   teams: readonly MassimTeam[],
-  rng: Rng,
+  rng: SimRandom,
+  javaOrder = false,
 ): GeneratedWorld {
   const { width, height } = config.grid;
   const world = new World(width, height, config.attachLimit);
 
-  const obstacles = generateObstacles(width, height, config.grid.instructions, rng);
+  const obstacles = generateObstacles(width, height, config.grid.instructions, rng, javaOrder);
   for (let cell = 0; cell < obstacles.length; cell++) if (obstacles[cell]) world.addObstacle(cell);
 
   for (const [zones, { number, size }] of [
@@ -38,6 +41,8 @@ export function generateWorld(
   }
 
   const blockTypes = Array.from({ length: between(rng, config.blockTypes) }, (_, i) => `b${i}`);
+  // The real server keeps the types in a TreeSet: dispensers are made and tasks draw in sorted order.
+  if (javaOrder) blockTypes.sort();
 
   placeAgents(world, config, teams, rng);
 
@@ -60,7 +65,12 @@ function requireCell(cell: number | undefined, what: string): number {
  * Start clusters of random size within `clusterBounds`; each cell of a cluster gets a randomly chosen agent
  * index, and the agents with that index of every team start there together.
  */
-function placeAgents(world: World, config: MassimSimConfig, teams: readonly MassimTeam[], rng: Rng): void {
+function placeAgents(
+  world: World,
+  config: MassimSimConfig,
+  teams: readonly MassimTeam[],
+  rng: SimRandom,
+): void {
   const waiting = Array.from({ length: config.agentsPerTeam }, (_, i) => i);
   const defaultRole = config.roles[0]!;
   while (waiting.length > 0) {
@@ -77,12 +87,16 @@ function placeAgents(world: World, config: MassimSimConfig, teams: readonly Mass
   }
 }
 
-/** Obstacle flags per cell (`y * width + x`) after applying every instruction in order. */
+/**
+ * Obstacle flags per cell (`y * width + x`) after applying every instruction in order. The cave's random
+ * fill draws row by row, or column by column (x outer, y inner) as the real server does with `javaOrder`.
+ */
 export function generateObstacles(
   width: number,
   height: number,
   instructions: readonly MassimGridInstruction[],
-  rng: Rng,
+  rng: SimRandom,
+  javaOrder = false,
 ): Uint8Array {
   let grid: Uint8Array = new Uint8Array(width * height);
   const set = (x: number, y: number) => {
@@ -106,8 +120,14 @@ export function generateObstacles(
         raggedBorder(width, height, instruction.width, rng, set);
         break;
       case 'cave':
-        for (let cell = 0; cell < grid.length; cell++)
-          if (rng.nextFloat() < instruction.chance) grid[cell] = 1;
+        if (javaOrder) {
+          for (let x = 0; x < width; x++)
+            for (let y = 0; y < height; y++)
+              if (rng.nextFloat() < instruction.chance) grid[y * width + x] = 1;
+        } else {
+          for (let cell = 0; cell < grid.length; cell++)
+            if (rng.nextFloat() < instruction.chance) grid[cell] = 1;
+        }
         for (let i = 0; i < instruction.iterations; i++) {
           grid = caveIteration(grid, width, height, instruction.createLimit, instruction.destroyLimit);
         }
@@ -148,7 +168,7 @@ function raggedBorder(
   width: number,
   height: number,
   thickness: number,
-  rng: Rng,
+  rng: SimRandom,
   set: (x: number, y: number) => void,
 ): void {
   const wander = (length: number, paint: (along: number, depth: number) => void) => {

@@ -5,9 +5,9 @@
  * has more agents in one role than allowed; RoleIndividual punishes every agent in a drawn role.
  * Deactivated violators are recorded but not charged.
  */
-import type { Rng } from '../../random';
 import type { MassimNormPercept, MassimNormSubjectConfig, MassimSimConfig } from './api';
 import { between } from './draws';
+import type { SimRandom } from './draws';
 import type { EnergyRules } from './energy';
 import { javaStringKeyOrder } from '../../java/hash-map-order';
 import type { Entity } from './things';
@@ -37,16 +37,24 @@ export class Officer {
   readonly #config: MassimSimConfig;
   readonly #world: World;
   readonly #energy: EnergyRules;
-  readonly #rng: Rng;
+  readonly #rng: SimRandom;
+  /** Draw as the real server does (see the constructor). */
+  readonly #javaOrder: boolean;
   readonly #norms: Norm[] = [];
   #lastViolations: NormViolation[] = [];
   #lastEnforcedStep = -1;
 
-  constructor(config: MassimSimConfig, world: World, energy: EnergyRules, rng: Rng) {
+  /**
+   * With `javaOrder` (under `java.util.Random`), two draws follow the real server exactly: RoleIndividual
+   * indexes the roles in their hash-map order, and Adopt makes the server's one unused draw (`betweenClosed
+   * (0, 1)`) before taking its role.
+   */
+  constructor(config: MassimSimConfig, world: World, energy: EnergyRules, rng: SimRandom, javaOrder = false) {
     this.#config = config;
     this.#world = world;
     this.#energy = energy;
     this.#rng = rng;
+    this.#javaOrder = javaOrder;
   }
 
   /** Norms announced but not yet active, or active, at `step`. */
@@ -127,9 +135,12 @@ export class Officer {
       case 'Carry':
         norm.limit = between(this.#rng, template.quantity);
         break;
-      case 'RoleIndividual':
-        norm.role = this.#config.roles[this.#rng.nextInt(this.#config.roles.length)]!.name;
+      case 'RoleIndividual': {
+        const names = this.#config.roles.map((role) => role.name);
+        const order = this.#javaOrder ? javaStringKeyOrder(names) : names;
+        norm.role = order[this.#rng.nextInt(order.length)]!;
         break;
+      }
       case 'Adopt':
         this.#restrictRoleInUse(norm, template.playing);
         break;
@@ -143,6 +154,7 @@ export class Officer {
    */
   #restrictRoleInUse(norm: Norm, playing: number): void {
     const entities = this.#world.entities;
+    if (this.#javaOrder) this.#rng.nextInt(2);
     const rolesInUse = [...new Set(entities.map((entity) => entity.role.name))];
     const role = javaStringKeyOrder(rolesInUse)[0]!;
     let most = 0;

@@ -6,9 +6,11 @@
  */
 import { ProtoplayError } from '../../errors';
 import { Rng } from '../../random';
+import { JavaRandom } from '../../java/random';
 import type {
   MassimRoleConfig,
   CreateMassimSimulation,
+  MassimSemantics,
   MassimJointAction,
   MassimPhraseOutput,
   MassimSimConfig,
@@ -24,7 +26,7 @@ import type {
 } from './api';
 import { ActionRules, NO_ACTION, UNPROCESSED } from './actions';
 import { ClearEvents } from './clearing';
-import { shuffle } from './draws';
+import { shuffle, type SimRandom } from './draws';
 import { EnergyRules } from './energy';
 import { javaStringKeyOrder } from '../../java/hash-map-order';
 import { generateWorld } from './mapgen';
@@ -49,11 +51,12 @@ const DEFAULT_TEAMS = [
 class Simulation implements MassimSimulation {
   readonly config: MassimSimConfig;
   readonly seed: number;
+  readonly semantics: MassimSemantics;
   readonly teams: readonly MassimTeam[];
   readonly agents: readonly string[];
   readonly steps: number;
 
-  readonly #rng: Rng;
+  readonly #rng: SimRandom;
   readonly #world: World;
   readonly #blockTypes: readonly string[];
   readonly #energy: EnergyRules;
@@ -89,14 +92,16 @@ class Simulation implements MassimSimulation {
       );
     }
 
-    this.#rng = new Rng(this.seed);
-    const { world, blockTypes } = generateWorld(config, this.teams, this.#rng);
+    this.semantics = options.semantics ?? 'protoplay';
+    const javaOrder = this.semantics === 'massim';
+    this.#rng = javaOrder ? new JavaRandom(this.seed) : new Rng(this.seed);
+    const { world, blockTypes } = generateWorld(config, this.teams, this.#rng, javaOrder);
     this.#world = world;
     this.#blockTypes = blockTypes;
     for (const entity of world.entities) this.#entities.set(entity.name, entity);
     for (const team of this.teams) this.#scores.set(team.name, 0);
     this.#energy = new EnergyRules(config, world);
-    this.#officer = new Officer(config, world, this.#energy, this.#rng);
+    this.#officer = new Officer(config, world, this.#energy, this.#rng, javaOrder);
     this.#tasks = new TaskBoard(config.tasks, blockTypes, this.#rng);
     this.#clearEvents = new ClearEvents(config.events, world, this.#energy, this.#rng);
     if (options.setup !== undefined) applySetup(options.setup, world, this.#tasks, blockTypes);
@@ -106,6 +111,7 @@ class Simulation implements MassimSimulation {
       energy: this.#energy,
       tasks: this.#tasks,
       rng: this.#rng,
+      javaOrder,
       scores: this.#scores,
       entitiesByName: this.#entities,
       log: (event) => this.#events.push(event),

@@ -4,9 +4,9 @@
  * 30% east, 40% south) until it has `size` distinct cells; a revisited cell gets a new block type. The reward
  * is 10 x size², and a task can be completed `iterations` times in total before it disappears.
  */
-import type { Rng } from '../../random';
 import type { MassimSimConfig, MassimTaskPercept } from './api';
 import { between } from './draws';
+import type { SimRandom } from './draws';
 
 /** One cell of a task's pattern, relative to the submitting agent. */
 export interface TaskRequirement {
@@ -27,11 +27,11 @@ export interface Task {
 export class TaskBoard {
   readonly #config: MassimSimConfig['tasks'];
   readonly #blockTypes: readonly string[];
-  readonly #rng: Rng;
+  readonly #rng: SimRandom;
   readonly #tasks = new Map<string, Task>();
   #perceptCache: { step: number; percepts: MassimTaskPercept[] } | undefined;
 
-  constructor(config: MassimSimConfig['tasks'], blockTypes: readonly string[], rng: Rng) {
+  constructor(config: MassimSimConfig['tasks'], blockTypes: readonly string[], rng: SimRandom) {
     this.#config = config;
     this.#blockTypes = blockTypes;
     this.#rng = rng;

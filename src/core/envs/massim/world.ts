@@ -4,8 +4,8 @@
  * and rotations take the whole attached cluster along, attaching respects `attachLimit`) and run in time
  * proportional to the things involved, never to the grid size, because the server does this every step.
  */
+import type { SimRandom } from './draws';
 import type { MassimRoleConfig } from './api';
-import type { Rng } from '../../random';
 import { Attachable, Entity } from './things';
 import { type Direction, Torus } from './torus';
 import { ZoneSet } from './zones';
@@ -360,12 +360,12 @@ export class World {
 
   // --- random placement -----------------------------------------------------------------------------
 
-  randomCell(rng: Rng): number {
+  randomCell(rng: SimRandom): number {
     return this.torus.cellAt(rng.nextInt(this.torus.width), rng.nextInt(this.torus.height));
   }
 
   /** A free cell: from a random start, the first free one scanning east then south; undefined if none. */
-  findFreeCell(rng: Rng): number | undefined {
+  findFreeCell(rng: SimRandom): number | undefined {
     return this.#scanFrom(this.randomCell(rng), (cell) => this.isFree(cell));
   }
 
@@ -373,7 +373,7 @@ export class World {
    * A free cell within `maxDistance` on both axes (a square) around `center`, or undefined after 50 misses,
    * as where a clear event puts new obstacles.
    */
-  findFreeCellNear(center: number, maxDistance: number, rng: Rng): number | undefined {
+  findFreeCellNear(center: number, maxDistance: number, rng: SimRandom): number | undefined {
     for (let attempt = 0; attempt < 50; attempt++) {
       const dx = rng.nextInt(maxDistance + 1);
       const dy = rng.nextInt(maxDistance + 1);
@@ -391,7 +391,7 @@ export class World {
    * Start cells for a cluster of `size` agents: a free cell whose diamond of radius floor(log2(size)) has
    * at least `size` free cells, and the first `size` free cells of that diamond. Undefined when none exists.
    */
-  findFreeCluster(size: number, rng: Rng): number[] | undefined {
+  findFreeCluster(size: number, rng: SimRandom): number[] | undefined {
     const radius = Math.floor(Math.log(size) / Math.log(2));
     const freeCellsAround = (center: number) =>
       this.torus.diamondCells(center, radius).filter((cell) => this.isFree(cell));

@@ -15,6 +15,7 @@
 import type {
   CreateMassimSimulation,
   MassimAction,
+  MassimSemantics,
   MassimServerConfig,
   MassimSimulation,
   MassimWorldSnapshot,
@@ -51,6 +52,12 @@ export interface MassimHostOptions {
    * simulation uses its configured `randomSeed` (else k), as the real server does with a fixed seed.
    */
   seed?: number;
+  /**
+   * Whose random numbers the simulations draw (`MassimSimulationOptions.semantics`): `protoplay` (default)
+   * or `massim`, the real server's `java.util.Random` in its order, so a configuration and seed give the
+   * real server's worlds. Recorded in the transcript's meta when given.
+   */
+  semantics?: MassimSemantics;
   /** Reproduce the real server's lossy races (sim-start after a reconnection, bye at the end). Default off. */
   faithfulRaces?: boolean;
   /**
@@ -268,6 +275,7 @@ export class MassimHost {
         meta: {
           origin: 'emulated',
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          ...(options.semantics !== undefined ? { semantics: options.semantics } : {}),
           faithfulRaces: options.faithfulRaces ?? false,
         },
       });
@@ -478,7 +486,11 @@ export class MassimHost {
         : (simConfig.randomSeed ?? this.#simCounter);
     this.#simCounter++;
     const accounts = teams.map((name) => this.config.teams.find((team) => team.name === name)!);
-    const simulation = this.#createSimulation(simConfig, { seed, teams: accounts });
+    const simulation = this.#createSimulation(simConfig, {
+      seed,
+      teams: accounts,
+      ...(this.#options.semantics !== undefined ? { semantics: this.#options.semantics } : {}),
+    });
     this.#simulation = simulation;
     const time = this.#scheduler.now();
     const world = simulation.staticInfo();

@@ -56,6 +56,8 @@ export interface MassimMatchRunnerOptions {
   wireTeams?: Readonly<Record<string, MassimWireTeam>>;
   /** Session seed (see `MassimHostOptions.seed`). */
   seed?: number;
+  /** Whose random numbers (see `MassimHostOptions.semantics`). */
+  semantics?: MassimHostOptions['semantics'];
   timing?: 'virtual' | 'real';
   /** Epoch milliseconds the virtual clock starts at (default: the wall clock at creation). */
   startTime?: number;
@@ -99,6 +101,7 @@ export class MassimMatchRunner {
       config: options.config,
       scheduler: this.#virtual ?? realTimeScheduler(),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.semantics !== undefined ? { semantics: options.semantics } : {}),
       faithfulRaces: options.faithfulRaces ?? false,
       recordWorld: options.recordWorld ?? true,
       ...(options.recording ? { recording: options.recording } : {}),

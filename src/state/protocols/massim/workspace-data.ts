@@ -6,6 +6,7 @@
 import { compressToBase64Url, decompressFromBase64Url } from '../../share';
 import type { PolicyLanguage, PolicyLevel } from '../../../core/policy/types';
 import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
+import type { MassimSemantics } from '../../../core/envs/massim/api';
 
 /** A team policy written in the editor. */
 export interface MassimTeamCode {
@@ -41,6 +42,8 @@ export interface MassimSettingsData {
   delayMs: number;
   /** Reproduce the real server's lossy races. */
   faithfulRaces: boolean;
+  /** Whose random numbers: Protoplay's, or the real server's (its world for a configuration and seed). */
+  semantics: MassimSemantics;
 }
 
 /** A real server configuration file loaded from disk, with the files it includes (by name). */
@@ -72,6 +75,7 @@ export const DEFAULT_MASSIM_SETTINGS: Readonly<MassimSettingsData> = {
   speed: 'animated',
   delayMs: 60,
   faithfulRaces: false,
+  semantics: 'protoplay',
 };
 
 /** Limits of each setting: [min, max]. */
@@ -141,6 +145,7 @@ export function sanitizeMassimWorkspace(value: unknown): MassimWorkspaceData {
     speed: s.speed === 'fast' ? 'fast' : 'animated',
     delayMs: integer(s.delayMs, limits.delayMs, d.delayMs),
     faithfulRaces: s.faithfulRaces === true,
+    semantics: s.semantics === 'massim' ? 'massim' : 'protoplay',
   };
   const file = data.configFile as Partial<MassimConfigFile> | undefined;
   const configFile =

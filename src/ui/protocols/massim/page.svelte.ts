@@ -100,6 +100,7 @@ export class MassimPage implements ProtocolPage {
       match: this.workspace.matchSetup(),
       otherTeams: this.workspace.policySource(teamB, 'team-b'),
       faithfulRaces: settings.faithfulRaces,
+      semantics: settings.semantics,
     };
     await this.#shell.run(
       $state.snapshot({

@@ -3,7 +3,7 @@
  * and the questions its views ask the session worker: the page's MASSim adapter and the runner share
  * these.
  */
-import type { MassimQuickSetup } from '../../../envs/massim/api';
+import type { MassimQuickSetup, MassimSemantics } from '../../../envs/massim/api';
 import type { PolicySource } from '../../../policy/types';
 
 /** The server configuration of a MASSim session. */
@@ -25,6 +25,11 @@ export interface MassimSessionOptions {
   otherTeams: PolicySource;
   /** Reproduce the real server's lossy races (sim-start after a reconnection, bye at the end). */
   faithfulRaces: boolean;
+  /**
+   * Whose random numbers the simulations draw (default `protoplay`); `massim` gives the real server's world
+   * for a configuration and seed.
+   */
+  semantics?: MassimSemantics;
 }
 
 /**

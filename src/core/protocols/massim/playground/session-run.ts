@@ -99,6 +99,7 @@ class MassimSessionRun implements PlaygroundSession {
       teams,
       wireTeams,
       seed: config.seed,
+      ...(options.semantics === 'massim' ? { semantics: options.semantics } : {}),
       faithfulRaces: options.faithfulRaces,
       // Message times say when a message was sent, not the virtual clock that stands still between deadlines.
       recordWallTime: true,
