@@ -202,6 +202,52 @@ test('the server killed mid-simulation: the page says where, and a reload shows 
   expect(await messageCount(page)).toBe(recorded);
 });
 
+/** The number of request-actions in the transcript the page stored for a reload (read from its IndexedDB). */
+function storedRequests(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((done) => {
+        const open = indexedDB.open('keyval-store');
+        open.onerror = () => done(0);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('keyval')) return done(0);
+          const store = db.transaction('keyval', 'readonly').objectStore('keyval');
+          const keys = store.getAllKeys();
+          keys.onsuccess = () => {
+            const key = keys.result.find((k) => String(k).includes('last-transcript'));
+            if (key === undefined) return done(0);
+            const value = store.get(key);
+            value.onsuccess = () => {
+              const blob = value.result as Blob | undefined;
+              if (!(blob instanceof Blob)) return done(0);
+              void blob.text().then((text) => done(text.split('request-action').length - 1));
+            };
+          };
+        };
+      }),
+  );
+}
+
+test('the page reloaded in the middle of a match: the transcript stored while it ran is shown again', async ({
+  page,
+}) => {
+  const steps = 400;
+  const { port } = await startMassim(steps);
+  const { fragment } = await startBridge(port);
+  await openThroughBridge(page, fragment, steps);
+
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(timeline(page)).toContainText(/Step ([5-9]|\d\d+)/, { timeout: 60_000 });
+  // Stored while running (a match on a real server cannot pause for it).
+  await expect.poll(() => storedRequests(page), { timeout: 60_000 }).toBeGreaterThan(4 * 5);
+  await page.reload();
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+  await expect(timeline(page)).toContainText(/Step ([5-9]|\d\d+)/, { timeout: 30_000 });
+  expect(await messageCount(page)).toBeGreaterThan(4 * 2 * 5);
+});
+
 test('connections cut between bridge and server: every agent reconnects and the match goes on to its end', async ({
   page,
 }) => {

@@ -259,6 +259,23 @@ describe('MASSim teams through the bridge', () => {
     expect(texts.some((text) => text.includes('"type":"request-action"'))).toBe(true);
   });
 
+  it('stores the transcript while the match runs, so a reload in the middle shows what was played', async () => {
+    const server = serverBehindBridge();
+    const { services, updates, ended } = recordingServices();
+    /** Requests in each transcript kept while no final status had been reported. */
+    const keptWhileRunning: number[] = [];
+    services.keepTranscript = async (json) => {
+      if (updates.some((u) => u.status && ['finished', 'stopped', 'failed'].includes(u.status))) return;
+      const transcript = parseTranscriptJson(json.join(''));
+      keptWhileRunning.push(
+        transcript.messages.filter((m) => m.text?.startsWith('{"type":"request-action"')).length,
+      );
+    };
+    await startBridgedMassimRun(config(), 'massim', services, server.bridge, { ...FAST, keepEveryMs: 20 });
+    await ended;
+    expect(Math.max(0, ...keptWhileRunning)).toBeGreaterThan(0);
+  });
+
   it('fails with a timeout message when the server never answers', async () => {
     const server = serverBehindBridge({ answer: false });
     const { services, ended } = recordingServices();

@@ -46,6 +46,11 @@ export interface BridgedMassimTuning {
   maxReconnectDelayMs?: number;
   /** How long a request waits for the rest of its team's step before the policy gets what arrived. */
   gatherWindowMs?: number;
+  /**
+   * How often the transcript of a running match is stored for a reload (a match on a real server cannot
+   * pause for it: a reload ends the connections, and what was stored last is what the page shows again).
+   */
+  keepEveryMs?: number;
 }
 
 const DEFAULT_TUNING: Required<BridgedMassimTuning> = {
@@ -54,6 +59,7 @@ const DEFAULT_TUNING: Required<BridgedMassimTuning> = {
   reconnectDelayMs: 250,
   maxReconnectDelayMs: 4000,
   gatherWindowMs: 20,
+  keepEveryMs: 5000,
 };
 
 const REQUEST_STEP = /^\{"type":"request-action","content":\{"step":(\d+)/;
@@ -112,6 +118,7 @@ class BridgedMassimRun implements PlaygroundSession {
   readonly #target: string;
   readonly #bridge: BridgeAccess;
   readonly #tuning: Required<BridgedMassimTuning>;
+  readonly #services: PlaygroundServices;
   readonly #server: MassimServerConfig;
   readonly #store: TranscriptStore;
   readonly #shown: MassimShown;
@@ -131,6 +138,7 @@ class BridgedMassimRun implements PlaygroundSession {
   #gatedPass: Promise<boolean> = Promise.resolve(true);
   #firstPass = true;
   #over = false;
+  #keepTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     config: SessionConfig,
@@ -143,6 +151,7 @@ class BridgedMassimRun implements PlaygroundSession {
     this.#target = target;
     this.#bridge = bridge;
     this.#tuning = tuning;
+    this.#services = services;
     const options = config.options as MassimSessionOptions | undefined;
     if (!options?.match) throw new Error('a MASSim session needs its match settings');
     this.#server = serverConfig(options.match);
@@ -257,6 +266,7 @@ class BridgedMassimRun implements PlaygroundSession {
       return;
     }
     this.#batcher.schedule();
+    this.#keepWhileRunning();
     for (const link of this.#links)
       void this.#open(link).then((failure) => {
         if (failure !== undefined) this.#fail(`cannot play through the bridge: ${failure}`);
@@ -304,6 +314,16 @@ class BridgedMassimRun implements PlaygroundSession {
     this.#end('stopped');
     this.#batcher.abandon();
     this.#keeper.cancel();
+  }
+
+  /** Stores the transcript every few seconds while the match runs, so a reload shows what was played. */
+  #keepWhileRunning(): void {
+    const { keepEveryMs } = this.#tuning;
+    if (keepEveryMs <= 0) return;
+    this.#keepTimer = setInterval(() => {
+      if (this.#over || this.#store.length > MAX_KEPT_MASSIM_MESSAGES) return;
+      void this.#services.keepTranscript(massimTranscriptJson(this.#shown)).catch(() => undefined);
+    }, keepEveryMs);
   }
 
   /** One pass of the turn gate per step, shared by every request of the step (of every team). */
@@ -642,6 +662,7 @@ class BridgedMassimRun implements PlaygroundSession {
   #end(status: 'finished' | 'stopped' | 'failed', error?: string): void {
     if (this.#over) return;
     this.#over = true;
+    clearInterval(this.#keepTimer);
     this.#gate.stop();
     for (const link of this.#links) {
       clearTimeout(link.timer);
