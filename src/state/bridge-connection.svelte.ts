@@ -65,9 +65,9 @@ export class BridgeConnection {
       return;
     }
     this.status = { state: 'connecting', url };
-    const reached = await this.#session.connectBridge({ url, token: this.token.trim() }, (status) =>
-      this.#show(status),
-    );
+    const embedded = typeof window !== 'undefined' && window.self !== window.top;
+    const address = { url, token: this.token.trim(), embedded };
+    const reached = await this.#session.connectBridge(address, (status) => this.#show(status));
     // The statuses came on the way; this one matters only if none did.
     if (this.status.state === 'connecting') this.#show(reached);
   }

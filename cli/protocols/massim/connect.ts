@@ -9,7 +9,7 @@ import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { MatchReporter } from './match-report';
 import { ON_POLICY_ERROR } from './policy-options';
-import { gatherSteps } from './step-gatherer';
+import { gatherSteps } from '../../../src/core/protocols/massim/step-gatherer';
 import { TeamSession } from './team-session';
 import { prepareTeamPolicy, type TeamPolicyFault, type TeamPolicyLog } from './team-policy';
 import { writeStoreFile } from './transcript-files';

@@ -8,6 +8,11 @@ export interface BridgeAddress {
   /** `ws://127.0.0.1:8787`. */
   url: string;
   token: string;
+  /**
+   * Set by a page shown in another page's iframe (a worker cannot tell): an unreachable bridge then may be
+   * the iframe's missing `allow="loopback-network"`, and the error says so.
+   */
+  embedded?: boolean;
 }
 
 /** The page address with the bridge in its fragment (other fragment options are kept). */

@@ -49,11 +49,12 @@ export class BridgeHolder {
     this.#report({ state: 'connecting', url: address.url });
     let client: BridgeClient;
     try {
-      client = await BridgeClient.connect({
-        ...address,
-        WebSocket: this.#options.WebSocket,
-        ...(this.#options.surroundings ? { surroundings: this.#options.surroundings } : {}),
-      });
+      const { embedded, ...reach } = address;
+      const surroundings = {
+        ...this.#options.surroundings,
+        ...(embedded !== undefined ? { embedded } : {}),
+      };
+      client = await BridgeClient.connect({ ...reach, WebSocket: this.#options.WebSocket, surroundings });
     } catch (error) {
       const failure =
         error instanceof BridgeError ? error : new BridgeError('bridge.unreachable', String(error));

@@ -2,6 +2,7 @@
  * The session worker's bridge connection against a real in-process bridge: statuses as the Connect panel
  * shows them, a wrong token refused with its advice, the access runners use, and a disconnect.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BridgeHolder } from '../../../src/core/session/bridge-holder';
 import type { BridgeConnectionStatus } from '../../../src/core/session/bridge-route';
@@ -66,6 +67,34 @@ describe('BridgeHolder', () => {
     );
     expect(statuses.at(-1)).toEqual(reached);
   });
+});
+
+describe('BridgeHolder on a page embedded in another site', () => {
+  /** A loopback port nothing listens on (the kernel picked it, and it was closed again). */
+  async function closedPort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((closed) => probe.close(() => closed()));
+    return port;
+  }
+
+  for (const embedded of [true, false])
+    it(`an unreachable bridge ${embedded ? 'names' : 'does not name'} the iframe's allow="loopback-network" when the page says it is ${embedded ? '' : 'not '}embedded`, async () => {
+      const statuses: BridgeConnectionStatus[] = [];
+      const held = new BridgeHolder({
+        WebSocket: socketFrom('https://course.example.org'),
+        surroundings: { pageOrigin: 'https://course.example.org' },
+        onStatus: (status) => statuses.push(status),
+      });
+      const url = `ws://127.0.0.1:${await closedPort()}`;
+      const reached = await held.connect({ url, token: TOKEN, embedded });
+      expect(reached).toMatchObject({ state: 'closed', error: { code: 'bridge.unreachable' } });
+      const message = reached.state === 'closed' ? (reached.error?.message ?? '') : '';
+      expect(message).toContain('is protoplay bridge running?');
+      if (embedded) expect(message).toContain('allow="loopback-network"');
+      else expect(message).not.toContain('loopback-network');
+    });
 });
 
 describe('bridgeStatusText', () => {

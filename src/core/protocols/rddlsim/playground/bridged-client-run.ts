@@ -25,6 +25,9 @@ import { loadExampleEnvironment, loadSessionEnvironment, type RddlSessionSource 
 /** The connection id of the session in its transcript. */
 export const BRIDGED_CONNECTION = 'session-1';
 
+/** The longest the server may stay silent while it owes an answer, by default. */
+export const DEFAULT_SILENCE_MS = 30_000;
+
 /** What the run waits to handle, in arrival order. */
 type Step = 'start' | Uint8Array | { closed: string };
 
@@ -36,8 +39,9 @@ export async function startBridgedClientRun(
   target: string,
   services: PlaygroundServices,
   bridge: BridgeAccess,
+  { silenceMs = DEFAULT_SILENCE_MS }: { silenceMs?: number } = {},
 ): Promise<PlaygroundSession> {
-  const run = new BridgedClientRun(config, target, services, bridge);
+  const run = new BridgedClientRun(config, target, services, bridge, silenceMs);
   await run.start();
   return run;
 }
@@ -69,9 +73,19 @@ class BridgedClientRun implements PlaygroundSession {
   #sessionEnded = false;
   /** Set once the session is over from the page's side: nothing more is sent or decided. */
   #over = false;
+  readonly #silenceMs: number;
+  /** Runs out when the server owes an answer and says nothing. */
+  #silence: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(config: SessionConfig, target: string, services: PlaygroundServices, bridge: BridgeAccess) {
+  constructor(
+    config: SessionConfig,
+    target: string,
+    services: PlaygroundServices,
+    bridge: BridgeAccess,
+    silenceMs: number,
+  ) {
     this.#config = config;
+    this.#silenceMs = silenceMs;
     this.#target = target;
     this.#bridge = bridge;
     const rddl = config.options as RddlSessionSource | undefined;
@@ -193,8 +207,10 @@ class BridgedClientRun implements PlaygroundSession {
     this.#recorder.event(BRIDGED_CONNECTION, 'c2s', 'open');
     this.#enqueue('start');
     return {
-      receive: (data) =>
-        this.#enqueue(typeof data === 'string' ? encoder.encode(data) : (data as Uint8Array)),
+      receive: (data) => {
+        this.#awaitServer();
+        this.#enqueue(typeof data === 'string' ? encoder.encode(data) : (data as Uint8Array));
+      },
       end: (reason) => this.#enqueue({ closed: reason ?? 'the server closed the connection' }),
     };
   }
@@ -288,6 +304,8 @@ class BridgedClientRun implements PlaygroundSession {
   }
 
   async #decide(observation: Observation): Promise<void> {
+    // The server waits for the action now: its silence is not a fault.
+    clearTimeout(this.#silence);
     this.#lastTurn = observation.turn;
     this.#batcher.note({ position: { round: observation.round, turn: observation.turn } });
     this.#batcher.schedule();
@@ -338,7 +356,21 @@ class BridgedClientRun implements PlaygroundSession {
     if (!outcome.ok) this.#recorder.annotate('error', { source: 'policy', ...outcome.fault, ...site }, index);
   }
 
+  /** (Re)starts the wait for the server, which owes an answer (to what was sent, or the rest of a message). */
+  #awaitServer(): void {
+    clearTimeout(this.#silence);
+    if (this.#over || this.#silenceMs <= 0) return;
+    this.#silence = setTimeout(() => {
+      if (this.#gate.state === 'paused') return this.#awaitServer();
+      const where = this.#round
+        ? ` in round ${this.#round}${this.#lastTurn ? `, after turn ${this.#lastTurn}` : ''}`
+        : '';
+      this.#fail(`the server sent nothing for ${this.#silenceMs / 1000} s${where}: it does not answer`);
+    }, this.#silenceMs);
+  }
+
   #send(bytes: Uint8Array): void {
+    this.#awaitServer();
     try {
       this.#sink?.send(bytes);
     } catch (error) {
@@ -367,6 +399,7 @@ class BridgedClientRun implements PlaygroundSession {
   ): void {
     if (this.#over) return;
     this.#over = true;
+    clearTimeout(this.#silence);
     this.#gate.stop();
     if (this.#sink) {
       this.#recorder.event(BRIDGED_CONNECTION, 'c2s', 'close');

@@ -1,11 +1,12 @@
 /**
- * Over TCP, a step's request-actions arrive on as many sockets as the team has agents, in separate reads.
- * A team policy in a worker answers a whole step in one batch (one message each way), but the batch only
- * takes the requests that arrive together. This holds each step's requests until every agent expected has
- * asked (or a short wait has passed) and then hands them all over at once.
+ * Over TCP (directly or through the bridge), a step's request-actions arrive on as many sockets as the
+ * team has agents, in separate reads. A team policy in a worker answers a whole step in one batch (one
+ * message each way), but the batch only takes the requests that arrive together. This holds each step's
+ * requests until every agent expected has asked (or a short wait has passed) and then hands them all over
+ * at once.
  */
-import type { MassimDecide, MassimDecisionRequest } from '../../../src/core/protocols/massim/client';
-import type { MassimPolicyAction } from '../../../src/core/protocols/massim/policy-api';
+import type { MassimDecide, MassimDecisionRequest } from './client';
+import type { MassimPolicyAction } from './policy-api';
 
 /** Options of `gatherSteps`. */
 export interface GatherOptions {

@@ -1,0 +1,85 @@
+/**
+ * The learner's rddlsim policy against a server behind the bridge that never answers: the session fails
+ * with a message saying so (it does not wait for ever), and what was sent is kept in the transcript.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BridgeChannel } from '../../../../../src/core/bridge/bridge-channel';
+import type { PolicyEndpoint } from '../../../../../src/core/policy/supervisor';
+import { startBridgedClientRun } from '../../../../../src/core/protocols/rddlsim/playground/bridged-client-run';
+import { rddlsimProtocol } from '../../../../../src/core/protocols/rddlsim/protocol';
+import type {
+  PlaygroundServices,
+  SessionConfig,
+  SessionUpdate,
+} from '../../../../../src/core/protocols/session-contract';
+import type { BridgeAccess } from '../../../../../src/core/session/bridge-route';
+import { parseTranscriptJson } from '../../../../../src/core/transcript/json-format';
+
+function inProcess(): PolicyEndpoint {
+  const runtime = rddlsimProtocol.playground!.loadPolicyRuntime();
+  return {
+    load: async (source) => (await runtime).load(source),
+    call: async (hook, args, context) => (await runtime).call(hook, args, context),
+    terminate: () => undefined,
+  };
+}
+
+function config(): SessionConfig {
+  const sample = rddlsimProtocol.samples.find((s) => s.id === rddlsimProtocol.defaultSample)!;
+  return {
+    protocol: rddlsimProtocol.id,
+    environment: rddlsimProtocol.defaultEnvironment,
+    rounds: 1,
+    seed: 1,
+    delayMs: 0,
+    budgetMs: 10_000,
+    policy: { code: sample.code, language: sample.language, fileName: 'policy.ts', level: 'policy', seed: 1 },
+    startPaused: false,
+  };
+}
+
+describe('rddlsim through the bridge', () => {
+  it('a server that never answers ends the session with a timeout message, the request kept', async () => {
+    let finish: (update: SessionUpdate) => void = () => undefined;
+    const ended = new Promise<SessionUpdate>((resolve) => (finish = resolve));
+    const services: PlaygroundServices = {
+      spawnPolicy: inProcess,
+      listener: {
+        update(json, deferred) {
+          const update = JSON.parse(json) as SessionUpdate;
+          if (deferred) Object.assign(update, JSON.parse(deferred));
+          if (update.status && ['finished', 'stopped', 'failed'].includes(update.status)) finish(update);
+        },
+      },
+      nextFrame: (callback) => setTimeout(callback, 0),
+      keepTranscript: async () => undefined,
+    };
+    const sent: string[] = [];
+    let closedWith: string | undefined;
+    const bridge: BridgeAccess = {
+      async connect(_target, endpoint) {
+        endpoint.connect(
+          {
+            send: (data) =>
+              void sent.push(typeof data === 'string' ? data : new TextDecoder().decode(data as Uint8Array)),
+            close: (reason) => void (closedWith = reason),
+          },
+          { id: 'rddlsim#1' },
+        );
+        return {} as BridgeChannel;
+      },
+      serve: () => () => undefined,
+      describe: () => 'tcp://127.0.0.1:2323',
+    };
+    const session = await startBridgedClientRun(config(), 'rddlsim', services, bridge, { silenceMs: 300 });
+    const last = await ended;
+    expect(last.status).toBe('failed');
+    expect(last.error).toContain('the server sent nothing for 0.3 s');
+    expect(sent.join('')).toContain('<session-request>');
+    expect(closedWith).toContain('does not answer');
+    const transcript = parseTranscriptJson(session.exportJson().join(''));
+    expect(transcript.messages.some((m) => m.dir === 'c2s' && m.text?.includes('<session-request>'))).toBe(
+      true,
+    );
+  });
+});
