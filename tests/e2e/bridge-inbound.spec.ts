@@ -152,3 +152,61 @@ test('a client asking for another instance is refused as the real server refuses
   expect(refused.code).not.toBe(0);
   await expect(messageRows(page).filter({ hasText: 'no_such_instance' })).toHaveCount(1);
 });
+
+test('a GAMA side dials the bridge and the policy in the page answers it, world and episodes shown', async ({
+  page,
+}) => {
+  const listenPort = await freePort();
+  const fragment = await startBridge(['--listen', `gama=${listenPort}`]);
+  await page.goto(`./${fragment}`);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('gama');
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
+  await page.getByRole('button', { name: 'Greedy' }).click();
+  await page.getByLabel('Speed').selectOption('fast');
+  await answerListenPort(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Running');
+
+  const gama = await runProtoplay([
+    'connect',
+    'gama',
+    '--url',
+    `ws://127.0.0.1:${listenPort}/`,
+    '--scenario',
+    'C',
+    '--cycles',
+    '30',
+    '--episodes',
+    '2',
+    '--timeout',
+    '60',
+  ]);
+  expect(gama.code, gama.output).toBe(0);
+
+  // The answers are the greedy sample's, scavenger by scavenger on the one connection.
+  await expect(messageRows(page).filter({ hasText: 'Scav. 12' }).first()).toBeVisible();
+  // The world, rebuilt from the recorded answers, and the rewards of both episodes.
+  await expect(
+    page.getByRole('img', { name: /^World after cycle 30 of episode 2: 55 by 21 cells/ }),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: /^Round 1: total reward \d+/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Round 2: total reward \d+/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toContainText('Stopped');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
+  const transcript = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    meta: Record<string, unknown>;
+    connections: { id: string }[];
+    messages: { conn: string; dir: string; kind: string; text?: string; channel?: string }[];
+  };
+  expect(transcript.meta.source).toBe('bridge');
+  expect(transcript.connections.map((connection) => connection.id)).toEqual(['episode 1', 'episode 2']);
+  const replies = transcript.messages.filter((m) => m.dir === 's2c' && m.kind === 'data');
+  // 12 scavengers, 30 cycles, 2 episodes: one reply per request (those in time-out are not asked).
+  expect(replies.length).toBeGreaterThan(300);
+  expect(
+    replies.every((m) => /^Scav\. \d+;\w+$/.test(m.text ?? '') && m.channel === m.text!.split(';')[0]),
+  ).toBe(true);
+});
