@@ -210,3 +210,66 @@ test('a GAMA side dials the bridge and the policy in the page answers it, world 
     replies.every((m) => /^Scav\. \d+;\w+$/.test(m.text ?? '') && m.channel === m.text!.split(';')[0]),
   ).toBe(true);
 });
+
+test('two MASSim teams of real agents connect through the bridge and play the page’s match', async ({
+  page,
+}) => {
+  const listenPort = await freePort();
+  const fragment = await startBridge(['--listen', `massim=${listenPort}`]);
+  await page.goto(`./${fragment}`);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('massim');
+  await page.getByText('Match settings', { exact: true }).click();
+  for (const [name, value] of [
+    ['Steps', '20'],
+    ['Agents per team', '2'],
+  ] as const) {
+    const field = page.getByRole('spinbutton', { name, exact: true });
+    await field.fill(value);
+    await field.press('Tab');
+  }
+  await page.getByText('Match settings', { exact: true }).click();
+  await answerListenPort(page);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Running');
+
+  const team = (name: string) =>
+    runProtoplay([
+      'connect',
+      'massim',
+      '--port',
+      String(listenPort),
+      '--team',
+      name,
+      '--agents',
+      '2',
+      '--policy',
+      'random',
+      '--quiet',
+      '--timeout',
+      '60',
+    ]);
+  const [a, b] = await Promise.all([team('A'), team('B')]);
+  expect(a.code, a.output).toBe(0);
+  expect(b.code, b.output).toBe(0);
+
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  await expect(
+    page.getByRole('img', { name: /^World after step 19: 40 by 40 cells, 4 agents/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Scores per step' })).toContainText('team B');
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('agentB2');
+  await expect(messageRows(page).filter({ hasText: 'request-action' }).first()).toBeVisible();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
+  const transcript = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    meta: Record<string, unknown>;
+    connections: { id: string }[];
+    messages: { conn: string; dir: string; kind: string; text?: string }[];
+  };
+  expect(transcript.meta.source).toBe('bridge');
+  const agents = new Set(transcript.connections.map((c) => c.id.replace(/\.conn\d+$/, '')));
+  expect([...agents].sort()).toEqual(['agentA1', 'agentA2', 'agentB1', 'agentB2']);
+  const actions = transcript.messages.filter((m) => m.dir === 'c2s' && m.text?.includes('"action"'));
+  expect(actions.length).toBeGreaterThanOrEqual(4 * 19);
+});

@@ -43,7 +43,7 @@ export async function startMassimSession(
 }
 
 /** The server configuration of a session. */
-function serverConfig(match: MassimMatchSetup): MassimServerConfig {
+export function serverConfig(match: MassimMatchSetup): MassimServerConfig {
   if (match.kind === 'quick') return quickMassimConfig(match.setup);
   if (match.kind === 'contest') return sampleMassimConfig();
   const includes = new Map(Object.entries(match.includes));
