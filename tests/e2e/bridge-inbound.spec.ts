@@ -273,3 +273,75 @@ test('two MASSim teams of real agents connect through the bridge and play the pa
   const actions = transcript.messages.filter((m) => m.dir === 'c2s' && m.text?.includes('"action"'));
   expect(actions.length).toBeGreaterThanOrEqual(4 * 19);
 });
+
+test('a course client plays the page’s emulated aisys server through the bridge', async ({ page }) => {
+  const listenPort = await freePort();
+  const fragment = await startBridge(['--listen', `aisys=${listenPort}`]);
+  await page.goto(`./${fragment}`);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('aisys');
+  await expect(page.getByRole('combobox', { name: 'Environment' })).toBeVisible();
+  await answerListenPort(page);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(status(page)).toContainText('Running');
+
+  // The page says which agent config the client needs (the password is the emulated server's).
+  const note = page.getByText(/their agent config: \{.*\}/).first();
+  await expect(note).toBeAttached();
+  const config = JSON.parse(/their agent config: (\{.*\})/.exec((await note.textContent())!)![1]!) as {
+    agent: string;
+    env: string;
+    pwd: string;
+    url: string;
+  };
+  expect(config.url).toBe(`http://127.0.0.1:${listenPort}/`);
+  const client = await runProtoplay([
+    'connect',
+    'aisys',
+    '--url',
+    config.url,
+    '--env',
+    config.env,
+    '--agent',
+    config.agent,
+    '--pwd',
+    config.pwd,
+    '--runs',
+    '6',
+    '--timeout',
+    '60',
+  ]);
+  expect(client.code, client.output).toBe(0);
+
+  const views = page.getByRole('region', { name: 'Runs and rating' });
+  const table = views.getByRole('table', { name: 'Runs' });
+  await expect(
+    table
+      .getByRole('row')
+      .filter({ hasText: /finished/ })
+      .first(),
+  ).toBeVisible({ timeout: 30_000 });
+  const finished = await table
+    .getByRole('row')
+    .filter({ hasText: /finished/ })
+    .count();
+  expect(finished).toBeGreaterThanOrEqual(6);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toContainText('Stopped');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
+  const transcript = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    meta: Record<string, unknown>;
+    messages: { dir: string; http?: { method?: string; path?: string; status?: number }; channel?: string }[];
+  };
+  expect(transcript.meta.source).toBe('bridge');
+  const requests = transcript.messages.filter((m) => m.dir === 'c2s' && m.http);
+  const responses = transcript.messages.filter((m) => m.dir === 's2c' && m.http);
+  expect(requests.length).toBeGreaterThan(1);
+  expect(responses).toHaveLength(requests.length);
+  expect(
+    requests.every((m) => m.http!.method === 'PUT' && m.http!.path!.endsWith(`/act/${config.env}`)),
+  ).toBe(true);
+  expect(responses.every((m) => m.http!.status === 200)).toBe(true);
+  expect(requests.every((m) => m.channel === `${config.env}/${config.agent}`)).toBe(true);
+});
