@@ -11,7 +11,7 @@ import type { SansIoEndpoint, WireData, WirePeer, WireSink } from '../protocols/
 export interface QueueEvents {
   /** A connection waits behind `ahead` others (the one served included). */
   onWaiting?(connection: { id: string; remote?: string }, ahead: number): void;
-  /** A connection's turn came: it is handed to the endpoint now. */
+  /** A connection's turn came: it was handed to the endpoint; what it sent while it waited follows. */
   onServed?(connection: { id: string; remote?: string }): void;
   /** A connection ended, from either side (served or still waiting). */
   onEnded?(connection: { id: string; remote?: string }, reason: string | undefined): void;
@@ -50,7 +50,6 @@ export function queuedEndpoint<In extends WireData, Out extends WireData>(
     while (!served && waiting.length > 0) {
       const entry = waiting.shift()!;
       served = entry;
-      events.onServed?.(entry.connection);
       entry.peer = endpoint.connect(
         {
           send: (data) => entry.sink.send(data),
@@ -61,6 +60,7 @@ export function queuedEndpoint<In extends WireData, Out extends WireData>(
         },
         entry.connection,
       );
+      events.onServed?.(entry.connection);
       // What it sent while it waited, in order.
       for (const data of entry.held.splice(0)) if (!entry.ended) entry.peer.receive(data);
     }

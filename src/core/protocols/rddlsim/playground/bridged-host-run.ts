@@ -104,7 +104,7 @@ class BridgedHostRun implements PlaygroundSession {
           `a client from ${connection.remote ?? connection.id} waits: ${ahead} connection${ahead === 1 ? '' : 's'} before it`,
         ),
       onServed: (connection) =>
-        this.#recorder.event(this.#nextConnection(), 'c2s', 'open', connection.remote),
+        this.#recorder.event(this.#lastConnection(), 'c2s', 'open', connection.remote),
       onEnded: () => {
         this.#batcher.schedule();
         // Store what was played so far: the run itself may listen for a long time.
@@ -186,9 +186,9 @@ class BridgedHostRun implements PlaygroundSession {
     this.#keeper.cancel();
   }
 
-  /** The transcript id the next served connection gets (the host numbers sessions from 1). */
-  #nextConnection(): string {
-    return `session-${this.#endpoint.endedSessions + this.#endpoint.activeSessions + 1}`;
+  /** The transcript id of the connection served last (the host numbers sessions from 1). */
+  #lastConnection(): string {
+    return `session-${this.#endpoint.endedSessions + this.#endpoint.activeSessions}`;
   }
 
   #note(code: string, message: string): void {
