@@ -3,12 +3,15 @@
  * over each connection accepted on its listen port, and the same `RddlsimHost` that serves the command
  * line's `serve rddlsim` answers it, with the instance, rounds and seed picked in the page. Connections are
  * served one after another in arrival order (a client that comes while another plays waits, its messages
- * held); each is a connection of the one transcript, recorded and shown like any session. The run listens
- * until the learner stops it.
+ * held); each is a connection of the one transcript, recorded and shown like any session. The run
+ * controls pace what the clients send (`gatedEndpoint`): Pause holds the server's next answer, Step lets one
+ * message through, the delay spaces them. The run listens until the learner stops it.
  */
 import type { SansIoEndpoint, WireData, WireSink } from '../../contract';
 import { describeError } from '../../../errors';
+import { TurnGate } from '../../../policy/turn-gate';
 import type { BridgeAccess } from '../../../session/bridge-route';
+import { gatedEndpoint } from '../../../session/gated-endpoint';
 import { queuedEndpoint } from '../../../session/queued-endpoint';
 import { TranscriptKeeper } from '../../../session/transcript-keeper';
 import { UpdateBatcher } from '../../../session/update-batcher';
@@ -39,6 +42,7 @@ class BridgedHostRun implements PlaygroundSession {
   readonly #bridge: BridgeAccess;
   readonly #recorder: TranscriptRecorder;
   readonly #endpoint: RddlsimHostEndpoint;
+  readonly #gate: TurnGate;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #instance: string;
@@ -81,6 +85,13 @@ class BridgedHostRun implements PlaygroundSession {
       record: { meta: () => ({}), recorder: this.#recorder },
       log: () => undefined,
     });
+    this.#gate = new TurnGate({
+      delayMs: config.delayMs,
+      startPaused: config.startPaused,
+      onStateChange: (state) => {
+        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
+      },
+    });
     const transcript = this.#recorder.transcript;
     this.#keeper = new TranscriptKeeper({
       write: () => [serialiseTranscript(transcript)],
@@ -96,8 +107,8 @@ class BridgedHostRun implements PlaygroundSession {
   }
 
   start(): void {
-    this.#batcher.note({ status: 'running' });
-    const queue = queuedEndpoint(this.#endpoint, {
+    this.#batcher.note({ status: this.#gate.state === 'open' ? 'running' : 'paused' });
+    const queue = queuedEndpoint(gatedEndpoint(this.#endpoint, this.#gate), {
       onWaiting: (connection, ahead) =>
         this.#note(
           'protoplay.bridge.waiting',
@@ -155,14 +166,20 @@ class BridgedHostRun implements PlaygroundSession {
   }
 
   pause(): void {
-    // The clients decide when they send; the emulated server answers at once.
+    this.#gate.pause();
   }
 
-  resume(): void {}
+  resume(): void {
+    this.#gate.resume();
+  }
 
-  step(): void {}
+  step(): void {
+    this.#gate.step();
+  }
 
-  setDelay(): void {}
+  setDelay(ms: number): void {
+    this.#gate.setDelay(ms);
+  }
 
   decide(): void {}
 
@@ -199,6 +216,7 @@ class BridgedHostRun implements PlaygroundSession {
   #end(status: 'stopped' | 'failed', extra: Parameters<UpdateBatcher['note']>[0] = {}): void {
     if (this.#over) return;
     this.#over = true;
+    this.#gate.stop();
     this.#stopServing?.();
     this.#endpoint.shutdown('the learner stopped the run');
     for (const sink of [...this.#open]) sink.close('the page stopped answering');

@@ -18,7 +18,7 @@ import type { Transcript } from '../../../../../src/core/transcript/model';
 
 const ENVIRONMENT = 'grid_walk';
 
-function config(rounds: number): SessionConfig {
+function config(rounds: number, startPaused = false): SessionConfig {
   return {
     protocol: 'rddlsim',
     environment: ENVIRONMENT,
@@ -27,7 +27,7 @@ function config(rounds: number): SessionConfig {
     delayMs: 0,
     budgetMs: 1000,
     policy: { code: '', language: 'ts', level: 'policy' } as SessionConfig['policy'],
-    startPaused: false,
+    startPaused,
   };
 }
 
@@ -155,5 +155,27 @@ describe('the rddlsim inbound run', () => {
     run.stop();
     expect(await client.done).toBe('closed by the server');
     expect(bridge.served.has('rddlsim')).toBe(false);
+  });
+
+  it('holds the server’s answers while paused: Step lets one message through, Resume the rest', async () => {
+    const bridge = fakeBridge();
+    const updates: SessionUpdate[] = [];
+    const run = await startBridgedHostRun(config(1, true), 'rddlsim', services(updates), bridge.access);
+    const instance = loadExampleEnvironment(ENVIRONMENT).model.info.instance;
+    const client = playClient(bridge.served.get('rddlsim')!, '1005', instance);
+    const received = () =>
+      (JSON.parse(run.exportJson().join('')) as Transcript).messages.filter((m) => m.kind === 'data').length;
+    // The session-request is held (not even recorded: the server has not read it yet).
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.sent()).toBe(1);
+    expect(received()).toBe(0);
+    run.step();
+    // Read and answered with session-init; the client's round-request now waits in its turn.
+    await expect.poll(() => client.sent()).toBe(2);
+    expect(received()).toBe(2);
+    expect(updates.some((update) => update.status === 'paused')).toBe(true);
+    run.resume();
+    expect(await client.done).toBe('session-end');
+    run.stop();
   });
 });
