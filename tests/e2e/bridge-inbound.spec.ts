@@ -45,7 +45,7 @@ const panel = (page: Page) => page.getByRole('region', { name: 'Connect through 
 const bridgeState = (page: Page) => panel(page).locator('p[data-state]');
 
 /** Connects the page to the bridge and picks the listen port for runs. */
-async function answerListenPort(page: Page): Promise<void> {
+async function answerListenPort(page: Page, port: number): Promise<void> {
   await expect(panel(page)).toBeVisible();
   await panel(page).getByRole('button', { name: 'Connect' }).click();
   await expect(bridgeState(page)).toHaveAttribute('data-state', 'connected');
@@ -53,6 +53,8 @@ async function answerListenPort(page: Page): Promise<void> {
   await panel(page)
     .getByLabel(/for real clients on listen port/)
     .check();
+  // The panel says where the agent connects.
+  await expect(panel(page).getByText(/start your agent against/)).toContainText(`127.0.0.1:${port}`);
   await page.getByRole('button', { name: 'Connect' }).first().click(); // closes the panel
 }
 
@@ -65,7 +67,7 @@ test('two real rddlsim clients play the emulated server through the bridge, one 
   await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
   await page.getByLabel('Open RDDL file(s)…').setInputFiles([DOMAIN, INSTANCE]);
   await configure(page, { rounds: 2, fast: true });
-  await answerListenPort(page);
+  await answerListenPort(page, listenPort);
 
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running');
@@ -135,7 +137,7 @@ test('a client asking for another instance is refused as the real server refuses
   await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
   await page.getByLabel('Open RDDL file(s)…').setInputFiles([DOMAIN, INSTANCE]);
   await configure(page, { rounds: 1, fast: true });
-  await answerListenPort(page);
+  await answerListenPort(page, listenPort);
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running');
 
@@ -164,7 +166,7 @@ test('a GAMA side dials the bridge and the policy in the page answers it, world 
   await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
   await page.getByRole('button', { name: 'Greedy' }).click();
   await page.getByLabel('Speed').selectOption('fast');
-  await answerListenPort(page);
+  await answerListenPort(page, listenPort);
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running');
 
@@ -229,7 +231,7 @@ test('two MASSim teams of real agents connect through the bridge and play the pa
     await field.press('Tab');
   }
   await page.getByText('Match settings', { exact: true }).click();
-  await answerListenPort(page);
+  await answerListenPort(page, listenPort);
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running');
 
@@ -281,7 +283,7 @@ test('a course client plays the page’s emulated aisys server through the bridg
   await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
   await page.getByRole('combobox', { name: 'Protocol' }).selectOption('aisys');
   await expect(page.getByRole('combobox', { name: 'Environment' })).toBeVisible();
-  await answerListenPort(page);
+  await answerListenPort(page, listenPort);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(status(page)).toContainText('Running');
 
