@@ -10,6 +10,8 @@ export const gamaPlaygroundRunner: BridgedPlaygroundRunner = {
   show: showGamaTranscript,
   startBridged: (config, route, services, bridge) => {
     if (route.mode === 'inbound') return startBridgedApiRun(config, route.listen, services, bridge);
-    return Promise.reject(new Error('playing a real GAMA model from the page is not available yet'));
+    return Promise.reject(
+      new Error('playing the GAMA side against a real API server from the page is not available yet'),
+    );
   },
 };
