@@ -29,7 +29,7 @@ const MAX_KEPT_MESSAGES = 40_000;
 const encoder = new TextEncoder();
 
 /** Starts answering the bridge's listen port; resolves once the port is served (or failed to be). */
-export function startBridgedMassimRun(
+export function startBridgedMassimHostRun(
   config: SessionConfig,
   listen: string,
   services: PlaygroundServices,

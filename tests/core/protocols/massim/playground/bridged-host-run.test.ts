@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SansIoEndpoint, WireData, WirePeer } from '../../../../../src/core/protocols/contract';
 import { encodeFrame } from '../../../../../src/core/protocols/massim/framing';
-import { startBridgedMassimRun } from '../../../../../src/core/protocols/massim/playground/bridged-host-run';
+import { startBridgedMassimHostRun } from '../../../../../src/core/protocols/massim/playground/bridged-host-run';
 import type { MassimSessionOptions } from '../../../../../src/core/protocols/massim/playground/options';
 import type {
   PlaygroundServices,
@@ -80,7 +80,7 @@ describe('the MASSim inbound run', () => {
   it('starts the match once every agent of the first simulation has logged in, and stops it on Stop', async () => {
     const bridge = fakeBridge();
     const updates: SessionUpdate[] = [];
-    const run = await startBridgedMassimRun(CONFIG, 'massim', services(updates), bridge.access);
+    const run = await startBridgedMassimHostRun(CONFIG, 'massim', services(updates), bridge.access);
     const endpoint = bridge.served.get('massim')!;
     const a = agent(endpoint, 'agentA1');
     await expect.poll(() => a.received).toEqual(['auth-response']);
@@ -102,7 +102,7 @@ describe('the MASSim inbound run', () => {
 
   it('refuses a login with a wrong password as the real server does, without starting', async () => {
     const bridge = fakeBridge();
-    const run = await startBridgedMassimRun(CONFIG, 'massim', services([]), bridge.access);
+    const run = await startBridgedMassimHostRun(CONFIG, 'massim', services([]), bridge.access);
     const endpoint = bridge.served.get('massim')!;
     agent(endpoint, 'agentA1');
     const decoder = new TextDecoder();
