@@ -18,23 +18,23 @@ import type { BridgeSocketConstructor } from '../../src/core/bridge/bridge-socke
 import { readBridgeLink } from '../../src/core/bridge/bridge-link';
 import { printTable } from '../lib';
 
-const ORIGIN = 'http://localhost:4173';
-const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
-const MESSAGE = new TextEncoder().encode(`${'x'.repeat(63)}\0`);
-const ROUND_TRIPS = 5000;
+export const ORIGIN = 'http://localhost:4173';
+export const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
+export const MESSAGE = new TextEncoder().encode(`${'x'.repeat(63)}\0`);
+export const ROUND_TRIPS = 5000;
 const WARMUP_ROUND_TRIPS = 2000;
-const BURST = 20_000;
+export const BURST = 20_000;
 const BURSTS = 5;
 
 /** Something that sends one message and tells when `count` terminators came back. */
-interface EchoLink {
+export interface EchoLink {
   send(): void;
   /** Resolves once `count` more messages came back. */
   replies(count: number): Promise<void>;
   close(): void;
 }
 
-class ReplyCounter {
+export class ReplyCounter {
   private received = 0;
   private goal = 0;
   private done: (() => void) | undefined;
@@ -55,7 +55,7 @@ class ReplyCounter {
   }
 }
 
-async function directLink(port: number): Promise<EchoLink> {
+export async function directLink(port: number): Promise<EchoLink> {
   const socket = connect(port, '127.0.0.1');
   socket.setNoDelay(true);
   await once(socket, 'connect');
@@ -68,7 +68,7 @@ async function directLink(port: number): Promise<EchoLink> {
   };
 }
 
-const pageSocket: BridgeSocketConstructor = class extends WebSocket {
+export const pageSocket: BridgeSocketConstructor = class extends WebSocket {
   constructor(url: string) {
     super(url, { origin: ORIGIN, perMessageDeflate: false });
   }
@@ -86,7 +86,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
-async function measure(link: EchoLink) {
+export async function measure(link: EchoLink) {
   for (let i = 0; i < WARMUP_ROUND_TRIPS; i++) {
     link.send();
     await link.replies(1);

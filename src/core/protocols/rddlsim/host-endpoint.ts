@@ -43,7 +43,15 @@ export interface RddlsimSessionIdentity {
 /** Options of the endpoint. */
 export interface RddlsimHostEndpointOptions {
   /** Record one transcript per session, with the meta made from what identifies the session. */
-  record?: { meta(session: RddlsimSessionIdentity): Transcript['meta']; now?: () => number };
+  record?: {
+    meta(session: RddlsimSessionIdentity): Transcript['meta'];
+    now?: () => number;
+    /**
+     * One recorder for every session (each its own connection in it, sessions one after another), instead
+     * of a transcript per session; `meta` is then not asked.
+     */
+    recorder?: TranscriptRecorder;
+  };
   /** One line per event worth an operator's attention (`session 3: ...`). */
   log(line: string): void;
   /** Called once per session, when its connection has ended. */
@@ -136,18 +144,19 @@ class ServedSession implements RddlsimServedPeer {
     const id = connection.sessionId;
     this.label = `session ${id}`;
     this.#connectionId = `session-${id}`;
-    if (options.record) {
+    if (options.record?.recorder) this.#recorder = options.record.recorder;
+    else if (options.record) {
       const { seed, rounds } = options;
       this.#recorder = new TranscriptRecorder({
         protocol: 'rddlsim',
         ...(options.record.now ? { now: options.record.now } : {}),
         meta: options.record.meta({ sessionId: id, seed: seed + id - 1, rounds, client: remote }),
       });
-      this.#recorder.transcript.connections.push({
-        id: this.#connectionId,
-        label: `session ${id} (${remote})`,
-      });
     }
+    this.#recorder?.transcript.connections.push({
+      id: this.#connectionId,
+      label: `session ${id} (${remote})`,
+    });
     options.log(`${this.label}: connection from ${remote}`);
   }
 

@@ -1,8 +1,10 @@
 /**
  * aisys in the playground's session worker: sessions against the emulated server or, through
- * `protoplay bridge`, a real one (an HTTP target), and transcripts shown in the views.
+ * `protoplay bridge`, a real one (an HTTP target), real clients answered by the emulated server (a listen
+ * port), and transcripts shown in the views.
  */
 import type { BridgedPlaygroundRunner } from '../../../session/bridge-route';
+import { startBridgedAisysHostRun } from './bridged-host-run';
 import { startAisysSession } from './session-run';
 import { showAisysTranscript } from './shown-transcript';
 
@@ -11,10 +13,7 @@ export const aisysPlaygroundRunner: BridgedPlaygroundRunner = {
   start: (config, services) => startAisysSession(config, services),
   show: showAisysTranscript,
   async startBridged(config, route, services, bridge) {
-    if (route.mode !== 'outbound')
-      throw new Error(
-        'aisys answers no listen ports from the page yet: pick a target (a real server) instead',
-      );
+    if (route.mode === 'inbound') return startBridgedAisysHostRun(config, route.listen, services, bridge);
     return startAisysSession(config, services, { kind: 'bridge', target: route.target, bridge });
   },
 };

@@ -1,5 +1,6 @@
-/** MASSim in the playground's session worker: matches, matches through the bridge, and transcripts shown in the views. */
+/** MASSim in the playground's session worker: matches, matches through the bridge (both ways), and shown transcripts. */
 import type { BridgedPlaygroundRunner } from '../../../session/bridge-route';
+import { startBridgedMassimHostRun } from './bridged-host-run';
 import { startBridgedMassimRun } from './bridged-team-run';
 import { startMassimSession } from './session-run';
 import { showMassimTranscript } from './shown-store';
@@ -9,7 +10,7 @@ export const massimPlaygroundRunner: BridgedPlaygroundRunner = {
   start: startMassimSession,
   show: showMassimTranscript,
   startBridged: (config, route, services, bridge) => {
-    if (route.mode === 'outbound') return startBridgedMassimRun(config, route.target, services, bridge);
-    return Promise.reject(new Error('answering a listen port is not available for MASSim yet'));
+    if (route.mode === 'inbound') return startBridgedMassimHostRun(config, route.listen, services, bridge);
+    return startBridgedMassimRun(config, route.target, services, bridge);
   },
 };

@@ -1,6 +1,7 @@
 /** rddlsim in the playground's session worker: emulated sessions, sessions through the bridge, and views. */
 import type { BridgedPlaygroundRunner } from '../../../session/bridge-route';
 import { startBridgedClientRun } from './bridged-client-run';
+import { startBridgedHostRun } from './bridged-host-run';
 import { startRddlsimSession } from './session-run';
 import { showRddlsimTranscript } from './shown-transcript';
 
@@ -10,7 +11,7 @@ export const rddlsimPlaygroundRunner: BridgedPlaygroundRunner = {
   show: showRddlsimTranscript,
   startBridged: (config, route, services, bridge) => {
     if (route.mode === 'outbound') return startBridgedClientRun(config, route.target, services, bridge);
-    return Promise.reject(new Error('answering a listen port is not available for RDDLSim yet'));
+    return startBridgedHostRun(config, route.listen, services, bridge);
   },
 };
 

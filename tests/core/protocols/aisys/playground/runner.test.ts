@@ -328,16 +328,25 @@ describe('aisys playground runner through the bridge', () => {
     expect((session.ask('overview', []) as AisysOverview).counts.finished).toBeGreaterThanOrEqual(5);
   });
 
-  it('refuses a listen port, saying what to pick instead', async () => {
+  it('answers a listen port with the emulated server (real clients against the page)', async () => {
     const runner = (await playground.loadRunner()) as BridgedPlaygroundRunner;
-    await expect(
-      runner.startBridged(
-        config({}),
-        { mode: 'inbound', listen: 'x' },
-        recordingServices().services,
-        {} as BridgeAccess,
-      ),
-    ).rejects.toThrow(/pick a target/);
+    const served: string[] = [];
+    const bridge: BridgeAccess = {
+      connect: () => Promise.reject(new Error('no targets')),
+      serve: (listen) => {
+        served.push(listen);
+        return () => undefined;
+      },
+      describe: () => 'http://127.0.0.1:5000',
+    };
+    const session = await runner.startBridged(
+      config({}),
+      { mode: 'inbound', listen: 'x' },
+      recordingServices().services,
+      bridge,
+    );
+    expect(served).toEqual(['x']);
+    session.stop();
   });
 });
 

@@ -1,0 +1,227 @@
+/**
+ * Real rddlsim clients playing the page's emulated server through `protoplay bridge`: the bridge hands
+ * over each connection accepted on its listen port, and the same `RddlsimHost` that serves the command
+ * line's `serve rddlsim` answers it, with the instance, rounds and seed picked in the page. Connections are
+ * served one after another in arrival order (a client that comes while another plays waits, its messages
+ * held); each is a connection of the one transcript, recorded and shown like any session. The run
+ * controls pace what the clients send (`gatedEndpoint`): Pause holds the server's next answer, Step lets one
+ * message through, the delay spaces them. The run listens until the learner stops it.
+ */
+import type { SansIoEndpoint, WireData, WireSink } from '../../contract';
+import { describeError } from '../../../errors';
+import { TurnGate } from '../../../policy/turn-gate';
+import type { BridgeAccess } from '../../../session/bridge-route';
+import { gatedEndpoint } from '../../../session/gated-endpoint';
+import { queuedEndpoint } from '../../../session/queued-endpoint';
+import { TranscriptKeeper } from '../../../session/transcript-keeper';
+import { UpdateBatcher } from '../../../session/update-batcher';
+import { serialiseTranscript } from '../../../transcript/json-format';
+import { TranscriptRecorder } from '../../../transcript/recorder';
+import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
+import { RddlsimHost } from '../host';
+import { RddlsimHostEndpoint } from '../host-endpoint';
+import { createRddlsimReader } from '../reader';
+import { loadExampleEnvironment, loadSessionEnvironment, type RddlSessionSource } from './environments';
+
+const encoder = new TextEncoder();
+
+/** Starts answering the bridge's listen port; resolves once the page serves it (or failed to). */
+export function startBridgedHostRun(
+  config: SessionConfig,
+  listen: string,
+  services: PlaygroundServices,
+  bridge: BridgeAccess,
+): Promise<PlaygroundSession> {
+  const run = new BridgedHostRun(config, listen, services, bridge);
+  run.start();
+  return Promise.resolve(run);
+}
+
+class BridgedHostRun implements PlaygroundSession {
+  readonly #listen: string;
+  readonly #bridge: BridgeAccess;
+  readonly #recorder: TranscriptRecorder;
+  readonly #endpoint: RddlsimHostEndpoint;
+  readonly #gate: TurnGate;
+  readonly #batcher: UpdateBatcher;
+  readonly #keeper: TranscriptKeeper;
+  readonly #instance: string;
+  readonly #address: string;
+  /** The bridge channels of connections not yet ended, to close when the run stops. */
+  readonly #open = new Set<WireSink<WireData>>();
+  #stopServing: (() => void) | undefined;
+  #over = false;
+
+  constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
+    this.#listen = listen;
+    this.#bridge = bridge;
+    const rddl = config.options as RddlSessionSource | undefined;
+    const { model, task } = rddl ? loadSessionEnvironment(rddl) : loadExampleEnvironment(config.environment);
+    this.#instance = model.info.instance;
+    this.#address = bridge.describe({ mode: 'inbound', listen }) ?? listen;
+    this.#recorder = new TranscriptRecorder({
+      protocol: 'rddlsim',
+      meta: {
+        source: 'bridge',
+        listen,
+        address: this.#address,
+        instance: model.info.instance,
+        domain: model.info.domain,
+        environment: config.environment,
+        rounds: config.rounds,
+        seed: config.seed,
+        rddlsimQuirks: rddl?.rddlsimQuirks ?? false,
+      },
+    });
+    const host = new RddlsimHost({
+      resolveInstance: (name) => (name === model.info.instance ? { model, task } : undefined),
+      rounds: config.rounds,
+      seed: config.seed,
+      rddlsimQuirks: rddl?.rddlsimQuirks ?? false,
+      // The page shows one conversation at a time: a client's <no-header/> concerns its own session.
+      noHeaderScope: 'connection',
+    });
+    this.#endpoint = new RddlsimHostEndpoint(host, {
+      record: { meta: () => ({}), recorder: this.#recorder },
+      log: () => undefined,
+    });
+    this.#gate = new TurnGate({
+      delayMs: config.delayMs,
+      startPaused: config.startPaused,
+      onStateChange: (state) => {
+        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
+      },
+    });
+    const transcript = this.#recorder.transcript;
+    this.#keeper = new TranscriptKeeper({
+      write: () => [serialiseTranscript(transcript)],
+      keep: (json) => services.keepTranscript(json),
+    });
+    this.#batcher = new UpdateBatcher({
+      listener: services.listener,
+      nextFrame: services.nextFrame,
+      content: { kind: 'transcript', transcript, reader: createRddlsimReader() },
+      reset: { protocol: 'rddlsim', origin: 'live' },
+      onStatus: (status) => this.#keeper.status(status),
+    });
+  }
+
+  start(): void {
+    this.#batcher.note({ status: this.#gate.state === 'open' ? 'running' : 'paused' });
+    const queue = queuedEndpoint(gatedEndpoint(this.#endpoint, this.#gate), {
+      onWaiting: (connection, ahead) =>
+        this.#note(
+          'protoplay.bridge.waiting',
+          `a client from ${connection.remote ?? connection.id} waits: ${ahead} connection${ahead === 1 ? '' : 's'} before it`,
+        ),
+      onServed: (connection) =>
+        this.#recorder.event(this.#lastConnection(), 'c2s', 'open', connection.remote),
+      onEnded: () => {
+        this.#batcher.schedule();
+        // Store what was played so far: the run itself may listen for a long time.
+        this.#keeper.status('finished');
+      },
+    });
+    const served: SansIoEndpoint<WireData, WireData> = {
+      connect: (sink, connection) => {
+        this.#open.add(sink);
+        const peer = queue.connect(
+          {
+            send: (data) => {
+              sink.send(data);
+              this.#batcher.schedule();
+            },
+            close: (reason) => {
+              this.#open.delete(sink);
+              sink.close(reason);
+            },
+          },
+          connection,
+        );
+        return {
+          receive: (data) => {
+            peer.receive(typeof data === 'string' ? encoder.encode(data) : (data as Uint8Array));
+            this.#batcher.schedule();
+          },
+          end: (reason) => {
+            this.#open.delete(sink);
+            peer.end(reason);
+            this.#batcher.schedule();
+          },
+        };
+      },
+    };
+    try {
+      this.#stopServing = this.#bridge.serve(this.#listen, served);
+    } catch (error) {
+      const message = `cannot answer the bridge's listen port '${this.#listen}': ${describeError(error)}`;
+      this.#recorder.annotate('error', { source: 'session', message });
+      this.#end('failed', { error: message });
+      return;
+    }
+    this.#note(
+      'protoplay.bridge.listening',
+      `answering clients on ${this.#address} for instance ${this.#instance} (${this.#endpoint.host.options.rounds} rounds per session); clients are served one at a time, in the order they connect`,
+    );
+  }
+
+  pause(): void {
+    this.#gate.pause();
+  }
+
+  resume(): void {
+    this.#gate.resume();
+  }
+
+  step(): void {
+    this.#gate.step();
+  }
+
+  setDelay(ms: number): void {
+    this.#gate.setDelay(ms);
+  }
+
+  decide(): void {}
+
+  ask(): undefined {
+    return undefined;
+  }
+
+  exportJson(): string[] {
+    return [serialiseTranscript(this.#recorder.transcript)];
+  }
+
+  stop(): void {
+    if (this.#over) return;
+    this.#note('protoplay.bridge.stopped', 'stopped by the learner; open connections were closed');
+    this.#end('stopped');
+  }
+
+  abandon(): void {
+    this.#end('stopped');
+    this.#batcher.abandon();
+    this.#keeper.cancel();
+  }
+
+  /** The transcript id of the connection served last (the host numbers sessions from 1). */
+  #lastConnection(): string {
+    return `session-${this.#endpoint.endedSessions + this.#endpoint.activeSessions}`;
+  }
+
+  #note(code: string, message: string): void {
+    this.#recorder.annotate('note', { code, message });
+    this.#batcher.schedule();
+  }
+
+  #end(status: 'stopped' | 'failed', extra: Parameters<UpdateBatcher['note']>[0] = {}): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#gate.stop();
+    this.#stopServing?.();
+    this.#endpoint.shutdown('the learner stopped the run');
+    for (const sink of [...this.#open]) sink.close('the page stopped answering');
+    this.#open.clear();
+    this.#batcher.note({ ...extra, status });
+    this.#batcher.close();
+  }
+}
