@@ -50,3 +50,26 @@ test('IndexedDB over its quota: the page says the import is not kept and offers 
   const after = JSON.parse(readFileSync(again, 'utf8')) as { messages: unknown[] };
   expect(after.messages.length).toBe(before.messages.length);
 });
+
+test('two tabs on the same exercise: the other tab hears that its exercise was stored elsewhere', async ({
+  page,
+  context,
+}) => {
+  await page.goto('./#exercise=two-tabs');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  const other = await context.newPage();
+  await other.goto('./#exercise=two-tabs');
+  await expect(other.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  const warning = (tab: Page) => tab.getByRole('status').filter({ hasText: 'also open in another tab' });
+  // Whatever the start-up stored, the first tab now changes its settings and stores them.
+  await page.getByLabel('Rounds').fill('7');
+  await expect(warning(other)).toBeVisible({ timeout: 30_000 });
+  await expect(warning(other)).toContainText('export here to keep this tab’s');
+  // A tab in another exercise hears nothing.
+  const elsewhere = await context.newPage();
+  await elsewhere.goto('./#exercise=another-one');
+  await expect(elsewhere.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByLabel('Rounds').fill('8');
+  await expect(warning(other)).toBeVisible();
+  await expect(warning(elsewhere)).toHaveCount(0);
+});
