@@ -12,6 +12,8 @@ import { ProtoplayError } from '../../src/core/errors';
 import { parseRddl } from '../../src/core/envs/rddl';
 import type { ImportInput } from '../../src/core/protocols/contract';
 import { validate } from '../../src/core/protocols/machine';
+import { readResponse } from '../../src/core/protocols/aisys/codec';
+import { readGamaMessage, readReply } from '../../src/core/protocols/gama/codec';
 import { decodeServerFrame, readClientFrame } from '../../src/core/protocols/massim/codec';
 import { NulFrameSplitter } from '../../src/core/protocols/massim/framing';
 import { parseOrgJson } from '../../src/core/protocols/massim/org-json';
@@ -51,6 +53,32 @@ const massimLines = readFileSync(shared('conformance/massim/basic/all.timeline.j
   .map((line) => JSON.parse(line) as { dir: string; text: string });
 const massimClientFrames = massimLines.filter((line) => line.dir === 'c2s').map((line) => line.text);
 const massimServerFrames = massimLines.filter((line) => line.dir === 's2c').map((line) => line.text);
+
+/** Request and response bodies of the recorded aisysprojserver exchanges. */
+function aisysBodies(): { requests: string[]; responses: string[] } {
+  const dir = shared('conformance/aisysprojserver/transcripts');
+  const requests: string[] = [];
+  const responses: string[] = [];
+  for (const name of readdirSync(dir)
+    .filter((file) => file.endsWith('.jsonl'))
+    .slice(0, 6))
+    for (const line of readFileSync(resolve(dir, name), 'utf8').split('\n').filter(Boolean)) {
+      const exchange = JSON.parse(line) as { request?: { body?: string }; response?: { body?: string } };
+      if (exchange.request?.body) requests.push(exchange.request.body);
+      if (exchange.response?.body) responses.push(exchange.response.body);
+    }
+  return { requests: requests.slice(0, 60), responses: responses.slice(0, 60) };
+}
+const aisys = aisysBodies();
+
+/** GAMA frames as the model and the API write them. */
+const gamaClientFrames = [
+  '{ "scenario": "C" }',
+  '{ "id": "Scav. 1", "connect": true }',
+  '{ "id": "Scav. 1", "request": { "state": [ [ 0, 0, 0 ], [ 0, 1, 0 ], [ 0, 0, 0 ] ], "reward": 0 } }',
+  '{ "id": "Scav. 2", "request": { "state": [ [ [ 0, 1 ], [ 1, 0 ] ] ], "reward": 1.5, "terminal": true } }',
+];
+const gamaServerFrames = ['Scav. 1;up', 'Scav. 2;down', 'Scav. 1;left'];
 
 function rddlDomains(): string[] {
   const dir = shared('rddl/ippc2011');
@@ -294,6 +322,33 @@ export const FUZZ_TARGETS: readonly FuzzTarget<never>[] = [
     name: 'MASSim machines (both roles)',
     input: messageSequence(massimClientFrames, massimServerFrames.slice(0, 40)),
     check: (messages: TranscriptMessage[]) => checkMachines('massim', messages),
+  },
+  {
+    name: 'aisysprojserver responses (codec)',
+    input: fc.tuple(
+      mutated([...aisys.responses, ...aisys.requests]),
+      fc.constantFrom('application/json', 'text/html; charset=utf-8', 'text/plain', ''),
+      fc.integer({ min: 100, max: 599 }),
+    ),
+    check: ([body, type, status]: [string, string, number]) => {
+      const reading = readResponse({ meta: { status, headers: { 'content-type': type } }, body });
+      if (reading.kind === 'unreadable' && !reading.problem) throw new Error('unreadable without a reason');
+    },
+  },
+  {
+    name: 'GAMA frames (codec)',
+    input: fc.oneof(mutated([...gamaClientFrames, ...gamaServerFrames]), fc.string({ maxLength: 80 })),
+    check: (text: string) => {
+      const reading = readGamaMessage(text);
+      if (!reading.ok && !reading.problem) throw new Error('a problem without a message');
+      const reply = readReply(text);
+      if (!reply.ok && !reply.problem) throw new Error('a reply problem without a message');
+    },
+  },
+  {
+    name: 'GAMA machines (both roles)',
+    input: messageSequence(gamaClientFrames, gamaServerFrames),
+    check: (messages: TranscriptMessage[]) => checkMachines('gama', messages),
   },
   {
     name: 'RDDL parser',

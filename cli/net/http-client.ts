@@ -8,6 +8,7 @@
 import { describeError } from '../../src/core/errors';
 import type { HttpMessage, SansIoEndpoint } from '../../src/core/protocols/contract';
 import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
+import { describeByteCount } from './frame-counter';
 import { RECORDED_HEADERS } from './http-server';
 
 /** Options of a client run. */
@@ -23,6 +24,8 @@ export interface HttpClientOptions {
   channelOf?: (request: HttpMessage) => string | undefined;
   /** Give up on a request after this long, in ms; 0 = wait forever (default 30 s). */
   timeoutMs?: number;
+  /** Longest response body taken, in bytes; a longer one ends the run (default 16 MiB). */
+  maxBodyBytes?: number;
   /** Aborts the request under way and ends the run. */
   signal?: AbortSignal;
   /** The fetch to use (default the global one). */
@@ -71,7 +74,8 @@ export function runHttpClient(options: HttpClientOptions): Promise<HttpClientEnd
         });
         const headers: Record<string, string> = {};
         answer.headers.forEach((value, name) => (headers[name] = value));
-        response = { meta: { status: answer.status, headers }, body: await answer.text() };
+        const body = await readCapped(answer, options.maxBodyBytes ?? 16 * 1024 * 1024);
+        response = { meta: { status: answer.status, headers }, body };
       } catch (error) {
         if (done) return;
         if (options.signal?.aborted) return onAbort();
@@ -97,6 +101,28 @@ export function runHttpClient(options: HttpClientOptions): Promise<HttpClientEnd
   });
 }
 
+/** A response body that went past the client's cap. */
+class BodyTooLargeError extends Error {}
+
+/** A response's body as text, read no further than `cap` bytes (the download is cancelled there). */
+async function readCapped(answer: Response, cap: number): Promise<string> {
+  if (!answer.body) return '';
+  const reader = answer.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > cap) {
+      await reader.cancel();
+      throw new BodyTooLargeError(`the server sent a response body over ${describeByteCount(cap)}`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** `http://host:port` of a base URL. */
 function originOf(url: string): string {
   const match = /^(https?:\/\/[^/?#]+)/i.exec(url.trim());
@@ -114,6 +140,7 @@ function recordable(message: HttpMessage): HttpMessage {
 
 /** Why a request failed, in words (`connection refused`, `no answer within 30 s`). */
 export function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof BodyTooLargeError) return error.message;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return `no answer within ${timeoutMs / 1000} s`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -3,12 +3,16 @@
  * aisysprojserver), one endpoint connection per TCP connection, each request handed to the endpoint as an
  * `HttpMessage` and each message the endpoint sends written as the response to the oldest request still
  * unanswered on that connection (HTTP/1.1 answers in order). It binds 127.0.0.1 unless told otherwise,
- * caps what it reads of a body, records every exchange in a transcript (`http` meta pairing each request
- * with its response), and never lets an exception from the endpoint escape: that request gets a plain 500.
+ * caps what it reads of a body (a client that sends more gets the endpoint's answer to the cut body and the
+ * connection closed: an endless chunked body cannot hold it), closes connections idle for too long and
+ * refuses those beyond a limit, with one log line each, records every exchange in a transcript (`http`
+ * meta pairing each request with its response), and never lets an exception from the endpoint escape:
+ * that request gets a plain 500.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { describeError } from '../../src/core/errors';
+import { describeByteCount } from './frame-counter';
 import type { HttpMessage, SansIoEndpoint, WirePeer } from '../../src/core/protocols/contract';
 import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
 
@@ -30,12 +34,20 @@ export interface HttpServerOptions {
   /** Port; 0 picks a free one. */
   port: number;
   /**
-   * Bytes of a body kept (default 1 MiB); the rest is read and dropped, and the endpoint sees the body cut
-   * there with the Content-Length the client declared, so it can refuse it as too large.
+   * Bytes of a body kept (default 1 MiB). A body that goes past it is not read further: the endpoint sees
+   * it cut there, with the Content-Length the client declared, so it can refuse it as too large, and the
+   * connection is closed once that answer is written (one log line).
    */
   maxBodyBytes?: number;
-  /** Connections open at once (default 512). */
+  /** Connections open at once; more are refused with a log line (default 512). */
   maxConnections?: number;
+  /** A connection with no byte in either direction for this long is closed, in ms; 0 = never (default 1 h). */
+  idleTimeoutMs?: number;
+  /**
+   * Responses written on a connection and not yet taken by the peer at which it is dropped (default 256): a
+   * client that pipelines requests without reading the answers.
+   */
+  maxUnreadResponses?: number;
   /** Where every exchange is recorded. */
   recorder?: TranscriptRecorder;
   /** The conversation an exchange belongs to, recorded as the messages' channel (an agent). */
@@ -62,6 +74,8 @@ interface Waiting {
   /** Transcript index of the recorded request. */
   exchange?: number;
   channel?: string;
+  /** The request's body went past the cap: the connection closes after this answer. */
+  overflowed?: boolean;
 }
 
 /** One TCP connection and the endpoint connection it carries. */
@@ -71,6 +85,8 @@ interface ServedConnection {
   waiting: Waiting[];
   socket: Socket;
   closed: boolean;
+  /** Responses handed to Node and not yet flushed to the socket. */
+  unflushed: number;
 }
 
 /** A listening HTTP server. */
@@ -85,10 +101,29 @@ export class HttpServer {
     this.#options = options;
     this.#server = createServer((request, response) => this.#request(request, response));
     this.#server.maxConnections = options.maxConnections ?? 512;
+    this.#server.on('drop', (peer?: { remoteAddress?: string; remotePort?: number }) =>
+      options.log(
+        `${peer?.remoteAddress ?? '?'}:${peer?.remotePort ?? '?'}: refused, ${this.#server.maxConnections} connections are open (maxConnections)`,
+      ),
+    );
+    const idleTimeoutMs = options.idleTimeoutMs ?? 60 * 60 * 1000;
+    if (idleTimeoutMs > 0) {
+      this.#server.timeout = idleTimeoutMs;
+      // With a listener, Node leaves the idle socket to it instead of destroying it silently.
+      this.#server.on('timeout', (socket: Socket) => {
+        const connection = this.#connections.get(socket);
+        options.log(
+          `${connection?.id ?? socket.remoteAddress}: no traffic for ${idleTimeoutMs / 1000} s; closing the connection`,
+        );
+        socket.destroy();
+      });
+    }
     this.#server.on('connection', (socket) => this.#open(socket));
     this.#server.on('clientError', (error, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      options.log(`bad request from ${(socket as Socket).remoteAddress}: ${describeError(error)}`);
+      options.log(
+        `bad request from ${(socket as Socket).remoteAddress ?? 'a client that already left'}: ${describeError(error)}`,
+      );
     });
   }
 
@@ -137,6 +172,7 @@ export class HttpServer {
       waiting: [],
       socket,
       closed: false,
+      unflushed: 0,
     };
     this.#connections.set(socket, connection);
     socket.once('close', () => {
@@ -168,22 +204,35 @@ export class HttpServer {
       response.writeHead(503, { 'content-type': 'text/plain' }).end('not accepting requests\n');
       return;
     }
+    const maxUnread = this.#options.maxUnreadResponses ?? 256;
+    if (connection.unflushed >= maxUnread) {
+      if (!connection.socket.destroyed)
+        this.#options.log(
+          `${connection.id}: does not read its responses (${connection.unflushed} waiting); dropping the connection`,
+        );
+      connection.socket.destroy();
+      return;
+    }
     const cap = this.#options.maxBodyBytes ?? 1024 * 1024;
     const chunks: Buffer[] = [];
     let kept = 0;
-    request.on('data', (chunk: Buffer) => {
-      if (kept >= cap) return;
-      const part = chunk.subarray(0, cap - kept);
-      chunks.push(part);
-      kept += part.length;
-    });
-    request.on('error', (error) => this.#options.log(`${connection.id}: ${describeError(error)}`));
-    request.on('end', () => {
+    let handed = false;
+    const hand = (overflowed: boolean) => {
+      if (handed) return;
+      handed = true;
       const message: HttpMessage = {
         meta: { method: request.method ?? 'GET', path: request.url ?? '/', headers: headersOf(request) },
         body: Buffer.concat(chunks).toString('utf8'),
       };
-      const waiting: Waiting = { response };
+      if (overflowed) {
+        // Stop reading: the rest of the body waits in the peer's socket until the connection closes.
+        request.pause();
+        connection.closed = true;
+        this.#options.log(
+          `${connection.id}: sent a body over ${describeByteCount(cap)} (${message.meta.method} ${message.meta.path}); answering it cut and closing the connection`,
+        );
+      }
+      const waiting: Waiting = { response, ...(overflowed ? { overflowed } : {}) };
       const { recorder, channelOf } = this.#options;
       if (recorder) {
         const channel = channelOf?.(message);
@@ -203,7 +252,16 @@ export class HttpServer {
           body: 'internal error of the emulated server\n',
         });
       }
+    };
+    request.on('data', (chunk: Buffer) => {
+      if (handed) return;
+      const part = chunk.subarray(0, cap - kept);
+      chunks.push(part);
+      kept += part.length;
+      if (part.length < chunk.length) hand(true);
     });
+    request.on('error', (error) => this.#options.log(`${connection.id}: ${describeError(error)}`));
+    request.on('end', () => hand(false));
   }
 
   #respond(connection: ServedConnection, message: HttpMessage): void {
@@ -224,8 +282,13 @@ export class HttpServer {
     };
     if (connection.closed) headers.connection = 'close';
     waiting.response.writeHead(message.meta.status ?? 200, headers);
+    connection.unflushed++;
     waiting.response.end(body, () => {
-      if (connection.closed && connection.waiting.length === 0) connection.socket.end();
+      connection.unflushed--;
+      if (!connection.closed || connection.waiting.length > 0) return;
+      connection.socket.end();
+      // A peer still sending a body it was told is too large does not get to keep the connection.
+      if (waiting.overflowed) setTimeout(() => connection.socket.destroy(), 5_000).unref();
     });
   }
 

@@ -60,6 +60,11 @@ export type ServedPeer = WirePeer<Uint8Array> & {
    * may change (a MASSim connection is named after the agent that logs in). Absent: its address.
    */
   readonly label?: string;
+  /**
+   * True while the peer has nothing to say until the server speaks (a MASSim agent logged in and waiting
+   * for the match): the idle timeout does not close it then. Read when the timeout fires.
+   */
+  readonly waitingForServer?: boolean;
 };
 
 /** Options of a server. */
@@ -210,9 +215,11 @@ class ServedConnection {
     const socket = this.#socket;
     socket.setNoDelay(true);
     if (this.#limits.idleTimeoutMs > 0) {
-      socket.setTimeout(this.#limits.idleTimeoutMs, () =>
-        this.#misbehaved(`no traffic for ${this.#limits.idleTimeoutMs / 1000} s; closing the connection`),
-      );
+      socket.setTimeout(this.#limits.idleTimeoutMs, () => {
+        if (this.#waitingForServer()) socket.setTimeout(this.#limits.idleTimeoutMs);
+        else
+          this.#misbehaved(`no traffic for ${this.#limits.idleTimeoutMs / 1000} s; closing the connection`);
+      });
     }
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('drain', () => this.#drained());
@@ -369,6 +376,14 @@ class ServedConnection {
       action();
     } catch (error) {
       this.#internalError(error);
+    }
+  }
+
+  #waitingForServer(): boolean {
+    try {
+      return this.#peer?.waitingForServer === true;
+    } catch {
+      return false;
     }
   }
 

@@ -8,6 +8,9 @@ import type { SansIoEndpoint } from '../../src/core/protocols/contract';
 import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { describeClose, rawText, recordFrame, type ChannelOf } from './websocket-server';
 
+/** How long a close the client started waits for the server's close frame before the socket is dropped. */
+const CLOSE_WAIT_MS = 2_000;
+
 /** Options of `runWebSocketClient`. */
 export interface WebSocketClientOptions {
   /** `ws://host:port/path`. */
@@ -53,7 +56,10 @@ export function runWebSocketClient(options: WebSocketClientOptions): Promise<Web
     let opened = false;
     let closedByClient: string | undefined;
     let failure: string | undefined;
-    const abort = () => socket.close(1001, 'interrupted');
+    const abort = () => {
+      socket.close(1001, 'interrupted');
+      setTimeout(() => socket.terminate(), CLOSE_WAIT_MS).unref();
+    };
     options.signal?.addEventListener('abort', abort, { once: true });
     socket.on('error', (error) => {
       failure ??= error.message || (error as NodeJS.ErrnoException).code || String(error);
@@ -74,6 +80,8 @@ export function runWebSocketClient(options: WebSocketClientOptions): Promise<Web
             closedByClient = reason ?? '';
             recorder?.event(conn, 'c2s', 'close', reason);
             socket.close(1000, closedByClient.slice(0, 120));
+            // A server that stopped answering does not answer the close either: do not wait 30 s for it.
+            setTimeout(() => socket.terminate(), CLOSE_WAIT_MS).unref();
           },
         },
         { id: conn, remote: options.url },

@@ -5,6 +5,7 @@
  * in the exercise's scope (`storage-scope.ts`).
  */
 import { get, set } from 'idb-keyval';
+import { announceStored } from './other-tabs';
 import { scopedKey } from './storage-scope';
 
 const KEYS = {
@@ -41,6 +42,7 @@ export async function loadStoredState(): Promise<StoredState> {
 /** Stores the workspace and settings (plain data). */
 export async function storeWorkspace(workspace: object, settings: object): Promise<void> {
   await Promise.all([set(scopedKey(KEYS.workspace), workspace), set(scopedKey(KEYS.settings), settings)]);
+  announceStored();
 }
 
 /** A protocol's own stored part (untrusted), or undefined. */

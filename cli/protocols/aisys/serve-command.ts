@@ -3,6 +3,7 @@
  * command runs.
  */
 import type { CommandSpec } from '../../command-line/command-spec';
+import { TCP_LIMIT_OPTIONS } from '../../net/tcp-limit-options';
 
 /** The `serve` command of aisys. */
 export const serveCommand: CommandSpec = {
@@ -66,6 +67,7 @@ export const serveCommand: CommandSpec = {
       valueName: 'FILE',
       description: 'write the transcript of every exchange (playground JSON format) when the server stops',
     },
+    ...TCP_LIMIT_OPTIONS,
     { name: 'quiet', type: 'boolean', description: 'log only errors and the listening line' },
   ],
   examples: [

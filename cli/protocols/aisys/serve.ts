@@ -13,6 +13,7 @@ import type { CommandContext, OptionValues } from '../../command-line/command-sp
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { describeListenError, HttpServer } from '../../net/http-server';
+import { readTcpLimits } from '../../net/tcp-limit-options';
 import { timeOfDay } from '../../report/time-of-day';
 import { writeTranscriptFile } from '../../transcript-file';
 
@@ -37,6 +38,7 @@ export async function serveAisys(values: OptionValues, context: CommandContext):
   const recordPath = options.string('record');
   const quiet = options.flag('quiet');
   const adminPassword = options.string('admin-password');
+  const limits = readTcpLimits(options);
 
   const log = (line: string) => {
     if (!quiet) io.stdout.write(`${timeOfDay(context.now())} ${line}\n`);
@@ -67,6 +69,7 @@ export async function serveAisys(values: OptionValues, context: CommandContext):
       port,
       ...(recorder ? { recorder } : {}),
       channelOf: aisysChannel,
+      ...limits,
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {

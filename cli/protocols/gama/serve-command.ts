@@ -3,6 +3,7 @@
  * command runs.
  */
 import type { CommandSpec } from '../../command-line/command-spec';
+import { TCP_LIMIT_OPTIONS } from '../../net/tcp-limit-options';
 import { POLICY_OPTIONS } from './policy-options';
 
 /** The `serve` command of gama. */
@@ -25,6 +26,7 @@ export const serveCommand: CommandSpec = {
       description: 'address to bind (default 127.0.0.1; 0.0.0.0 for every interface)',
     },
     { name: 'seed', type: 'string', valueName: 'N', description: 'seed of context.random() (default 0)' },
+    ...TCP_LIMIT_OPTIONS,
     {
       name: 'max-frame-bytes',
       type: 'string',

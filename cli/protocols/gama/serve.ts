@@ -2,6 +2,7 @@
  * `protoplay serve gama`: the API side behind the generic WebSocket server; logs connections and notes,
  * stops on Ctrl-C (or after `--connections N`) and writes the transcript.
  */
+import { readTcpLimits } from '../../net/tcp-limit-options';
 import { GamaApi, channelOf } from '../../../src/core/protocols/gama';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
@@ -11,6 +12,9 @@ import { WebSocketEndpointServer } from '../../net/websocket-server';
 import { writeTranscriptFile } from '../../transcript-file';
 import { prepareGamaPolicy } from './policies';
 
+/** Notes of one connection written to the log; the transcript keeps them all. */
+const NOTES_LOGGED_PER_CONNECTION = 10;
+
 /** Runs `protoplay serve gama` with parsed options; resolves to the exit code once the server stopped. */
 export async function serveGama(values: OptionValues, context: CommandContext): Promise<number> {
   const { io } = context;
@@ -19,6 +23,7 @@ export async function serveGama(values: OptionValues, context: CommandContext): 
   const port = options.integer('port', 3001, { min: 0, max: 65535 });
   const maxPayload = options.integer('max-frame-bytes', 1024 * 1024, { min: 64 });
   const connectionLimit = options.integer('connections', 0, { min: 0 });
+  const limits = readTcpLimits(options);
   const transcriptPath = options.string('transcript');
   const quiet = options.flag('quiet');
   const log = (line: string) => {
@@ -37,11 +42,18 @@ export async function serveGama(values: OptionValues, context: CommandContext): 
     onLog: (line, scavenger) => recorder.annotate('policy-log', { ...line, channel: scavenger }),
   });
   recorder.transcript.meta.policy = policy.name;
+  const notesLogged = new Map<string, number>();
   const api = new GamaApi({
     decide: policy.decide,
     onNote: (note, connection) => {
       recorder.annotate(note.kind, { text: note.text, ...(note.channel ? { channel: note.channel } : {}) });
-      log(`${connection}: ${note.channel ? `${note.channel}: ` : ''}${note.text}`);
+      // A client that breaks a rule on every frame gets a few lines, not one per frame.
+      const count = (notesLogged.get(connection) ?? 0) + 1;
+      notesLogged.set(connection, count);
+      if (count <= NOTES_LOGGED_PER_CONNECTION)
+        log(`${connection}: ${note.channel ? `${note.channel}: ` : ''}${note.text}`);
+      if (count === NOTES_LOGGED_PER_CONNECTION)
+        log(`${connection}: further notes of this connection are in the transcript only`);
     },
   });
   let finishedAll: () => void = () => undefined;
@@ -53,6 +65,7 @@ export async function serveGama(values: OptionValues, context: CommandContext): 
       host,
       port,
       maxPayload,
+      ...limits,
       recorder,
       channelOf,
       onOpen: (connection, remote) => log(`${connection}: GAMA connected from ${remote}`),

@@ -31,6 +31,11 @@ export type GamaDecide = (decision: GamaDecision) => string | Promise<string>;
 export interface GamaApiOptions {
   decide: GamaDecide;
   onNote?(note: GamaNote, connection: string): void;
+  /**
+   * Requests of one connection waiting for the policy at which the connection is closed (default 1,000): a
+   * client that sends without waiting for the answers must not pile up requests without end.
+   */
+  maxWaiting?: number;
 }
 
 /** The API server as a sans-IO endpoint. */
@@ -49,6 +54,8 @@ export class GamaApi implements SansIoEndpoint<string, string> {
     const connected = new Set<string>();
     let queue: Promise<void> = Promise.resolve();
     let closed = false;
+    let waiting = 0;
+    const maxWaiting = this.#options.maxWaiting ?? 1000;
 
     const answer = async (decision: GamaDecision) => {
       if (closed) return;
@@ -104,7 +111,17 @@ export class GamaApi implements SansIoEndpoint<string, string> {
           terminal: message.terminal,
           connection: connection.id,
         };
-        queue = queue.then(() => answer(decision));
+        if (closed) return;
+        if (++waiting > maxWaiting) {
+          closed = true;
+          note(
+            'violation',
+            `${maxWaiting} requests wait for the policy: the client sends without waiting for the answers; closing`,
+          );
+          sink.close('too many requests waiting for an answer');
+          return;
+        }
+        queue = queue.then(() => answer(decision)).finally(() => waiting--);
       },
       end() {
         closed = true;

@@ -20,7 +20,11 @@ export interface MassimHostEndpointOptions {
 }
 
 /** A connection as transports see it: a peer named in logs by its transcript id (`agentA1.conn1`). */
-export type MassimServedPeer = WirePeer<Uint8Array> & { readonly label: string };
+export type MassimServedPeer = WirePeer<Uint8Array> & {
+  readonly label: string;
+  /** A logged-in agent: the server speaks next (sim-start, the next step), so silence is no idleness. */
+  readonly waitingForServer: boolean;
+};
 
 /** `MassimHost` behind the one sans-IO shape every transport serves. */
 export class MassimHostEndpoint implements SansIoEndpoint<Uint8Array, Uint8Array> {
@@ -55,6 +59,9 @@ export class MassimHostEndpoint implements SansIoEndpoint<Uint8Array, Uint8Array
     return {
       get label() {
         return hostConnection.id;
+      },
+      get waitingForServer() {
+        return agent !== undefined;
       },
       receive: (bytes) => hostConnection.receive(bytes),
       end: () => {
