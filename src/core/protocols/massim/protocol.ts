@@ -107,6 +107,10 @@ export const massimProtocol: Protocol = {
   prettyPrint: prettyPrintMassim,
   embeddedContent: () => [],
   policyTypes: async () => (await import('./policy-declarations')).massimPolicyTypes(),
+  evaluation: {
+    unit: 'match',
+    load: async () => (await import('./evaluation')).createMassimEpisodePlayer(),
+  },
   playground: {
     loadRunner: async () => (await import('./playground/runner')).massimPlaygroundRunner,
     loadPolicyRuntime: async () => new (await import('./team-runtime')).MassimTeamRuntime(),
