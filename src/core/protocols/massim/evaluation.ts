@@ -13,6 +13,8 @@ import type { MassimServerConfig } from '../../envs/massim/api';
 import type { PolicyFault, PolicySource } from '../../policy/types';
 import type { EpisodeOutcome, EpisodePlayer, EpisodePolicy, TraceStep } from '../evaluation-contract';
 import type { MassimDecide } from './client';
+import type { MassimMatchSetup } from './playground/options';
+import { serverConfig } from './playground/server-config';
 import { MassimMatchRunner, type MassimWireReply, type MassimWireTeam } from './runner';
 import { batchedTeamDecide, type MassimTeamBatch, type MassimTeamBatchReply } from './team-batch';
 import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from './team-calls';
@@ -24,10 +26,12 @@ export const MASSIM_MATCHES_PER_SEED = 2;
 /** The virtual clock's start: fixed, so a percept's deadline is the same whichever thread plays it. */
 const START_TIME = Date.UTC(2026, 0, 1);
 
-/** What a MASSim evaluation plays. */
+/** What a MASSim evaluation plays: a configuration, or the page's match setup, with exactly two teams. */
 export interface MassimEvaluationSettings {
-  /** The server configuration (a file's, or a quick one); it must have exactly two teams. */
-  config: MassimServerConfig;
+  /** The server configuration (the command line's: a file's, or a quick one). */
+  config?: MassimServerConfig;
+  /** The page's match setup (a quick one, the contest's, or a file with its includes), when no `config`. */
+  match?: MassimMatchSetup;
   /** The other team's policy (seeded per episode). */
   opponent: Omit<PolicySource, 'seed' | 'context'>;
 }
@@ -35,28 +39,38 @@ export interface MassimEvaluationSettings {
 /** The player, made once per evaluation thread. */
 export function createMassimEpisodePlayer(): EpisodePlayer {
   const opponentRuntime = new MassimTeamRuntime();
+  let prepared: { settings: unknown; config: MassimServerConfig } | undefined;
+  const configOf = (settings: unknown): MassimServerConfig => {
+    if (prepared && prepared.settings === settings) return prepared.config;
+    const { config: given, match, opponent } = (settings ?? {}) as Partial<MassimEvaluationSettings>;
+    const config = given ?? (match ? serverConfig(match) : undefined);
+    if (!config || !Array.isArray(config.teams))
+      throw new Error('a MASSim evaluation needs a server configuration');
+    if (config.teams.length !== 2)
+      throw new Error(
+        `a MASSim evaluation plays two teams, one the policy's and one the opponent's; the configuration has ${config.teams.length}`,
+      );
+    if (!opponent || typeof opponent.code !== 'string')
+      throw new Error('a MASSim evaluation needs an opponent policy');
+    prepared = { settings, config };
+    return config;
+  };
   return {
     prepare(settings) {
-      const { config, opponent } = (settings ?? {}) as Partial<MassimEvaluationSettings>;
-      if (!config || !Array.isArray(config.teams))
-        throw new Error('a MASSim evaluation needs a server configuration');
-      if (config.teams.length !== 2)
-        throw new Error(
-          `a MASSim evaluation plays two teams, one the policy's and one the opponent's; the configuration has ${config.teams.length}`,
-        );
-      if (!opponent || typeof opponent.code !== 'string')
-        throw new Error('a MASSim evaluation needs an opponent policy');
+      configOf(settings);
     },
     policyRuntime: () => new MassimTeamRuntime(),
     async play(request, policy): Promise<EpisodeOutcome> {
       const settings = request.settings as MassimEvaluationSettings;
-      const teams = settings.config.teams.map((team) => team.name);
+      const config = configOf(request.settings);
+      const teams = config.teams.map((team) => team.name);
       const outcome: EpisodeOutcome = { rewards: [], turns: [], ...(request.trace ? { trace: [] } : {}) };
       for (let match = 1; match <= MASSIM_MATCHES_PER_SEED; match++) {
         const own = teams[(match - 1) % 2]!;
         const other = teams[match % 2]!;
         const played = await playMatch(
-          settings,
+          config,
+          settings.opponent,
           request.seed,
           match,
           own,
@@ -86,7 +100,8 @@ interface MatchOutcome {
 
 /** One match: the policy as team `own`, the opponent as `other`. */
 async function playMatch(
-  settings: MassimEvaluationSettings,
+  config: MassimServerConfig,
+  opponent: MassimEvaluationSettings['opponent'],
   seed: number,
   match: number,
   own: string,
@@ -98,12 +113,12 @@ async function playMatch(
   const trace: TraceStep[] | undefined = tracing ? [] : undefined;
   const loaded = await policy.load({ team: own, opponent: other, match });
   if (!loaded.ok) return { score: 0, steps: 0, fault: faultAt(loaded.fault, match, 0) };
-  const opponentLoaded = opponentRuntime.load({ ...settings.opponent, seed, context: { team: other } });
+  const opponentLoaded = opponentRuntime.load({ ...opponent, seed, context: { team: other } });
   if (!opponentLoaded.ok)
     return {
       score: 0,
       steps: 0,
-      error: `the opponent ${settings.opponent.fileName} did not load: ${opponentLoaded.fault.message}`,
+      error: `the opponent ${opponent.fileName} did not load: ${opponentLoaded.fault.message}`,
     };
   const wire = loaded.hooks.includes('onMessage') && !loaded.hooks.includes('act');
 
@@ -147,7 +162,7 @@ async function playMatch(
   const decideOther: MassimDecide = batchedTeamDecide(async (batch: MassimTeamBatch) => {
     const called = await opponentRuntime.call(MASSIM_TEAM_STEP, [batch], {});
     if (!called.ok) {
-      error ??= `the opponent ${settings.opponent.fileName} failed: ${called.fault.message}`;
+      error ??= `the opponent ${opponent.fileName} failed: ${called.fault.message}`;
       stop();
       return { actions: batch.agents.map(() => null) };
     }
@@ -156,7 +171,7 @@ async function playMatch(
 
   const scores: Record<string, number>[] = [];
   const runner: MassimMatchRunner = new MassimMatchRunner({
-    config: settings.config,
+    config: config,
     teams: wire ? { [other]: decideOther } : { [own]: decideOwn, [other]: decideOther },
     ...(wire ? { wireTeams: { [own]: wireOwn } } : {}),
     seed,
@@ -176,7 +191,7 @@ async function playMatch(
   };
   if (fault) return { ...result, fault };
   if (error) return { ...result, error };
-  const expected = settings.config.match.length;
+  const expected = config.match.length;
   if (scores.length < expected)
     return {
       ...result,

@@ -109,6 +109,8 @@ export const massimProtocol: Protocol = {
   policyTypes: async () => (await import('./policy-declarations')).massimPolicyTypes(),
   evaluation: {
     unit: 'match',
+    // One match on each side (`MASSIM_MATCHES_PER_SEED`).
+    unitsPerSeed: 2,
     load: async () => (await import('./evaluation')).createMassimEpisodePlayer(),
   },
   playground: {
