@@ -142,6 +142,30 @@ describe('MASSim episode player', () => {
     expect(JSON.parse(first.trace![0]!.actions)).toHaveLength(3);
   });
 
+  it("plays the page's match setup as the command line plays the configuration it stands for", async () => {
+    const setup = { teams: ['A', 'B'], agentsPerTeam: 2, steps: 30, width: 15, height: 15 };
+    const opponent = sample('random-mover');
+    const request = (settings: MassimEvaluationSettings) => ({ settings, seed: 5, rounds: 2, trace: true });
+    const page = { match: { kind: 'quick' as const, setup }, opponent };
+    const cli = { config: quickMassimConfig(setup), opponent };
+    const player = createMassimEpisodePlayer();
+    player.prepare(page);
+    const fromPage = await player.play(request(page), episodePolicy(sample('random-mover'), 5));
+    const fromCli = await createMassimEpisodePlayer().play(
+      request(cli),
+      episodePolicy(sample('random-mover'), 5),
+    );
+    expect(fromPage.error).toBeUndefined();
+    expect(fromPage.turns).toEqual([30, 30]);
+    expect(fromPage).toEqual(fromCli);
+    expect(() =>
+      createMassimEpisodePlayer().prepare({
+        match: { kind: 'quick', setup: { ...setup, teams: ['A', 'B', 'C'] } },
+        opponent,
+      }),
+    ).toThrow(/two teams.*has 3/);
+  });
+
   it('refuses a configuration without exactly two teams', () => {
     const player = createMassimEpisodePlayer();
     const three = quickMassimConfig({ teams: ['A', 'B', 'C'], agentsPerTeam: 1, steps: 5 });
