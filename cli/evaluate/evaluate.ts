@@ -7,7 +7,13 @@ import { readdir, stat, mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { Evaluation, type EvaluatedPolicy, type EvaluationPlan } from '../../src/core/evaluation/evaluation';
+import {
+  countOf,
+  Evaluation,
+  type EvaluatedPolicy,
+  type EvaluationPlan,
+} from '../../src/core/evaluation/evaluation';
+import { plural } from '../../src/core/evaluation/statistics';
 import { buildReport, reportCsv, type EvaluationReport } from '../../src/core/evaluation/report';
 import { parseSeeds } from '../../src/core/evaluation/seeds';
 import { findProtocol } from '../../src/core/protocols/registry';
@@ -175,9 +181,9 @@ export function formatReport(report: EvaluationReport, seconds: number): string 
   const lines: string[] = [];
   const seedText = `${report.seeds.length} seed${report.seeds.length === 1 ? '' : 's'}`;
   lines.push(
-    `${report.protocol} ${report.environment}: ${report.policies.length} polic${report.policies.length === 1 ? 'y' : 'ies'}, ${seedText} x ${report.roundsPerSeed} ${unit}${report.roundsPerSeed === 1 ? '' : 's'}, ${seconds.toFixed(1)} s`,
+    `${report.protocol} ${report.environment}: ${report.policies.length} polic${report.policies.length === 1 ? 'y' : 'ies'}, ${seedText} x ${countOf(report.roundsPerSeed, unit)}, ${seconds.toFixed(1)} s`,
   );
-  const header = ['policy', 'status', `${unit}s`, 'mean', 'sd', '95% CI', `ms/${unit}`];
+  const header = ['policy', 'status', plural(unit), 'mean', 'sd', '95% CI', `ms/${unit}`];
   const rows = report.policies.map((p) => [
     p.policy,
     p.status,
@@ -199,7 +205,7 @@ export function formatReport(report: EvaluationReport, seconds: number): string 
         c.meanDifference === null
           ? '-'
           : `${c.meanDifference >= 0 ? '+' : ''}${formatReward(c.meanDifference)}${c.ci95 ? ` [${formatReward(c.ci95[0])}, ${formatReward(c.ci95[1])}]` : ''}`;
-      lines.push(`  ${c.policy} vs ${c.baseline}: ${diff} over ${c.pairs} ${unit}s: ${c.verdict}`);
+      lines.push(`  ${c.policy} vs ${c.baseline}: ${diff} over ${countOf(c.pairs, unit)}: ${c.verdict}`);
     }
   }
   return `${lines.join('\n')}\n`;

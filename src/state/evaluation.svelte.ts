@@ -16,6 +16,8 @@ import type { FromEvaluationThread } from '../core/evaluation/messages';
 import { summarise, type Summary } from '../core/evaluation/statistics';
 import type { Protocol } from '../core/protocols/contract';
 import type { EvaluatedPolicySource, TraceStep } from '../core/protocols/evaluation-contract';
+import { loadSavedVersions, storeSavedVersion } from '../storage/evaluation-storage';
+import { EvaluationTabs } from './evaluation-tabs.svelte';
 
 /** A policy version kept for comparison. */
 export interface PolicySnapshot {
@@ -45,7 +47,14 @@ export interface DivergenceReport {
   /** Undefined when both took the same decisions all along. */
   step?: { round: number; turn: number; a?: string; b?: string };
   decisions: number;
+  /** Both policies' decisions on the seed, for the side-by-side view (the first compared policy first). */
+  traces: [TraceStep[], TraceStep[]];
+  /** Index of the first decision that differs in both traces (undefined when none does). */
+  index?: number;
 }
+
+/** What Compare plays the current code against: the saved version, or another tab's code (its id). */
+export type CompareBaseline = { kind: 'saved' } | { kind: 'tab'; id: string };
 
 /** A Web Worker as an evaluation thread. */
 function webWorkerThread(worker: Worker): EvaluationThread {
@@ -84,8 +93,11 @@ export class Evaluator {
   points = $state<SeedPoint[]>([]);
   failures = $state<string[]>([]);
   comparison = $state<Comparison | undefined>();
-  /** The saved version Compare plays against the current code. */
-  snapshot = $state<PolicySnapshot | undefined>();
+  /** The saved version Compare plays against the current code, by protocol id (kept across reloads). */
+  saved = $state<Record<string, PolicySnapshot>>({});
+  /** Other tabs' current code, for Compare. */
+  readonly tabs = new EvaluationTabs();
+  #restoring: Promise<void> | undefined;
   divergence = $state<DivergenceReport | undefined>();
   divergenceBusy = $state(false);
   /** Seconds the last run took. */
@@ -106,10 +118,36 @@ export class Evaluator {
     return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 2);
   }
 
-  /** Keeps this code as the version the next Compare plays against. */
-  saveSnapshot(source: EvaluatedPolicySource): void {
-    const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' }).format(Date.now());
-    this.snapshot = { label: `saved at ${time}`, source, savedAt: Date.now() };
+  /** Reads the saved versions stored before (once; later calls wait for the same read). */
+  restoreSaved(): Promise<void> {
+    this.#restoring ??= loadSavedVersions().then((stored) => {
+      // A version saved while reading wins over the stored one.
+      this.saved = { ...stored, ...this.saved };
+    });
+    return this.#restoring;
+  }
+
+  /** The version of `protocol` saved for Compare. */
+  snapshotOf(protocol: string): PolicySnapshot | undefined {
+    return this.saved[protocol];
+  }
+
+  /** Keeps this code as the version the next Compare plays against, here and across reloads. */
+  async saveSnapshot(protocol: string, source: EvaluatedPolicySource): Promise<void> {
+    const savedAt = Date.now();
+    const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' }).format(
+      savedAt,
+    );
+    const snapshot: PolicySnapshot = { label: `saved at ${time}`, source, savedAt };
+    this.saved = { ...this.saved, [protocol]: snapshot };
+    try {
+      await storeSavedVersion(protocol, $state.snapshot(snapshot));
+    } catch {
+      this.failures = [
+        ...this.failures,
+        'the saved version could not be stored: it is kept until the page is closed',
+      ];
+    }
   }
 
   /** Plays the current code on every seed. */
@@ -117,15 +155,28 @@ export class Evaluator {
     return this.#run('evaluate', request, [{ label: 'current code', source: current }]);
   }
 
-  /** Plays the saved version and the current code on the same seeds, and compares them. */
-  compare(request: EvaluationRequest, current: EvaluatedPolicySource): Promise<void> {
-    const saved = this.snapshot;
-    if (!saved) return Promise.resolve();
-    return this.#run('compare', request, [
+  /**
+   * Plays the saved version (or another tab's current code) and the current code on the same seeds, and
+   * compares them.
+   */
+  async compare(
+    request: EvaluationRequest,
+    current: EvaluatedPolicySource,
+    baseline: CompareBaseline = { kind: 'saved' },
+  ): Promise<void> {
+    let first: EvaluatedPolicy | undefined;
+    if (baseline.kind === 'saved') {
+      const saved = this.snapshotOf(request.protocol.id);
       // The snapshot is reactive state (a proxy), which cannot be posted to a worker: send its plain copy.
-      { label: `saved version (${saved.label})`, source: $state.snapshot(saved.source) },
-      { label: 'current code', source: current },
-    ]);
+      if (saved) first = { label: `saved version (${saved.label})`, source: $state.snapshot(saved.source) };
+    } else {
+      const peer = await this.tabs.latest(baseline.id);
+      if (peer && peer.protocol === request.protocol.id)
+        first = { label: `code of ${peer.label}`, source: $state.snapshot(peer.source) };
+      else this.failures = [...this.failures, 'that tab has closed or changed protocol: pick another'];
+    }
+    if (!first) return;
+    return this.#run('compare', request, [first, { label: 'current code', source: current }]);
   }
 
   /** Stops; what ended is kept. */
@@ -246,6 +297,8 @@ export class Evaluator {
       this.divergence = {
         seed,
         decisions: Math.min(a.length, b.length),
+        traces: [a, b],
+        ...(found ? { index: found.index } : {}),
         ...(found && where
           ? {
               step: {

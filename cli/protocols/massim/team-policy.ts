@@ -130,7 +130,7 @@ export async function prepareTeamPolicy(
 }
 
 /** A built-in's sample code, or the file's. */
-async function teamPolicySource(
+export async function teamPolicySource(
   argument: string,
   option: string,
   file: { cwd: string; seed: number; budgetMs: number },

@@ -66,6 +66,8 @@ export interface EpisodePlayer {
 export interface ProtocolEvaluation {
   /** What one reward is: `round`, `match`, `run`, `episode`. */
   unit: string;
+  /** Units a seed always plays (MASSim: two matches, one on each side); absent: the user chooses. */
+  unitsPerSeed?: number;
   load(): Promise<EpisodePlayer>;
 }
 

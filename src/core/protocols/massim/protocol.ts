@@ -107,6 +107,12 @@ export const massimProtocol: Protocol = {
   prettyPrint: prettyPrintMassim,
   embeddedContent: () => [],
   policyTypes: async () => (await import('./policy-declarations')).massimPolicyTypes(),
+  evaluation: {
+    unit: 'match',
+    // One match on each side (`MASSIM_MATCHES_PER_SEED`).
+    unitsPerSeed: 2,
+    load: async () => (await import('./evaluation')).createMassimEpisodePlayer(),
+  },
   playground: {
     loadRunner: async () => (await import('./playground/runner')).massimPlaygroundRunner,
     loadPolicyRuntime: async () => new (await import('./team-runtime')).MassimTeamRuntime(),

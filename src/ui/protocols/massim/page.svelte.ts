@@ -16,6 +16,8 @@ import {
 import { MassimWorkspace } from '../../../state/protocols/massim/workspace.svelte';
 import { storeActivity } from '../../../state/store-activity.svelte';
 import type { PolicyLanguage } from '../../../core/policy/types';
+import type { EvaluatedPolicySource } from '../../../core/protocols/evaluation-contract';
+import type { MassimEvaluationSettings } from '../../../core/protocols/massim/evaluation';
 import type { ProtocolPage, RoundResult, Shell } from '../adapter';
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
 
@@ -113,6 +115,24 @@ export class MassimPage implements ProtocolPage {
         options,
       }),
     );
+  }
+
+  /**
+   * What Evaluate plays: the match as set (its configuration must have two teams), team B's code as the
+   * opponent; team A's code is the policy evaluated (`evaluatedPolicy`).
+   */
+  evaluationSettings(): Promise<MassimEvaluationSettings> {
+    const match = this.workspace.matchSetup();
+    if (match.kind === 'quick' && match.setup.teams?.length !== 2)
+      return Promise.reject(new Error('Evaluate plays team A against team B: set the match to 2 teams.'));
+    const { seed: _seed, ...opponent } = this.workspace.policySource(this.workspace.teamB, 'team-b');
+    return Promise.resolve($state.snapshot({ match, opponent }) as MassimEvaluationSettings);
+  }
+
+  /** The policy Evaluate plays: team A's code. */
+  evaluatedPolicy(): EvaluatedPolicySource {
+    const { seed: _seed, ...source } = this.workspace.policySource(this.workspace.teamA, 'team-a');
+    return $state.snapshot(source);
   }
 
   shareFragment(): string {

@@ -20,7 +20,7 @@ import { MassimHostEndpoint } from '../host-endpoint';
 import { MassimTranscriptReader } from '../reader';
 import { MassimWorldPacker } from '../world-packer';
 import type { MassimSessionOptions } from './options';
-import { serverConfig } from './session-run';
+import { serverConfig } from './server-config';
 import { answerMassimQuestion, massimTranscriptJson, type MassimShown } from './shown-store';
 
 /** Most messages kept across reloads (as for an emulated match). */

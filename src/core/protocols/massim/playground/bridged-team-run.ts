@@ -32,7 +32,8 @@ import { gatherSteps } from '../step-gatherer';
 import { batchedTeamDecide, type MassimTeamBatchReply } from '../team-batch';
 import { MASSIM_TEAM_STEP } from '../team-calls';
 import type { MassimSessionOptions } from './options';
-import { MAX_KEPT_MASSIM_MESSAGES, serverConfig } from './session-run';
+import { serverConfig } from './server-config';
+import { MAX_KEPT_MASSIM_MESSAGES } from './session-run';
 import { answerMassimQuestion, massimTranscriptJson, type MassimShown } from './shown-store';
 
 /** How a bridged match waits and retries; the defaults suit a learner's machine. */

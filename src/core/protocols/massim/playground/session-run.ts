@@ -4,8 +4,6 @@
  * runtime of its own answering one batch per step, paced by a TurnGate. The transcript stays in the
  * worker, in the host's store; a reader turns it into news for the page, once per animation frame.
  */
-import { parseMassimConfig, quickMassimConfig, sampleMassimConfig } from '../../../envs/massim';
-import type { MassimServerConfig } from '../../../envs/massim/api';
 import { PolicySupervisor } from '../../../policy/supervisor';
 import { TurnGate } from '../../../policy/turn-gate';
 import type { CallOutcome, PolicyFault, PolicySource } from '../../../policy/types';
@@ -22,7 +20,8 @@ import type { MassimDecide } from '../client';
 import { MassimMatchRunner, type MassimWireReply, type MassimWireTeam } from '../runner';
 import { batchedTeamDecide, type MassimTeamBatchReply } from '../team-batch';
 import { MASSIM_TEAM_STEP, MASSIM_WIRE_EVENT } from '../team-calls';
-import type { MassimMatchSetup, MassimSessionOptions } from './options';
+import type { MassimSessionOptions } from './options';
+import { serverConfig } from './server-config';
 import { answerMassimQuestion, massimTranscriptJson, type MassimShown } from './shown-store';
 
 /**
@@ -40,19 +39,6 @@ export async function startMassimSession(
   const run = new MassimSessionRun(config, services);
   await run.start();
   return run;
-}
-
-/** The server configuration of a session. */
-export function serverConfig(match: MassimMatchSetup): MassimServerConfig {
-  if (match.kind === 'quick') return quickMassimConfig(match.setup);
-  if (match.kind === 'contest') return sampleMassimConfig();
-  const includes = new Map(Object.entries(match.includes));
-  const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-  // Files picked in the browser come without their folders: an include is found by its name alone.
-  return parseMassimConfig(match.text, {
-    source: match.name,
-    readInclude: (path) => includes.get(path) ?? includes.get(baseName(path)),
-  });
 }
 
 /** One team's policy: its supervisor and how it is asked. */
