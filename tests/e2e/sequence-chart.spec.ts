@@ -1,0 +1,193 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
+import { loadRecording } from '../core/protocols/rddlsim/recordings';
+import { messageRows, status } from './playground-page';
+
+/**
+ * The sequence chart of an imported transcript: one lane per connection, a click on a mark or the arrow
+ * keys select the message in the log, and a 100,000-message transcript stays usable.
+ */
+
+const conformance = (...parts: string[]) => resolve(process.cwd(), '../shared/conformance', ...parts);
+
+async function importFiles(page: Page, files: string[]) {
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(files);
+  await expect(page.getByRole('status').filter({ hasText: 'Opened' })).toBeVisible({ timeout: 60_000 });
+}
+
+const chart = (page: Page) => page.getByRole('region', { name: 'Sequence chart' });
+const plot = (page: Page) => chart(page).getByRole('application');
+/** The transcript index of the message the chart shows selected. */
+async function selectedIndex(page: Page): Promise<number> {
+  const text = await chart(page).locator('#sequence-selected').textContent();
+  return Number(/#(\d+)/.exec(text ?? '')![1]);
+}
+
+test('an imported rddlsim recording: one lane, a clicked mark is the log’s selection, arrows move it', async ({
+  page,
+}) => {
+  await importFiles(page, [conformance('rddlsim', 'sysadmin_inst_mdp__1.transcript')]);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  const total = Number(
+    /(\d+) messages/.exec((await page.getByRole('region', { name: 'Import summary' }).textContent())!)![1],
+  );
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page)).toHaveAttribute('data-lanes', '1');
+  await expect(chart(page).getByRole('list', { name: 'Lanes' }).getByRole('listitem')).toHaveCount(1);
+  await expect(chart(page)).toContainText(`of ${total}`);
+
+  // A click in the middle of the lane selects the mark under it.
+  const box = (await plot(page).boundingBox())!;
+  await plot(page).click({ position: { x: box.width / 2, y: 22 + 15 } });
+  await expect(chart(page).locator('#sequence-selected')).toContainText(/#\d+/);
+  const clicked = await selectedIndex(page);
+  expect(clicked).toBeGreaterThan(0);
+  expect(clicked).toBeLessThan(total - 1);
+  // The message detail beside the chart shows it, and so does the log.
+  await page.getByRole('tab', { name: 'Messages' }).click();
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toHaveAttribute(
+    'id',
+    `message-${clicked}`,
+  );
+
+  // Selected in the log, shown in the chart; the keyboard moves from there.
+  const row = messageRows(page).nth(2);
+  const rowIndex = Number((await row.getAttribute('id'))!.slice('message-'.length));
+  expect(rowIndex).not.toBe(clicked);
+  await row.click();
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${rowIndex} `);
+  await plot(page).focus();
+  await page.keyboard.press('Home');
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#0 ');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#2 ');
+  await page.keyboard.press('ArrowLeft');
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#1 ');
+  await page.keyboard.press('End');
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${total - 1}`);
+  // One lane: nowhere to go up or down.
+  await page.keyboard.press('ArrowDown');
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${total - 1}`);
+  await page.keyboard.press('Home');
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#0');
+  await page.getByRole('tab', { name: 'Messages' }).click();
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toHaveAttribute(
+    'id',
+    'message-0',
+  );
+});
+
+test('a MASSim recording gets one lane per connection, and Down moves to the next agent’s lane', async ({
+  page,
+}) => {
+  const folder = conformance('massim', 'basic', 'connections');
+  const names = readdirSync(folder);
+  const connections = new Set(names.filter((n) => n.endsWith('.c2s.bin')).map((n) => n.slice(0, -8)));
+  await importFiles(
+    page,
+    names.map((name) => join(folder, name)),
+  );
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page)).toHaveAttribute('data-lanes', String(connections.size));
+  const labels = chart(page).getByRole('list', { name: 'Lanes' }).getByRole('listitem');
+  await expect(labels).toHaveCount(connections.size);
+  const laneNames = await labels.allTextContents();
+  expect(new Set(laneNames.map((l) => l.trim())).size).toBe(connections.size);
+
+  await plot(page).focus();
+  await page.keyboard.press('Home');
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#0');
+  const firstLane = (await chart(page).locator('#sequence-selected').textContent())!;
+  const firstConn = laneNames.find((name) => firstLane.includes(name.trim()))!;
+  expect(firstConn).toBeTruthy();
+  await page.keyboard.press('ArrowDown');
+  await expect(chart(page).locator('#sequence-selected')).not.toContainText(firstConn.trim());
+  const secondLane = laneNames[laneNames.indexOf(firstConn) + 1]!.trim();
+  await expect(chart(page).locator('#sequence-selected')).toContainText(secondLane);
+  await page.keyboard.press('ArrowUp');
+  await expect(chart(page).locator('#sequence-selected')).toContainText(firstConn.trim());
+});
+
+test('a 100,000-message transcript is charted binned, zooms to single marks, and answers clicks and keys', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const file = testInfo.outputPath('big.log');
+  // The recorded session's rounds repeated until the stream holds 100,000 messages and more.
+  const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
+  const perByte = recorded.length / recorded.reduce((sum, m) => sum + (m.text?.length ?? 0) + 1, 0);
+  await writeBigRddlsimStream(recorded, file, Math.ceil(105_000 / perByte));
+  const messages = readFileSync(file).reduce((n, byte) => (byte === 0 ? n + 1 : n), 0);
+  expect(messages).toBeGreaterThanOrEqual(100_000);
+
+  await importFiles(page, [file]);
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page)).toContainText(`of ${messages.toLocaleString('en')}`, { timeout: 60_000 });
+  await expect(chart(page)).toHaveAttribute('data-binned', 'true');
+  // Drawn: the canvas holds painted pixels in the lane.
+  await expect
+    .poll(() =>
+      plot(page)
+        .locator('canvas')
+        .evaluate((canvas: HTMLCanvasElement) => {
+          const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+          let painted = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
+          return painted;
+        }),
+    )
+    .toBeGreaterThan(1000);
+  // The page holds a handful of elements for the chart, however long the transcript.
+  expect(await chart(page).locator('*').count()).toBeLessThan(60);
+
+  await plot(page).focus();
+  await page.keyboard.press('End');
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${messages - 1}`);
+  // Zoomed in until every message is a mark of its own, around the selection.
+  for (let i = 0; i < 20 && (await chart(page).getAttribute('data-binned')) === 'true'; i++)
+    await page.keyboard.press('+');
+  await expect(chart(page)).toHaveAttribute('data-binned', 'false');
+  await expect(chart(page)).toContainText(`–${(messages - 1).toLocaleString('en')} of`);
+  await page.keyboard.press('ArrowLeft');
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${messages - 2}`);
+  // A click on a mark selects it in the log.
+  const box = (await plot(page).boundingBox())!;
+  await plot(page).click({ position: { x: box.width / 3, y: 22 + 15 } });
+  await expect.poll(() => selectedIndex(page)).toBeLessThan(messages - 2);
+  const clicked = await selectedIndex(page);
+  expect(clicked).toBeGreaterThan(messages - 1000);
+  await page.getByRole('tab', { name: 'Messages' }).click();
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toHaveAttribute(
+    'id',
+    `message-${clicked}`,
+  );
+  // Zoomed back out to everything with one key.
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await plot(page).focus();
+  await page.keyboard.press('0');
+  await expect(chart(page)).toHaveAttribute('data-binned', 'true');
+  await expect(chart(page)).toContainText(`0–${(messages - 1).toLocaleString('en')} of`);
+});
+
+test('at phone width the chart fits the screen and still selects by keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await importFiles(page, [conformance('rddlsim', 'sysadmin_inst_mdp__1.transcript')]);
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page)).toHaveAttribute('data-lanes', '1');
+  const box = (await chart(page).boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(overflow).toBeLessThanOrEqual(390);
+  await plot(page).focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#1');
+});
