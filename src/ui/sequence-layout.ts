@@ -34,6 +34,8 @@ export class SequenceLanes {
   readonly lanes: Lane[] = [];
   /** The lane of the message at each position. */
   laneOf = new Int32Array(1024);
+  /** 1 where the message at a position was sent by the client (binning reads these, not the rows). */
+  fromClient = new Uint8Array(1024);
   #byKey = new Map<string, number>();
   #first: MessageSummary | undefined;
   #count = 0;
@@ -51,6 +53,9 @@ export class SequenceLanes {
       const grown = new Int32Array(Math.max(messages.length, this.laneOf.length * 2));
       grown.set(this.laneOf.subarray(0, this.#count));
       this.laneOf = grown;
+      const dirs = new Uint8Array(grown.length);
+      dirs.set(this.fromClient.subarray(0, this.#count));
+      this.fromClient = dirs;
     }
     for (let position = this.#count; position < messages.length; position++) {
       const message = messages[position]!;
@@ -68,6 +73,7 @@ export class SequenceLanes {
         });
       }
       this.laneOf[position] = lane;
+      this.fromClient[position] = message.dir === 'c2s' ? 1 : 0;
       this.lanes[lane]!.positions.push(position);
     }
     this.#first = messages[0];
@@ -171,7 +177,7 @@ export function binView(
   width: number,
   laneOf: Int32Array,
   laneCount: number,
-  isClient: (position: number) => boolean,
+  fromClient: Uint8Array,
   count: number,
 ): SequenceBins {
   const columns = Math.max(1, Math.ceil(width));
@@ -183,7 +189,7 @@ export function binView(
     const column = Math.floor((position - view.start) / view.perPx);
     if (column < 0 || column >= columns) continue;
     const cell = laneOf[position]! * columns + column;
-    const n = isClient(position) ? ++c2s[cell]! : ++s2c[cell]!;
+    const n = fromClient[position] ? ++c2s[cell]! : ++s2c[cell]!;
     if (n > max) max = n;
   }
   return { columns, lanes: laneCount, c2s, s2c, max };
