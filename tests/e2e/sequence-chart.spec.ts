@@ -191,3 +191,44 @@ test('at phone width the chart fits the screen and still selects by keyboard', a
   await page.keyboard.press('ArrowRight');
   await expect(chart(page).locator('#sequence-selected')).toContainText('#1');
 });
+
+test('an imported recording is scrubbed turn by turn: the state panel, its changes and the log follow', async ({
+  page,
+}) => {
+  await importFiles(page, [conformance('rddlsim', 'sysadmin_inst_mdp__1.transcript')]);
+  const turns = page.getByRole('group', { name: 'Turns' });
+  const slider = turns.getByRole('slider', { name: 'Turn shown' });
+  const state = page.getByRole('region', { name: 'State panel' });
+  const total = Number(await slider.getAttribute('max')) + 1;
+  expect(total).toBeGreaterThan(10);
+
+  await turns.getByRole('button', { name: 'First turn' }).click();
+  await expect(state).toContainText('Round 1, turn 1');
+  await expect(slider).toHaveAttribute('aria-valuetext', 'round 1, turn 1');
+  await turns.getByRole('button', { name: 'Next turn' }).click();
+  await expect(state).toContainText('Round 1, turn 2');
+  // The log selects the message that carried the turn.
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toContainText('r1 t2');
+
+  // The slider moves by keyboard: End is the last turn of the last round.
+  await slider.focus();
+  await page.keyboard.press('End');
+  await expect(slider).toHaveAttribute('aria-valuetext', /round 3, turn \d+/);
+  const lastText = (await slider.getAttribute('aria-valuetext'))!;
+  await expect(state).toContainText(lastText.replace('round', 'Round'));
+  // Somewhere in a round, a fluent that changed since the turn before is marked.
+  let marked = false;
+  for (let i = 0; i < 12 && !marked; i++) {
+    await page.keyboard.press('ArrowLeft');
+    marked = (await state.getByText('(changed)').count()) > 0;
+  }
+  expect(marked).toBe(true);
+
+  // Replay steps through the turns by itself until paused.
+  await turns.getByRole('button', { name: 'First turn' }).click();
+  await expect(slider).toHaveAttribute('aria-valuetext', 'round 1, turn 1');
+  await turns.getByRole('button', { name: 'Replay' }).click();
+  await expect(slider).toHaveAttribute('aria-valuetext', 'round 1, turn 3');
+  await turns.getByRole('button', { name: 'Pause' }).click();
+  await expect(turns.getByRole('button', { name: 'Replay' })).toBeVisible();
+});
