@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
 import { loadRecording } from '../core/protocols/rddlsim/recordings';
-import { messageRows, status } from './playground-page';
+import { configure, editor, messageRows, status } from './playground-page';
 
 /**
  * The sequence chart of an imported transcript: one lane per connection, a click on a mark or the arrow
@@ -231,4 +231,34 @@ test('an imported recording is scrubbed turn by turn: the state panel, its chang
   await expect(slider).toHaveAttribute('aria-valuetext', 'round 1, turn 3');
   await turns.getByRole('button', { name: 'Pause' }).click();
   await expect(turns.getByRole('button', { name: 'Replay' })).toBeVisible();
+});
+
+test('a live session is charted as it plays, following the newest message, round ends marked', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await editor(page);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await configure(page, { rounds: 3, fast: true });
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page)).toContainText('No messages yet');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Finished', { timeout: 30_000 });
+  const counted = await page.getByText(/^[\d,]+ messages$/).textContent();
+  const total = Number(counted!.replace(/\D/g, ''));
+  await expect(chart(page)).toContainText(`of ${total}`);
+  await expect(chart(page)).toHaveAttribute('data-lanes', '1');
+  // Following the newest: the selection is the last message, the connection's close.
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${total - 1} `);
+  await expect(chart(page).locator('#sequence-selected')).toContainText('close');
+  // A few steps back (past both sides' close) is the session's end, sent by the server.
+  await plot(page).focus();
+  const selected = chart(page).locator('#sequence-selected');
+  for (let back = 1; back <= 3 && !/session-end/.test((await selected.textContent())!); back++) {
+    await page.keyboard.press('ArrowLeft');
+    await expect(selected).toContainText(`#${total - 1 - back} `);
+  }
+  await expect(selected).toContainText(/S→C\s+session-end/);
+  // Each round's end is marked: three markers, each naming its round.
+  await expect(chart(page)).toHaveAttribute('data-markers', '3');
 });
