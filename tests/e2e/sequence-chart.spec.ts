@@ -262,3 +262,30 @@ test('a live session is charted as it plays, following the newest message, round
   // Each round's end is marked: three markers, each naming its round.
   await expect(chart(page)).toHaveAttribute('data-markers', '3');
 });
+
+test('a drag pans away from the selected message, and the chart stays where it was dragged', async ({
+  page,
+}) => {
+  await importFiles(page, [conformance('rddlsim', 'sysadmin_inst_mdp__1.transcript')]);
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await plot(page).focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+  await expect(chart(page)).toContainText(/showing 0–\d+ of/);
+  const before = (await chart(page)
+    .getByText(/showing/)
+    .textContent())!;
+  const box = (await plot(page).boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.8, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + 40, { steps: 8 });
+  await page.mouse.up();
+  // Later messages in view, the first one (still selected) out of it.
+  await expect(chart(page)).not.toContainText(/showing 0–/);
+  await expect(chart(page).locator('#sequence-selected')).toContainText('#0 ');
+  expect(
+    (await chart(page)
+      .getByText(/showing/)
+      .textContent())!,
+  ).not.toBe(before);
+});
