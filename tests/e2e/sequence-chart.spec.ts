@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
 import { loadRecording } from '../core/protocols/rddlsim/recordings';
@@ -288,4 +288,45 @@ test('a drag pans away from the selected message, and the chart stays where it w
       .getByText(/showing/)
       .textContent())!,
   ).not.toBe(before);
+});
+
+test('an imported rddlsim recording is compared with the emulator, and a changed one shows where they part', async ({
+  page,
+}, testInfo) => {
+  const original = readFileSync(conformance('rddlsim', 'sysadmin_inst_mdp__1.transcript'), 'latin1');
+  await importFiles(page, [conformance('rddlsim', 'sysadmin_inst_mdp__1.transcript')]);
+  const compare = page.getByRole('group', { name: 'Compare with the emulator' });
+  await compare.getByRole('button', { name: 'Compare with the emulator' }).click();
+  await expect(compare).toContainText(/The emulator answers all \d+ server messages as recorded/, {
+    timeout: 60_000,
+  });
+
+  // One reward deep in the session changed (one digit, so the record's byte count holds).
+  let at = -1;
+  for (let i = 0; i < 60; i++) at = original.indexOf('<immediate-reward>', at + 1);
+  const digit = at + '<immediate-reward>'.length;
+  const changed = original[digit] === '9' ? '8' : String(Number(original[digit]) + 1);
+  const damaged = `${original.slice(0, digit)}${changed}${original.slice(digit + 1)}`;
+  const file = testInfo.outputPath('changed.transcript');
+  writeFileSync(file, damaged, 'latin1');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(page.getByRole('status').filter({ hasText: 'Opened changed.transcript' })).toBeVisible();
+  await compare.getByRole('button', { name: 'Compare with the emulator' }).click();
+  await expect(compare).toContainText('First difference', { timeout: 60_000 });
+  const show = compare.getByRole('button', { name: /^Show #\d+$/ });
+  const index = Number((await show.textContent())!.replace(/\D/g, ''));
+  await compare.getByText('Both texts').click();
+  await expect(compare.getByRole('region', { name: 'Recorded text' })).toContainText(
+    `<immediate-reward>${changed}`,
+  );
+  await expect(compare.getByRole('region', { name: 'Emulated text' })).toContainText('<immediate-reward>');
+  // Shown: selected in the log and in the sequence chart.
+  await show.click();
+  await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toHaveAttribute(
+    'id',
+    `message-${index}`,
+  );
+  await page.getByRole('tab', { name: 'Sequence' }).click();
+  await expect(chart(page).locator('#sequence-selected')).toContainText(`#${index} `);
 });
