@@ -162,8 +162,12 @@ test('a course page of another origin drives two players through the API', async
 
   // Reset to the original: the teacher's version of exercise two, exercise one untouched.
   await two.getByRole('button', { name: 'Reset to the original' }).click();
+  // A reloading player does not answer: each try waits 3 s, and the tries go on for a minute.
   await expect
-    .poll(async () => ((await ask(page, 'two', { type: 'getState' })).state as { code?: string })?.code)
+    .poll(
+      async () => ((await ask(page, 'two', { type: 'getState' }, 3000)).state as { code?: string })?.code,
+      { timeout: 60_000 },
+    )
     .not.toBe(EXERCISE_TWO_CODE);
   expect((await ask(page, 'two', { type: 'getState' })).state).toMatchObject({ rounds: 3, seed: 3 });
   expect((await ask(page, 'one', { type: 'getState' })).state).toMatchObject({ rounds: 3, seed: 11 });
