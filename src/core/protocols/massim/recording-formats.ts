@@ -5,6 +5,7 @@
  */
 import type { ImportInput, RecordingFormat } from '../contract';
 import { importProblem } from '../../transcript/import';
+import { detectMassimReplay, importMassimReplays } from './replay-import';
 import { importMassimStreams } from './stream-import';
 import { importMassimRecording, looksLikeMassimTimeline } from './timeline-import';
 
@@ -81,8 +82,21 @@ function timelineName(input: ImportInput): string {
   return input.name.endsWith(timelineSuffix) ? input.name : 'all.timeline.jsonl';
 }
 
+/**
+ * The replay folders the MASSim server writes (`static.json` and step groups `0.json`, `5.json`...): no wire
+ * traffic, so the messages are rebuilt from the worlds and marked as such (see `replay-import.ts`).
+ */
+export const massimReplayFormat: RecordingFormat = {
+  id: 'massim-replay',
+  description:
+    "the MASSim server's replay folder (static.json and step files; messages rebuilt from the worlds)",
+  detect: detectMassimReplay,
+  read: importMassimReplays,
+};
+
 /** Every MASSim recording format. */
 export const MASSIM_RECORDING_FORMATS: readonly RecordingFormat[] = [
   massimTimelineFormat,
+  massimReplayFormat,
   massimStreamsFormat,
 ];
