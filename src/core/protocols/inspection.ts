@@ -123,7 +123,7 @@ export async function inspectStreamed(
   const problems: ImportProblem[] = [];
   const sessions: InspectedSession[] = [];
   for (const input of inputs) {
-    const reader = protocol.createReader();
+    const reader = protocol.createReader({ forgetMessages: true });
     const validation = new ValidationFold(protocol);
     const connections = new Set<string>();
     const unreadable: InspectedSession['unreadable'] = [];
