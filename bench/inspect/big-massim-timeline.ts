@@ -31,7 +31,9 @@ export async function writeBigMassimTimeline(
   const firstStep2 = lines.findIndex((line) => stepOf(line) === 2);
   const lastRequest = lines.findLastIndex((line) => requestOf.test(line.text));
   // The last step's actions come before the sim-ends.
-  const tailStart = lines.findIndex((line, i) => i > lastRequest && line.text.startsWith('{"type":"sim-end"'));
+  const tailStart = lines.findIndex(
+    (line, i) => i > lastRequest && line.text.startsWith('{"type":"sim-end"'),
+  );
   const head = lines.slice(0, firstStep1);
   const step = lines.slice(firstStep1, firstStep2);
   const tail = lines.slice(tailStart);
