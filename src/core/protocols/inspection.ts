@@ -58,7 +58,7 @@ export function inspectRecording(
       connections: new Set(transcript.messages.map((message) => message.conn)).size,
       messages: transcript.messages.length,
       rounds: (reader?.rounds ?? []).map((round) => ({ round: round.round, reward: round.total ?? null })),
-      violations: protocol && !synthesised ? validateTranscript(transcript, protocol).violations : [],
+      violations: protocol ? validateTranscript(transcript, protocol).violations : [],
       ...(synthesised
         ? {
             unchecked: `the messages were rebuilt from a recording without wire traffic (${String(transcript.meta.source ?? 'unknown')}), not recorded`,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MassimStepPercept } from '../../../../src/core/envs/massim/api';
 import { inspectRecording } from '../../../../src/core/protocols/inspection';
+import { openRecording } from '../../../../src/core/session/open-recording';
 import { MassimWorldPacker } from '../../../../src/core/protocols/massim';
 import { MassimTranscriptReader } from '../../../../src/core/protocols/massim/reader';
 import { detectMassimReplay, importMassimReplays } from '../../../../src/core/protocols/massim/replay-import';
@@ -109,6 +110,9 @@ describe('MASSim server replay folders', () => {
     expect(report.sessions.map((s) => s.connections)).toEqual([2, 4]);
     expect(report.sessions.every((s) => s.unchecked?.includes('massim-replay'))).toBe(true);
     expect(report.sessions.every((s) => s.violations.length === 0)).toBe(true);
+    // The page's import says the same: no violations of rules nobody's messages were checked against.
+    const opened = openRecording(replayInputs('basic'), PROTOCOLS);
+    expect(opened.summary).toMatchObject({ protocol: 'massim', messages: 172, violations: [] });
   });
 
   it('keep the steps of a folder whose step file is missing and name the missing steps', () => {
