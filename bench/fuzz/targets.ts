@@ -294,7 +294,7 @@ const damagedTimeline = fc
     cuts: fc.array(fc.nat(), { maxLength: 6 }),
   })
   .map(({ text, garbage, cuts }) => {
-    let bytes = encoder.encode(text);
+    let bytes: Uint8Array = encoder.encode(text);
     if (garbage) {
       const at = garbage.at % (bytes.length + 1);
       bytes = concat([bytes.subarray(0, at), garbage.bytes, bytes.subarray(at)]);
