@@ -67,13 +67,20 @@ async function expandFolders(paths: readonly string[], cwd: string): Promise<str
       files.push(path);
       continue;
     }
-    const entries = await readdir(resolve(cwd, path), { recursive: true, withFileTypes: true });
-    const inside = entries
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(path, entry.parentPath.slice(resolve(cwd, path).length), entry.name))
-      .sort();
+    const inside = (await filesUnder(resolve(cwd, path))).map((file) => join(path, file)).sort();
     if (inside.length === 0) throw usageError(`the folder '${path}' holds no files`);
     files.push(...inside);
+  }
+  return files;
+}
+
+/** The files under a folder, as paths relative to it (walked by hand: any Node 20 lists the same). */
+async function filesUnder(folder: string, prefix = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(join(folder, prefix), { withFileTypes: true })) {
+    const relative = join(prefix, entry.name);
+    if (entry.isDirectory()) files.push(...(await filesUnder(folder, relative)));
+    else if (entry.isFile()) files.push(relative);
   }
   return files;
 }
