@@ -10,13 +10,15 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { ProtoplayError } from '../../src/core/errors';
 import { parseRddl } from '../../src/core/envs/rddl';
-import type { ImportInput } from '../../src/core/protocols/contract';
+import type { ImportInput, ImportProblem } from '../../src/core/protocols/contract';
 import { validate } from '../../src/core/protocols/machine';
 import { readResponse } from '../../src/core/protocols/aisys/codec';
 import { readGamaMessage, readReply } from '../../src/core/protocols/gama/codec';
 import { decodeServerFrame, readClientFrame } from '../../src/core/protocols/massim/codec';
 import { NulFrameSplitter } from '../../src/core/protocols/massim/framing';
 import { parseOrgJson } from '../../src/core/protocols/massim/org-json';
+import { importMassimReplays } from '../../src/core/protocols/massim/replay-import';
+import { streamMassimTimeline } from '../../src/core/protocols/massim/timeline-stream';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { parseClientMessage, parseServerMessage } from '../../src/core/protocols/rddlsim/codec';
 import { NulSplitter, ServerStreamSplitter } from '../../src/core/protocols/rddlsim/framing';
@@ -253,6 +255,97 @@ const recordings: ImportInput[][] = [
   ],
 ];
 
+/** The replay folder the real server wrote for the recorded basic run. */
+const massimReplay: ImportInput[] = (() => {
+  const replays = shared('conformance/massim/basic/server-run/replays');
+  const folder = readdirSync(replays)[0]!;
+  return readdirSync(resolve(replays, folder))
+    .sort()
+    .map((file) => ({ name: `${folder}/${file}`, bytes: readFileSync(resolve(replays, folder, file)) }));
+})();
+
+/** A replay folder with one file damaged (edited, cut, replaced by binary garbage) and maybe one missing. */
+const damagedReplay = fc
+  .record({
+    damaged: fc.nat(),
+    edits: fc.array(edit, { minLength: 1, maxLength: 4 }),
+    garbage: fc.option(fc.uint8Array({ maxLength: 400 })),
+    missing: fc.option(fc.nat()),
+  })
+  .map(({ damaged, edits, garbage, missing }) =>
+    massimReplay
+      .map((input, i) =>
+        i !== damaged % massimReplay.length
+          ? input
+          : {
+              name: input.name,
+              bytes: garbage ?? encoder.encode(edits.reduce(applyEdit, utf8.decode(input.bytes))),
+            },
+      )
+      .filter((_, i) => missing === null || i !== missing % massimReplay.length),
+  );
+
+/** Problems must name their file and say what is wrong; lines, when given, count from 1. */
+function checkProblems(problems: readonly ImportProblem[]): void {
+  for (const problem of problems) {
+    if (!problem.file || !problem.message) throw new Error('a problem without file or message');
+    if (problem.line !== undefined && !(problem.line >= 1))
+      throw new Error(`a problem at line ${problem.line}`);
+  }
+}
+
+/** Messages must be numbered 0, 1, 2... without gaps. */
+function checkIndices(messages: readonly TranscriptMessage[]): void {
+  messages.forEach((message, i) => {
+    if (message.index !== i) throw new Error(`message ${i} has index ${message.index}`);
+  });
+}
+
+/**
+ * A MASSim timeline as a recorder leaves it, damaged: edited lines, binary garbage, another protocol's
+ * messages in between, or the end cut mid-line; delivered in chunks cut at random places.
+ */
+const damagedTimeline = fc
+  .record({
+    text: fc.oneof(
+      mutated([
+        massimLines
+          .slice(0, 80)
+          .map((line) => JSON.stringify(line))
+          .join('\n'),
+      ]),
+      fc
+        .tuple(fc.constantFrom(...massimLines.slice(0, 80)), fc.constantFrom(...serverMessages.slice(0, 5)))
+        .map(([line, rddlsim]) => `${JSON.stringify(line)}\n${rddlsim}\0\n${JSON.stringify(line)}`),
+    ),
+    garbage: fc.option(fc.record({ at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 300 }) })),
+    cuts: fc.array(fc.nat(), { maxLength: 6 }),
+  })
+  .map(({ text, garbage, cuts }) => {
+    let bytes: Uint8Array = encoder.encode(text);
+    if (garbage) {
+      const at = garbage.at % (bytes.length + 1);
+      bytes = concat([bytes.subarray(0, at), garbage.bytes, bytes.subarray(at)]);
+    }
+    const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+    const chunks = [...points, bytes.length].map((point, i) =>
+      bytes.slice(i === 0 ? 0 : points[i - 1], point),
+    );
+    return { bytes, chunks };
+  });
+
+function readTimelineInChunks(chunks: readonly Uint8Array[]) {
+  const messages: TranscriptMessage[] = [];
+  const problems: ImportProblem[] = [];
+  const reader = streamMassimTimeline('all.timeline.jsonl', {
+    message: (message) => messages.push(message),
+    problem: (problem) => problems.push(problem),
+  });
+  for (const chunk of chunks) reader.push(chunk);
+  reader.end();
+  return { messages, problems };
+}
+
 /** Every fuzz target. */
 export const FUZZ_TARGETS: readonly FuzzTarget<never>[] = [
   {
@@ -378,6 +471,29 @@ export const FUZZ_TARGETS: readonly FuzzTarget<never>[] = [
       } catch (error) {
         if (!(error instanceof ProtoplayError) || error.code !== 'transcript.import.format') throw error;
       }
+    },
+  },
+  {
+    name: 'MASSim server replay folder (damaged, garbage or missing step files)',
+    input: damagedReplay,
+    check: (inputs: ImportInput[]) => {
+      const { transcripts, problems } = importMassimReplays(inputs);
+      checkProblems(problems);
+      for (const transcript of transcripts) checkIndices(transcript.messages);
+      if (transcripts.length === 0 && problems.length === 0) throw new Error('nothing read and nothing said');
+    },
+  },
+  {
+    name: 'MASSim timeline read in chunks (damaged, garbage, mixed protocols, cut mid-line)',
+    input: damagedTimeline,
+    check: ({ bytes, chunks }: { bytes: Uint8Array; chunks: Uint8Array[] }) => {
+      const chunked = readTimelineInChunks(chunks);
+      checkProblems(chunked.problems);
+      checkIndices(chunked.messages);
+      // Where the chunks were cut changes nothing.
+      const whole = readTimelineInChunks([bytes]);
+      if (JSON.stringify(whole) !== JSON.stringify(chunked))
+        throw new Error('reading in chunks differs from reading at once');
     },
   },
 ] as unknown as readonly FuzzTarget<never>[];

@@ -4,8 +4,8 @@
  * confidence, sessions, connections, messages, rounds with rewards, violations of the protocol's rules and
  * unreadable parts, located. Exit 0 when all was read and nothing broke a rule, 1 otherwise, 2 on usage.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { ImportInput } from '../../src/core/protocols/contract';
 import {
   inspectionIsClean,
@@ -43,12 +43,46 @@ export async function runInspect(
   if (protocol && !PROTOCOLS.some((p) => p.id === protocol))
     throw usageError(`unknown protocol '${protocol}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
   const choice = { ...(protocol ? { protocol } : {}), ...(format ? { format } : {}) };
+  const files = await expandFolders(positionals, io.cwd);
   const report =
-    (await inspectInChunks(positionals, io.cwd, choice, values.stream === true)) ??
-    inspectRecording(await readWhole(positionals, io.cwd), PROTOCOLS, choice);
+    (await inspectInChunks(files, io.cwd, choice, values.stream === true)) ??
+    inspectRecording(await readWhole(files, io.cwd), PROTOCOLS, choice);
   if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
   else printReport(report, io.stdout);
   return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
+}
+
+/**
+ * Every file under the folders among `paths` (a MASSim replay folder, a whole run folder), in name order;
+ * files are kept as given. A path that does not exist is left for the reading to report.
+ */
+async function expandFolders(paths: readonly string[], cwd: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const isFolder = await stat(resolve(cwd, path)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (!isFolder) {
+      files.push(path);
+      continue;
+    }
+    const inside = (await filesUnder(resolve(cwd, path))).map((file) => join(path, file)).sort();
+    if (inside.length === 0) throw usageError(`the folder '${path}' holds no files`);
+    files.push(...inside);
+  }
+  return files;
+}
+
+/** The files under a folder, as paths relative to it (walked by hand: any Node 20 lists the same). */
+async function filesUnder(folder: string, prefix = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(join(folder, prefix), { withFileTypes: true })) {
+    const relative = join(prefix, entry.name);
+    if (entry.isDirectory()) files.push(...(await filesUnder(folder, relative)));
+    else if (entry.isFile()) files.push(relative);
+  }
+  return files;
 }
 
 async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
@@ -73,6 +107,9 @@ export function reportJson(report: InspectionReport) {
     format: report.format,
     confidence: report.confidence,
     sessions: report.sessions.length,
+    unchecked: report.sessions.flatMap((session) =>
+      session.unchecked ? [{ session: session.session, reason: session.unchecked }] : [],
+    ),
     connections: report.sessions.reduce((sum, session) => sum + session.connections, 0),
     messages: report.sessions.reduce((sum, session) => sum + session.messages, 0),
     rounds: report.sessions.flatMap((session) =>
@@ -113,6 +150,7 @@ function printReport(report: InspectionReport, out: CliOutput): void {
     out.write(
       `session ${session.session}: ${session.connections} connection${session.connections === 1 ? '' : 's'}, ${session.messages} messages, ${session.rounds.length} rounds, ${session.violations.length} violations\n`,
     );
+    if (session.unchecked) out.write(`  rules not checked: ${session.unchecked}\n`);
     for (const round of session.rounds)
       out.write(
         `  round ${round.round}: ${round.reward === null ? 'no total reported' : `reward ${round.reward}`}\n`,

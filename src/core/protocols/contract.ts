@@ -233,8 +233,12 @@ export interface Protocol {
   recordingFormats: readonly RecordingFormat[];
   /** Message types in protocol order, for the log's filter. */
   messageTypes: readonly string[];
-  /** A fresh pure reader of this protocol's transcripts, for every view. */
-  createReader(): TranscriptReader;
+  /**
+   * A fresh pure reader of this protocol's transcripts, for every view. `forgetMessages`: the caller reads
+   * each batch's rows and rounds and then forgets them (a streamed inspection), so the reader need not keep
+   * the messages themselves either.
+   */
+  createReader(options?: { forgetMessages?: boolean }): TranscriptReader;
   /** The message text indented for reading; the raw text when it cannot be parsed. */
   prettyPrint(text: string): string;
   /** Parts of a message worth decoding on demand (empty when none). */

@@ -18,6 +18,11 @@ export interface InspectedSession {
   /** Each round (run, episode, simulation) with its total reward when the session reported one. */
   rounds: { round: number; reward: number | null }[];
   violations: TranscriptViolation[];
+  /**
+   * Why the messages were not checked against the protocol's rules, when they were not: they were rebuilt
+   * from a recording without wire traffic (`meta.wire: "synthesised"`, e.g. a MASSim server replay).
+   */
+  unchecked?: string;
   /** Messages the protocol's reader could not read, with why. */
   unreadable: { index: number; reason: string }[];
 }
@@ -47,12 +52,18 @@ export function inspectRecording(
   const sessions = result.transcripts.map((transcript, i): InspectedSession => {
     const reader = protocol?.createReader();
     reader?.append(transcript.messages, transcript.annotations);
+    const synthesised = transcript.meta.wire === 'synthesised';
     return {
       session: i + 1,
       connections: new Set(transcript.messages.map((message) => message.conn)).size,
       messages: transcript.messages.length,
       rounds: (reader?.rounds ?? []).map((round) => ({ round: round.round, reward: round.total ?? null })),
       violations: protocol ? validateTranscript(transcript, protocol).violations : [],
+      ...(synthesised
+        ? {
+            unchecked: `the messages were rebuilt from a recording without wire traffic (${String(transcript.meta.source ?? 'unknown')}), not recorded`,
+          }
+        : {}),
       unreadable: (reader?.messages ?? []).flatMap((row) =>
         row.unreadable === undefined ? [] : [{ index: row.index, reason: row.unreadable }],
       ),
@@ -112,7 +123,7 @@ export async function inspectStreamed(
   const problems: ImportProblem[] = [];
   const sessions: InspectedSession[] = [];
   for (const input of inputs) {
-    const reader = protocol.createReader();
+    const reader = protocol.createReader({ forgetMessages: true });
     const validation = new ValidationFold(protocol);
     const connections = new Set<string>();
     const unreadable: InspectedSession['unreadable'] = [];

@@ -63,7 +63,8 @@ export function parseTranscriptJson(text: string, source = 'transcript.json'): T
   return checkTranscript(value, source);
 }
 
-function jsonSyntaxError(text: string, error: unknown, source: string): ProtoplayError {
+/** A located error for text `JSON.parse` refused: line and column from the parser's message. */
+export function jsonSyntaxError(text: string, error: unknown, source: string): ProtoplayError {
   const detail = error instanceof Error ? error.message : String(error);
   const lineColumn = /line (\d+) column (\d+)/.exec(detail);
   const position = /position (\d+)/.exec(detail);

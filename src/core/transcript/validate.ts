@@ -57,12 +57,17 @@ function conversations(
   return byKey;
 }
 
-/** Runs both roles' machines over each conversation of the transcript. */
+/**
+ * Runs both roles' machines over each conversation of the transcript. A transcript whose messages were
+ * rebuilt from a recording without wire traffic (`meta.wire: "synthesised"`) is not checked: its messages
+ * say nothing about what the agents sent.
+ */
 export function validateTranscript(
   transcript: Transcript,
   protocol: Pick<Protocol, 'machines' | 'validationScope'>,
 ): TranscriptValidation {
-  if (protocol.machines.length === 0) return { checked: false, violations: [] };
+  if (protocol.machines.length === 0 || transcript.meta.wire === 'synthesised')
+    return { checked: false, violations: [] };
   const violations: TranscriptViolation[] = [];
   for (const { conn, channel, messages } of conversations(transcript, protocol).values()) {
     for (const machine of protocol.machines) {

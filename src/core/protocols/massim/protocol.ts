@@ -32,7 +32,7 @@ export function prettyPrintMassim(text: string): string {
  * The common views' reading of a MASSim transcript: a log row per message and the notes; a round per
  * simulation, whose step rewards are the first team's score gains.
  */
-export function createMassimReader(): TranscriptReader {
+export function createMassimReader({ forgetMessages = false } = {}): TranscriptReader {
   let store: TranscriptStore | undefined;
   let reader: MassimTranscriptReader | undefined;
   const messages: MessageSummary[] = [];
@@ -46,7 +46,8 @@ export function createMassimReader(): TranscriptReader {
     turns: [],
     notes,
     append(newMessages: readonly TranscriptMessage[], annotations: readonly Annotation[]) {
-      store ??= new TranscriptStore({ protocol: 'massim' });
+      // Forgetting, the store keeps only its last chunks: a recording of any length reads in bounded memory.
+      store ??= new TranscriptStore({ protocol: 'massim', keep: !forgetMessages });
       reader ??= new MassimTranscriptReader(store, { judgeAgents: true });
       for (const message of newMessages) store.appendMessage(message);
       for (const annotation of annotations)

@@ -3,10 +3,12 @@
  * line per frame or connection event), optionally with each connection's raw byte streams (`*.c2s.bin`,
  * `*.s2c.bin`), which then give every frame's exact bytes.
  */
-import type { ImportInput, RecordingFormat } from '../contract';
+import type { ImportInput, ImportProblem, RecordingFormat } from '../contract';
 import { importProblem } from '../../transcript/import';
+import { detectMassimReplay, importMassimReplays } from './replay-import';
 import { importMassimStreams } from './stream-import';
 import { importMassimRecording, looksLikeMassimTimeline } from './timeline-import';
+import { streamMassimTimeline } from './timeline-stream';
 
 const timelineSuffix = '.timeline.jsonl';
 const streamSuffix = /\.(c2s|s2c)\.bin$/;
@@ -30,16 +32,20 @@ export const massimTimelineFormat: RecordingFormat = {
     return timelines > 0 && timelines + streams === inputs.length ? 0.95 : 0;
   },
   read: (inputs) => {
+    const problems: ImportProblem[] = [];
     try {
       const files = inputs.map((input) => ({
         name: streamSuffix.test(input.name) ? input.name : timelineName(input),
         content: streamSuffix.test(input.name) ? input.bytes : utf8.decode(input.bytes),
       }));
-      return { transcripts: [importMassimRecording(files)], problems: [] };
+      // A line that is not an entry is reported and skipped; the rest of the timeline is kept.
+      return { transcripts: [importMassimRecording(files, problems)], problems };
     } catch (error) {
-      return { transcripts: [], problems: [importProblem(error, inputs[0]!.name)] };
+      return { transcripts: [], problems: [...problems, importProblem(error, inputs[0]!.name)] };
     }
   },
+  // One timeline file (a connection's, or the merged one) read in chunks, for recordings too big to hold.
+  stream: streamMassimTimeline,
 };
 
 /** Byte streams alone (`<connection>.c2s.bin`, `<connection>.s2c.bin`): frames in causal order, no times. */
@@ -81,8 +87,21 @@ function timelineName(input: ImportInput): string {
   return input.name.endsWith(timelineSuffix) ? input.name : 'all.timeline.jsonl';
 }
 
+/**
+ * The replay folders the MASSim server writes (`static.json` and step groups `0.json`, `5.json`...): no wire
+ * traffic, so the messages are rebuilt from the worlds and marked as such (see `replay-import.ts`).
+ */
+export const massimReplayFormat: RecordingFormat = {
+  id: 'massim-replay',
+  description:
+    "the MASSim server's replay folder (static.json and step files; messages rebuilt from the worlds)",
+  detect: detectMassimReplay,
+  read: importMassimReplays,
+};
+
 /** Every MASSim recording format. */
 export const MASSIM_RECORDING_FORMATS: readonly RecordingFormat[] = [
   massimTimelineFormat,
+  massimReplayFormat,
   massimStreamsFormat,
 ];

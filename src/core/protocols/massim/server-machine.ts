@@ -42,13 +42,57 @@ export interface MassimServerMachineState {
   agent?: string;
   packetCounter: PacketLimitCounter;
   /** Action ids the server issued on this connection, in order. */
-  issued: readonly number[];
-  /** Ids for which an action was accepted (the first one wins). */
-  answered: ReadonlySet<number>;
+  issued: IdLog;
+  /** Ids for which an action was accepted (the first one wins), in order. */
+  answered: IdLog;
   /** The id of the request whose step is still open, if any. */
   openId?: number;
   /** What the last agent frame did (accepted action, or why not), for views and the host. */
   lastReading?: ClientFrameReading;
+}
+
+/**
+ * An append-only list of ids that successive machine states share: appending to the newest state's list
+ * pushes in place, so a connection of a million steps costs no copying (appending to an older state's list
+ * copies, which keeps every state unchanged). Ids only grow on a sound connection, so a lookup is a binary
+ * search; a list that went down once is searched in full.
+ */
+export class IdLog {
+  static readonly empty = new IdLog([], 0, true);
+
+  private constructor(
+    readonly items: number[],
+    readonly length: number,
+    readonly ascending: boolean,
+  ) {}
+
+  /** This list with `id` appended. */
+  append(id: number): IdLog {
+    const ascending = this.ascending && (this.length === 0 || id > this.items[this.length - 1]!);
+    if (this.length === this.items.length) {
+      this.items.push(id);
+      return new IdLog(this.items, this.length + 1, ascending);
+    }
+    return new IdLog([...this.items.slice(0, this.length), id], this.length + 1, ascending);
+  }
+
+  has(id: number): boolean {
+    if (!this.ascending) return this.items.slice(0, this.length).includes(id);
+    let low = 0;
+    let high = this.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const value = this.items[middle]!;
+      if (value === id) return true;
+      if (value < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  }
+
+  toArray(): number[] {
+    return this.items.slice(0, this.length);
+  }
 }
 
 /** Options of the server machine. */
@@ -67,8 +111,8 @@ export function createMassimServerMachine(
     initial: () => ({
       phase: 'fresh',
       packetCounter: freshPacketLimitCounter,
-      issued: [],
-      answered: new Set(),
+      issued: IdLog.empty,
+      answered: IdLog.empty,
     }),
     accept(state, message) {
       if (message.kind === 'close') return accept({ ...state, phase: 'closed' });
@@ -106,7 +150,7 @@ function acceptServerFrame(
     );
   }
   if (type === 'request-action' && typeof content?.id === 'number') {
-    return accept({ ...state, issued: [...state.issued, content.id], openId: content.id });
+    return accept({ ...state, issued: state.issued.append(content.id), openId: content.id });
   }
   if (type === 'sim-end') return accept({ ...state, openId: undefined });
   return accept(state);
@@ -331,7 +375,7 @@ function acceptAction(
   id: number,
 ): Step<MassimServerMachineState> {
   if (id === state.openId && !state.answered.has(id)) {
-    return accept({ ...state, answered: new Set(state.answered).add(id) });
+    return accept({ ...state, answered: state.answered.append(id) });
   }
   const expected = state.openId === undefined ? 'no action (no step is open)' : `id ${state.openId}`;
   if (id === state.openId)
@@ -345,7 +389,7 @@ function acceptAction(
         `Action ${id} was already answered.`,
       ),
     );
-  if (state.issued.includes(id)) {
+  if (state.issued.has(id)) {
     if (state.answered.has(id))
       return reject(
         state,

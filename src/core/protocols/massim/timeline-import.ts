@@ -7,6 +7,7 @@
 import { ProtoplayError } from '../../errors';
 import { decodeWireBytes } from '../../transcript/bytes';
 import type { Annotation, Direction, Transcript, TranscriptMessage } from '../../transcript/model';
+import type { ImportProblem } from '../contract';
 
 /** One file of a recording, by name (a path is fine: only the base name counts) and content. */
 export interface MassimRecordingFile {
@@ -50,7 +51,10 @@ export function looksLikeMassimTimeline(text: string): boolean {
  * (`agentA1.conn1`); frames keep their recorded order, connections are merged by time.
  * Throws a located `ProtoplayError` for a malformed line or a byte stream that disagrees with its timeline.
  */
-export function importMassimRecording(files: readonly MassimRecordingFile[]): Transcript {
+export function importMassimRecording(
+  files: readonly MassimRecordingFile[],
+  problems?: ImportProblem[],
+): Transcript {
   const own: TimelineEntry[] = [];
   const merged: TimelineEntry[] = [];
   const streams = new Map<string, Uint8Array>();
@@ -62,8 +66,10 @@ export function importMassimRecording(files: readonly MassimRecordingFile[]): Tr
     } else if (name.endsWith(timelineSuffix)) {
       const text = typeof file.content === 'string' ? file.content : new TextDecoder().decode(file.content);
       const order = own.length + merged.length;
-      if (name === mergedTimeline) merged.push(...readTimeline(text, name, undefined, order));
-      else own.push(...readTimeline(text, name, name.slice(0, -timelineSuffix.length), order));
+      const read = (conn: string | undefined) =>
+        readTimeline(text, name, conn, order, problems && { file: file.name, problems });
+      if (name === mergedTimeline) merged.push(...read(undefined));
+      else own.push(...read(timelineConnection(name)));
     }
   }
   // The merged timeline repeats the per-connection ones: a connection's own file wins.
@@ -111,43 +117,74 @@ function readTimeline(
   source: string,
   conn: string | undefined,
   offset: number,
+  report?: { file: string; problems: ImportProblem[] },
 ): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
-  text.split('\n').forEach((line, lineIndex) => {
-    if (line.trim() === '') return;
-    let json: Record<string, unknown>;
+  const lines = text.split('\n');
+  lines.forEach((line, lineIndex) => {
     try {
-      json = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new ProtoplayError('massim.import.line', 'Not a JSON line.', {
-        source,
+      const entry = parseTimelineLine(line, source, lineIndex + 1, conn);
+      if (entry) entries.push({ ...entry, order: offset + entries.length });
+    } catch (error) {
+      if (!report || !(error instanceof ProtoplayError)) throw error;
+      // The same words as the chunked reader (timeline-stream.ts) for a last line without its newline.
+      const cut = lineIndex === lines.length - 1;
+      report.problems.push({
+        file: report.file,
         line: lineIndex + 1,
-        column: 1,
+        message: cut ? 'the file ends in the middle of a line: the last entry is cut off' : error.message,
       });
     }
-    const connection = conn ?? json.conn;
-    if (
-      typeof json.t !== 'number' ||
-      typeof json.text !== 'string' ||
-      typeof connection !== 'string' ||
-      !['c2s', 's2c', 'event'].includes(String(json.dir))
-    ) {
-      throw new ProtoplayError(
-        'massim.import.line',
-        'Expected {"t": <ms>, "dir": "c2s" | "s2c" | "event", "text": <string>}' +
-          (conn ? '' : ' with "conn"'),
-        { source, line: lineIndex + 1, column: 1 },
-      );
-    }
-    entries.push({
-      t: json.t,
-      conn: connection,
-      dir: json.dir as TimelineEntry['dir'],
-      text: json.text,
-      order: offset + entries.length,
-    });
   });
   return entries;
+}
+
+/**
+ * One line of a timeline (undefined for a blank one); `conn` is the connection a per-connection file is
+ * named after, absent for the merged timeline, whose lines name theirs. Throws a located `ProtoplayError`.
+ */
+export function parseTimelineLine(
+  line: string,
+  source: string,
+  lineNumber: number,
+  conn: string | undefined,
+): Omit<TimelineEntry, 'order'> | undefined {
+  if (line.trim() === '') return undefined;
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    throw new ProtoplayError('massim.import.line', 'Not a JSON line.', {
+      source,
+      line: lineNumber,
+      column: 1,
+    });
+  }
+  // A merged timeline's lines name their connection; a connection's own file is named after it.
+  const connection = typeof json?.conn === 'string' ? json.conn : conn;
+  if (
+    typeof json !== 'object' ||
+    json === null ||
+    typeof json.t !== 'number' ||
+    typeof json.text !== 'string' ||
+    typeof connection !== 'string' ||
+    !['c2s', 's2c', 'event'].includes(String(json.dir))
+  ) {
+    throw new ProtoplayError(
+      'massim.import.line',
+      'Expected {"t": <ms>, "dir": "c2s" | "s2c" | "event", "text": <string>}' + (conn ? '' : ' with "conn"'),
+      { source, line: lineNumber, column: 1 },
+    );
+  }
+  return { t: json.t, conn: connection, dir: json.dir as TimelineEntry['dir'], text: json.text };
+}
+
+/** The connection a timeline file is of: its name without `.timeline.jsonl`; none for the merged one. */
+export function timelineConnection(name: string): string | undefined {
+  const base = baseName(name);
+  return base === mergedTimeline || !base.endsWith(timelineSuffix)
+    ? undefined
+    : base.slice(0, -timelineSuffix.length);
 }
 
 /**
@@ -180,7 +217,7 @@ function splitStreams(
 }
 
 /** Connection events of the recorder: which become transcript events, which stay notes. */
-function readEvent(
+export function readEvent(
   text: string,
   closedByClient: boolean,
 ): { message?: Pick<TranscriptMessage, 'kind' | 'dir'>; clientCloses?: boolean } {
