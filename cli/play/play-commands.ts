@@ -1,7 +1,7 @@
 /**
  * `run`, `serve` and `connect` for any protocol that gives `endpoints` (its emulated server and its
- * policy-driven client) and has no commands of its own: the options below, the transport from its
- * definition. The implementations are loaded only when a command runs.
+ * policy-driven client) and has no commands of its own: the options below, the transport (TCP or
+ * WebSocket) from its definition. The implementations are loaded only when a command runs.
  */
 import type { Protocol } from '../../src/core/protocols/contract';
 import type { CommandSpec, OptionSpec, ProtocolCommands } from '../command-line/command-spec';
@@ -52,12 +52,15 @@ const TRANSCRIPT_OPTION: OptionSpec = {
   description: 'write the transcript (playground JSON format), also when the session fails',
 };
 
-function portOption(protocol: Protocol, what: string): OptionSpec {
+/** The transport's name for people. */
+const TRANSPORT_NAMES = { tcp: 'TCP', websocket: 'WebSocket', http: 'HTTP' } as const;
+
+function portOption(protocol: Protocol, what: string, listening = false): OptionSpec {
   return {
     name: 'port',
     type: 'string',
     valueName: 'N',
-    description: `${what} (default ${protocol.transport.defaultPort}${what.startsWith('TCP port to') ? '; 0 picks a free one' : ''})`,
+    description: `${what} (default ${protocol.transport.defaultPort}${listening ? '; 0 picks a free one' : ''})`,
   };
 }
 
@@ -73,9 +76,9 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
     handler: async (values, context) => (await import('./run')).runPlay(protocol, values, context),
   };
   const serve: CommandSpec = {
-    summary: `be a ${protocol.label} server over ${protocol.transport.kind.toUpperCase()} for real clients`,
+    summary: `be a ${protocol.label} server over ${TRANSPORT_NAMES[protocol.transport.kind]} for real clients`,
     options: [
-      portOption(protocol, 'TCP port to listen on'),
+      portOption(protocol, `${TRANSPORT_NAMES[protocol.transport.kind]} port to listen on`, true),
       {
         name: 'host',
         type: 'string',
@@ -95,7 +98,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         valueName: 'DIR',
         description: "write every session's transcript (playground JSON format) into DIR",
       },
-      ...TCP_LIMIT_OPTIONS,
+      ...(protocol.transport.kind === 'tcp' ? TCP_LIMIT_OPTIONS : []),
     ],
     examples: [`serve ${protocol.id} --port 0 --sessions 1 --record transcripts/`],
     handler: async (values, context) => (await import('./serve')).servePlay(protocol, values, context),
