@@ -231,17 +231,17 @@ class RemoteSession {
         const watched: ClientPeer<Uint8Array> = {
           receive: (bytes) => {
             this.#unhandledBytes -= bytes.length;
-            peer.receive(bytes);
+            this.#guard(() => peer.receive(bytes));
             if (this.#unhandledBytes === 0 && this.#connection.readingPaused)
               this.#connection.resumeReading();
           },
           end: (reason) => {
             this.#serverCloseFed = true;
-            peer.end(reason);
+            this.#guard(() => peer.end(reason));
             this.#maybeFinish();
           },
           decided: (outcome) => {
-            peer.decided(outcome);
+            this.#guard(() => peer.decided(outcome));
             this.#deciding--;
             this.#maybeFinish();
           },
@@ -252,6 +252,16 @@ class RemoteSession {
         return watched;
       },
     };
+  }
+
+  /** Runs the client's handling of an input; a bug there ends the session with an outcome, not a crash. */
+  #guard(handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      const message = `internal error: ${describeError(error)}`;
+      this.#fail({ kind: 'failed', exitCode: ExitCode.failure, message });
+    }
   }
 
   /**
