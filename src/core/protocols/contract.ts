@@ -108,6 +108,8 @@ export interface ClientPeer<In extends WireData = WireData> extends WirePeer<In>
   /**
    * True while the client reads nothing more (it waits for a decision before it may read on): the driver
    * then holds what arrives, in order, and feeds it once the flag is down again. Read after every call.
+   * A client whose server does not wait for it (a MASSim agent) never sets it, and reads on while its
+   * decisions are made.
    */
   readonly paused?: boolean;
 }
