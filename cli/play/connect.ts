@@ -1,7 +1,7 @@
 /**
  * `protoplay connect <protocol>` for a protocol played through its endpoints: its client, driven by the
- * policy in a supervised thread, over the command line's client of the protocol's transport (TCP or
- * WebSocket, `transports.ts`); the session recorded,
+ * policy in a supervised thread, over the command line's client of the protocol's transport (TCP,
+ * WebSocket or HTTP, `transports.ts`); the session recorded,
  * checked by the protocol's machines, its rewards printed and the transcript written when asked.
  */
 import { driveClient } from '../../src/core/session/client-driver';
@@ -10,6 +10,7 @@ import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode } from '../command-line/exit-codes';
 import { OptionReader } from '../command-line/option-values';
+import { RECORDED_HEADERS } from '../net/http-server';
 import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
 import { loadPlayPolicy } from './play-policy';
@@ -38,7 +39,7 @@ export async function connectPlay(
   });
   const client = recordingEndpoint(
     driveClient(protocol.endpoints.client({ seed }), (request) => policy.decide(request, recorder)),
-    { protocol, side: 'client', recorderFor: () => recorder },
+    { protocol, side: 'client', recorderFor: () => recorder, recordedHeaders: RECORDED_HEADERS },
   );
   let failure: string | undefined;
   try {

@@ -1,7 +1,7 @@
 /**
  * `run`, `serve` and `connect` for any protocol that gives `endpoints` (its emulated server and its
- * policy-driven client) and has no commands of its own: the options below, the transport (TCP or
- * WebSocket) from its definition. The implementations are loaded only when a command runs.
+ * policy-driven client) and has no commands of its own: the options below, the transport (TCP, WebSocket,
+ * or HTTP with sessions keyed by its `sessionOf`) from its definition. The implementations are loaded only when a command runs.
  */
 import type { Protocol } from '../../src/core/protocols/contract';
 import type { CommandSpec, OptionSpec, ProtocolCommands } from '../command-line/command-spec';

@@ -1,6 +1,6 @@
 /**
  * `protoplay serve <protocol>` for a protocol played through its endpoints: the command line's server of
- * the protocol's transport (TCP or WebSocket, `transports.ts`) carrying a fresh emulated host per connection (session k plays with seed + k - 1), each
+ * the protocol's transport (TCP, WebSocket or HTTP, `transports.ts`) carrying a fresh emulated host per connection (session k plays with seed + k - 1), each
  * session recorded, checked by the protocol's machines when it ends, and written to `--record DIR`.
  */
 import { join, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode } from '../command-line/exit-codes';
 import { OptionReader } from '../command-line/option-values';
+import { RECORDED_HEADERS } from '../net/http-server';
 import { readTcpLimits } from '../net/tcp-limit-options';
 import { describeListenError } from '../net/tcp-server';
 import { timeOfDay } from '../report/time-of-day';
@@ -51,6 +52,7 @@ export async function servePlay(
       return recordingEndpoint(protocol.endpoints.host(sessionSetup), {
         protocol,
         side: 'host',
+        recordedHeaders: RECORDED_HEADERS,
         recorderFor: () => {
           const recorder = new TranscriptRecorder({
             protocol: protocol.id,

@@ -1,10 +1,14 @@
 /**
  * The transports of the generic `serve` and `connect`, chosen by the protocol's definition (`transport`):
- * the one TCP server and client of the command line (with the protocol's framing), or the one WebSocket
- * server and client (one text frame per message). The endpoints they carry do not know which it is.
+ * the one TCP server and client of the command line (with the protocol's framing), the one WebSocket
+ * server and client (one text frame per message), or the one HTTP server and client (sessions keyed by
+ * the protocol's `sessionOf`, `httpSessions`). The endpoints they carry do not know which it is.
  */
-import type { Protocol, SansIoEndpoint, WireData } from '../../src/core/protocols/contract';
+import type { HttpMessage, Protocol, SansIoEndpoint, WireData } from '../../src/core/protocols/contract';
+import { httpSessions } from '../../src/core/session/http-sessions';
 import { usageError } from '../command-line/exit-codes';
+import { runHttpClient } from '../net/http-client';
+import { HttpServer } from '../net/http-server';
 import { TcpClient } from '../net/tcp-client';
 import { TcpServer, type TcpServerLimits } from '../net/tcp-server';
 import { runWebSocketClient, WebSocketOpenError } from '../net/websocket-client';
@@ -27,11 +31,16 @@ export interface ListenOptions {
   log(line: string): void;
 }
 
-/** The transports the generic commands carry; the others are named in the error. */
+/**
+ * The transports the generic commands carry: TCP, WebSocket, and HTTP when the protocol says which
+ * session a request belongs to (`sessionOf`).
+ */
 export function checkPlayTransport(protocol: Protocol, command: 'serve' | 'connect'): void {
-  const kind = protocol.transport.kind;
-  if (kind !== 'tcp' && kind !== 'websocket')
-    throw usageError(`protoplay ${command} plays ${kind} protocols only with commands of their own`);
+  const transport = protocol.transport;
+  if (transport.kind === 'http' && !transport.sessionOf)
+    throw usageError(
+      `protoplay ${command} ${protocol.id}: this http protocol does not say which session a request belongs to; use its own commands`,
+    );
 }
 
 /** Starts the protocol's server carrying `endpoint`; rejects with why it cannot listen. */
@@ -63,8 +72,24 @@ export async function listenPlay(
       });
       return { port: server.port, close: (reason) => server.close(reason) };
     }
-    case 'http':
-      throw usageError(`protoplay serve plays http protocols only with commands of their own`);
+    case 'http': {
+      const { sessionOf } = transport;
+      if (!sessionOf) throw usageError(`protoplay serve ${protocol.id}: no sessions over http`);
+      const sessions = httpSessions(sessionOf, endpoint as SansIoEndpoint<HttpMessage, HttpMessage>);
+      const server = await HttpServer.start({
+        endpoint: sessions.endpoint,
+        host: options.host,
+        port: options.port,
+        log: options.log,
+      });
+      return {
+        port: server.address.port,
+        close: async (reason) => {
+          sessions.close(reason);
+          await server.close(reason);
+        },
+      };
+    }
   }
 }
 
@@ -103,8 +128,36 @@ export async function dialPlay(
         throw error;
       }
     }
-    case 'http':
-      throw usageError(`protoplay connect plays http protocols only with commands of their own`);
+    case 'http': {
+      // HTTP has no close of the server's: the client's connection ends by the transport only when an
+      // exchange failed (or on an interrupt), and the client may close its side in answer to that.
+      const http = endpoint as SansIoEndpoint<HttpMessage, HttpMessage>;
+      let failed: string | undefined;
+      await runHttpClient({
+        baseUrl: `http://${host}:${port}/`,
+        endpoint: {
+          connect(sink, connection) {
+            const peer = http.connect(sink, connection);
+            return {
+              receive: (response) => peer.receive(response),
+              end(reason) {
+                failed ??= reason;
+                peer.end(reason);
+              },
+            };
+          },
+        },
+        connection: options.connection,
+        signal,
+      });
+      if (failed === undefined || signal.aborted) return {};
+      return {
+        failure:
+          failed === 'connection refused'
+            ? `cannot connect to http://${host}:${port}/: connection refused`
+            : `the exchange with http://${host}:${port}/ failed: ${failed}`,
+      };
+    }
   }
 }
 

@@ -46,8 +46,21 @@ export interface StreamFraming {
 export type Transport =
   /** A TCP connection per agent (or session), messages delimited in the byte stream. */
   | { kind: 'tcp'; defaultPort: number; framing: StreamFraming }
-  /** HTTP requests from the client, each answered by one response. */
-  | { kind: 'http'; defaultPort: number }
+  /**
+   * HTTP requests from the client, each answered by one response. A session is not a connection (a
+   * client may open a new one per request): `sessionOf` says which session a request belongs to, from
+   * what the protocol puts in it (a path segment, a token). With it, the generic `serve` opens a fresh
+   * host connection (`endpoints.host(setup).connect`) on the first request of a session, hands it every
+   * request of that session, and each message the host sends answers that session's oldest unanswered
+   * request; the host ends the session by closing it. A request it reads no session from is refused (400).
+   * The client is a `SansIoClient<HttpMessage, HttpMessage>`: what it sends are requests, what it
+   * receives their responses, in order.
+   */
+  | {
+      kind: 'http';
+      defaultPort: number;
+      sessionOf?(request: HttpMessage): string | undefined;
+    }
   /** A WebSocket; each text frame is one message. */
   | { kind: 'websocket'; defaultPort: number; path?: string };
 
