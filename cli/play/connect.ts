@@ -13,6 +13,7 @@ import { OptionReader } from '../command-line/option-values';
 import { RECORDED_HEADERS } from '../net/http-server';
 import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
+import { protocolOptions } from './setup';
 import { loadPlayPolicy } from './play-policy';
 import { meanLine, reportSession } from './play-report';
 import { checkPlayTransport, dialPlay } from './transports';
@@ -38,7 +39,10 @@ export async function connectPlay(
     now: context.now,
   });
   const client = recordingEndpoint(
-    driveClient(protocol.endpoints.client({ seed }), (request) => policy.decide(request, recorder)),
+    driveClient(
+      protocol.endpoints.client({ seed, ...protocolOptions(protocol, options, ['client']) }),
+      (request) => policy.decide(request, recorder),
+    ),
     { protocol, side: 'client', recorderFor: () => recorder, recordedHeaders: RECORDED_HEADERS },
   );
   let failure: string | undefined;

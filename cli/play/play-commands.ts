@@ -3,7 +3,7 @@
  * policy-driven client) and has no commands of its own: the options below, the transport (TCP, WebSocket,
  * or HTTP with sessions keyed by its `sessionOf`) from its definition. The implementations are loaded only when a command runs.
  */
-import type { Protocol } from '../../src/core/protocols/contract';
+import type { PlayOption, Protocol } from '../../src/core/protocols/contract';
 import type { CommandSpec, OptionSpec, ProtocolCommands } from '../command-line/command-spec';
 import { TCP_LIMIT_OPTIONS } from '../net/tcp-limit-options';
 
@@ -64,11 +64,23 @@ function portOption(protocol: Protocol, what: string, listening = false): Option
   };
 }
 
+/** The protocol's own options for commands playing these sides (`PlayOption`). */
+function ownOptions(protocol: Protocol, sides: readonly PlayOption['side'][]): OptionSpec[] {
+  return (protocol.endpoints?.options ?? [])
+    .filter((option) => sides.includes(option.side))
+    .map(({ name, valueName, description }) => ({ name, type: 'string', valueName, description }));
+}
+
 /** The three commands of a protocol played through its endpoints. */
 export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
   const run: CommandSpec = {
     summary: `play sessions against the emulated ${protocol.label} server and print the rewards`,
-    options: [...setupOptions(protocol), ...policyOptions(protocol), TRANSCRIPT_OPTION],
+    options: [
+      ...setupOptions(protocol),
+      ...ownOptions(protocol, ['host', 'client']),
+      ...policyOptions(protocol),
+      TRANSCRIPT_OPTION,
+    ],
     examples: [
       `run ${protocol.id} --rounds 3`,
       `run ${protocol.id} --environment ${protocol.defaultEnvironment} --policy my-policy.ts --transcript out.json`,
@@ -86,6 +98,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         description: 'address to bind (default 127.0.0.1; 0.0.0.0 for every interface)',
       },
       ...setupOptions(protocol),
+      ...ownOptions(protocol, ['host']),
       {
         name: 'sessions',
         type: 'string',
@@ -119,6 +132,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         valueName: 'N',
         description: "seed of the policy's random (default 0)",
       },
+      ...ownOptions(protocol, ['client']),
       ...policyOptions(protocol),
       TRANSCRIPT_OPTION,
     ],

@@ -17,7 +17,7 @@ import { timeOfDay } from '../report/time-of-day';
 import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
 import { reportSession } from './play-report';
-import { readPlaySetup } from './setup';
+import { readPlaySetup, setupMeta } from './setup';
 import { checkPlayTransport, listenPlay, type PlayServer } from './transports';
 
 /** Runs the command; resolves to its exit code once the server stopped. */
@@ -32,7 +32,7 @@ export async function servePlay(
   const options = new OptionReader(values);
   const host = options.string('host', '127.0.0.1');
   const port = options.integer('port', transport.defaultPort, { min: 0, max: 65535 });
-  const setup = readPlaySetup(protocol, options);
+  const setup = readPlaySetup(protocol, options, ['host']);
   const sessionLimit = options.integer('sessions', 0, { min: 0 });
   const record = options.string('record');
   const limits = readTcpLimits(options);
@@ -56,7 +56,7 @@ export async function servePlay(
         recorderFor: () => {
           const recorder = new TranscriptRecorder({
             protocol: protocol.id,
-            meta: { ...sessionSetup, session },
+            meta: { ...setupMeta(sessionSetup), session },
             now: context.now,
           });
           recorders.set(connection.id, { session, recorder });

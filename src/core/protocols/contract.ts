@@ -142,6 +142,24 @@ export interface PlaySetup {
   environment: string;
   rounds: number;
   seed: number;
+  /** The protocol's own options (`ProtocolEndpoints.options`) that were given, by name. */
+  options?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * An option a protocol adds to the command line's generic commands (`--name VALUE`); its value reaches the
+ * endpoints in `PlaySetup.options`. `side` says which endpoint reads it: `host` options are taken by `run`
+ * and `serve`, `client` options by `run` and `connect`.
+ */
+export interface PlayOption {
+  /** Long option name, without the dashes; not one of the generic commands' own. */
+  name: string;
+  /** `integer` values are checked and handed over as numbers. */
+  type: 'string' | 'integer';
+  /** How the help names the value (`NAME`, `N`). */
+  valueName: string;
+  description: string;
+  side: 'host' | 'client';
 }
 
 /**
@@ -152,7 +170,9 @@ export interface ProtocolEndpoints<In extends WireData = WireData, Out extends W
   /** A fresh emulated server for one session (each connection it accepts plays one). */
   host(setup: PlaySetup): SansIoEndpoint<Out, In>;
   /** A client asking its policy for every decision; `In` is what the server sends. */
-  client(setup: Pick<PlaySetup, 'seed'>): SansIoClient<In, Out>;
+  client(setup: Pick<PlaySetup, 'seed' | 'options'>): SansIoClient<In, Out>;
+  /** Options of its own for the generic commands. */
+  options?: readonly PlayOption[];
 }
 
 /** One file (or pasted text) handed to an importer. */

@@ -3,7 +3,8 @@
  * request/response exchanges on `/counter/<player>`. A `GET` asks for the server's next message, a `POST`
  * carries the client's `add` and is answered with the next message; each body is one JSON message. Once
  * the last game ended, the next request gets `410 Gone` and the session is over. The player in the path
- * is the session (`sessionOf`): a client may send each request on a new connection. Everything that makes
+ * is the session (`sessionOf`): a client may send each request on a new connection. `connect` takes the
+ * player's name as an option of the protocol's own (`--player`). Everything that makes
  * it an HTTP protocol is in this file; loaded through PROTOPLAY_EXTRA_PROTOCOLS, the command line's
  * generic `serve` and `connect` carry it over their HTTP server and client with nothing added elsewhere.
  */
@@ -74,11 +75,12 @@ function httpHost(setup: PlaySetup): SansIoEndpoint<HttpMessage, HttpMessage> {
 let players = 0;
 
 /** The counter client, asking for each message and posting each move. */
-function httpClient(): SansIoClient<HttpMessage, HttpMessage> {
+function httpClient(setup: Pick<PlaySetup, 'options'>): SansIoClient<HttpMessage, HttpMessage> {
   const client = counterClient();
+  const player = setup.options?.player;
   return {
     connect(sink, connection) {
-      const path = `/counter/${connection.id}-${process.pid}-${++players}`;
+      const path = `/counter/${player ?? `${connection.id}-${process.pid}-${++players}`}`;
       const request = (method: 'GET' | 'POST', body = '') =>
         sink.send({
           meta: { method, path, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} },
@@ -150,7 +152,19 @@ export const counterHttpProtocol: Protocol = {
         ),
     };
   },
-  endpoints: { host: httpHost, client: httpClient },
+  endpoints: {
+    host: httpHost,
+    client: httpClient,
+    options: [
+      {
+        name: 'player',
+        type: 'string',
+        valueName: 'NAME',
+        description: 'the player the requests name, which keys the session (default: a fresh one)',
+        side: 'client',
+      },
+    ],
+  },
 };
 
 export default counterHttpProtocol;

@@ -91,6 +91,8 @@ describe('the generic commands over HTTP', () => {
           String(port),
           '--policy',
           'careful',
+          '--player',
+          'alice',
           '--transcript',
           'client.json',
         ],
@@ -111,6 +113,8 @@ describe('the generic commands over HTTP', () => {
     expect(validateTranscript(client, counterHttpProtocol).violations).toEqual([]);
     // Every response is paired with its request.
     const data = client.messages.filter((m) => m.kind === 'data');
+    // The protocol's own option named the session.
+    expect(data.filter((m) => m.dir === 'c2s').every((m) => m.http?.path === '/counter/alice')).toBe(true);
     for (const response of data.filter((m) => m.dir === 's2c'))
       expect(client.messages[response.http!.exchange]!.http!.method).toMatch(/^(GET|POST)$/);
     // Per round: GET start, GET state, 5 POST add answered with 4 states and the end; then the closing 410.
@@ -123,8 +127,18 @@ describe('the generic commands over HTTP', () => {
     const probe = served.find((transcript) => exchanges(transcript).length === 4);
     expect(probe?.messages.filter((m) => m.kind === 'data').every((m) => m.conn === 'probe')).toBe(true);
     const same = served.find((transcript) => transcript !== probe);
+    expect(same!.messages.find((m) => m.kind === 'data')?.conn).toBe('alice');
     expect(exchanges(same!)).toEqual(exchanges(client));
     expect(validateTranscript(same!, counterHttpProtocol).violations).toEqual([]);
+  });
+
+  it("the protocol's own option shows in connect's help, and serve does not take it", async () => {
+    const help = await runChild(['connect', 'counter-http', '--help'], { cwd: dir, env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--player NAME\s+the player the requests name/);
+    const serve = await runChild(['serve', 'counter-http', '--player', 'bob'], { cwd: dir, env });
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('--player');
   });
 
   it('connect names a server that does not listen (exit 4)', async () => {
