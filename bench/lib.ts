@@ -10,6 +10,11 @@ export interface Rate {
   /** Median seconds per batch. */
   seconds: number;
   ops: number;
+  /**
+   * Median CPU seconds (user + system) this process spent per batch, when measured in-process: unlike the
+   * wall time, barely moved by other work on a loaded machine.
+   */
+  cpuSeconds?: number;
 }
 
 /**
@@ -24,14 +29,18 @@ export async function measureRate(
 ): Promise<Rate> {
   for (let i = 0; i < warmup; i++) await batch();
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const start = performance.now();
+    const startCpu = process.cpuUsage();
     await batch();
+    const used = process.cpuUsage(startCpu);
     times.push((performance.now() - start) / 1000);
+    cpu.push((used.user + used.system) / 1e6);
   }
   times.sort((a, b) => a - b);
   const seconds = times[Math.floor(times.length / 2)]!;
-  return { label, opsPerSecond: opsPerBatch / seconds, seconds, ops: opsPerBatch };
+  return { label, opsPerSecond: opsPerBatch / seconds, seconds, ops: opsPerBatch, cpuSeconds: median(cpu) };
 }
 
 /** Formats a number with thousands separators and a sensible number of digits. */

@@ -4,7 +4,9 @@
  * the same session through the in-memory `EmulatedSession` (no TCP) measured in the same run, and to
  * rddlsim's own server with its own Java client on this kind of machine (~550 turns/s: every round start
  * costs a Nagle / delayed-ACK stall there). All three use Protoplay's generator without rddlsim's quirks,
- * so they simulate the same way.
+ * so they simulate the same way. The in-process rows also give the CPU time per turn (client and server
+ * together for the TCP row): on a loaded machine the wall-clock rate swings with the load, the CPU time
+ * barely, so compare commits by it and by the ratio to the in-memory baseline of the same run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -96,13 +98,14 @@ export default async function () {
   const versusMemory = (rate: Rate) => `${(rate.opsPerSecond / emulated.opsPerSecond).toFixed(2)}x`;
   const versusRddlsim = (rate: Rate) => `${Math.round(rate.opsPerSecond / REAL_SERVER_TURNS_PER_SECOND)}x`;
   printTable(`rddlsim over TCP, ${INSTANCE} (${horizon} turns per round), noop policy`, [
-    ['setup', 'rounds', 'turns/s', 'vs in-memory', 'vs rddlsim'],
+    ['setup', 'rounds', 'turns/s', 'vs in-memory', 'vs rddlsim', 'CPU us/turn'],
     ...[emulated, inProcess, ...processes].map((rate) => [
       rate.label,
       rate.ops / horizon,
       rate.opsPerSecond,
       versusMemory(rate),
       versusRddlsim(rate),
+      rate.cpuSeconds === undefined ? '-' : (rate.cpuSeconds * 1e6) / rate.ops,
     ]),
     [
       'rddlsim Server + its Java Client (reference, research notes)',
@@ -110,6 +113,7 @@ export default async function () {
       REAL_SERVER_TURNS_PER_SECOND,
       '',
       '1x',
+      '-',
     ],
   ]);
 }

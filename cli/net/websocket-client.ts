@@ -97,10 +97,10 @@ export function runWebSocketClient(options: WebSocketClientOptions): Promise<Web
       });
       socket.on('close', (code, reason) => {
         const why = describeClose(code, reason.toString());
-        if (closedByClient === undefined) {
+        if (closedByClient === undefined)
           recorder?.event(conn, 's2c', 'close', failure ? `${why} (${failure})` : why);
-          peer.end(why);
-        }
+        // The endpoint learns once that the connection is over, also when it closed first (as over TCP).
+        peer.end(why);
       });
     });
     socket.on('close', (code, reason) => {

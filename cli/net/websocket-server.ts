@@ -202,8 +202,9 @@ export class WebSocketEndpointServer {
       if (!ended) {
         ended = true;
         recorder?.event(conn, 'c2s', 'close', why);
-        peer.end(why);
       }
+      // The endpoint learns once that the connection is over, also when it closed first (as over TCP).
+      peer.end(why);
       options.onClose?.(conn, why);
     });
   }

@@ -1,20 +1,22 @@
 /**
  * `protoplay connect <protocol>` for a protocol played through its endpoints: its client, driven by the
- * policy in a supervised thread, over the one TCP client of the command line; the session recorded,
+ * policy in a supervised thread, over the command line's client of the protocol's transport (TCP,
+ * WebSocket or HTTP, `transports.ts`); the session recorded,
  * checked by the protocol's machines, its rewards printed and the transcript written when asked.
  */
-import type { WirePeer } from '../../src/core/protocols/contract';
 import { driveClient } from '../../src/core/session/client-driver';
 import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
-import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
+import { CliError, ExitCode } from '../command-line/exit-codes';
 import { OptionReader } from '../command-line/option-values';
-import { TcpClient } from '../net/tcp-client';
+import { RECORDED_HEADERS } from '../net/http-server';
 import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
+import { protocolOptions } from './setup';
 import { loadPlayPolicy } from './play-policy';
 import { meanLine, reportSession } from './play-report';
+import { checkPlayTransport, dialPlay } from './transports';
 
 /** Runs the command; resolves to its exit code once the session ended. */
 export async function connectPlay(
@@ -24,8 +26,7 @@ export async function connectPlay(
 ): Promise<number> {
   const { io } = context;
   const transport = protocol.transport;
-  if (transport.kind !== 'tcp')
-    throw usageError(`protoplay connect plays ${transport.kind} protocols only with commands of their own`);
+  checkPlayTransport(protocol, 'connect');
   const options = new OptionReader(values);
   const host = options.string('host', '127.0.0.1');
   const port = options.integer('port', transport.defaultPort, { min: 1, max: 65535 });
@@ -38,55 +39,20 @@ export async function connectPlay(
     now: context.now,
   });
   const client = recordingEndpoint(
-    driveClient(protocol.endpoints.client({ seed }), (request) => policy.decide(request, recorder)),
-    { protocol, side: 'client', recorderFor: () => recorder },
+    driveClient(
+      protocol.endpoints.client({ seed, ...protocolOptions(protocol, options, ['client']) }),
+      (request) => policy.decide(request, recorder),
+    ),
+    { protocol, side: 'client', recorderFor: () => recorder, recordedHeaders: RECORDED_HEADERS },
   );
   let failure: string | undefined;
   try {
-    await new Promise<void>((done) => {
-      let peer: WirePeer<Uint8Array> | undefined;
-      let ended = false;
-      const end = (reason?: string) => {
-        if (ended || !peer) return;
-        ended = true;
-        peer.end(reason);
-      };
-      const socket: TcpClient = new TcpClient(
-        {
-          host,
-          port,
-          ...(transport.framing.terminator !== undefined
-            ? { frameTerminator: transport.framing.terminator }
-            : {}),
-        },
-        {
-          onConnect: () => {
-            peer = client.connect(
-              { send: (bytes) => socket.send(bytes as Uint8Array), close: () => socket.end() },
-              { id: 'agent-1', remote: `${host}:${port}` },
-            );
-          },
-          onData: (chunk) => peer?.receive(chunk),
-          onEnd: () => end(),
-          onFrameTooLong: () => {
-            failure = 'the server sent a message longer than the limit; connection dropped';
-            socket.destroy();
-          },
-          onError: (error) => {
-            failure ??= error.connecting
-              ? `cannot connect to ${host}:${port}: ${error.description}`
-              : `the connection failed: ${error.description}`;
-          },
-          onClose: () => {
-            end(failure);
-            done();
-          },
-        },
-      );
-      const stop = () => socket.destroy();
-      if (context.signal.aborted) stop();
-      context.signal.addEventListener('abort', stop, { once: true });
-    });
+    ({ failure } = await dialPlay(protocol, client, {
+      host,
+      port,
+      connection: 'agent-1',
+      signal: context.signal,
+    }));
   } finally {
     policy.supervisor.dispose();
   }

@@ -1,9 +1,9 @@
 /**
  * `run`, `serve` and `connect` for any protocol that gives `endpoints` (its emulated server and its
- * policy-driven client) and has no commands of its own: the options below, the transport from its
- * definition. The implementations are loaded only when a command runs.
+ * policy-driven client) and has no commands of its own: the options below, the transport (TCP, WebSocket,
+ * or HTTP with sessions keyed by its `sessionOf`) from its definition. The implementations are loaded only when a command runs.
  */
-import type { Protocol } from '../../src/core/protocols/contract';
+import type { PlayOption, Protocol } from '../../src/core/protocols/contract';
 import type { CommandSpec, OptionSpec, ProtocolCommands } from '../command-line/command-spec';
 import { TCP_LIMIT_OPTIONS } from '../net/tcp-limit-options';
 
@@ -52,20 +52,35 @@ const TRANSCRIPT_OPTION: OptionSpec = {
   description: 'write the transcript (playground JSON format), also when the session fails',
 };
 
-function portOption(protocol: Protocol, what: string): OptionSpec {
+/** The transport's name for people. */
+const TRANSPORT_NAMES = { tcp: 'TCP', websocket: 'WebSocket', http: 'HTTP' } as const;
+
+function portOption(protocol: Protocol, what: string, listening = false): OptionSpec {
   return {
     name: 'port',
     type: 'string',
     valueName: 'N',
-    description: `${what} (default ${protocol.transport.defaultPort}${what.startsWith('TCP port to') ? '; 0 picks a free one' : ''})`,
+    description: `${what} (default ${protocol.transport.defaultPort}${listening ? '; 0 picks a free one' : ''})`,
   };
+}
+
+/** The protocol's own options for commands playing these sides (`PlayOption`). */
+function ownOptions(protocol: Protocol, sides: readonly PlayOption['side'][]): OptionSpec[] {
+  return (protocol.endpoints?.options ?? [])
+    .filter((option) => sides.includes(option.side))
+    .map(({ name, valueName, description }) => ({ name, type: 'string', valueName, description }));
 }
 
 /** The three commands of a protocol played through its endpoints. */
 export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
   const run: CommandSpec = {
     summary: `play sessions against the emulated ${protocol.label} server and print the rewards`,
-    options: [...setupOptions(protocol), ...policyOptions(protocol), TRANSCRIPT_OPTION],
+    options: [
+      ...setupOptions(protocol),
+      ...ownOptions(protocol, ['host', 'client']),
+      ...policyOptions(protocol),
+      TRANSCRIPT_OPTION,
+    ],
     examples: [
       `run ${protocol.id} --rounds 3`,
       `run ${protocol.id} --environment ${protocol.defaultEnvironment} --policy my-policy.ts --transcript out.json`,
@@ -73,9 +88,9 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
     handler: async (values, context) => (await import('./run')).runPlay(protocol, values, context),
   };
   const serve: CommandSpec = {
-    summary: `be a ${protocol.label} server over ${protocol.transport.kind.toUpperCase()} for real clients`,
+    summary: `be a ${protocol.label} server over ${TRANSPORT_NAMES[protocol.transport.kind]} for real clients`,
     options: [
-      portOption(protocol, 'TCP port to listen on'),
+      portOption(protocol, `${TRANSPORT_NAMES[protocol.transport.kind]} port to listen on`, true),
       {
         name: 'host',
         type: 'string',
@@ -83,6 +98,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         description: 'address to bind (default 127.0.0.1; 0.0.0.0 for every interface)',
       },
       ...setupOptions(protocol),
+      ...ownOptions(protocol, ['host']),
       {
         name: 'sessions',
         type: 'string',
@@ -95,7 +111,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         valueName: 'DIR',
         description: "write every session's transcript (playground JSON format) into DIR",
       },
-      ...TCP_LIMIT_OPTIONS,
+      ...(protocol.transport.kind === 'tcp' ? TCP_LIMIT_OPTIONS : []),
     ],
     examples: [`serve ${protocol.id} --port 0 --sessions 1 --record transcripts/`],
     handler: async (values, context) => (await import('./serve')).servePlay(protocol, values, context),
@@ -116,6 +132,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         valueName: 'N',
         description: "seed of the policy's random (default 0)",
       },
+      ...ownOptions(protocol, ['client']),
       ...policyOptions(protocol),
       TRANSCRIPT_OPTION,
     ],

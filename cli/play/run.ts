@@ -13,7 +13,7 @@ import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
 import { loadPlayPolicy } from './play-policy';
 import { meanLine, reportSession } from './play-report';
-import { readPlaySetup } from './setup';
+import { readPlaySetup, setupMeta } from './setup';
 
 /** Runs the command; resolves to its exit code. */
 export async function runPlay(
@@ -28,7 +28,7 @@ export async function runPlay(
   const policy = await loadPlayPolicy(protocol, options, context, setup.seed);
   const recorder = new TranscriptRecorder({
     protocol: protocol.id,
-    meta: { ...setup, policy: policy.source.fileName },
+    meta: { ...setupMeta(setup), policy: policy.source.fileName },
     now: context.now,
   });
   try {

@@ -1,22 +1,24 @@
 /**
- * `protoplay serve <protocol>` for a protocol played through its endpoints: the one TCP server of the
- * command line carrying a fresh emulated host per connection (session k plays with seed + k - 1), each
+ * `protoplay serve <protocol>` for a protocol played through its endpoints: the command line's server of
+ * the protocol's transport (TCP, WebSocket or HTTP, `transports.ts`) carrying a fresh emulated host per connection (session k plays with seed + k - 1), each
  * session recorded, checked by the protocol's machines when it ends, and written to `--record DIR`.
  */
 import { join, resolve } from 'node:path';
-import type { SansIoEndpoint } from '../../src/core/protocols/contract';
+import type { SansIoEndpoint, WireData } from '../../src/core/protocols/contract';
 import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
-import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
+import { CliError, ExitCode } from '../command-line/exit-codes';
 import { OptionReader } from '../command-line/option-values';
+import { RECORDED_HEADERS } from '../net/http-server';
 import { readTcpLimits } from '../net/tcp-limit-options';
-import { describeListenError, TcpServer } from '../net/tcp-server';
+import { describeListenError } from '../net/tcp-server';
 import { timeOfDay } from '../report/time-of-day';
 import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
 import { reportSession } from './play-report';
-import { readPlaySetup } from './setup';
+import { readPlaySetup, setupMeta } from './setup';
+import { checkPlayTransport, listenPlay, type PlayServer } from './transports';
 
 /** Runs the command; resolves to its exit code once the server stopped. */
 export async function servePlay(
@@ -26,12 +28,11 @@ export async function servePlay(
 ): Promise<number> {
   const { io } = context;
   const transport = protocol.transport;
-  if (transport.kind !== 'tcp')
-    throw usageError(`protoplay serve plays ${transport.kind} protocols only with commands of their own`);
+  checkPlayTransport(protocol, 'serve');
   const options = new OptionReader(values);
   const host = options.string('host', '127.0.0.1');
   const port = options.integer('port', transport.defaultPort, { min: 0, max: 65535 });
-  const setup = readPlaySetup(protocol, options);
+  const setup = readPlaySetup(protocol, options, ['host']);
   const sessionLimit = options.integer('sessions', 0, { min: 0 });
   const record = options.string('record');
   const limits = readTcpLimits(options);
@@ -43,7 +44,7 @@ export async function servePlay(
   let allDone: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (allDone = resolve));
   const recorders = new Map<string, { session: number; recorder: TranscriptRecorder }>();
-  const endpoint: SansIoEndpoint<Uint8Array, Uint8Array> = {
+  const endpoint: SansIoEndpoint<WireData, WireData> = {
     connect(sink, connection) {
       const session = ++sessions;
       const sessionSetup = { ...setup, seed: setup.seed + session - 1 };
@@ -51,10 +52,11 @@ export async function servePlay(
       return recordingEndpoint(protocol.endpoints.host(sessionSetup), {
         protocol,
         side: 'host',
+        recordedHeaders: RECORDED_HEADERS,
         recorderFor: () => {
           const recorder = new TranscriptRecorder({
             protocol: protocol.id,
-            meta: { ...sessionSetup, session },
+            meta: { ...setupMeta(sessionSetup), session },
             now: context.now,
           });
           recorders.set(connection.id, { session, recorder });
@@ -81,18 +83,9 @@ export async function servePlay(
     },
   };
 
-  let server: TcpServer;
+  let server: PlayServer;
   try {
-    server = await TcpServer.start({
-      endpoint,
-      host,
-      port,
-      ...(transport.framing.terminator !== undefined
-        ? { frameTerminator: transport.framing.terminator }
-        : {}),
-      limits,
-      log,
-    });
+    server = await listenPlay(protocol, endpoint, { host, port, tcpLimits: limits, log });
   } catch (error) {
     throw new CliError(
       ExitCode.connection,
@@ -100,7 +93,7 @@ export async function servePlay(
     );
   }
   io.stdout.write(
-    `${protocol.id} server listening on ${host}:${server.address.port} (${setup.environment}, ${setup.rounds} rounds, seed ${setup.seed}${record ? `, recording to ${record}` : ''})\n`,
+    `${protocol.id} server listening on ${host}:${server.port}${transport.kind === 'tcp' ? '' : ` (${transport.kind})`} (${setup.environment}, ${setup.rounds} rounds, seed ${setup.seed}${record ? `, recording to ${record}` : ''})\n`,
   );
   const interrupted = new Promise<void>((stop) => {
     if (context.signal.aborted) stop();

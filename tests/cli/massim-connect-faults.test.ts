@@ -25,6 +25,7 @@ const recorded = readFileSync(
 const [authOk, simStart] = recorded;
 const request = (step: number) => recorded[2 + step]!;
 const simEnd = recorded.find((frame) => frame.startsWith('{"type":"sim-end"'))!;
+const bye = recorded.find((frame) => frame.startsWith('{"type":"bye"'))!;
 
 /** A fake server's reaction to the n-th frame (from 1) an agent sent on a connection. */
 type Script = (frameNumber: number, frame: { type: string }, socket: Socket) => void;
@@ -171,5 +172,24 @@ describe('connect massim against misbehaving servers', { timeout: 30_000 }, () =
     expect(run.stderr).toBe('1 agent(s) saw the connection close after sim-end without bye\n');
     expect(run.stdout).toMatch(/simulation 1 +A 0 {2}\(rank 1\)\n$/);
     expect(dataOf(run.transcript, 'c2s')).toHaveLength(21);
+  });
+
+  it('warns once about the steps an agent that joined late missed, and plays the rest (exit 0)', async () => {
+    // The server's first request is for step 3: steps 0 to 2 were played before the agent came.
+    let next = 3;
+    const port = await fakeServer((n, frame, socket) => {
+      if (n === 1) send(socket, authOk!, simStart!, request(next++));
+      else if (frame.type === 'action' && next < 20) send(socket, request(next++));
+      else if (frame.type === 'action') {
+        send(socket, simEnd, bye);
+        socket.end();
+      }
+    });
+    const run = await connectTo(port, 'late');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'warning: agentA1 joined the running simulation late (or lost its connection) and missed steps 0-2\n',
+    );
+    expect(dataOf(run.transcript, 'c2s')).toHaveLength(1 + 17);
   });
 });

@@ -1,17 +1,19 @@
 /**
- * One team against a MASSim server over TCP: a connection per agent, each driven by the core's agent client
- * (login, an action with the request's id and a `p` array for every request-action, the server checked by
+ * One team against a MASSim server over TCP: a connection per agent, each played by the core's sans-IO agent
+ * client driven by `driveClient` like every protocol's client (login, an action with the request's id and a `p` array for every request-action, the server checked by
  * the client machine), every frame recorded in one transcript with one connection per agent. The session
  * ends when every agent got bye (or, since the real server can lose bye, saw its connection close after a
  * sim-end); it fails, with everything recorded kept, when the server refuses a login, closes a connection
  * in the middle of a simulation, goes silent for too long, or breaks the protocol.
  */
-import {
-  MassimAgentClient,
-  type MassimAgentEvent,
-  type MassimDecide,
-} from '../../../src/core/protocols/massim/client';
+import type { WirePeer } from '../../../src/core/protocols/contract';
+import type { MassimAgentEvent, MassimDecide } from '../../../src/core/protocols/massim/client';
 import { NulFrameSplitter } from '../../../src/core/protocols/massim/framing';
+import {
+  massimAgentSansIoClient,
+  massimDecisionMaker,
+} from '../../../src/core/protocols/massim/sans-io-client';
+import { driveClient, type DecisionMaker } from '../../../src/core/session/client-driver';
 import { decodeWireBytes } from '../../../src/core/transcript/bytes';
 import type { TranscriptStore } from '../../../src/core/transcript/store/store';
 import type { Direction } from '../../../src/core/transcript/model';
@@ -58,7 +60,8 @@ interface AgentLink {
   user: string;
   conn: string;
   connection: TcpClient;
-  client: MassimAgentClient;
+  /** The driven agent client, once connected: it is fed whole frames. */
+  peer?: WirePeer<string>;
   phase: LinkPhase;
   /** Simulations this agent has seen start. */
   simulations: number;
@@ -82,6 +85,8 @@ const REQUEST_STEP = /^\{"type":"request-action","content":\{"step":(\d+)/;
 export class TeamSession {
   readonly #options: TeamSessionOptions;
   readonly #links: AgentLink[] = [];
+  /** How the agents' decisions are made: the team policy, through the client driver. */
+  readonly #decide: DecisionMaker;
   #outcome: TeamSessionOutcome | undefined;
   #settle: (outcome: TeamSessionOutcome) => void = () => undefined;
   /** Simulations the team has seen start, and the step last marked in the transcript (`group/step`). */
@@ -93,6 +98,7 @@ export class TeamSession {
 
   constructor(options: TeamSessionOptions) {
     this.#options = options;
+    this.#decide = massimDecisionMaker(options.decide);
   }
 
   /** Agents now in a simulation (the ones whose requests make up a step). */
@@ -131,7 +137,19 @@ export class TeamSession {
           this.#event(link, 'c2s', 'open');
           link.phase = 'login';
           this.#watch(link);
-          link.client.login();
+          // The client logs in as soon as it is connected.
+          link.peer = client.connect(
+            {
+              send: (text) => {
+                if (link.leaving || connection.destroyed) return;
+                this.#record(link, 'c2s', { text });
+                connection.send(`${text}\0`);
+              },
+              // The agent client never leaves by itself; it is told the connection closed.
+              close: () => undefined,
+            },
+            { id: conn, remote: `${host}:${port}` },
+          );
         },
         onData: (chunk) => {
           splitter.push(chunk, (frame) => {
@@ -164,20 +182,13 @@ export class TeamSession {
       records: [],
       step: -1,
       leaving: false,
-      client: new MassimAgentClient({
-        user,
-        password,
-        team,
-        teamAccounts: this.#options.accounts,
-        decide: this.#options.decide,
-        send: (text) => {
-          if (link.leaving || connection.destroyed) return;
-          this.#record(link, 'c2s', { text });
-          connection.send(`${text}\0`);
-        },
-        onEvent: (event) => this.#onAgentEvent(link, event),
-      }),
     };
+    const client = driveClient(
+      massimAgentSansIoClient({ user, password, team, teamAccounts: this.#options.accounts }, (event) =>
+        this.#onAgentEvent(link, event),
+      ),
+      this.#decide,
+    );
     this.#links.push(link);
   }
 
@@ -199,7 +210,7 @@ export class TeamSession {
     }
     this.#record(link, 's2c', payload);
     this.#watch(link);
-    void link.client.receiveFrame(text);
+    link.peer?.receive(text);
   }
 
   #onAgentEvent(link: AgentLink, event: MassimAgentEvent): void {
@@ -301,7 +312,7 @@ export class TeamSession {
   #closed(link: AgentLink): void {
     clearTimeout(link.timer);
     if (!link.leaving) link.records.push(this.#event(link, 's2c', 'close'));
-    link.client.closed();
+    link.peer?.end();
     if (this.#outcome || link.leaving) {
       this.#checkDone();
       return;

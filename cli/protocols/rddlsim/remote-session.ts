@@ -1,6 +1,7 @@
 /**
- * One session against a real rddlsim server (or `protoplay serve`) over TCP: the core's sans-IO
- * `RddlsimClient` speaks the protocol, the policy decides, every message is recorded. Whatever goes wrong
+ * One session against a real rddlsim server (or `protoplay serve`) over TCP: the core's sans-IO client
+ * (`rddlsimSansIoClient`, driven by `driveClient` like every protocol's client) speaks the protocol, the
+ * policy in its supervised thread answers the decisions it asks for, every message is recorded. Whatever goes wrong
  * (the server closes early, never answers, sends something the client machine rejects, the policy fails)
  * ends the session with an outcome that names what happened and an exit code, and the transcript keeps
  * everything up to that point.
@@ -10,9 +11,18 @@ import { loadRddl } from '../../../src/core/envs/rddl/index';
 import { describeError } from '../../../src/core/errors';
 import type { CallOutcome, CallSite } from '../../../src/core/policy/types';
 import type { Violation } from '../../../src/core/protocols/machine';
-import { RddlsimClient, type ClientEvent } from '../../../src/core/protocols/rddlsim/client';
+import type {
+  ClientPeer,
+  DecisionRequest,
+  SansIoClient,
+  WirePeer,
+} from '../../../src/core/protocols/contract';
+import type { ActionProblem } from '../../../src/core/protocols/rddlsim/action-encoding';
+import type { ClientEvent, RddlsimClientOptions } from '../../../src/core/protocols/rddlsim/client';
 import type { Observation } from '../../../src/core/protocols/rddlsim/policy-api';
-import type { SessionPolicy } from '../../../src/core/protocols/rddlsim/session-policy';
+import { rddlsimSansIoClient } from '../../../src/core/protocols/rddlsim/sans-io-client';
+import type { PolicyHook, SessionPolicy } from '../../../src/core/protocols/rddlsim/session-policy';
+import { driveClient } from '../../../src/core/session/client-driver';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { ExitCode } from '../../command-line/exit-codes';
@@ -76,6 +86,9 @@ export function playRemoteSession(options: RemoteSessionOptions): Promise<Remote
   return new RemoteSession(options).play();
 }
 
+/** What a decision that is not asked of the policy (no such hook, or the session is over) answers. */
+const SKIPPED: CallOutcome = { ok: true, value: null, logs: [], ms: 0 };
+
 /** Received bytes a busy client holds before it stops reading (a server may not send unasked). */
 const MAX_UNHANDLED_BYTES = 16 * 1024 * 1024;
 
@@ -93,8 +106,10 @@ const AWAITED: Record<string, string> = {
 class RemoteSession {
   readonly #options: RemoteSessionOptions;
   readonly #recorder: TranscriptRecorder;
-  readonly #client: RddlsimClient;
+  readonly #client: SansIoClient<Uint8Array, Uint8Array>;
   #connection!: TcpClient;
+  /** The driven client's side of the connection, once connected. */
+  #peer: WirePeer<Uint8Array> | undefined;
   readonly #rounds: ReportedRound[] = [];
   /** Transcript index of each record the client counted (its violations use its own count). */
   readonly #clientRecords: number[] = [];
@@ -113,17 +128,19 @@ class RemoteSession {
   #sessionEnded = false;
   #stopping = false;
   #clientCloseRecorded = false;
+  #ourSideClosed = false;
   #serverCloseSeen = false;
+  /** The server's close reached the client: the first event it reports that is not a message is the close. */
+  #serverCloseFed = false;
+  #serverCloseRecorded = false;
   #connected = false;
-  /** Steps waiting to be handled, in arrival order: the start, each chunk received, the server's close. */
-  readonly #steps: (Uint8Array | 'start' | 'server-closed')[] = [];
-  /** Received bytes not handled yet; reading pauses when a server floods a client that is thinking. */
+  #socketClosed = false;
+  #finished = false;
+  /** Decisions asked of the policy and not yet handed back to the client. */
+  #deciding = 0;
+  /** Received bytes the client has not read yet; reading pauses when a server floods a thinking client. */
   #unhandledBytes = 0;
-  /** The loop handling the steps, while it runs. */
-  #draining: Promise<void> | undefined;
   #finish: () => void = () => undefined;
-  /** Messages the client wrote that are not sent yet. */
-  readonly #outgoing: Uint8Array[] = [];
   /** After session-end: how long the server may take to close before the connection is dropped. */
   #linger: ReturnType<typeof setTimeout> | undefined;
 
@@ -144,12 +161,17 @@ class RemoteSession {
       label: `${options.host}:${options.port}`,
     });
     const info = options.library?.load(options.problemName).model.info;
-    this.#client = new RddlsimClient({
+    const clientOptions: RddlsimClientOptions = {
       problemName: options.problemName,
       clientName: options.clientName,
       noHeader: options.noHeader,
       sendInvalidActions: options.sendInvalidActions,
       ...(info ? { info } : {}),
+    };
+    this.#client = rddlsimSansIoClient(clientOptions, {
+      sessionInit: (event) => this.#onSessionInit(event),
+      event: (event) => this.#onEvent(event),
+      actionProblems: (problems, site) => this.#onActionProblems(problems, site),
     });
     if (info) this.#policy = options.policy.forInstance(info);
   }
@@ -157,29 +179,34 @@ class RemoteSession {
   play(): Promise<RemoteSessionResult> {
     const done = new Promise<void>((resolve) => (this.#finish = resolve));
     const abort = () => this.#fail({ kind: 'interrupted' }, 'interrupted');
+    const { host, port } = this.#options;
+    const endpoint = driveClient(this.#watched(), (request) => this.#decide(request));
     this.#connection = new TcpClient(
-      { host: this.#options.host, port: this.#options.port },
+      { host, port },
       {
         onConnect: () => {
           this.#connected = true;
-          this.#enqueue('start');
+          this.#peer = endpoint.connect(
+            { send: (bytes) => this.#send(bytes), close: (reason) => this.#clientClosed(reason) },
+            { id: REMOTE_CONNECTION, remote: `${host}:${port}` },
+          );
         },
         onData: (chunk) => {
           this.#disarm();
-          this.#enqueue(chunk);
+          // The driver holds what arrives while the policy thinks; the socket keeps reading (pausing and
+          // resuming it would cost two system calls a turn) unless unread bytes pile up.
+          this.#unhandledBytes += chunk.length;
+          if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#connection.pauseReading();
+          this.#peer?.receive(chunk);
         },
         onEnd: () => this.#serverClosed(),
         onError: (error) => this.#onSocketError(error),
         onClose: () => {
           // Closed without a FIN first (reset): to the client that is the server closing too.
           if (this.#connected && !this.#outcome) this.#serverClosed();
-          void Promise.resolve(this.#draining).then(() => {
-            this.#stopTimer();
-            clearTimeout(this.#linger);
-            this.#recordClientClose();
-            this.#options.signal.removeEventListener('abort', abort);
-            this.#finish();
-          });
+          this.#socketClosed = true;
+          this.#options.signal.removeEventListener('abort', abort);
+          this.#maybeFinish();
         },
       },
     );
@@ -194,153 +221,175 @@ class RemoteSession {
   }
 
   /**
-   * Handles a step after everything received before it was handled, so the client never sees a message
-   * before the previous one was dealt with, even while the policy thinks. The socket keeps reading (pausing
-   * and resuming it would cost two system calls a turn) unless unhandled bytes pile up.
+   * The client, with what the session needs to see of its connection: when the server's close reaches it
+   * (after everything received before), how many bytes it has read, and when its decisions are handed back.
    */
-  #enqueue(step: Uint8Array | 'start' | 'server-closed'): void {
-    this.#steps.push(step);
-    if (typeof step !== 'string') {
-      this.#unhandledBytes += step.length;
-      if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#connection.pauseReading();
-    }
-    this.#draining ??= this.#drain();
+  #watched(): SansIoClient<Uint8Array, Uint8Array> {
+    return {
+      connect: (sink, connection) => {
+        const peer = this.#client.connect(sink, connection);
+        const watched: ClientPeer<Uint8Array> = {
+          receive: (bytes) => {
+            this.#unhandledBytes -= bytes.length;
+            this.#guard(() => peer.receive(bytes));
+            if (this.#unhandledBytes === 0 && this.#connection.readingPaused)
+              this.#connection.resumeReading();
+          },
+          end: (reason) => {
+            this.#serverCloseFed = true;
+            this.#guard(() => peer.end(reason));
+            this.#maybeFinish();
+          },
+          decided: (outcome) => {
+            this.#guard(() => peer.decided(outcome));
+            this.#deciding--;
+            this.#maybeFinish();
+          },
+          get paused() {
+            return peer.paused;
+          },
+        };
+        return watched;
+      },
+    };
   }
 
-  async #drain(): Promise<void> {
-    for (let step = this.#steps.shift(); step; step = this.#steps.shift()) {
-      try {
-        if (step === 'start') await this.#handle(this.#client.start());
-        else if (step === 'server-closed') await this.#handleServerClose();
-        else await this.#handle(this.#client.receive(step));
-      } catch (error) {
-        const message = `internal error: ${describeError(error)}`;
-        this.#fail({ kind: 'failed', exitCode: ExitCode.failure, message });
-      }
-      if (typeof step !== 'string') this.#unhandledBytes -= step.length;
+  /** Runs the client's handling of an input; a bug there ends the session with an outcome, not a crash. */
+  #guard(handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      const message = `internal error: ${describeError(error)}`;
+      this.#fail({ kind: 'failed', exitCode: ExitCode.failure, message });
     }
-    this.#draining = undefined;
-    // Keep reading even after the outcome is known: the server's close must still arrive to end the session.
-    if (this.#connection.readingPaused) this.#connection.resumeReading();
   }
 
   /**
-   * The server closed the connection. The client first reports what it still held unterminated, then
-   * counts the close; the transcript records the close at that point.
+   * The session is over once the socket closed and the client handled what it was sent: the server's
+   * close when it came, and the decision it was waiting for.
    */
+  #maybeFinish(): void {
+    if (this.#finished || !this.#socketClosed || this.#deciding > 0) return;
+    if (this.#connected && !this.#outcome && !this.#serverCloseFed) return;
+    this.#finished = true;
+    this.#stopTimer();
+    clearTimeout(this.#linger);
+    this.#recordClientClose();
+    this.#finish();
+  }
+
+  /** The server closed the connection: the client gets the close after what it has not read yet. */
   #serverClosed(): void {
     if (this.#serverCloseSeen) return;
     this.#serverCloseSeen = true;
     this.#disarm();
-    this.#enqueue('server-closed');
+    this.#peer?.end();
   }
 
-  async #handleServerClose(): Promise<void> {
-    const events = this.#client.serverClosed();
-    const split = events.findLastIndex((event) => event.kind === 'received') + 1;
-    await this.#handle(events.slice(0, split));
-    this.#clientRecords.push(this.#recorder.event(REMOTE_CONNECTION, 's2c', 'close').index);
-    await this.#handle(events.slice(split));
+  /** What the client writes: sent at once (a burst is one write), then the answer is awaited. */
+  #send(bytes: Uint8Array): void {
+    if (this.#outcome || this.#stopping || this.#connection.destroyed) return;
+    this.#connection.send(bytes);
+    this.#arm();
   }
 
-  /** Handles the client's events in order. */
-  async #handle(events: ClientEvent[]): Promise<void> {
-    for (const event of events) {
-      if (this.#outcome && event.kind !== 'received' && event.kind !== 'violation') continue;
-      switch (event.kind) {
-        case 'send':
-          if (this.#stopping || this.#outcome) {
-            this.#clientRecords.push(-1);
-            break;
-          }
-          this.#clientRecords.push(this.#recorder.text(REMOTE_CONNECTION, 'c2s', event.text).index);
-          this.#lastSent = event.message.type;
-          this.#outgoing.push(event.bytes);
-          break;
-        case 'received': {
-          const framing = event.framing === 'none' ? 'none' : undefined;
-          const record =
-            event.text !== undefined
-              ? this.#recorder.text(REMOTE_CONNECTION, 's2c', event.text, framing)
-              : this.#recorder.bytes(REMOTE_CONNECTION, 's2c', event.bytes, framing);
-          this.#clientRecords.push(record.index);
-          this.#lastReceivedIndex = record.index;
-          break;
-        }
-        case 'session-init':
-          this.#onSessionInit(event);
-          break;
-        case 'round-init':
-          this.#round = event.init.roundNum;
-          this.#roundCounts = event.init.roundNum === this.#countedRounds() + 1;
-          await this.#callHook('onRoundStart', [event.init.roundNum], {
-            round: event.init.roundNum,
-            turn: 0,
-          });
-          break;
-        case 'turn': {
-          this.#flush();
-          this.#lastTurn = event.observation.turn;
-          this.#options.onTurn?.(event.observation);
-          const answer = await this.#decide(event.observation);
-          if (this.#outcome) return;
-          const { events: sent, problems } = this.#client.act(answer);
-          await this.#handle(sent);
-          if (problems.length > 0) {
-            this.#recorder.annotate('error', {
-              source: 'actions',
-              message: `${this.#options.sendInvalidActions ? 'sent anyway' : 'not sent'}: ${problems.map((p) => p.message).join('; ')}`,
-              problems,
-              round: event.observation.round,
-              turn: event.observation.turn,
-            });
-          }
+  /** The client closed its side: the session is over, the server closed, or the policy failed. */
+  #clientClosed(reason: string | undefined): void {
+    if (this.#outcome || this.#stopping) return;
+    if (this.#sessionEnded) {
+      // Nothing more is expected: leave, as rddlsim's Java client does, and do not wait for ever for a
+      // server that keeps the connection open.
+      this.#closeOurSide();
+      this.#linger ??= setTimeout(() => this.#connection.destroy(), LINGER_MS);
+      return;
+    }
+    const message = `internal error: ${reason ?? 'the client closed the connection'}`;
+    this.#fail({ kind: 'failed', exitCode: ExitCode.failure, message });
+  }
+
+  /** Records and reports the client's events in order, also those after it closed its side. */
+  #onEvent(event: ClientEvent): void {
+    if (this.#finished) return;
+    if (this.#serverCloseFed && !this.#serverCloseRecorded && event.kind !== 'received') {
+      // What the server sent before its close is recorded; then the close, where the client counts it.
+      this.#serverCloseRecorded = true;
+      this.#clientRecords.push(this.#recorder.event(REMOTE_CONNECTION, 's2c', 'close').index);
+    }
+    if (this.#outcome && event.kind !== 'received' && event.kind !== 'violation') return;
+    switch (event.kind) {
+      case 'send':
+        if (this.#stopping || this.#outcome) {
+          this.#clientRecords.push(-1);
           break;
         }
-        case 'round-end':
-          await this.#onRoundEnd(event.end);
-          break;
-        case 'session-end':
-          this.#sessionEnded = true;
-          this.#totalReward = event.end.totalReward;
-          this.#recorder.annotate(
-            'reward',
-            { kind: 'total', reward: event.end.totalReward, rounds: event.end.roundsUsed },
-            this.#lastReceivedIndex,
-          );
-          await this.#callHook(
-            'onSessionEnd',
-            [{ totalReward: event.end.totalReward, rounds: this.#rounds }],
-            { round: this.#round, turn: 0 },
-          );
-          // Nothing more is expected: leave, as rddlsim's Java client does, and do not wait for ever for a
-          // server that keeps the connection open.
-          this.#closeOurSide();
-          this.#linger = setTimeout(() => this.#connection.destroy(), LINGER_MS);
-          break;
-        case 'violation':
-          this.#onViolation(event.violation);
-          break;
-        case 'closed':
-          this.#onServerClosed();
-          break;
+        this.#clientRecords.push(this.#recorder.text(REMOTE_CONNECTION, 'c2s', event.text).index);
+        this.#lastSent = event.message.type;
+        break;
+      case 'received': {
+        const framing = event.framing === 'none' ? 'none' : undefined;
+        const record =
+          event.text !== undefined
+            ? this.#recorder.text(REMOTE_CONNECTION, 's2c', event.text, framing)
+            : this.#recorder.bytes(REMOTE_CONNECTION, 's2c', event.bytes, framing);
+        this.#clientRecords.push(record.index);
+        this.#lastReceivedIndex = record.index;
+        break;
       }
+      case 'round-init':
+        this.#round = event.init.roundNum;
+        this.#roundCounts = event.init.roundNum === this.#countedRounds() + 1;
+        break;
+      case 'turn':
+        this.#lastTurn = event.observation.turn;
+        this.#options.onTurn?.(event.observation);
+        break;
+      case 'round-end': {
+        const summary: ReportedRound = {
+          round: this.#round,
+          reward: event.end.roundReward,
+          turns: event.end.turnsUsed,
+          counted: this.#roundCounts,
+        };
+        this.#rounds.push(summary);
+        this.#recorder.annotate('reward', { kind: 'round', ...summary }, this.#lastReceivedIndex);
+        this.#options.onRound?.(summary);
+        break;
+      }
+      case 'session-end':
+        this.#sessionEnded = true;
+        this.#totalReward = event.end.totalReward;
+        this.#recorder.annotate(
+          'reward',
+          { kind: 'total', reward: event.end.totalReward, rounds: event.end.roundsUsed },
+          this.#lastReceivedIndex,
+        );
+        break;
+      case 'violation':
+        this.#onViolation(event.violation);
+        break;
+      case 'closed':
+        // The server's close (the client's own leave after session-end is `#clientClosed`).
+        if (this.#serverCloseFed) this.#onServerClosed();
+        break;
+      default:
+        break;
     }
-    this.#flush();
   }
 
-  /** Sends what the client wrote since the last flush, in one write, and waits for the answer. */
-  #flush(): void {
-    const out = this.#outgoing;
-    if (out.length === 0) return;
-    if (!this.#outcome && !this.#stopping) {
-      this.#connection.send(out.length === 1 ? out[0]! : Buffer.concat(out));
-      this.#arm();
-    }
-    out.length = 0;
+  #onActionProblems(problems: ActionProblem[], site: DecisionRequest['site']): void {
+    if (this.#finished) return;
+    this.#recorder.annotate('error', {
+      source: 'actions',
+      message: `${this.#options.sendInvalidActions ? 'sent anyway' : 'not sent'}: ${problems.map((p) => p.message).join('; ')}`,
+      problems,
+      round: site.round,
+      turn: site.turn,
+    });
   }
 
-  #onSessionInit(event: Extract<ClientEvent, { kind: 'session-init' }>): void {
+  /** The session-init arrived: the instance's facts for the client's action check, when there are any. */
+  #onSessionInit(event: Extract<ClientEvent, { kind: 'session-init' }>): InstanceInfo | undefined {
+    if (this.#outcome) return undefined;
     if (event.init.type === 'session-init') {
       this.#numRounds = event.init.numRounds;
       const { maxRounds } = this.#options;
@@ -352,7 +401,7 @@ class RemoteSession {
         'the server sent null instead of a session-init (it could not read the task files)',
       );
     }
-    if (this.#policy) return;
+    if (this.#policy) return undefined;
     let info: InstanceInfo | undefined;
     if (event.task !== undefined) {
       try {
@@ -367,98 +416,94 @@ class RemoteSession {
             exitCode: ExitCode.failure,
             message: `${message} (give the files with --rddl-dir)`,
           });
-          return;
+          return undefined;
         }
         this.#options.onWarning?.(`${message}; noop plays without it`);
       }
     }
-    if (info) this.#client.setInstanceInfo(info);
-    else if (this.#options.policy.name !== 'noop' && !this.#outcome) {
+    if (!info && this.#options.policy.name !== 'noop' && !this.#outcome) {
       this.#fail({
         kind: 'failed',
         exitCode: ExitCode.failure,
         message: 'the server sent no RDDL (session-init task); give the files with --rddl-dir',
       });
-      return;
+      return undefined;
     }
     this.#policy = this.#options.policy.forInstance(info);
+    return info;
   }
 
-  async #decide(observation: Observation): Promise<unknown> {
-    const site: CallSite = { round: observation.round, turn: observation.turn };
+  /**
+   * Answers a decision of the client: `act` for a turn, or a hook at a round or session boundary. A fault
+   * is recorded; with `--on-policy-error stop` it ends the session, with `noop` the client gets a noop (for
+   * `act`) and goes on. After `onRoundEnd`, the session leaves when `--rounds` were played.
+   */
+  async #decide(request: DecisionRequest): Promise<CallOutcome> {
+    this.#deciding++;
+    const { site } = request;
+    const policy = this.#policy;
+    if (this.#outcome || !policy) return SKIPPED;
     const index = this.#lastReceivedIndex;
+    const isAct = request.hook === 'act';
     let outcome: CallOutcome;
-    try {
-      outcome = await this.#policy!.act(observation, site);
-    } catch (error) {
-      outcome = { ok: false, fault: { kind: 'crash', message: String(error), hook: 'act' }, logs: [], ms: 0 };
-    }
+    if (isAct) {
+      try {
+        outcome = await policy.act(request.args[0] as Observation, site);
+      } catch (error) {
+        outcome = {
+          ok: false,
+          fault: { kind: 'crash', message: String(error), hook: 'act' },
+          logs: [],
+          ms: 0,
+        };
+      }
+    } else if (policy.hook) {
+      outcome = await policy.hook(request.hook as PolicyHook, request.args, site);
+    } else outcome = SKIPPED;
+    if (!isAct && this.#outcome) return SKIPPED;
     this.#recordLogs(outcome, site, index);
-    if (outcome.ok) return outcome.value;
-    this.#recorder.annotate('error', { source: 'policy', ...outcome.fault, ...site }, index);
-    if (this.#options.onPolicyFault === 'stop') {
-      this.#fail({
-        kind: 'failed',
-        exitCode: ExitCode.policy,
-        message:
-          this.#options.policy.fault ??
-          `the policy failed on round ${site.round}, turn ${site.turn}: ${outcome.fault.message}`,
-      });
+    if (!outcome.ok) {
+      this.#recorder.annotate('error', { source: 'policy', ...outcome.fault, ...site }, index);
+      if (this.#options.onPolicyFault === 'stop') {
+        const { fault } = this.#options.policy;
+        this.#fail({
+          kind: 'failed',
+          exitCode: ExitCode.policy,
+          message:
+            fault ??
+            (isAct
+              ? `the policy failed on round ${site.round}, turn ${site.turn}: ${outcome.fault.message}`
+              : outcome.fault.message),
+        });
+        return outcome;
+      }
+      outcome = { ok: true, value: null, logs: [], ms: outcome.ms };
     }
-    return null;
+    if (request.hook === 'onRoundEnd') this.#stopAfterRounds();
+    return outcome;
   }
 
-  async #onRoundEnd(end: { roundReward: number; turnsUsed: number }): Promise<void> {
-    const summary: ReportedRound = {
-      round: this.#round,
-      reward: end.roundReward,
-      turns: end.turnsUsed,
-      counted: this.#roundCounts,
-    };
-    this.#rounds.push(summary);
-    this.#recorder.annotate('reward', { kind: 'round', ...summary }, this.#lastReceivedIndex);
-    this.#options.onRound?.(summary);
-    await this.#callHook('onRoundEnd', [summary], { round: summary.round, turn: summary.turns });
+  /** Leaves after `--rounds` counted rounds, when the server offers more. */
+  #stopAfterRounds(): void {
     const { maxRounds } = this.#options;
     const offered = this.#numRounds ?? Infinity;
-    if (maxRounds !== undefined && this.#countedRounds() >= maxRounds && offered > maxRounds) {
-      // Leave before asking for another round: the server sees the connection close, as when a client quits.
-      this.#stopping = true;
-      this.#outcome = { kind: 'stopped', roundsOffered: this.#numRounds ?? 0 };
-      this.#recorder.annotate('note', {
-        code: 'protoplay.connect.stopped',
-        message: `stopped after ${maxRounds} rounds as asked; the server offers ${this.#numRounds}`,
-      });
-      // Close both directions, as rddlsim's Java client does: rddlsim's server answers a half-closed
-      // connection with resource-notifications for ever, and stops only when a write fails.
-      this.#recordClientClose();
-      this.#connection.destroy();
-    }
+    if (this.#outcome || maxRounds === undefined || this.#countedRounds() < maxRounds || offered <= maxRounds)
+      return;
+    // Leave before asking for another round: the server sees the connection close, as when a client quits.
+    this.#stopping = true;
+    this.#outcome = { kind: 'stopped', roundsOffered: this.#numRounds ?? 0 };
+    this.#recorder.annotate('note', {
+      code: 'protoplay.connect.stopped',
+      message: `stopped after ${maxRounds} rounds as asked; the server offers ${this.#numRounds}`,
+    });
+    // Close both directions, as rddlsim's Java client does: rddlsim's server answers a half-closed
+    // connection with resource-notifications for ever, and stops only when a write fails.
+    this.#recordClientClose();
+    this.#connection.destroy();
   }
 
   #countedRounds(): number {
     return this.#rounds.filter((round) => round.counted).length;
-  }
-
-  async #callHook(
-    name: 'onRoundStart' | 'onRoundEnd' | 'onSessionEnd',
-    args: unknown[],
-    site: CallSite,
-  ): Promise<void> {
-    const hook = this.#policy?.hook;
-    if (!hook || this.#outcome) return;
-    const index = this.#lastReceivedIndex;
-    const outcome = await hook(name, args, site);
-    this.#recordLogs(outcome, site, index);
-    if (outcome.ok) return;
-    this.#recorder.annotate('error', { source: 'policy', ...outcome.fault, ...site }, index);
-    if (this.#options.onPolicyFault === 'stop') {
-      this.#fail({
-        kind: 'failed',
-        exitCode: ExitCode.policy,
-        message: this.#options.policy.fault ?? outcome.fault.message,
-      });
-    }
   }
 
   #recordLogs(outcome: CallOutcome, site: CallSite, index: number): void {
@@ -582,6 +627,8 @@ class RemoteSession {
   }
 
   #closeOurSide(): void {
+    if (this.#ourSideClosed) return;
+    this.#ourSideClosed = true;
     this.#recordClientClose();
     this.#connection.end();
   }

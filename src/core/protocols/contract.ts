@@ -46,8 +46,21 @@ export interface StreamFraming {
 export type Transport =
   /** A TCP connection per agent (or session), messages delimited in the byte stream. */
   | { kind: 'tcp'; defaultPort: number; framing: StreamFraming }
-  /** HTTP requests from the client, each answered by one response. */
-  | { kind: 'http'; defaultPort: number }
+  /**
+   * HTTP requests from the client, each answered by one response. A session is not a connection (a
+   * client may open a new one per request): `sessionOf` says which session a request belongs to, from
+   * what the protocol puts in it (a path segment, a token). With it, the generic `serve` opens a fresh
+   * host connection (`endpoints.host(setup).connect`) on the first request of a session, hands it every
+   * request of that session, and each message the host sends answers that session's oldest unanswered
+   * request; the host ends the session by closing it. A request it reads no session from is refused (400).
+   * The client is a `SansIoClient<HttpMessage, HttpMessage>`: what it sends are requests, what it
+   * receives their responses, in order.
+   */
+  | {
+      kind: 'http';
+      defaultPort: number;
+      sessionOf?(request: HttpMessage): string | undefined;
+    }
   /** A WebSocket; each text frame is one message. */
   | { kind: 'websocket'; defaultPort: number; path?: string };
 
@@ -108,6 +121,8 @@ export interface ClientPeer<In extends WireData = WireData> extends WirePeer<In>
   /**
    * True while the client reads nothing more (it waits for a decision before it may read on): the driver
    * then holds what arrives, in order, and feeds it once the flag is down again. Read after every call.
+   * A client whose server does not wait for it (a MASSim agent) never sets it, and reads on while its
+   * decisions are made.
    */
   readonly paused?: boolean;
 }
@@ -127,6 +142,24 @@ export interface PlaySetup {
   environment: string;
   rounds: number;
   seed: number;
+  /** The protocol's own options (`ProtocolEndpoints.options`) that were given, by name. */
+  options?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * An option a protocol adds to the command line's generic commands (`--name VALUE`); its value reaches the
+ * endpoints in `PlaySetup.options`. `side` says which endpoint reads it: `host` options are taken by `run`
+ * and `serve`, `client` options by `run` and `connect`.
+ */
+export interface PlayOption {
+  /** Long option name, without the dashes; not one of the generic commands' own. */
+  name: string;
+  /** `integer` values are checked and handed over as numbers. */
+  type: 'string' | 'integer';
+  /** How the help names the value (`NAME`, `N`). */
+  valueName: string;
+  description: string;
+  side: 'host' | 'client';
 }
 
 /**
@@ -137,7 +170,9 @@ export interface ProtocolEndpoints<In extends WireData = WireData, Out extends W
   /** A fresh emulated server for one session (each connection it accepts plays one). */
   host(setup: PlaySetup): SansIoEndpoint<Out, In>;
   /** A client asking its policy for every decision; `In` is what the server sends. */
-  client(setup: Pick<PlaySetup, 'seed'>): SansIoClient<In, Out>;
+  client(setup: Pick<PlaySetup, 'seed' | 'options'>): SansIoClient<In, Out>;
+  /** Options of its own for the generic commands. */
+  options?: readonly PlayOption[];
 }
 
 /** One file (or pasted text) handed to an importer. */

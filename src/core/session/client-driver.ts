@@ -106,25 +106,26 @@ class DrivenConnection<In extends WireData, Out extends WireData> implements Wir
       return;
     }
     this.#deciding = true;
-    this.#decide(request, this.#connection)
-      .catch((error: unknown): CallOutcome => ({
-        ok: false,
-        fault: { kind: 'crash', message: describeError(error) },
-        logs: [],
-        ms: 0,
-      }))
-      .then((outcome) => {
-        this.#deciding = false;
-        try {
-          this.#peer.decided(outcome);
-        } catch (error) {
-          if (!this.#closed) {
-            this.#closed = true;
-            this.#sink.close(describeError(error));
-          }
-        }
-        this.#pump();
-        this.#next();
-      });
+    // One reaction for either ending (not a catch then a then): a turn costs one promise job fewer.
+    this.#decide(request, this.#connection).then(
+      (outcome) => this.#answer(outcome),
+      (error: unknown) =>
+        this.#answer({ ok: false, fault: { kind: 'crash', message: describeError(error) }, logs: [], ms: 0 }),
+    );
+  }
+
+  /** Hands the outcome to the client, then feeds what was held and makes the next decision. */
+  #answer(outcome: CallOutcome): void {
+    this.#deciding = false;
+    try {
+      this.#peer.decided(outcome);
+    } catch (error) {
+      if (!this.#closed) {
+        this.#closed = true;
+        this.#sink.close(describeError(error));
+      }
+    }
+    this.#pump();
+    this.#next();
   }
 }

@@ -1,9 +1,17 @@
 /**
- * Records what a sans-IO endpoint's connections carry, cut into messages by the protocol's framing: the
- * command line's generic `serve` and `connect` wrap the protocol's host or driven client in it, so every
- * session is a transcript whatever the protocol.
+ * Records what a sans-IO endpoint's connections carry, cut into messages by the protocol's framing (over
+ * HTTP: each request, and each response paired with its request): the command line's generic `serve` and
+ * `connect` wrap the protocol's host or driven client in it, so every session is a transcript whatever
+ * the protocol.
  */
-import type { Protocol, SansIoEndpoint, StreamSplitter, WireData, WirePeer } from '../protocols/contract';
+import type {
+  HttpMessage,
+  Protocol,
+  SansIoEndpoint,
+  StreamSplitter,
+  WireData,
+  WirePeer,
+} from '../protocols/contract';
 import type { Direction } from '../transcript/model';
 import type { TranscriptRecorder } from '../transcript/recorder';
 
@@ -14,20 +22,35 @@ export interface RecordingOptions {
   side: 'host' | 'client';
   /** The recorder of a new connection (one per connection, or one shared). */
   recorderFor(connection: { id: string; remote?: string }): TranscriptRecorder;
+  /** HTTP only: the headers recorded (lower case); all when absent. */
+  recordedHeaders?: readonly string[];
   /** The connection ended, either side closing first; `reason` when it was not a plain close. */
   onEnd?(connection: { id: string; remote?: string }, reason: string | undefined): void;
 }
 
 /** Records one direction's data on one connection. */
 function directionRecorder(
-  protocol: Protocol,
+  options: RecordingOptions,
   recorder: TranscriptRecorder,
   conn: string,
   dir: Direction,
+  exchanges: number[],
 ): (data: WireData) => void {
-  const transport = protocol.transport;
-  if (transport.kind === 'http')
-    throw new Error(`${protocol.label} talks HTTP: record its exchanges instead`);
+  const transport = options.protocol.transport;
+  if (transport.kind === 'http') {
+    const keep = options.recordedHeaders;
+    const recordable = (message: HttpMessage): HttpMessage => {
+      if (!keep) return message;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(message.meta.headers ?? {}))
+        if (keep.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
+      return { meta: { ...message.meta, headers }, body: message.body };
+    };
+    // Requests go c2s, each response pairs with the oldest request not answered yet (HTTP answers in order).
+    if (dir === 'c2s')
+      return (data) => exchanges.push(recorder.httpRequest(conn, recordable(data as HttpMessage)).index);
+    return (data) => recorder.httpResponse(conn, exchanges.shift() ?? -1, recordable(data as HttpMessage));
+  }
   if (transport.kind === 'websocket') return (data) => recorder.text(conn, dir, String(data), 'frame');
   const splitter: StreamSplitter = transport.framing.splitter(dir);
   return (data) => {
@@ -47,8 +70,9 @@ export function recordingEndpoint<In extends WireData, Out extends WireData>(
     connect(sink, connection) {
       const recorder = options.recorderFor(connection);
       const conn = connection.id;
-      const recordIn = directionRecorder(options.protocol, recorder, conn, inbound);
-      const recordOut = directionRecorder(options.protocol, recorder, conn, outbound);
+      const exchanges: number[] = [];
+      const recordIn = directionRecorder(options, recorder, conn, inbound, exchanges);
+      const recordOut = directionRecorder(options, recorder, conn, outbound, exchanges);
       let ended = false;
       const end = (reason: string | undefined) => {
         if (ended) return;

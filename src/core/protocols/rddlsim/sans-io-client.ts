@@ -10,6 +10,7 @@ import type { CallOutcome } from '../../policy/types';
 import type { ClientPeer, ClientSink, DecisionRequest, SansIoClient } from '../contract';
 import type { ActionProblem } from './action-encoding';
 import { RddlsimClient, type ClientEvent, type RddlsimClientOptions } from './client';
+import type { RoundSummary } from './session-policy';
 
 /** What the caller may want to know beyond the wire. */
 export interface RddlsimClientObserver {
@@ -18,7 +19,10 @@ export interface RddlsimClientObserver {
    * check actions against, when the observer can read them (parsing RDDL is the caller's choice).
    */
   sessionInit?(event: Extract<ClientEvent, { kind: 'session-init' }>): InstanceInfo | undefined;
-  /** Every event of the client, in order (received messages, rounds, violations...). */
+  /**
+   * Every event of the client, in order (received messages, rounds, violations...), also after the client
+   * closed its side: what the server still sends then is reported here and nothing more is done with it.
+   */
   event?(event: ClientEvent): void;
   /** Actions the domain check found wrong (dropped, or sent with `sendInvalidActions`). */
   actionProblems?(problems: ActionProblem[], site: DecisionRequest['site']): void;
@@ -49,6 +53,10 @@ class RddlsimClientConnection implements ClientPeer<Uint8Array> {
   /** Events not handled yet because a decision came first. */
   #events: ClientEvent[] = [];
   #round = 0;
+  /** Whether the current round counts (monitor-mode practice rounds do not). */
+  #roundCounts = true;
+  /** The rounds played so far, for `onRoundEnd` and `onSessionEnd`. */
+  readonly #rounds: RoundSummary[] = [];
   #closed = false;
 
   constructor(client: RddlsimClient, sink: ClientSink<Uint8Array>, observer: RddlsimClientObserver) {
@@ -81,16 +89,23 @@ class RddlsimClientConnection implements ClientPeer<Uint8Array> {
       );
       return;
     }
-    if (request.hook === 'act') {
-      const { events, problems } = this.#client.act(outcome.value);
-      if (problems.length > 0) this.#observer.actionProblems?.(problems, request.site);
-      this.#events.unshift(...events);
+    if (request.hook !== 'act') {
+      this.#handle([]);
+      return;
     }
+    const { events, problems } = this.#client.act(outcome.value);
+    this.#events.unshift(...events);
     this.#handle([]);
+    // After the actions went out, so that what is said about them follows them.
+    if (problems.length > 0) this.#observer.actionProblems?.(problems, request.site);
   }
 
   /** Handles events in order until one needs a decision; the rest wait for its answer. */
   #handle(events: ClientEvent[]): void {
+    if (this.#closed) {
+      for (const event of events) this.#observer.event?.(event);
+      return;
+    }
     this.#events.push(...events);
     const out: Uint8Array[] = [];
     while (this.#events.length > 0 && this.#asked.length === 0 && !this.#closed) {
@@ -107,6 +122,8 @@ class RddlsimClientConnection implements ClientPeer<Uint8Array> {
         }
         case 'round-init':
           this.#round = event.init.roundNum;
+          this.#roundCounts =
+            event.init.roundNum === this.#rounds.filter((round) => round.counted).length + 1;
           this.#ask({
             hook: HOOKS.roundStart,
             args: [event.init.roundNum],
@@ -124,14 +141,15 @@ class RddlsimClientConnection implements ClientPeer<Uint8Array> {
         }
         case 'round-end': {
           const { roundReward: reward, turnsUsed: turns } = event.end;
-          const site = { round: this.#round, turn: turns };
-          this.#ask({ hook: HOOKS.roundEnd, args: [{ round: this.#round, reward, turns }], site });
+          const summary: RoundSummary = { round: this.#round, reward, turns, counted: this.#roundCounts };
+          this.#rounds.push(summary);
+          this.#ask({ hook: HOOKS.roundEnd, args: [summary], site: { round: this.#round, turn: turns } });
           break;
         }
         case 'session-end':
           this.#ask({
             hook: HOOKS.sessionEnd,
-            args: [{ totalReward: event.end.totalReward }],
+            args: [{ totalReward: event.end.totalReward, rounds: [...this.#rounds] }],
             site: { round: this.#round, turn: 0 },
           });
           // Nothing more is expected: leave, as rddlsim's Java client does.

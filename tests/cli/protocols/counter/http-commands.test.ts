@@ -1,0 +1,155 @@
+/**
+ * The generic `serve` and `connect` over HTTP: the tests-only counter game in its HTTP variant
+ * (tests/support/counter-protocol/http-protocol.ts, transport `http` with sessions keyed by the player in
+ * the path), loaded by the real `protoplay` binary through PROTOPLAY_EXTRA_PROTOCOLS. The command line's
+ * HTTP server and client carry it because its definition says so: nothing was added for it outside its
+ * folder.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
+import type { Transcript } from '../../../../src/core/transcript/model';
+import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { counterHttpProtocol } from '../../../support/counter-protocol/http-protocol';
+import { runChild } from '../../run-cli';
+
+const MODULE = resolve(import.meta.dirname, '../../../support/counter-protocol/http-protocol.ts');
+const BIN = resolve(import.meta.dirname, '../../../../cli/bin/protoplay.js');
+const env = { PROTOPLAY_EXTRA_PROTOCOLS: MODULE };
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'counter-http-cli-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function readTranscript(path: string): Promise<Transcript> {
+  return parseTranscriptJson(await readFile(path, 'utf8'), path);
+}
+
+/** Each exchange as the transcript pairs it: direction, method or status, body. */
+const exchanges = (transcript: Transcript) =>
+  transcript.messages
+    .filter((m) => m.kind === 'data')
+    .map((m) => [m.dir, m.http?.method ?? m.http?.status, m.text]);
+
+/** Starts `protoplay serve counter-http ...`; resolves with the port once it listens. */
+function startServe(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'serve', 'counter-http', '--port', '0', ...args], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number>((done) => child.once('close', (code) => done(code ?? -1)));
+  const port = new Promise<number>((found, failed) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on 127\.0\.0\.1:(\d+) \(http\)/.exec(stdout);
+      if (match) found(Number(match[1]));
+    });
+    void exited.then((code) => failed(new Error(`serve exited (${code}) before listening: ${stderr}`)));
+  });
+  return { port, exited, output: () => stdout, kill: () => child.kill() };
+}
+
+describe('the generic commands over HTTP', () => {
+  it('serve keys sessions by the request, connect plays one; both sides record the same valid exchanges', async () => {
+    const serve = startServe(['--sessions', '1', '--rounds', '2', '--record', 'served']);
+    try {
+      const port = await serve.port;
+      const base = `http://127.0.0.1:${port}`;
+      // A plain HTTP client: each request on a connection of its own, the session kept by the path.
+      const get = async (path: string) => {
+        const response = await fetch(`${base}${path}`, { headers: { connection: 'close' } });
+        return { status: response.status, body: await response.text() };
+      };
+      expect(await get('/counter/probe')).toEqual({
+        status: 200,
+        body: JSON.stringify({ type: 'start', target: 10, round: 1 }),
+      });
+      expect(await get('/counter/probe')).toEqual({
+        status: 200,
+        body: JSON.stringify({ type: 'state', value: 0, reward: 0 }),
+      });
+      const unnamed = await get('/elsewhere');
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body).toContain('names no session: /elsewhere');
+      const connect = await runChild(
+        [
+          'connect',
+          'counter-http',
+          '--port',
+          String(port),
+          '--policy',
+          'careful',
+          '--player',
+          'alice',
+          '--transcript',
+          'client.json',
+        ],
+        { cwd: dir, env },
+      );
+      expect(connect.stderr).toBe('');
+      expect(connect.code).toBe(0);
+      expect(connect.stdout).toContain('mean reward 10.0 over 2 rounds');
+      // connect's session ended: serve stops, ending the probe's session that was never finished.
+      expect(await serve.exited).toBe(0);
+      expect(serve.output()).toContain('session 1 ended: session limit reached');
+    } finally {
+      serve.kill();
+    }
+    const recorded = await readdir(join(dir, 'served'));
+    expect(recorded.sort()).toEqual(['counter-http-session-1.json', 'counter-http-session-2.json']);
+    const client = await readTranscript(join(dir, 'client.json'));
+    expect(validateTranscript(client, counterHttpProtocol).violations).toEqual([]);
+    // Every response is paired with its request.
+    const data = client.messages.filter((m) => m.kind === 'data');
+    // The protocol's own option named the session.
+    expect(data.filter((m) => m.dir === 'c2s').every((m) => m.http?.path === '/counter/alice')).toBe(true);
+    for (const response of data.filter((m) => m.dir === 's2c'))
+      expect(client.messages[response.http!.exchange]!.http!.method).toMatch(/^(GET|POST)$/);
+    // Per round: GET start, GET state, 5 POST add answered with 4 states and the end; then the closing 410.
+    expect(data).toHaveLength(2 * 2 * (2 + 5) + 2);
+    expect(exchanges(client).slice(-2)).toEqual([
+      ['c2s', 'GET', ''],
+      ['s2c', 410, ''],
+    ]);
+    const served = await Promise.all(recorded.map((name) => readTranscript(join(dir, 'served', name))));
+    const probe = served.find((transcript) => exchanges(transcript).length === 4);
+    expect(probe?.messages.filter((m) => m.kind === 'data').every((m) => m.conn === 'probe')).toBe(true);
+    const same = served.find((transcript) => transcript !== probe);
+    expect(same!.messages.find((m) => m.kind === 'data')?.conn).toBe('alice');
+    expect(exchanges(same!)).toEqual(exchanges(client));
+    expect(validateTranscript(same!, counterHttpProtocol).violations).toEqual([]);
+  });
+
+  it("the protocol's own option shows in connect's help, and serve does not take it", async () => {
+    const help = await runChild(['connect', 'counter-http', '--help'], { cwd: dir, env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--player NAME\s+the player the requests name/);
+    const serve = await runChild(['serve', 'counter-http', '--player', 'bob'], { cwd: dir, env });
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('--player');
+  });
+
+  it('connect names a server that does not listen (exit 4)', async () => {
+    const port = await new Promise<number>((found) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => found(port));
+      });
+    });
+    const connect = await runChild(['connect', 'counter-http', '--port', String(port)], { cwd: dir, env });
+    expect(connect.code).toBe(4);
+    expect(connect.stderr).toContain(`cannot connect to http://127.0.0.1:${port}/: connection refused`);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * `protoplay connect rddlsim` with user policies that use the hooks and that fail, against an in-process
+ * `protoplay serve` over loopback TCP: every hook is called in order with the round summaries, what the
+ * policy prints is kept next to the message it answered, a failing `act` stops the session (exit 3, the
+ * file and the site named) or, with `--on-policy-error noop`, sends a noop and the session goes on.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RddlLibrary } from '../../../../cli/protocols/rddlsim/rddl-library';
+import { RddlsimServer } from '../../../../cli/protocols/rddlsim/server';
+import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol';
+import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
+import { validateTranscript } from '../../../../src/core/transcript/validate';
+import { runInProcess } from '../../run-cli';
+import { sharedPath } from '../../shared-folder';
+
+const INSTANCE = 'sysadmin_inst_mdp__1';
+let dir: string;
+let server: RddlsimServer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'protoplay-connect-policy-'));
+  const library = await RddlLibrary.fromServerDirectory(sharedPath('rddl/ippc2011'), {
+    cwd: process.cwd(),
+    mode: 'lenient',
+  });
+  server = await RddlsimServer.start({
+    library,
+    host: '127.0.0.1',
+    port: 0,
+    rounds: 2,
+    seed: 0,
+    timeLimitSeconds: 0,
+    monitorExecution: false,
+    noHeaderScope: 'connection',
+    maxMessageBytes: 1 << 20,
+    semantics: 'protoplay',
+    log: () => undefined,
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Plays one session with the policy file's text; resolves to the result and the recorded transcript. */
+async function connectWith(name: string, code: string, extra: string[] = []) {
+  const policyPath = join(dir, `${name}.ts`);
+  const transcriptPath = join(dir, `${name}.json`);
+  await writeFile(policyPath, code);
+  const result = await runInProcess(
+    [
+      'connect',
+      'rddlsim',
+      '--port',
+      String(server.address.port),
+      '--instance',
+      INSTANCE,
+      '--policy',
+      policyPath,
+      '--transcript',
+      transcriptPath,
+      '--json',
+      ...extra,
+    ],
+    { cwd: dir },
+  );
+  const transcript = parseTranscriptJson(await readFile(transcriptPath, 'utf8'));
+  return { ...result, transcript };
+}
+
+describe('connect rddlsim with a policy', () => {
+  it('calls every hook in order with the round summaries, and keeps what the policy prints', async () => {
+    const { code, stdout, transcript } = await connectWith(
+      'hooks',
+      `export function act(observation, context) {
+  return null;
+}
+export function onRoundStart(round, context) {
+  context.log('start ' + round);
+}
+export function onRoundEnd(summary, context) {
+  context.log('end ' + summary.round + ' counted=' + summary.counted + ' turns=' + summary.turns);
+}
+export function onSessionEnd(result, context) {
+  context.log('session ' + result.rounds.length + ' rounds, total ' + result.totalReward);
+}
+`,
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { status: string; totalReward: number };
+    expect(report.status).toBe('finished');
+    const printed = transcript.annotations
+      .filter((annotation) => annotation.type === 'policy-log')
+      .map((annotation) => (annotation.data as { text: string }).text);
+    expect(printed).toEqual([
+      'start 1',
+      'end 1 counted=true turns=40',
+      'start 2',
+      'end 2 counted=true turns=40',
+      `session 2 rounds, total ${report.totalReward}`,
+    ]);
+    // Each line sits on the server message its hook answered.
+    const [firstStart] = transcript.annotations.filter((annotation) => annotation.type === 'policy-log');
+    expect(transcript.messages[firstStart!.index]!.text).toContain('<round-init>');
+    expect(validateTranscript(transcript, rddlsimProtocol).violations).toEqual([]);
+  });
+
+  it('stops on a failing act with exit 3, naming the file and the turn; the transcript keeps the turn', async () => {
+    const { code, stderr, transcript } = await connectWith(
+      'throws',
+      `export function act(observation) {
+  if (observation.turn === 3) throw new Error('no idea what to do');
+  return null;
+}
+`,
+    );
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/throws\.ts.*no idea what to do/);
+    const sent = transcript.messages.filter((m) => m.dir === 'c2s' && m.kind === 'data');
+    // session-request, round-request, the actions of turns 1 and 2: nothing after the failure.
+    expect(sent).toHaveLength(4);
+    const error = transcript.annotations.find(
+      (annotation) =>
+        annotation.type === 'error' && (annotation.data as { source: string }).source === 'policy',
+    );
+    expect(error?.data).toMatchObject({ round: 1, turn: 3 });
+  });
+
+  it('with --on-policy-error noop, a failing act sends a noop and the session goes on', async () => {
+    const { code, stdout, transcript } = await connectWith(
+      'throws-noop',
+      `export function act(observation) {
+  if (observation.turn === 3) throw new Error('no idea what to do');
+  return null;
+}
+`,
+      ['--on-policy-error', 'noop'],
+    );
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { status: string }).status).toBe('finished');
+    const errors = transcript.annotations.filter(
+      (annotation) =>
+        annotation.type === 'error' && (annotation.data as { source: string }).source === 'policy',
+    );
+    expect(errors.map((annotation) => annotation.data)).toMatchObject([
+      { round: 1, turn: 3 },
+      { round: 2, turn: 3 },
+    ]);
+    const actions = transcript.messages.filter((m) => m.dir === 'c2s' && m.text?.includes('<actions'));
+    expect(actions).toHaveLength(80);
+    expect(validateTranscript(transcript, rddlsimProtocol).violations).toEqual([]);
+  });
+});
