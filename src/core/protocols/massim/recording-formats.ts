@@ -38,8 +38,10 @@ export const massimTimelineFormat: RecordingFormat = {
         name: streamSuffix.test(input.name) ? input.name : timelineName(input),
         content: streamSuffix.test(input.name) ? input.bytes : utf8.decode(input.bytes),
       }));
-      // A line that is not an entry is reported and skipped; the rest of the timeline is kept.
-      return { transcripts: [importMassimRecording(files, problems)], problems };
+      // A line that is not an entry is reported and skipped; the rest of the timeline is kept. Nothing
+      // readable at all is no transcript (the problems say why), not an empty one.
+      const transcript = importMassimRecording(files, problems);
+      return { transcripts: transcript.messages.length > 0 ? [transcript] : [], problems };
     } catch (error) {
       return { transcripts: [], problems: [...problems, importProblem(error, inputs[0]!.name)] };
     }
