@@ -176,8 +176,15 @@ export class CompiledSimulator implements RddlSimulator {
       if (resolved.isDefault) continue;
       nondefault++;
       if (resolved.kind === 'apply') {
-        a[resolved.index] = resolved.value;
-        this.#touched.push(resolved.index);
+        if (resolved.values) {
+          resolved.values.forEach((value, member) => {
+            a[resolved.index + member] = value;
+            this.#touched.push(resolved.index + member);
+          });
+        } else {
+          a[resolved.index] = resolved.value;
+          this.#touched.push(resolved.index);
+        }
       }
     }
     const counted = options?.nondefaultCount ?? nondefault;

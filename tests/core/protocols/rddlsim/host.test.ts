@@ -630,3 +630,42 @@ describe('host: an instance rddlsim cannot order', () => {
     expect(send(connection, ROUND_REQUEST).sent[0]).toMatchObject({ type: 'round-init' });
   });
 });
+
+describe('host: a vector-valued action on the wire', () => {
+  const domain = `domain rovers {
+  types { rover : object; motion : <@dx : real, @dy : int>; };
+  pvariables {
+    move(rover) : { action-fluent, motion, default = < @dx : 0.0, @dy : 0 > };
+    x(rover) : { state-fluent, real, default = 0.0 };
+  };
+  cpfs { x'(?r) = x(?r) + move(?r).@dx * move(?r).@dy; };
+  reward = sum_{?r : rover}[x(?r)];
+}
+instance rovers_two {
+  domain = rovers;
+  objects { rover : {r1, r2}; };
+  max-nondef-actions = 1;
+  horizon = 3;
+  discount = 1.0;
+}
+`;
+  const host = () =>
+    new RddlsimHost({
+      rounds: 1,
+      resolveInstance: () => ({
+        model: loadRddl([{ name: 'rovers.rddl', text: domain }]),
+        task: 'domain rovers {}\n\ninstance\n',
+      }),
+    });
+
+  it('reads the value as rddlsim prints and its client sends it (< @dx: 1.5, @dy: 2 >, escaped)', () => {
+    const connection = host().accept();
+    send(connection, request('rovers_two'), ROUND_REQUEST);
+    // rddlsim's client writes STRUCT_VAL.toString() as a DOM text node: < and > escaped.
+    const moved = send(connection, actions(action('move', '&lt; @dx: 1.5, @dy: 2 &gt;', '$r2'))).sent[0]!;
+    expect(fluentValue(moved, 'x', ['r2'])).toBe('3.0');
+    const turn = send(connection, NOOP).sent[0]!;
+    expect(fluentValue(turn, 'x', ['r2'])).toBe('3.0');
+    expect(fluentValue(turn, 'x', ['r1'])).toBe('0.0');
+  });
+});
