@@ -18,7 +18,7 @@ export type ResolvedAction =
    * Applies `value` at `index` of the action array; a vector-valued action applies `values`, one per
    * member, from `index` on (`value` is then the first member's).
    */
-  | { kind: 'apply'; index: number; value: number; values?: number[]; isDefault: boolean }
+  | { kind: 'apply'; index: number; value: number; values?: readonly number[]; isDefault: boolean }
   /** Counts as a non-default action (unless `isDefault`) but changes nothing (unknown arguments). */
   | { kind: 'ignored'; isDefault: boolean }
   /** Not an action fluent of the domain. */
@@ -26,10 +26,15 @@ export type ResolvedAction =
 
 type ValueClass = 'bool' | 'int' | 'real' | 'enum' | 'object';
 
+/** At most this many resolved vector actions are kept (the cache starts over when full). */
+const VECTOR_CACHE_LIMIT = 4096;
+
 /** Resolves actions against one grounded instance, caching by name and arguments. */
 export class ActionResolver {
   readonly #layouts = new Map<string, FluentLayout>();
   readonly #positions = new Map<string, number>();
+  /** Resolved vector-valued actions by name, arguments and text (policies tend to repeat a few values). */
+  readonly #vectors = new Map<string, ResolvedAction>();
 
   constructor(private readonly grounded: GroundedInstance) {
     for (const layout of grounded.layouts.values()) this.#layouts.set(layout.info.canonical, layout);
@@ -41,7 +46,16 @@ export class ActionResolver {
     if (layout.store !== 'action') {
       return { kind: 'error', message: `'${action.name}' is a ${layout.info.kind}, not an action fluent` };
     }
-    if (layout.vector) return this.resolveVector(layout, action);
+    if (layout.vector) {
+      const key = `${layout.info.canonical}(${action.args.join(',')})=${String(action.value)}`;
+      let resolved = this.#vectors.get(key);
+      if (!resolved) {
+        resolved = this.resolveVector(layout, action);
+        if (this.#vectors.size >= VECTOR_CACHE_LIMIT) this.#vectors.clear();
+        this.#vectors.set(key, resolved);
+      }
+      return resolved;
+    }
     const converted = this.convert(layout.info.name, layout.info.range, action.value);
     if ('error' in converted) return { kind: 'error', message: converted.error };
     const isDefault = this.sameAsDefault(layout.info.default, converted.valueClass, converted.number);

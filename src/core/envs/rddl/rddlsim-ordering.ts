@@ -21,6 +21,8 @@ import { groundingArgs, type GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
 
 type Bound = Map<string, { value: string; type: string }>;
+/** Where collected fluents go: a set of ground names, or (for rddlsim's local sets) only whether any was. */
+type Sink = Set<string> | { found: boolean };
 
 class ErasedRead {
   constructor(
@@ -165,6 +167,7 @@ class Walker {
   readonly #compiler: ExpressionCompiler;
   #subs: Bound = new Map();
   #context: ExprContext = 'reward';
+  readonly #atoms = new WeakMap<TypedVariable[], string[][]>();
 
   constructor(private readonly grounded: GroundedInstance) {
     const positions = new Map<string, number>();
@@ -193,17 +196,20 @@ class Walker {
 
   /** Whether collecting `expr` finds no fluent; collects into a local set, as rddlsim does. */
   private independent(expr: Expr): boolean {
-    const local = new Set<string>();
+    const local = { found: false };
     this.collect(expr, local);
-    return local.size === 0;
+    return !local.found;
   }
 
   private atoms(variables: TypedVariable[]): string[][] {
+    const cached = this.#atoms.get(variables);
+    if (cached) return cached;
     let result: string[][] = [[]];
     for (const v of variables) {
       const values = this.grounded.typeValues.get(v.type) ?? [];
       result = result.flatMap((prefix) => values.map((value) => [...prefix, value]));
     }
+    this.#atoms.set(variables, result);
     return result;
   }
 
@@ -215,7 +221,7 @@ class Walker {
     for (const v of variables) this.#subs.delete(v.name);
   }
 
-  private term(term: Term, out: Set<string>, reader: Expr): string {
+  private term(term: Term, out: Sink, reader: Expr): string {
     if (term.kind === 'variable') {
       const bound = this.#subs.get(term.name);
       if (!bound) throw new ErasedRead(term.name, reader);
@@ -228,13 +234,14 @@ class Walker {
     return term.kind === 'object' ? term.name : term.kind === 'enum' ? term.value : '';
   }
 
-  collect(expr: Expr, out: Set<string>): void {
+  collect(expr: Expr, out: Sink): void {
     switch (expr.kind) {
       case 'pvar': {
         const info = this.grounded.domain.pvariables.get(canonicalFluentName(expr.name));
         if (!info || info.kind === 'non-fluent') return;
         const args = expr.args.map((a) => this.term(a, out, expr));
-        out.add(`${info.canonical}${expr.primed ? "'" : ''}(${args.join(',')})`);
+        if (out instanceof Set) out.add(`${info.canonical}${expr.primed ? "'" : ''}(${args.join(',')})`);
+        else out.found = true;
         return;
       }
       case 'quantifier':
@@ -311,11 +318,13 @@ class Walker {
         return;
       }
       case 'if': {
-        const test = new Set<string>();
+        // rddlsim collects the test once, into a set of its own that it then adds.
+        const test = out instanceof Set ? new Set<string>() : { found: false };
         this.collect(expr.condition, test);
-        for (const f of test) out.add(f);
-        const outcome =
-          test.size === 0 && deterministic(expr.condition) ? this.sample(expr.condition) : undefined;
+        const found = test instanceof Set ? test.size > 0 : test.found;
+        if (test instanceof Set) for (const f of test) (out as Set<string>).add(f);
+        else if (found) (out as { found: boolean }).found = true;
+        const outcome = !found && deterministic(expr.condition) ? this.sample(expr.condition) : undefined;
         if (outcome === undefined || outcome === true) this.collect(expr.then, out);
         if (outcome === undefined || outcome === false) this.collect(expr.else, out);
         return;

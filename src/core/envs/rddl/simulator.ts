@@ -176,11 +176,12 @@ export class CompiledSimulator implements RddlSimulator {
       if (resolved.isDefault) continue;
       nondefault++;
       if (resolved.kind === 'apply') {
-        if (resolved.values) {
-          resolved.values.forEach((value, member) => {
-            a[resolved.index + member] = value;
+        const values = resolved.values;
+        if (values) {
+          for (let member = 0; member < values.length; member++) {
+            a[resolved.index + member] = values[member]!;
             this.#touched.push(resolved.index + member);
-          });
+          }
         } else {
           a[resolved.index] = resolved.value;
           this.#touched.push(resolved.index);
