@@ -36,11 +36,13 @@ export function rddlsimOrderingFailure(grounded: GroundedInstance): CompileError
   const domain = grounded.domain;
   const work: { info?: PvarInfo; cpf: CpfDef | undefined; expr: Expr; context: ExprContext }[] = [];
   const byLevel = domain.pvariableList
-    .filter((p) => p.kind === 'interm-fluent')
+    // rddlsim keeps interm and derived fluents in one map ordered by level, then name.
+    .filter((p) => p.kind === 'interm-fluent' || p.kind === 'derived-fluent')
     .sort((a, b) => (a.level ?? 0) - (b.level ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const info of byLevel) {
     const cpf = domain.cpfs.get(info.canonical);
-    if (cpf) work.push({ info, cpf, expr: cpf.expr, context: 'interm-cpf' });
+    const context = info.kind === 'derived-fluent' ? 'derived-cpf' : 'interm-cpf';
+    if (cpf) work.push({ info, cpf, expr: cpf.expr, context });
   }
   for (const info of grounded.observEvaluationOrder) {
     const cpf = domain.cpfs.get(info.canonical);

@@ -2,7 +2,7 @@
  * rddlsim orders the fluents before it simulates, walking every cpf with one shared variable table; a nested
  * quantifier that re-binds a variable erases it, and a later read stops rddlsim ("Could not derive legal
  * fluent ordering"). The domains here were run on rddlsim's own simulator: convoy with two trucks fails on
- * blocked(t1) reading ?l in at(?t, ?l); with one truck, and relay, it plays.
+ * blocked(t1) reading ?l in at(?t, ?l); with one truck, and relay, it plays; derived fails on d(o1).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,5 +66,11 @@ describe("rddlsim's fluent ordering under quirks", () => {
         .filter((f) => f.value === true)
         .map((f) => f.args.join(',')),
     ).toEqual(['r1,s3', 'r2,s2']);
+  });
+
+  it('walks derived fluents too, as rddlsim orders them with the interm ones', () => {
+    const error = expectLoadError(() => loadRddl(source('derived.rddl'), { rddlsimQuirks: true }));
+    expect(error.message).toContain('collecting the parents of d(o1), it reads ?p in seen(?p)');
+    expect(play('derived.rddl', 'ti', false)).toBe(0);
   });
 });
