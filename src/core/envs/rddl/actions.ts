@@ -10,11 +10,15 @@ import type { GroundAction, RddlValue } from './api';
 import type { ConstValue } from './ast';
 import { constantToNumber, type FluentLayout, type GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
+import type { ValueType } from './value-types';
 
 /** A resolved action entry. */
 export type ResolvedAction =
-  /** Applies `value` at `index` of the action array. */
-  | { kind: 'apply'; index: number; value: number; isDefault: boolean }
+  /**
+   * Applies `value` at `index` of the action array; a vector-valued action applies `values`, one per
+   * member, from `index` on (`value` is then the first member's).
+   */
+  | { kind: 'apply'; index: number; value: number; values?: readonly number[]; isDefault: boolean }
   /** Counts as a non-default action (unless `isDefault`) but changes nothing (unknown arguments). */
   | { kind: 'ignored'; isDefault: boolean }
   /** Not an action fluent of the domain. */
@@ -22,10 +26,15 @@ export type ResolvedAction =
 
 type ValueClass = 'bool' | 'int' | 'real' | 'enum' | 'object';
 
+/** At most this many resolved vector actions are kept (the cache starts over when full). */
+const VECTOR_CACHE_LIMIT = 4096;
+
 /** Resolves actions against one grounded instance, caching by name and arguments. */
 export class ActionResolver {
   readonly #layouts = new Map<string, FluentLayout>();
   readonly #positions = new Map<string, number>();
+  /** Resolved vector-valued actions by name, arguments and text (policies tend to repeat a few values). */
+  readonly #vectors = new Map<string, ResolvedAction>();
 
   constructor(private readonly grounded: GroundedInstance) {
     for (const layout of grounded.layouts.values()) this.#layouts.set(layout.info.canonical, layout);
@@ -37,12 +46,90 @@ export class ActionResolver {
     if (layout.store !== 'action') {
       return { kind: 'error', message: `'${action.name}' is a ${layout.info.kind}, not an action fluent` };
     }
-    const converted = this.convert(layout, action.value);
+    if (layout.vector) {
+      const key = `${layout.info.canonical}(${action.args.join(',')})=${String(action.value)}`;
+      let resolved = this.#vectors.get(key);
+      if (!resolved) {
+        resolved = this.resolveVector(layout, action);
+        if (this.#vectors.size >= VECTOR_CACHE_LIMIT) this.#vectors.clear();
+        this.#vectors.set(key, resolved);
+      }
+      return resolved;
+    }
+    const converted = this.convert(layout.info.name, layout.info.range, action.value);
     if ('error' in converted) return { kind: 'error', message: converted.error };
     const isDefault = this.sameAsDefault(layout.info.default, converted.valueClass, converted.number);
     const index = this.position(layout, action.args);
     if (index < 0) return { kind: 'ignored', isDefault };
     return { kind: 'apply', index, value: converted.number, isDefault };
+  }
+
+  /**
+   * A vector-valued action's value is written as rddlsim prints vectors (and its client sends them):
+   * `< @a: 1, @b: 0.5 >`, members by label in any order (`$` before an object label optional), a member
+   * left out keeping the default's value, or `< ? : v >` for every member. It is the action's default
+   * (and not counted) when every member equals the default's, kind included, as Java's `equals` decides.
+   */
+  private resolveVector(layout: FluentLayout, action: GroundAction): ResolvedAction {
+    const vector = layout.vector!;
+    const name = layout.info.name;
+    const text = typeof action.value === 'string' ? action.value.trim() : '';
+    if (!text.startsWith('<') || !text.endsWith('>')) {
+      return {
+        kind: 'error',
+        message: `'${name}' is a vector (${vector.typeName}): its value is written < ${vector.labels[0]}: ..., ... >, not ${JSON.stringify(action.value)}`,
+      };
+    }
+    const written = this.defaultMembers(layout);
+    const classes: (ValueClass | undefined)[] = vector.types.map(() => undefined);
+    const body = text.slice(1, -1).trim();
+    for (const part of body === '' ? [] : body.split(',')) {
+      const colon = part.indexOf(':');
+      const rawLabel = (colon < 0 ? '' : part.slice(0, colon)).trim();
+      const label = rawLabel.startsWith('$') ? rawLabel.slice(1) : rawLabel;
+      const slots = label === '?' ? vector.labels.map((_, i) => i) : [vector.labels.indexOf(label)];
+      if (colon < 0 || slots[0]! < 0) {
+        return {
+          kind: 'error',
+          message: `'${name}' has no member ${JSON.stringify(rawLabel || part.trim())} (its members: ${vector.labels.join(', ')})`,
+        };
+      }
+      for (const slot of slots) {
+        const converted = this.convert(
+          `${name}.${vector.labels[slot]}`,
+          vector.types[slot]!,
+          part.slice(colon + 1).trim(),
+        );
+        if ('error' in converted) return { kind: 'error', message: converted.error };
+        written[slot] = converted.number;
+        classes[slot] = converted.valueClass;
+      }
+    }
+    const defaults = layout.info.default;
+    const isDefault =
+      defaults?.kind === 'struct' &&
+      vector.labels.every((label, i) => {
+        const member = defaults.wildcard
+          ? defaults.members[0]?.value
+          : defaults.members.find((m) => m.label === label)?.value;
+        const valueClass = classes[i] ?? (member?.kind as ValueClass | undefined);
+        return valueClass !== undefined && this.sameAsDefault(member, valueClass, written[i]!);
+      });
+    const index = this.position(layout, [...action.args, vector.labels[0]!]);
+    if (index < 0) return { kind: 'ignored', isDefault };
+    return { kind: 'apply', index, value: written[0]!, values: written, isDefault };
+  }
+
+  /** The members of a vector-valued action's default, in the vector type's order. */
+  private defaultMembers(layout: FluentLayout): number[] {
+    const written = layout.info.default;
+    return layout.vector!.labels.map((label) => {
+      if (written?.kind !== 'struct') return NaN;
+      const member = written.wildcard
+        ? written.members[0]?.value
+        : written.members.find((m) => m.label === label)?.value;
+      return member ? constantToNumber(member, this.grounded.symbols) : NaN;
+    });
   }
 
   /** Index of the grounding named by `args`, or -1 when they name none. */
@@ -69,10 +156,10 @@ export class ActionResolver {
   }
 
   private convert(
-    layout: FluentLayout,
+    name: string,
+    range: ValueType,
     value: RddlValue,
   ): { number: number; valueClass: ValueClass } | { error: string } {
-    const range = layout.info.range;
     switch (range.kind) {
       case 'bool': {
         // rddlsim reads bools with Boolean.valueOf: only "true" (any case) is true.
@@ -87,7 +174,7 @@ export class ActionResolver {
       case 'int': {
         const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
         if (!Number.isInteger(n) || n < -2147483648 || n > 2147483647) {
-          return { error: `'${layout.info.name}' takes an int, not ${JSON.stringify(value)}` };
+          return { error: `'${name}' takes an int, not ${JSON.stringify(value)}` };
         }
         return { number: n, valueClass: 'int' };
       }
@@ -99,7 +186,7 @@ export class ActionResolver {
               ? Number(value)
               : NaN;
         if (Number.isNaN(n) && value !== 'NaN' && !(typeof value === 'number')) {
-          return { error: `'${layout.info.name}' takes a real number, not ${JSON.stringify(value)}` };
+          return { error: `'${name}' takes a real number, not ${JSON.stringify(value)}` };
         }
         return { number: n, valueClass: 'real' };
       }
@@ -107,18 +194,18 @@ export class ActionResolver {
       case 'object': {
         if (typeof value !== 'string') {
           return {
-            error: `'${layout.info.name}' takes a value of ${range.name}, not ${JSON.stringify(value)}`,
+            error: `'${name}' takes a value of ${range.name}, not ${JSON.stringify(value)}`,
           };
         }
         // An enum value without `@` is taken as an object name: it is stored, and equals no enum value.
-        const name = value.startsWith('$') ? value.slice(1) : value;
+        const symbol = value.startsWith('$') ? value.slice(1) : value;
         return {
-          number: this.grounded.symbols.id(name),
-          valueClass: name.startsWith('@') ? 'enum' : 'object',
+          number: this.grounded.symbols.id(symbol),
+          valueClass: symbol.startsWith('@') ? 'enum' : 'object',
         };
       }
       case 'struct':
-        return { error: `not yet supported in simulation: vector-valued action '${layout.info.name}'` };
+        return { error: `not yet supported in simulation: nested vectors ('${name}')` };
     }
   }
 
@@ -150,12 +237,7 @@ export class ActionResolver {
       if (layout.vector && written.kind === 'struct') {
         // A vector-valued action's members sit side by side; each grounding starts from the default's.
         const labels = layout.vector.labels;
-        const members = labels.map((label) => {
-          const member = written.wildcard
-            ? written.members[0]?.value
-            : written.members.find((m) => m.label === label)?.value;
-          return member ? constantToNumber(member, this.grounded.symbols) : NaN;
-        });
+        const members = this.defaultMembers(layout);
         for (let slot = 0; slot < layout.count; slot++)
           values[layout.offset + slot] = members[slot % labels.length]!;
         continue;

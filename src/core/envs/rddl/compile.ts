@@ -9,6 +9,7 @@ import type { SourceLocation } from '../../errors';
 import type { Expr } from './ast';
 import type { ExprContext, PvarInfo } from './domain';
 import { ARRAY_PARAMS, CompileError, ExpressionCompiler, ModuleBuilder, type Code } from './compile-expr';
+import { rddlsimOrderingFailure } from './rddlsim-ordering';
 import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
 import { rollStatements } from './roll';
 import type { CompiledRuntime } from './runtime';
@@ -79,6 +80,11 @@ interface Statement {
 
 /** Compiles a grounded instance; throws CompileError (with a location) for what cannot be simulated. */
 export function compileProgram(grounded: GroundedInstance, options: CompileOptions): CompiledProgram {
+  if (options.quirks) {
+    // rddlsim orders the fluents before it simulates; where that fails, its server exits.
+    const failure = rddlsimOrderingFailure(grounded);
+    if (failure) throw failure;
+  }
   const module = new ModuleBuilder();
   const positionTables = new Map<string, number>();
   for (const type of grounded.typeValues.keys()) positionTables.set(type, positionTables.size);

@@ -198,6 +198,11 @@ function throwFirstError(diagnostics: RddlDiagnostic[], code: string): void {
 export interface LoadOptions {
   /** Which instance to load, when the texts define several. */
   instance?: string;
+  /**
+   * Also prepare rddlsim's semantics (`rddlsimQuirks`), so that what rddlsim's server fails on before it
+   * simulates (its fluent ordering) fails the load, located.
+   */
+  rddlsimQuirks?: boolean;
 }
 
 /**
@@ -241,10 +246,12 @@ export function loadRddl(sources: readonly RddlSource[], options: LoadOptions = 
     throw error;
   }
   const texts = new Map(sources.map((s) => [s.name, s.text]));
-  return new CompiledModel(
+  const model = new CompiledModel(
     grounded,
     program,
     texts,
     resolved.diagnostics.filter((d) => d.severity === 'warning'),
   );
+  if (options.rddlsimQuirks) model.program(true);
+  return model;
 }

@@ -16,6 +16,8 @@ import type {
 import type { ConstValue } from './ast';
 import { ActionResolver } from './actions';
 import { compileProgram, type CompiledProgram } from './compile';
+import { CompileError } from './compile-expr';
+import { ProtoplayError } from '../../errors';
 import type { GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
 import { CompiledSimulator } from './simulator';
@@ -106,7 +108,13 @@ export class CompiledModel implements RddlModel {
   program(quirks: boolean): CompiledProgram {
     let program = this.#programs.get(quirks);
     if (!program) {
-      program = compileProgram(this.#grounded, { quirks });
+      try {
+        program = compileProgram(this.#grounded, { quirks });
+      } catch (error) {
+        if (error instanceof CompileError)
+          throw new ProtoplayError('rddl-compile', error.message, error.location);
+        throw error;
+      }
       this.#programs.set(quirks, program);
     }
     return program;

@@ -62,7 +62,9 @@ export const RDDLSIM_QUIRKS: readonly RddlsimQuirk[] = [
       'rddlsim keeps the variables of an expression in one table. When a nested forall, exists, sum, prod, ' +
       'min or max re-binds a variable that an enclosing one already bound (exists_{?l : t} inside a scope of ' +
       '?l), it removes the variable when it finishes, so the enclosing expression loses its value: reading ' +
-      'it afterwards fails (rddlsim crashes on its own pizza and package examples this way). A quantifier ' +
+      'it afterwards fails. rddlsim already meets this when it orders the fluents before the first round, and ' +
+      'its server exits (its own pizza example does this); Protoplay then fails to load, naming the cpf, the ' +
+      'variable and the read. A quantifier ' +
       'that stops early on a random body leaves its own last value instead. The intended meaning is ordinary ' +
       'scoping: the inner variable hides the outer one only inside the nested expression.',
   },

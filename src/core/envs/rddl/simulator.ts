@@ -176,8 +176,16 @@ export class CompiledSimulator implements RddlSimulator {
       if (resolved.isDefault) continue;
       nondefault++;
       if (resolved.kind === 'apply') {
-        a[resolved.index] = resolved.value;
-        this.#touched.push(resolved.index);
+        const values = resolved.values;
+        if (values) {
+          for (let member = 0; member < values.length; member++) {
+            a[resolved.index + member] = values[member]!;
+            this.#touched.push(resolved.index + member);
+          }
+        } else {
+          a[resolved.index] = resolved.value;
+          this.#touched.push(resolved.index);
+        }
       }
     }
     const counted = options?.nondefaultCount ?? nondefault;

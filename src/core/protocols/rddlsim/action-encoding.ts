@@ -145,6 +145,13 @@ function valueProblem(
     case 'real':
       return typeof value === 'number' ? undefined : wrong('a real number');
     default: {
+      if (!info.types.some((type) => type.name === decl.range)) {
+        // A vector (RDDL2 struct) type: the text rddlsim prints, `< @a: 1, @b: 2 >` (the simulator checks
+        // the members).
+        return typeof value === 'string' && value.trim().startsWith('<')
+          ? undefined
+          : wrong(`a ${decl.range} vector, written < @member: value, ... >`);
+      }
       const values = typeValues(info, decl.range);
       if (typeof value === 'string' && values.includes(value.startsWith('$') ? value.slice(1) : value))
         return undefined;

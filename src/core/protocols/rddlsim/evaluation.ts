@@ -37,7 +37,7 @@ export function createRddlsimEpisodePlayer(): EpisodePlayer {
       return loadSessionEnvironment({
         files: settings.files,
         ...(settings.instance ? { instance: settings.instance } : {}),
-        rddlsimQuirks: false,
+        rddlsimQuirks: settings.semantics === 'rddlsim' || (settings.rddlsimQuirks ?? false),
       });
     }
     if (!settings.example) throw new Error('give RDDL files or the id of a built-in example');

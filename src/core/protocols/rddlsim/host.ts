@@ -228,6 +228,8 @@ export class HostConnection {
   #phase: Phase = 'session-request';
   #noHeader = false;
   #session: SessionState | undefined;
+  /** Set when the instance cannot be set up under rddlsim's semantics (the real server exits at the first round). */
+  #setupFailure: ProtoplayError | undefined;
   #machine: ServerMachineState = rddlsimServerMachine.initial();
   /** Wire messages of this connection so far (both directions), for violation indices. */
   #messageCount = 0;
@@ -412,15 +414,25 @@ export class HostConnection {
     }
     const task = request.inputLanguage === 'pddl' ? (hosted.pddlTask ?? null) : hosted.task;
     const options = this.#host.options;
+    let simulator: RddlSimulator;
+    try {
+      simulator = hosted.model.createSimulator({
+        seed: options.seed + this.sessionId - 1,
+        rddlsimQuirks: options.rddlsimQuirks,
+        generator: options.generator,
+      });
+    } catch (error) {
+      // Under rddlsim's semantics, what rddlsim fails on before simulating (its fluent ordering): the real
+      // server still sends session-init and exits at the first round-request, when it sets up the state.
+      if (!(error instanceof ProtoplayError)) throw error;
+      this.#setupFailure = error;
+      simulator = hosted.model.createSimulator({ seed: options.seed + this.sessionId - 1 });
+    }
     this.#session = {
       instanceName: request.problemName,
       clientName: request.clientName,
       hosted,
-      simulator: hosted.model.createSimulator({
-        seed: options.seed + this.sessionId - 1,
-        rddlsimQuirks: options.rddlsimQuirks,
-        generator: options.generator,
-      }),
+      simulator,
       round: 0,
       executePolicy: true,
       step: 0,
@@ -474,6 +486,15 @@ export class HostConnection {
         'rddlsim.host.process-exit',
         'process-exits',
         `<${root.name}> where a round-request is expected: the real server process exits here (System.exit(1)), ending every session it serves`,
+      );
+      this.#close();
+      return;
+    }
+    if (this.#setupFailure) {
+      this.#note(
+        'rddlsim.host.process-exit',
+        'process-exits',
+        `${this.#setupFailure.format()}: the real server process exits here, at the first round-request (System.exit(1)), ending every session it serves`,
       );
       this.#close();
       return;

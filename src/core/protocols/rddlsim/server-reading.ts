@@ -203,7 +203,10 @@ function applyActions(parsed: readonly ParsedAction[], model: RddlModel): Action
     const isAction = decl.kind === 'action-fluent';
     if (!isAction) notAnAction ??= decl.name;
     const hasDefault = isAction || decl.kind === 'state-fluent' || decl.kind === 'non-fluent';
-    if (hasDefault && decl.default !== undefined && !javaEquals(decl.default, value)) {
+    // An action with no scalar default is vector-valued: rddlsim reads the value's text as an object name,
+    // which never equals its default vector, so it always counts (the simulator then reads the text).
+    const vectorAction = isAction && decl.default === undefined;
+    if (vectorAction || (hasDefault && decl.default !== undefined && !javaEquals(decl.default, value))) {
       if (!isAction)
         return {
           kind: 'not-applicable',

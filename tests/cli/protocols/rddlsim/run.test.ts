@@ -200,3 +200,28 @@ describe.concurrent('protoplay run rddlsim', () => {
     expect(report.rounds.map((round) => round.reward)).toEqual([0, 0]);
   });
 });
+
+describe('protoplay run rddlsim on RDDL rddlsim cannot order', () => {
+  const convoy = join(import.meta.dirname, '../../../core/envs/rddl/rebinding/convoy.rddl');
+  const args = [
+    'run',
+    'rddlsim',
+    '--domain',
+    convoy,
+    '--instance-name',
+    'convoy_two_trucks',
+    '--rounds',
+    '1',
+  ];
+
+  it('fails at load with the located reason under --semantics rddlsim, and plays it by default', async () => {
+    const failed = await runInProcess([...args, '--semantics', 'rddlsim']);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(
+      /convoy\.rddl:12:63: rddlsim cannot order this domain's fluents: collecting the parents of blocked\(t1\), it reads \?l in at\(\?t, \?l\)/,
+    );
+    const played = await runInProcess(args);
+    expect(played.code).toBe(0);
+    expect(played.stdout).toMatch(/total reward\s+10\.0/);
+  });
+});

@@ -206,7 +206,7 @@ describe('vector-valued fluents', () => {
     expect(state().get('back()')!.value).toBe(false);
   });
 
-  it('read a vector-valued action at its default (setting one is not simulated yet)', () => {
+  it('read a vector-valued action at its default, and compare a set one with it', () => {
     const simulator = loadRddl(
       testSources({
         types: 'obj : object; step : <@dx : real, @dy : real>;',
@@ -219,8 +219,79 @@ describe('vector-valued fluents', () => {
     expect(simulator.step([])).toMatchObject({ kind: 'ok' });
     expect(byName(simulator.stateFluents()).get('x()')!.value).toBe(1.5);
     expect(simulator.step([{ name: 'move', args: [], value: '< @dx : 1.0, @dy : 0.0 >' }])).toMatchObject({
-      kind: 'error',
-      message: "not yet supported in simulation: vector-valued action 'move'",
+      kind: 'illegal',
+      illegal: { reason: 'action-precondition' },
+    });
+    // The default written out is the default: allowed, and x moves by 0.5 + 1.0 again.
+    expect(simulator.step([{ name: 'move', args: [], value: '< @dy: -1.0, @dx: 0.5 >' }])).toMatchObject({
+      kind: 'ok',
+    });
+    expect(byName(simulator.stateFluents()).get('x()')!.value).toBe(3);
+  });
+
+  describe('set vector-valued actions (rovers moving by < @dx, @dy >)', () => {
+    const model = loadRddl(
+      testSources({
+        types: 'rover : object; motion : <@dx : real, @dy : int>;',
+        pvariables: `    move(rover) : { action-fluent, motion, default = < @dx : 0.0, @dy : 0 > };
+    x(rover) : { state-fluent, real, default = 0.0 };
+    y(rover) : { state-fluent, int, default = 0 };`,
+        cpfs: `    x'(?r) = x(?r) + move(?r).@dx;
+    y'(?r) = y(?r) + move(?r).@dy;`,
+        reward: 'sum_{?r : rover}[x(?r) + y(?r)]',
+        instance: 'objects { rover : {r1, r2}; };',
+        maxNondef: 'max-nondef-actions = 1;',
+      }),
+    );
+    const positions = (sim: ReturnType<typeof model.createSimulator>) =>
+      sim.stateFluents().map((f) => `${f.name}(${f.args.join()})=${f.value}`);
+
+    it('applies each member to its grounding only, as written by rddlsim (< @dx: 1.5, @dy: -2 >)', () => {
+      const simulator = model.createSimulator({ seed: 1 });
+      expect(simulator.step([{ name: 'move', args: ['r2'], value: '< @dx: 1.5, @dy: -2 >' }])).toMatchObject({
+        kind: 'ok',
+      });
+      expect(positions(simulator)).toEqual(
+        expect.arrayContaining(['x(r1)=0', 'x(r2)=1.5', 'y(r1)=0', 'y(r2)=-2']),
+      );
+      // The next step starts from the default again; a left-out member keeps the default's value.
+      simulator.step([{ name: 'move', args: ['$r1'], value: '< @dy: 3 >' }]);
+      expect(positions(simulator)).toEqual(
+        expect.arrayContaining(['x(r1)=0', 'x(r2)=1.5', 'y(r1)=3', 'y(r2)=-2']),
+      );
+    });
+
+    it('counts a vector equal to the default as no action, and others toward max-nondef-actions', () => {
+      const simulator = model.createSimulator({ seed: 1 });
+      const both = [
+        { name: 'move', args: ['r1'], value: '< @dx: 1.0, @dy: 0 >' },
+        { name: 'move', args: ['r2'], value: '< @dx: 0.0, @dy: 0 >' },
+      ];
+      expect(simulator.step(both)).toMatchObject({ kind: 'ok' });
+      expect(positions(simulator)).toEqual(expect.arrayContaining(['x(r1)=1', 'x(r2)=0']));
+      both[1]!.value = '< @dx: 0.0, @dy: 1 >';
+      expect(simulator.step(both)).toMatchObject({
+        kind: 'illegal',
+        illegal: { reason: 'max-nondef-actions' },
+      });
+    });
+
+    it('names what is wrong with a vector value', () => {
+      const simulator = model.createSimulator({ seed: 1 });
+      expect(simulator.step([{ name: 'move', args: ['r1'], value: 1 }])).toMatchObject({
+        kind: 'error',
+        message: expect.stringContaining("'move' is a vector (motion): its value is written <"),
+      });
+      expect(simulator.step([{ name: 'move', args: ['r1'], value: '< @dz: 1.0 >' }])).toMatchObject({
+        kind: 'error',
+        message: '\'move\' has no member "@dz" (its members: @dx, @dy)',
+      });
+      expect(simulator.step([{ name: 'move', args: ['r1'], value: '< @dx: 1.0, @dy: 0.5 >' }])).toMatchObject(
+        {
+          kind: 'error',
+          message: '\'move.@dy\' takes an int, not "0.5"',
+        },
+      );
     });
   });
 

@@ -4,6 +4,7 @@ import {
   encodeValue,
   instanceSummary,
 } from '../../../../src/core/protocols/rddlsim/action-encoding';
+import { loadRddl } from '../../../../src/core/envs/rddl';
 import { createProbeModel } from './probe-model';
 
 const { info } = createProbeModel();
@@ -85,6 +86,38 @@ describe('encodeActions', () => {
   it('checks only the shape without domain facts', () => {
     expect(encodeActions({ name: 'anything', args: ['x'], value: 2.5 }).actions).toEqual([
       { name: 'anything', args: ['x'], value: '2.5' },
+    ]);
+  });
+});
+
+describe('encodeActions with a vector-valued action', () => {
+  const rovers = loadRddl([
+    {
+      name: 'rovers.rddl',
+      text: `domain rovers {
+  types { rover : object; motion : <@dx : real, @dy : int>; };
+  pvariables {
+    move(rover) : { action-fluent, motion, default = < @dx : 0.0, @dy : 0 > };
+    x(rover) : { state-fluent, real, default = 0.0 };
+  };
+  cpfs { x'(?r) = x(?r) + move(?r).@dx; };
+  reward = 0;
+}
+instance rovers_one { domain = rovers; objects { rover : {r1}; }; horizon = 2; discount = 1.0; }`,
+    },
+  ]).info;
+
+  it('sends the text a policy returns, < @dx: 1.5, @dy: 2 >, and refuses another kind of value', () => {
+    const { actions, problems } = encodeActions(
+      [
+        { name: 'move', args: ['r1'], value: '< @dx: 1.5, @dy: 2 >' },
+        { name: 'move', args: ['r1'], value: 1.5 },
+      ],
+      { info: rovers },
+    );
+    expect(actions).toEqual([{ name: 'move', args: ['r1'], value: '< @dx: 1.5, @dy: 2 >' }]);
+    expect(problems.map((p) => p.message)).toEqual([
+      'move takes a motion vector, written < @member: value, ... >, got 1.5',
     ]);
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RddlModel, SimulatorOptions } from '../../../../src/core/envs/rddl/api';
 import { parseServerMessage } from '../../../../src/core/protocols/rddlsim/codec';
 import {
@@ -593,5 +595,77 @@ describe('host: vector-valued fluents', () => {
     const next = send(connection, NOOP);
     expect(fluentValue(next.sent[0]!, 'span')).toBe('< @lo: 2, @hi: 5.0 >');
     expect(fluentValue(next.sent[0]!, 'seen')).toBe('< $east: true, $west: false >');
+  });
+});
+
+describe('host: an instance rddlsim cannot order', () => {
+  const convoy = readFileSync(
+    join(import.meta.dirname, '..', '..', 'envs', 'rddl', 'rebinding', 'convoy.rddl'),
+    'utf8',
+  );
+  const host = (quirks: boolean) =>
+    new RddlsimHost({
+      rounds: 1,
+      rddlsimQuirks: quirks,
+      resolveInstance: (name) => ({
+        model: loadRddl([{ name: 'convoy.rddl', text: convoy }], { instance: name }),
+        task: 'domain convoy {}\n\ninstance\n',
+      }),
+    });
+
+  it('sends session-init, then closes at the first round-request where the real server process exits', () => {
+    const connection = host(true).accept();
+    expect(send(connection, request('convoy_two_trucks')).sent.map((m) => m.type)).toEqual(['session-init']);
+    const reaction = send(connection, ROUND_REQUEST);
+    expect(reaction.sent).toEqual([]);
+    expect(reaction.closed).toBe(true);
+    expect(reaction.notes[0]).toMatch(
+      /^process-exits: convoy\.rddl:12:\d+: rddlsim cannot order .*blocked\(t1\).*System\.exit\(1\)/,
+    );
+  });
+
+  it('plays it with the language semantics', () => {
+    const connection = host(false).accept();
+    send(connection, request('convoy_two_trucks'));
+    expect(send(connection, ROUND_REQUEST).sent[0]).toMatchObject({ type: 'round-init' });
+  });
+});
+
+describe('host: a vector-valued action on the wire', () => {
+  const domain = `domain rovers {
+  types { rover : object; motion : <@dx : real, @dy : int>; };
+  pvariables {
+    move(rover) : { action-fluent, motion, default = < @dx : 0.0, @dy : 0 > };
+    x(rover) : { state-fluent, real, default = 0.0 };
+  };
+  cpfs { x'(?r) = x(?r) + move(?r).@dx * move(?r).@dy; };
+  reward = sum_{?r : rover}[x(?r)];
+}
+instance rovers_two {
+  domain = rovers;
+  objects { rover : {r1, r2}; };
+  max-nondef-actions = 1;
+  horizon = 3;
+  discount = 1.0;
+}
+`;
+  const host = () =>
+    new RddlsimHost({
+      rounds: 1,
+      resolveInstance: () => ({
+        model: loadRddl([{ name: 'rovers.rddl', text: domain }]),
+        task: 'domain rovers {}\n\ninstance\n',
+      }),
+    });
+
+  it('reads the value as rddlsim prints and its client sends it (< @dx: 1.5, @dy: 2 >, escaped)', () => {
+    const connection = host().accept();
+    send(connection, request('rovers_two'), ROUND_REQUEST);
+    // rddlsim's client writes STRUCT_VAL.toString() as a DOM text node: < and > escaped.
+    const moved = send(connection, actions(action('move', '&lt; @dx: 1.5, @dy: 2 &gt;', '$r2'))).sent[0]!;
+    expect(fluentValue(moved, 'x', ['r2'])).toBe('3.0');
+    const turn = send(connection, NOOP).sent[0]!;
+    expect(fluentValue(turn, 'x', ['r2'])).toBe('3.0');
+    expect(fluentValue(turn, 'x', ['r1'])).toBe('0.0');
   });
 });

@@ -41,4 +41,30 @@ describe('runSession, the library entry', () => {
     const broken = [{ name: 'broken.rddl', text: 'domain broken {\n  types { t : object; \n' }];
     await expect(runSession({ rddl: broken, act: () => null })).rejects.toThrow(/broken\.rddl:\d+:\d+/);
   });
+
+  it('plays a policy that sets a vector-valued action, through the wire', async () => {
+    const rovers = [
+      {
+        name: 'rovers.rddl',
+        text: `domain rovers {
+  types { rover : object; motion : <@dx : real, @dy : int>; };
+  pvariables {
+    move(rover) : { action-fluent, motion, default = < @dx : 0.0, @dy : 0 > };
+    x(rover) : { state-fluent, real, default = 0.0 };
+  };
+  cpfs { x'(?r) = x(?r) + move(?r).@dx; };
+  reward = sum_{?r : rover}[x(?r)];
+}
+instance rovers_two { domain = rovers; objects { rover : {r1, r2}; }; max-nondef-actions = 1; horizon = 3; discount = 1.0; }`,
+      },
+    ];
+    const result = await runSession({
+      rddl: rovers,
+      act: () => ({ name: 'move', args: ['r2'], value: '< @dx: 2.0, @dy: 1 >' }),
+      rounds: 1,
+    });
+    expect(result.status).toBe('finished');
+    // x(r2) is 0, 2 and 4 in the three states the reward reads.
+    expect(result.rounds[0]!.reward).toBe(6);
+  });
 });

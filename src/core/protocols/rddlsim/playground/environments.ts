@@ -47,12 +47,16 @@ function taskText(files: readonly RddlSource[], model: RddlModel): string {
  * located (`file:line:column: ...`) for a broken one.
  */
 export function loadSessionEnvironment(source: RddlSessionSource): LoadedEnvironment {
-  const key = JSON.stringify([source.files, source.instance ?? null]);
+  const quirks = source.rddlsimQuirks ?? false;
+  const key = JSON.stringify([source.files, source.instance ?? null, quirks]);
   const cached = loaded.get(key);
   if (cached) return cached;
   let model: RddlModel;
   try {
-    model = loadRddl(source.files, source.instance ? { instance: source.instance } : {});
+    model = loadRddl(source.files, {
+      ...(source.instance ? { instance: source.instance } : {}),
+      rddlsimQuirks: quirks,
+    });
   } catch (error) {
     throw new Error(describeError(error), { cause: error });
   }
