@@ -91,7 +91,11 @@ describe('protoplay bridge between a page and misbehaving targets', () => {
           await new Promise<void>((done) => socket.write(Buffer.from([byte]), () => done()));
       })();
     });
-    const resetPort = await tcpTarget((socket) => socket.write('{"half":', () => socket.resetAndDestroy()));
+    // Half a message then a reset, once the page's first bytes show the channel is open (a reset during the
+    // bridge's connect would fail the open instead, on a loaded machine).
+    const resetPort = await tcpTarget((socket) =>
+      socket.once('data', () => socket.write('{"half":', () => socket.resetAndDestroy())),
+    );
     const utf8Port = await tcpTarget((socket) => socket.write(Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0x00])));
     const stallPort = await tcpTarget(() => undefined);
     const echo = await startNulServer();
@@ -185,6 +189,7 @@ describe('protoplay bridge between a page and misbehaving targets', () => {
     const reset = await page.open('reset');
     const resetPeer = new RecordingPeer();
     reset.attach(resetPeer);
+    reset.send('go\0');
     expect(await reset.ended).toMatch(/ECONNRESET|closed/);
     expect(resetPeer.text()).toBe('{"half":');
 
