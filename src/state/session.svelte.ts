@@ -209,7 +209,7 @@ export class Session {
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
-    return await this.#worker().exportJson();
+    return (await this.#worker().exportJson()) as Blob | undefined;
   }
 
   #worker(): Comlink.Remote<SessionWorkerApi> {

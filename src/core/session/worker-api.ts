@@ -52,7 +52,13 @@ export interface SessionWorkerApi {
    * What is on show as a Protoplay JSON file, or undefined when nothing is. A Blob, made in the worker:
    * handing the page the text of a big transcript would cost it a long task to take in.
    */
-  exportJson(): Blob | undefined;
+  exportJson(): JsonFile | undefined;
   /** Resolves once the session's transcript has been stored (or nothing is waiting to be). */
   whenKept(): Promise<void>;
+}
+
+/** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */
+export interface JsonFile {
+  readonly size: number;
+  readonly type: string;
 }
