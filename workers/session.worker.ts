@@ -17,7 +17,7 @@ import {
 import type { Protocol } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
-import { openRecording } from '../src/core/session/open-recording';
+import { readRecording } from '../src/core/session/open-recording';
 import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
 import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
@@ -123,18 +123,21 @@ const api: SessionWorkerApi = {
   async open(files, origin, listener) {
     let opened;
     try {
-      opened = openRecording(files, PROTOCOLS);
+      opened = readRecording(files, PROTOCOLS);
     } catch (error) {
       throw new Error(describeError(error), { cause: error });
     }
     const runner = await runnerOf(opened.protocol);
     replaceCurrent();
     const name = files.length === 1 ? files[0]!.name : undefined;
+    // The first slice of the session goes to the page before it is validated: a big recording is on
+    // screen (log and charts) while its violations are still being looked for.
     current = runner.show(
       { transcript: opened.transcript, origin, ...(name ? { name } : {}) },
       services(opened.protocol, listener),
     );
-    return opened.summary;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return opened.summarise();
   },
   pause: () => current?.pause(),
   resume: () => current?.resume(),
@@ -147,7 +150,10 @@ const api: SessionWorkerApi = {
     if (protocol && protocol.playground) prewarmPolicyWorker(protocol);
   },
   ask: (question, args) => current?.ask(question, args),
-  exportJson: () => current?.exportJson(),
+  exportJson() {
+    const pieces = current?.exportJson();
+    return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
+  },
   whenKept: () => whenKeepersQuiet(),
 };
 

@@ -1,9 +1,9 @@
 /**
  * How fast a big recording opens in the page and how smooth the page stays meanwhile: an rddlsim wire
- * stream of about 100,000 messages / 50 MB (a recorded session's rounds repeated, see
+ * stream of about 100,000 messages (a recorded session's rounds repeated, see
  * bench/inspect/big-recording.ts) is opened through the page's Import dialog of the production build in
  * Chromium, and the time from handing over the file to the first drawn chart (the "Total reward per round"
- * chart with its bars) is measured, while a PerformanceObserver records the page's long tasks (main-thread
+ * chart with its points) is measured, while a PerformanceObserver records the page's long tasks (main-thread
  * tasks over 50 ms). The baseline, in the same run, is a file a tenth of the size. Times are wall clock and
  * grow on a loaded machine; the long tasks say whether the main thread was blocked.
  */
@@ -16,7 +16,8 @@ import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
-const BIG_BYTES = Number(process.env.IMPORT_BYTES ?? 50e6);
+/** Messages in the big file (`IMPORT_MESSAGES`); its size follows (a real session's messages, ~0.8 kB each). */
+const BIG_MESSAGES = Number(process.env.IMPORT_MESSAGES ?? 100_000);
 const REPEATS = 2;
 
 /** Records the page's long tasks from the moment it loads (as text: the page has no bundler helpers). */
@@ -65,9 +66,12 @@ export default async function () {
   const browser = await launchChromium();
   try {
     const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
+    const texts = recorded.filter((m) => m.kind === 'data').map((m) => m.text ?? '');
+    const bytesPerMessage = texts.reduce((sum, t) => sum + Buffer.byteLength(t) + 1, 0) / texts.length;
+    const bigBytes = BIG_MESSAGES * bytesPerMessage;
     const files = [
-      { label: 'baseline (a tenth)', path: join(dir, 'small.log'), bytes: BIG_BYTES / 10 },
-      { label: 'big', path: join(dir, 'big.log'), bytes: BIG_BYTES },
+      { label: 'baseline (a tenth)', path: join(dir, 'small.log'), bytes: bigBytes / 10 },
+      { label: 'big', path: join(dir, 'big.log'), bytes: bigBytes },
     ];
     const rows: (string | number)[][] = [];
     for (const file of files) {

@@ -209,8 +209,7 @@ export class Session {
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
-    const pieces = await this.#worker().exportJson();
-    return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
+    return (await this.#worker().exportJson()) as Blob | undefined;
   }
 
   #worker(): Comlink.Remote<SessionWorkerApi> {
@@ -285,7 +284,12 @@ export class Session {
       );
     }
     if (update.deferred && deferredJson !== undefined && update.read)
-      this.transcript.appendDeferred(deferredJson, update.deferred.messages, update.read);
+      this.transcript.appendDeferred(
+        deferredJson,
+        update.deferred.messages,
+        update.read,
+        update.deferred.places,
+      );
     else if (update.messages.length || update.annotations.length)
       this.transcript.append(update.messages, update.annotations, update.read);
     if (update.views !== undefined) this.views?.apply(update.views);

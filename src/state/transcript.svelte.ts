@@ -1,6 +1,6 @@
 import type { Annotation, Transcript, TranscriptMessage } from '../core/transcript/model';
 import type { ReaderNews, TranscriptOrigin, TurnPlace } from '../core/protocols/session-contract';
-import { DeferredBatches } from './deferred-batches';
+import { DeferredBatches, type BatchPlaces } from './deferred-batches';
 import { applyRoundNews } from '../core/session/reader-news';
 import type {
   MessageSummary,
@@ -98,7 +98,7 @@ export class TranscriptState {
     // A turn's true state is annotated with the turn's own message, so it travels in the same batch.
     const annotations =
       this.#annotationsAt[turn.index] ??
-      this.#deferred.batchOf(turn.index)?.annotations.filter((a) => a.index === turn.index) ??
+      this.#deferred.annotationsOf(turn.index)?.filter((a) => a.index === turn.index) ??
       [];
     reader.append([message], annotations);
     const read = reader.turns[0];
@@ -125,8 +125,7 @@ export class TranscriptState {
   message(index: number): TranscriptMessage | undefined {
     const known = this.#transcript?.messages[index];
     if (known) return known;
-    const batch = this.#deferred.batchOf(index);
-    return batch?.messages[index - (batch.messages[0]?.index ?? 0)];
+    return this.#deferred.message(index);
   }
 
   /**
@@ -236,12 +235,12 @@ export class TranscriptState {
 
   /**
    * Adds a batch a session worker sent as JSON text (`{ messages, annotations }`, `messageCount`
-   * messages) with its reading: the views get the reading at once, the text is parsed only when one of
+   * messages, each at its place in `places` when given) with its reading: the views get the reading at once, the text is parsed only when one of
    * its messages is shown, or the whole transcript is asked for.
    */
-  appendDeferred(json: string, messageCount: number, news: ReaderNews): void {
+  appendDeferred(json: string, messageCount: number, news: ReaderNews, places?: BatchPlaces): void {
     if (!this.#transcript) return;
-    this.#deferred.add(json, messageCount);
+    this.#deferred.add(json, messageCount, places);
     this.append([], [], news);
   }
 

@@ -2,39 +2,54 @@ import { describe, expect, it } from 'vitest';
 import { createRddlsimReader } from '../../src/core/protocols/rddlsim/reader';
 import { TranscriptState } from '../../src/state/transcript.svelte';
 import { ReaderNewsBuilder } from '../../src/core/session/reader-news';
+import { batchText } from '../../src/core/session/update-batcher';
 import { playEmulatedSession, splitIntoBatches } from '../core/session/emulated-transcript';
 
 describe('the transcript on screen, fed by a session worker', () => {
-  it('shows the worker’s reading, and reads a turn’s fluents and a message’s text only when asked', async () => {
-    const transcript = await playEmulatedSession(3);
-    const { messages, annotations, ...header } = transcript;
-    const state = new TranscriptState();
-    state.reset({ ...header, messages: [], annotations: [] }, createRddlsimReader, 'live');
-    const builder = new ReaderNewsBuilder(createRddlsimReader());
-    for (const batch of splitIntoBatches(transcript, 11)) {
-      const news = builder.take(batch.messages, batch.annotations);
-      state.appendDeferred(JSON.stringify(batch), batch.messages.length, news);
-    }
+  it.each([
+    ['as plain JSON', false],
+    ['with where each message is in it', true],
+  ])(
+    'shows the worker’s reading of batches sent %s, and reads a turn’s fluents and a message’s text only when asked',
+    async (_, withPlaces) => {
+      const transcript = await playEmulatedSession(3);
+      const { messages, annotations, ...header } = transcript;
+      const state = new TranscriptState();
+      state.reset({ ...header, messages: [], annotations: [] }, createRddlsimReader, 'live');
+      const builder = new ReaderNewsBuilder(createRddlsimReader());
+      for (const batch of splitIntoBatches(transcript, 11)) {
+        const news = builder.take(batch.messages, batch.annotations);
+        if (withPlaces) {
+          const { json, places } = batchText(batch.messages, batch.annotations);
+          // The text is the batch's JSON, and each place holds exactly its message.
+          expect(JSON.parse(json)).toEqual(batch);
+          batch.messages.forEach((message, i) =>
+            expect(JSON.parse(json.slice(places.messages[i], places.messages[i + 1]! - 1))).toEqual(message),
+          );
+          state.appendDeferred(json, batch.messages.length, news, places);
+        } else state.appendDeferred(JSON.stringify(batch), batch.messages.length, news);
+      }
 
-    // The page's own reading of the whole transcript, to compare with.
-    const whole = createRddlsimReader();
-    whole.append(messages, annotations);
-    expect(state.messages).toEqual(whole.messages);
-    expect(state.rounds).toEqual(whole.rounds);
-    expect(state.notes).toEqual(whole.notes);
-    expect(state.types).toEqual([...new Set(whole.messages.map((m) => m.type))]);
-    for (const position of [0, 5, whole.turns.length - 1]) {
-      const turn = state.turnAt(position)!;
-      expect(turn).toEqual(whole.turns[position]);
-      // True state included: the emulator records it with every turn.
-      expect(turn.world?.length).toBeGreaterThan(0);
-    }
-    expect(state.message(42)).toEqual(messages[42]);
-    // Asking for the whole transcript (an export) parses everything, in order.
-    expect(state.transcript?.messages).toEqual(messages);
-    expect(state.transcript?.annotations).toEqual(annotations);
-    expect(state.message(messages.length - 1)).toEqual(messages[messages.length - 1]);
-  });
+      // The page's own reading of the whole transcript, to compare with.
+      const whole = createRddlsimReader();
+      whole.append(messages, annotations);
+      expect(state.messages).toEqual(whole.messages);
+      expect(state.rounds).toEqual(whole.rounds);
+      expect(state.notes).toEqual(whole.notes);
+      expect(state.types).toEqual([...new Set(whole.messages.map((m) => m.type))]);
+      for (const position of [0, 5, whole.turns.length - 1]) {
+        const turn = state.turnAt(position)!;
+        expect(turn).toEqual(whole.turns[position]);
+        // True state included: the emulator records it with every turn.
+        expect(turn.world?.length).toBeGreaterThan(0);
+      }
+      expect(state.message(42)).toEqual(messages[42]);
+      // Asking for the whole transcript (an export) parses everything, in order.
+      expect(state.transcript?.messages).toEqual(messages);
+      expect(state.transcript?.annotations).toEqual(annotations);
+      expect(state.message(messages.length - 1)).toEqual(messages[messages.length - 1]);
+    },
+  );
 
   it('publishes once for a batch of changes', async () => {
     const transcript = await playEmulatedSession(1);

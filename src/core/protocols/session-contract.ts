@@ -101,7 +101,15 @@ export interface SessionUpdate {
    * annotations }`) instead of in `messages` and `annotations`: the page parses it only when it shows one
    * of them. Always comes with `read`.
    */
-  deferred?: { messages: number };
+  deferred?: {
+    messages: number;
+    /**
+     * Where each message's JSON starts in the text (it ends one character before the next start; a last
+     * start follows the last message as if a comma came next), and where the annotations' array starts
+     * and ends: the page can parse the one message it shows, not the whole batch.
+     */
+    places?: { messages: number[]; annotations: [number, number] };
+  };
   /** The protocol's own news for its views (MASSim's timeline, agents and log rows), read by its adapter. */
   views?: unknown;
 }

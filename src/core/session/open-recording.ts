@@ -24,14 +24,20 @@ export function problemPlace(problem: ImportProblem): string {
   return problem.file;
 }
 
+/** A recording read but not yet validated: the session to show first, and what sums it up afterwards. */
+export interface ReadRecording {
+  transcript: Transcript;
+  protocol: Protocol;
+  /** Validates the session and sums it up (the longer part of opening a big recording). */
+  summarise(): ImportSummary;
+}
+
 /**
- * Reads, validates and sums up a recording. Throws a located ProtoplayError when the files hold no session
- * at all (the first problem says why).
+ * Reads a recording, leaving its validation for later: the page can be shown the session while it is
+ * validated. Throws a located ProtoplayError when the files hold no session at all (the first problem
+ * says why).
  */
-export function openRecording(
-  inputs: readonly ImportInput[],
-  protocols: readonly Protocol[],
-): OpenedRecording {
+export function readRecording(inputs: readonly ImportInput[], protocols: readonly Protocol[]): ReadRecording {
   const result = importRecording(inputs, protocols);
   const transcript = result.transcripts[0];
   const protocol = transcript && protocols.find((p) => p.id === transcript.protocol);
@@ -43,15 +49,13 @@ export function openRecording(
       problem ? `${problemPlace(problem)}: ${problem.message}` : `${names} holds no session`,
     );
   }
-  const { violations } = validateTranscript(transcript, protocol);
-  const reader = protocol.createReader();
-  reader.append(transcript.messages, transcript.annotations);
-  const connections = new Set(transcript.messages.map((message) => message.conn));
-  for (const connection of transcript.connections) connections.add(connection.id);
-  return {
-    transcript,
-    protocol,
-    summary: {
+  const summarise = (): ImportSummary => {
+    const { violations } = validateTranscript(transcript, protocol);
+    const reader = protocol.createReader();
+    reader.append(transcript.messages, transcript.annotations);
+    const connections = new Set(transcript.messages.map((message) => message.conn));
+    for (const connection of transcript.connections) connections.add(connection.id);
+    return {
       protocol: protocol.id,
       format: result.description,
       sessions: result.transcripts.length,
@@ -66,6 +70,19 @@ export function openRecording(
         ...(violation.channel !== undefined ? { channel: violation.channel } : {}),
       })),
       problems: result.problems.map((problem) => ({ ...problem })),
-    },
+    };
   };
+  return { transcript, protocol, summarise };
+}
+
+/**
+ * Reads, validates and sums up a recording. Throws a located ProtoplayError when the files hold no session
+ * at all (the first problem says why).
+ */
+export function openRecording(
+  inputs: readonly ImportInput[],
+  protocols: readonly Protocol[],
+): OpenedRecording {
+  const read = readRecording(inputs, protocols);
+  return { transcript: read.transcript, protocol: read.protocol, summary: read.summarise() };
 }

@@ -5,7 +5,7 @@
  * views travel (a contest match is tens of megabytes of wire text). The latest status and the like ride
  * along either way.
  */
-import type { Transcript } from '../transcript/model';
+import type { Annotation, Transcript, TranscriptMessage } from '../transcript/model';
 import type { TranscriptReader } from '../protocols/reading';
 import type {
   SessionListener,
@@ -20,6 +20,38 @@ export type UpdateExtra = Omit<
   SessionUpdate,
   'messages' | 'annotations' | 'header' | 'reset' | 'read' | 'deferred' | 'views'
 >;
+
+/** Where the messages and annotations of a batch's text are (see `SessionUpdate.deferred`). */
+type DeferredPlaces = NonNullable<NonNullable<SessionUpdate['deferred']>['places']>;
+
+/**
+ * A batch as the JSON text `{ messages, annotations }`, with where each message is in it: one message can
+ * then be read without parsing the thousands around it.
+ */
+export function batchText(
+  messages: readonly TranscriptMessage[],
+  annotations: readonly Annotation[],
+): { json: string; places: DeferredPlaces } {
+  const parts: string[] = ['{"messages":['];
+  let length = parts[0]!.length;
+  const at: number[] = [];
+  messages.forEach((message, i) => {
+    const text = (i ? ',' : '') + JSON.stringify(message);
+    at.push(length + (i ? 1 : 0));
+    parts.push(text);
+    length += text.length;
+  });
+  // As if a comma followed the last message too: message i is at `[at[i], at[i + 1] - 1)`.
+  at.push(length + 1);
+  const between = '],"annotations":';
+  const annotationsText = JSON.stringify(annotations);
+  const start = length + between.length;
+  parts.push(between, annotationsText, '}');
+  return {
+    json: parts.join(''),
+    places: { messages: at, annotations: [start, start + annotationsText.length] },
+  };
+}
 
 /** What goes to the page. */
 export type BatchedContent =
@@ -80,6 +112,7 @@ export class UpdateBatcher {
       : {};
     let update: SessionUpdate;
     let deferred: string | undefined;
+    let places: DeferredPlaces | undefined;
     if (content.kind === 'views') {
       update = { ...reset, messages: [], annotations: [], views: content.news(), ...this.#extra };
     } else {
@@ -87,10 +120,8 @@ export class UpdateBatcher {
       const newMessages = messages.slice(this.#messagesSent);
       const newAnnotations = annotations.slice(this.#annotationsSent);
       // With a reading, the page needs the messages themselves only now and then: they travel as text.
-      deferred =
-        this.#news && (newMessages.length || newAnnotations.length)
-          ? JSON.stringify({ messages: newMessages, annotations: newAnnotations })
-          : undefined;
+      if (this.#news && (newMessages.length || newAnnotations.length))
+        ({ json: deferred, places } = batchText(newMessages, newAnnotations));
       update = {
         ...reset,
         ...(this.#first
@@ -99,7 +130,7 @@ export class UpdateBatcher {
         messages: deferred ? [] : newMessages,
         annotations: deferred ? [] : newAnnotations,
         ...(this.#news ? { read: this.#news.take(newMessages, newAnnotations) } : {}),
-        ...(deferred ? { deferred: { messages: newMessages.length } } : {}),
+        ...(deferred ? { deferred: { messages: newMessages.length, ...(places ? { places } : {}) } } : {}),
         ...this.#extra,
       };
       this.#messagesSent = messages.length;

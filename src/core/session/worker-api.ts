@@ -48,8 +48,17 @@ export interface SessionWorkerApi {
   prewarm(protocol: string): void;
   /** A question of the protocol's views about what is on show (see the protocol's playground). */
   ask(question: string, args: unknown[]): unknown;
-  /** What is on show as Protoplay JSON pieces, or undefined when nothing is. */
-  exportJson(): string[] | undefined;
+  /**
+   * What is on show as a Protoplay JSON file, or undefined when nothing is. A Blob, made in the worker:
+   * handing the page the text of a big transcript would cost it a long task to take in.
+   */
+  exportJson(): JsonFile | undefined;
   /** Resolves once the session's transcript has been stored (or nothing is waiting to be). */
   whenKept(): Promise<void>;
+}
+
+/** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */
+export interface JsonFile {
+  readonly size: number;
+  readonly type: string;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
-import { openRecording } from '../../../src/core/session/open-recording';
+import { openRecording, readRecording } from '../../../src/core/session/open-recording';
 import { RDDLSIM_RECORDINGS } from '../protocols/rddlsim/recordings';
 
 const recordFile = (name: string) =>
@@ -25,6 +25,17 @@ describe('opening a recording for the views', () => {
       violations: [],
       problems: [],
     });
+  });
+
+  it('reads first and validates when asked, to the same summary as opening at once', () => {
+    const text = recordFile('sysadmin_inst_mdp__1').replace('<round-request', '<round-requesX');
+    const read = readRecording([input('damaged.transcript', text)], PROTOCOLS);
+    const opened = openRecording([input('damaged.transcript', text)], PROTOCOLS);
+    expect(read.transcript).toEqual(opened.transcript);
+    expect(read.protocol.id).toBe(opened.protocol.id);
+    const summary = read.summarise();
+    expect(summary.violations.length).toBeGreaterThan(0);
+    expect(summary).toEqual(opened.summary);
   });
 
   it('reports the rules a damaged session breaks, and where the file stops being readable', () => {
