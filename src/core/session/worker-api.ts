@@ -50,6 +50,9 @@ export interface SessionWorkerApi {
   ask(question: string, args: unknown[]): unknown;
   /** What is on show as Protoplay JSON pieces, or undefined when nothing is. */
   exportJson(): string[] | undefined;
-  /** Resolves once the session's transcript has been stored (or nothing is waiting to be). */
-  whenKept(): Promise<void>;
+  /**
+   * Resolves once the session's transcript has been stored (or nothing is waiting to be), with why the
+   * last store failed (the storage quota, too large), or undefined when it did not.
+   */
+  whenKept(): Promise<string | undefined>;
 }
