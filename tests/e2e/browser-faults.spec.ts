@@ -1,54 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { configure, exportAs, messageRows, setPolicyCode, status } from './playground-page';
+import { expect, test } from '@playwright/test';
+import { exportedMessages, ready, shownCount, stored } from './browser-fault-helpers';
+import { configure, messageRows, setPolicyCode, status } from './playground-page';
 
 /**
  * Faults of the browser itself on the RDDLSim playground: a policy that allocates without end, a policy
- * worker that dies, a reload in the middle of a session, storage over its quota while a session is stored.
+ * worker that dies, a reload in the middle of a session.
  * Each must be said in the page, and nothing recorded before it may be lost (on show and in the export).
  */
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
-}
-
-/** The messages of the Protoplay JSON export of what is on show. */
-async function exportedMessages(page: Page): Promise<{ type?: string; text?: string }[]> {
-  const [file] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
-  const json = JSON.parse(readFileSync(await file.path(), 'utf8')) as { messages: { text?: string }[] };
-  return json.messages;
-}
-
-/** The shown message count of the status line. */
-async function shownCount(page: Page): Promise<number> {
-  const text = await page.getByText(/^[\d,.]+ messages$/).textContent();
-  return Number(text!.replace(/\D/g, ''));
-}
-
-/** The transcript the page stored for a reload: its message count, and whether it was marked unfinished. */
-function stored(page: Page): Promise<{ messages: number; unfinished: boolean } | undefined> {
-  return page.evaluate(
-    () =>
-      new Promise<{ messages: number; unfinished: boolean } | undefined>((done) => {
-        const open = indexedDB.open('keyval-store');
-        open.onerror = () => done(undefined);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('keyval')) return done(undefined);
-          const store = db.transaction('keyval', 'readonly').objectStore('keyval');
-          const blob = store.get('protoplay:last-transcript:v2');
-          const flag = store.get('protoplay:unfinished-session:v1');
-          flag.onsuccess = () => {
-            if (!(blob.result instanceof Blob)) return done(undefined);
-            void (blob.result as Blob).text().then((text) => {
-              const messages = (JSON.parse(text) as { messages: unknown[] }).messages.length;
-              done({ messages, unfinished: flag.result === true });
-            });
-          };
-        };
-      }),
-  );
-}
 
 test('a policy that allocates without end is stopped; the turns before it are kept and exported', async ({
   page,
@@ -162,23 +120,4 @@ test('a reload mid-session shows what was recorded until then and says the sessi
   await ready(page);
   await expect(status(page)).toContainText('showing the last session');
   await expect(page.getByRole('status').filter({ hasText: 'interrupted' })).toHaveCount(0);
-});
-
-test('storage over its quota while a session is stored: the page says so and offers the export', async ({
-  page,
-}) => {
-  await page.goto('./');
-  await ready(page);
-  await configure(page, { rounds: 2, fast: true });
-  // The browser's real quota, made tiny for this origin: the session worker's IndexedDB writes fail.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(page.url()).origin, quotaSize: 1 });
-  await page.getByRole('button', { name: 'Run' }).click();
-  await expect(status(page)).toContainText('Finished', { timeout: 60_000 });
-  const notice = page.getByRole('status').filter({ hasText: 'not kept for a reload' });
-  await expect(notice).toContainText('storage quota exceeded', { timeout: 30_000 });
-  await expect(notice).toContainText('Export it to keep it');
-  const messages = await exportedMessages(page);
-  expect(messages.length).toBe(await shownCount(page));
-  expect(messages.some((m) => m.text?.includes('<round-num>2</round-num>'))).toBe(true);
 });

@@ -67,8 +67,13 @@ export class TranscriptKeeper {
    * few seconds.
    */
   status(status: SessionStatus): void {
-    this.cancel();
-    if (!QUIET.has(status)) return this.#tickWhileRunning();
+    if (!QUIET.has(status)) {
+      this.cancel();
+      return this.#tickWhileRunning();
+    }
+    // A newer quiet status (more messages) puts the store off; those waiting on it go on waiting.
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#stopTicking();
     busy.add(this);
     const unfinished = !ENDED.has(status);

@@ -22,6 +22,24 @@ describe('keeping a session’s transcript', () => {
     await expect.poll(() => quiet).toBe(true);
   });
 
+  it('keeps those waiting until the last of several quiet statuses has been stored', async () => {
+    let finishStore: (() => void) | undefined;
+    const keeper = new TranscriptKeeper({
+      write: () => ['{}'],
+      keep: () => new Promise<void>((resolve) => (finishStore = resolve)),
+    });
+    keeper.status('paused');
+    let quiet = false;
+    void whenKeepersQuiet().then(() => (quiet = true));
+    keeper.status('paused');
+    keeper.status('finished');
+    await expect.poll(() => finishStore).toBeDefined();
+    expect(quiet).toBe(false);
+    finishStore!();
+    await expect.poll(() => quiet).toBe(true);
+    keeper.dispose();
+  });
+
   it('is quiet again when the pending store is cancelled, or there is nothing to keep', async () => {
     const keeper = new TranscriptKeeper({ write: () => undefined, keep: () => Promise.resolve() });
     keeper.status('paused');
