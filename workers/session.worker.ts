@@ -21,13 +21,15 @@ import { readRecording } from '../src/core/session/open-recording';
 import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
 import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
-import { storeLastTranscript } from '../src/storage/transcript-storage';
+import { keepLastTranscript, MAX_STORED_TRANSCRIPT_BYTES } from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
 
 // The page's exercise, so a session's transcript is kept where the page looks for it.
 useStorageScope(scopeFromWorkerName(self.name));
 
 let current: PlaygroundSession | undefined;
+/** Why the last store of a session's transcript failed (the page tells the learner), or undefined. */
+let notKept: string | undefined;
 
 /** Where the bridge connection's statuses go (the page's panel); replaced by each connect. */
 let bridgeListener: BridgeStatusListener | undefined;
@@ -71,7 +73,10 @@ function services(protocol: Protocol, listener: SessionListener): PlaygroundServ
     spawnPolicy: () => spawnPolicyWorker(protocol),
     listener,
     nextFrame,
-    keepTranscript: (json) => storeLastTranscript(new Blob([...json], { type: 'application/json' })),
+    keepTranscript: async (json, how) => {
+      const blob = new Blob([...json], { type: 'application/json' });
+      notKept = await keepLastTranscript(blob, MAX_STORED_TRANSCRIPT_BYTES, how?.unfinished ?? false);
+    },
   };
 }
 
@@ -154,7 +159,7 @@ const api: SessionWorkerApi = {
     const pieces = current?.exportJson();
     return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
   },
-  whenKept: () => whenKeepersQuiet(),
+  whenKept: () => whenKeepersQuiet().then(() => notKept),
 };
 
 // The default endpoint is the worker global scope.

@@ -202,9 +202,12 @@ export class Session {
     return (await this.#worker().ask(question, args)) as T | undefined;
   }
 
-  /** Resolves once the worker has stored the session's transcript (or has nothing waiting to store). */
-  async whenKept(): Promise<void> {
-    await this.#api?.whenKept();
+  /**
+   * Resolves once the worker has stored the session's transcript (or has nothing waiting to store), with
+   * why it could not be stored, or undefined.
+   */
+  async whenKept(): Promise<string | undefined> {
+    return await this.#api?.whenKept();
   }
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */

@@ -128,8 +128,11 @@ export interface PlaygroundServices {
   listener: SessionListener;
   /** Calls back at the next animation frame (or a frame's worth of time later). */
   nextFrame(callback: () => void): void;
-  /** Keeps the transcript across reloads, written as Protoplay JSON pieces; the host may refuse big ones. */
-  keepTranscript(json: readonly string[]): Promise<void>;
+  /**
+   * Keeps the transcript across reloads, written as Protoplay JSON pieces; the host may refuse big ones.
+   * `unfinished`: the session had not ended (a reload then shows it as interrupted).
+   */
+  keepTranscript(json: readonly string[], how?: { unfinished: boolean }): Promise<void>;
 }
 
 /** A session or a shown transcript in the worker: the controls and the views' questions. */

@@ -101,7 +101,7 @@ class EmulatedRun implements PlaygroundSession {
     const transcript = this.#recorder.transcript;
     this.#keeper = new TranscriptKeeper({
       write: () => [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -206,7 +206,7 @@ class EmulatedRun implements PlaygroundSession {
   abandon(): void {
     this.#end('a newer session took the page');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   #end(reason: string): void {

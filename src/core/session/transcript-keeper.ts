@@ -1,6 +1,7 @@
 /**
  * Keeps a live session's transcript across reloads from the session worker, where it is recorded: stored
- * whenever the session pauses or ends. Storing writes out the whole transcript (tens of thousands of
+ * whenever the session pauses or ends, and every few seconds while it runs (a reload, or a tab the
+ * browser kills, then loses at most those seconds; what was stored is marked unfinished). Storing writes out the whole transcript (tens of thousands of
  * messages for a long session), which the page would feel as a stall; in the worker it costs the page
  * nothing. How it is stored is the host's business (`PlaygroundServices.keepTranscript`).
  */
@@ -14,6 +15,12 @@ const QUIET: ReadonlySet<SessionStatus> = new Set([
   'stopped',
   'failed',
 ]);
+
+/** Statuses after which the session records nothing more. */
+const ENDED: ReadonlySet<SessionStatus> = new Set(['finished', 'stopped', 'failed']);
+
+/** How often a running session's transcript is stored, in ms, unless the keeper is told otherwise. */
+export const KEEP_WHILE_RUNNING_MS = 5000;
 
 /** Keepers with a store pending or under way (one worker: one at a time, a replaced one finishing). */
 const busy = new Set<TranscriptKeeper>();
@@ -37,29 +44,45 @@ export function whenKeepersQuiet(): Promise<void> {
 export interface TranscriptKeeperOptions {
   /** The transcript as Protoplay JSON pieces, or undefined when it is too big to keep. */
   write: () => string[] | undefined;
-  keep: (json: readonly string[]) => Promise<void>;
+  /** Stores the pieces; `unfinished` when the session had not ended. */
+  keep: (json: readonly string[], how: { unfinished: boolean }) => Promise<void>;
+  /** How often to store while the session runs, in ms (0: only when it is quiet). */
+  everyMs?: number;
 }
 
 /** Stores one session's transcript when it is quiet. */
 export class TranscriptKeeper {
   readonly #options: TranscriptKeeperOptions;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  /** A store while running is under way: the next tick skips rather than queue another. */
+  #ticking = false;
 
   constructor(options: TranscriptKeeperOptions) {
     this.#options = options;
   }
 
-  /** Notes the session's status: quiet for a moment (a step pauses at once) stores, running waits. */
+  /**
+   * Notes the session's status: quiet for a moment (a step pauses at once) stores; running stores every
+   * few seconds.
+   */
   status(status: SessionStatus): void {
-    this.cancel();
-    if (!QUIET.has(status)) return;
+    if (!QUIET.has(status)) {
+      this.cancel();
+      return this.#tickWhileRunning();
+    }
+    // A newer quiet status (more messages) puts the store off; those waiting on it go on waiting.
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#stopTicking();
     busy.add(this);
+    const unfinished = !ENDED.has(status);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       const json = this.#options.write();
       if (!json) return settled(this);
       void this.#options
-        .keep(json)
+        .keep(json, { unfinished })
         .catch(() => undefined)
         .finally(() => settled(this));
     }, 200);
@@ -72,5 +95,31 @@ export class TranscriptKeeper {
       settled(this);
     }
     this.#timer = undefined;
+  }
+
+  /** Drops pending stores and stops storing while running: the session is gone. */
+  dispose(): void {
+    this.cancel();
+    this.#stopTicking();
+  }
+
+  #tickWhileRunning(): void {
+    const everyMs = this.#options.everyMs ?? KEEP_WHILE_RUNNING_MS;
+    if (everyMs <= 0 || this.#ticker !== undefined) return;
+    this.#ticker = setInterval(() => {
+      if (this.#ticking) return;
+      const json = this.#options.write();
+      if (!json) return;
+      this.#ticking = true;
+      void this.#options
+        .keep(json, { unfinished: true })
+        .catch(() => undefined)
+        .finally(() => (this.#ticking = false));
+    }, everyMs);
+  }
+
+  #stopTicking(): void {
+    if (this.#ticker !== undefined) clearInterval(this.#ticker);
+    this.#ticker = undefined;
   }
 }

@@ -67,7 +67,10 @@ export interface UpdateBatcherOptions {
   content: BatchedContent;
   /** The first batch tells the page to forget what it showed, and what comes instead. */
   reset: { protocol: string; origin: TranscriptOrigin; name?: string };
-  /** Called with every status as it is sent. */
+  /**
+   * Called after every batch with the session's status (the last one sent), so a transcript that grows
+   * while the status stays the same (a step taken while paused) is stored again.
+   */
   onStatus?: (status: SessionStatus) => void;
 }
 
@@ -81,6 +84,7 @@ export class UpdateBatcher {
   #extra: UpdateExtra = {};
   #scheduled = false;
   #closed = false;
+  #status: SessionStatus | undefined;
 
   constructor(options: UpdateBatcherOptions) {
     this.#options = options;
@@ -139,7 +143,8 @@ export class UpdateBatcher {
     this.#first = false;
     this.#extra = {};
     listener.update(JSON.stringify(update), deferred);
-    if (update.status) this.#options.onStatus?.(update.status);
+    this.#status = update.status ?? this.#status;
+    if (this.#status) this.#options.onStatus?.(this.#status);
   }
 
   /** Sends the last batch and stops: the session is over. */

@@ -53,8 +53,11 @@ export interface SessionWorkerApi {
    * handing the page the text of a big transcript would cost it a long task to take in.
    */
   exportJson(): JsonFile | undefined;
-  /** Resolves once the session's transcript has been stored (or nothing is waiting to be). */
-  whenKept(): Promise<void>;
+  /**
+   * Resolves once the session's transcript has been stored (or nothing is waiting to be), with why the
+   * last store failed (the storage quota, too large), or undefined when it did not.
+   */
+  whenKept(): Promise<string | undefined>;
 }
 
 /** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */

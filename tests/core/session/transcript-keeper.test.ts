@@ -22,6 +22,24 @@ describe('keeping a session’s transcript', () => {
     await expect.poll(() => quiet).toBe(true);
   });
 
+  it('keeps those waiting until the last of several quiet statuses has been stored', async () => {
+    let finishStore: (() => void) | undefined;
+    const keeper = new TranscriptKeeper({
+      write: () => ['{}'],
+      keep: () => new Promise<void>((resolve) => (finishStore = resolve)),
+    });
+    keeper.status('paused');
+    let quiet = false;
+    void whenKeepersQuiet().then(() => (quiet = true));
+    keeper.status('paused');
+    keeper.status('finished');
+    await expect.poll(() => finishStore).toBeDefined();
+    expect(quiet).toBe(false);
+    finishStore!();
+    await expect.poll(() => quiet).toBe(true);
+    keeper.dispose();
+  });
+
   it('is quiet again when the pending store is cancelled, or there is nothing to keep', async () => {
     const keeper = new TranscriptKeeper({ write: () => undefined, keep: () => Promise.resolve() });
     keeper.status('paused');
@@ -33,5 +51,63 @@ describe('keeping a session’s transcript', () => {
     cancelled.status('finished');
     cancelled.cancel();
     await whenKeepersQuiet();
+    keeper.dispose();
+  });
+
+  it('stores while the session runs, marked unfinished, until it ends or is dropped', async () => {
+    const stores: { json: string; unfinished: boolean }[] = [];
+    let written = 0;
+    const keeper = new TranscriptKeeper({
+      write: () => [`{"n":${++written}}`],
+      keep: (json, how) => {
+        stores.push({ json: json.join(''), unfinished: how.unfinished });
+        return Promise.resolve();
+      },
+      everyMs: 20,
+    });
+    keeper.status('running');
+    keeper.status('running');
+    await expect.poll(() => stores.length).toBeGreaterThanOrEqual(2);
+    expect(stores.every((s) => s.unfinished)).toBe(true);
+    // Waiting on the learner is not an end: still unfinished.
+    keeper.status('paused');
+    await whenKeepersQuiet();
+    expect(stores.at(-1)!.unfinished).toBe(true);
+    keeper.status('running');
+    keeper.status('finished');
+    await whenKeepersQuiet();
+    const ended = stores.length;
+    expect(stores.at(-1)!.unfinished).toBe(false);
+    // Ended: no more stores while running.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stores.length).toBe(ended);
+
+    keeper.status('running');
+    await expect.poll(() => stores.length).toBeGreaterThan(ended);
+    keeper.dispose();
+    const dropped = stores.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stores.length).toBe(dropped);
+  });
+
+  it('does not queue a store while the last one is still under way', async () => {
+    let calls = 0;
+    let finish!: () => void;
+    const keeper = new TranscriptKeeper({
+      write: () => ['{}'],
+      keep: () => {
+        calls++;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      everyMs: 10,
+    });
+    keeper.status('running');
+    await expect.poll(() => calls).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls).toBe(1);
+    finish();
+    await expect.poll(() => calls).toBe(2);
+    keeper.dispose();
+    finish();
   });
 });

@@ -76,7 +76,7 @@ class BridgedAisysHostRun implements PlaygroundSession {
     const transcript = this.#recorder.transcript;
     this.#keeper = new TranscriptKeeper({
       write: () => [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -136,7 +136,7 @@ class BridgedAisysHostRun implements PlaygroundSession {
   abandon(): void {
     this.#end('stopped');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   /** The host, recording every exchange of every connection with its agent channel. */

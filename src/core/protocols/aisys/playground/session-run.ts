@@ -158,7 +158,7 @@ class AisysSessionRun implements PlaygroundSession {
     this.#keeper = new TranscriptKeeper({
       write: () =>
         transcript.messages.length > MAX_KEPT_AISYS_MESSAGES ? undefined : [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -459,7 +459,7 @@ class AisysSessionRun implements PlaygroundSession {
       this.#closeChannel?.();
     }
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   ask(question: string, args: readonly unknown[]): unknown {

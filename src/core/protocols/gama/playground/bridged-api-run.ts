@@ -93,7 +93,7 @@ class BridgedApiRun implements PlaygroundSession {
     this.#keeper = new TranscriptKeeper({
       write: () =>
         transcript.messages.length > MAX_KEPT_GAMA_MESSAGES ? undefined : [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -214,7 +214,7 @@ class BridgedApiRun implements PlaygroundSession {
   abandon(): void {
     this.#end('stopped');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   /** The API endpoint, recording every frame of every connection with its channel. */

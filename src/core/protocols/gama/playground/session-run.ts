@@ -135,7 +135,7 @@ class GamaSessionRun implements PlaygroundSession {
     this.#keeper = new TranscriptKeeper({
       write: () =>
         transcript.messages.length > MAX_KEPT_GAMA_MESSAGES ? undefined : [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -204,7 +204,7 @@ class GamaSessionRun implements PlaygroundSession {
   abandon(): void {
     this.#end();
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   ask(question: string, args: readonly unknown[]): unknown {

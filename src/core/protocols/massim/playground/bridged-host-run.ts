@@ -93,7 +93,7 @@ class BridgedMassimRun implements PlaygroundSession {
     this.#shown = { store, reader: new MassimTranscriptReader(store, { judgeAgents: true }) };
     this.#keeper = new TranscriptKeeper({
       write: () => (store.length > MAX_KEPT_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     const reader = this.#shown.reader;
     this.#batcher = new UpdateBatcher({
@@ -183,7 +183,7 @@ class BridgedMassimRun implements PlaygroundSession {
   abandon(): void {
     this.#end('stopped');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   #agentsChanged(): void {

@@ -207,7 +207,9 @@ class BridgedMassimRun implements PlaygroundSession {
     const store = this.#store;
     this.#keeper = new TranscriptKeeper({
       write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
+      // Stored while running by `#keepWhileRunning`, at the tuning's pace.
+      everyMs: 0,
     });
     const reader = this.#shown.reader;
     this.#batcher = new UpdateBatcher({
@@ -314,7 +316,7 @@ class BridgedMassimRun implements PlaygroundSession {
   abandon(): void {
     this.#end('stopped');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   /** Stores the transcript every few seconds while the match runs, so a reload shows what was played. */
@@ -323,7 +325,9 @@ class BridgedMassimRun implements PlaygroundSession {
     if (keepEveryMs <= 0) return;
     this.#keepTimer = setInterval(() => {
       if (this.#over || this.#store.length > MAX_KEPT_MASSIM_MESSAGES) return;
-      void this.#services.keepTranscript(massimTranscriptJson(this.#shown)).catch(() => undefined);
+      void this.#services
+        .keepTranscript(massimTranscriptJson(this.#shown), { unfinished: true })
+        .catch(() => undefined);
     }, keepEveryMs);
   }
 

@@ -94,7 +94,7 @@ class MassimSessionRun implements PlaygroundSession {
     this.#shown = { store, reader: new MassimTranscriptReader(store, { judgeAgents: false }) };
     this.#keeper = new TranscriptKeeper({
       write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     const reader = this.#shown.reader;
     this.#batcher = new UpdateBatcher({
@@ -166,7 +166,7 @@ class MassimSessionRun implements PlaygroundSession {
     this.#stopped = true;
     this.#end();
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   ask(question: string, args: readonly unknown[]): unknown {

@@ -126,7 +126,7 @@ class BridgedClientRun implements PlaygroundSession {
     const transcript = this.#recorder.transcript;
     this.#keeper = new TranscriptKeeper({
       write: () => [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -199,7 +199,7 @@ class BridgedClientRun implements PlaygroundSession {
   abandon(): void {
     this.#end('stopped', 'a newer session replaced this one');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   #attach(sink: WireSink<WireData>): WirePeer<WireData> {

@@ -95,7 +95,7 @@ class BridgedHostRun implements PlaygroundSession {
     const transcript = this.#recorder.transcript;
     this.#keeper = new TranscriptKeeper({
       write: () => [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -200,7 +200,7 @@ class BridgedHostRun implements PlaygroundSession {
   abandon(): void {
     this.#end('stopped');
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   /** The transcript id of the connection served last (the host numbers sessions from 1). */

@@ -114,7 +114,7 @@ class RddlsimSessionRun implements PlaygroundSession {
     const transcript = this.#session.transcript;
     this.#keeper = new TranscriptKeeper({
       write: () => [serialiseTranscript(transcript)],
-      keep: (json) => services.keepTranscript(json),
+      keep: (json, how) => services.keepTranscript(json, how),
     });
     this.#batcher = new UpdateBatcher({
       listener: services.listener,
@@ -183,7 +183,7 @@ class RddlsimSessionRun implements PlaygroundSession {
   abandon(): void {
     this.#end();
     this.#batcher.abandon();
-    this.#keeper.cancel();
+    this.#keeper.dispose();
   }
 
   #end(): void {
