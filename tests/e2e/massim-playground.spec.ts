@@ -316,8 +316,8 @@ test('MASSim views agree on the step shown: message detail, log, tooltip and too
   await agent.selectOption('agentA1');
   const late = await positionNow();
   await page.getByRole('slider', { name: 'Step shown' }).fill('0');
-  const early = await positionNow();
-  expect(early).not.toEqual(late);
+  // The point of view follows the step in a later frame: wait for it to show another place.
+  await expect.poll(positionNow).not.toEqual(late);
   await page.getByRole('slider', { name: 'Step shown' }).fill('29');
   await agent.selectOption('');
   const { canvas, position } = await cellCentre(page, late[0]!, late[1]!);

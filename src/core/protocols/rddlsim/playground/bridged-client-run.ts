@@ -374,7 +374,8 @@ class BridgedClientRun implements PlaygroundSession {
     try {
       this.#sink?.send(bytes);
     } catch (error) {
-      this.#fail(`could not send to the server: ${describeError(error)}`);
+      // A channel that refuses to send is one the server (or the bridge) closed: say where, as for a close.
+      this.#fail(this.#closedEarly(`could not send: ${describeError(error)}`));
     }
   }
 
