@@ -86,6 +86,7 @@ function directAccess(port: number): BridgeAccess {
       }),
     serve: () => () => undefined,
     describe: () => `tcp://127.0.0.1:${port}`,
+    silenceMs: 30_000,
   };
 }
 
@@ -94,6 +95,7 @@ function bridgeAccess(client: BridgeClient): BridgeAccess {
     connect: (target, endpoint) => client.connectEndpoint(target, endpoint),
     serve: (listen, endpoint) => client.serve(listen, endpoint),
     describe: () => undefined,
+    silenceMs: 30_000,
   };
 }
 

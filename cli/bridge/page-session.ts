@@ -163,6 +163,7 @@ export class PageSession implements PageLink {
         url: endpointUrl(target),
       })),
       listens: [...this.bridge.listens()],
+      responseTimeoutMs: this.limits.responseTimeoutMs,
     });
     this.log('welcomed');
     this.bridge.welcomed(this);

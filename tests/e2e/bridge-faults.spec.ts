@@ -32,7 +32,7 @@ test.afterEach(async () => {
   }
 });
 
-async function startBridge(targetPort: number): Promise<string> {
+async function startBridge(targetPort: number, ...options: string[]): Promise<string> {
   const port = await freePort();
   const bridge = await startProtoplay(
     [
@@ -43,6 +43,7 @@ async function startBridge(targetPort: number): Promise<string> {
       PAGE_ORIGIN,
       '--target',
       `rddlsim=tcp://127.0.0.1:${targetPort}`,
+      ...options,
     ],
     /#bridge=\S+/,
   );
@@ -106,11 +107,12 @@ test('a server that never answers: the session ends with a timeout message inste
   });
   servers.push({ server: silent, sockets });
   await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
-  const fragment = await startBridge((silent.address() as { port: number }).port);
+  // The bridge's --response-timeout is how long the page waits for a server that owes an answer.
+  const fragment = await startBridge((silent.address() as { port: number }).port, '--response-timeout', '3');
   await openThroughBridge(page, fragment, { slow: false });
 
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(runStatus(page)).toContainText('Stopped by an error', { timeout: 90_000 });
-  await expect(alert(page)).toContainText('the server sent nothing for 30 s: it does not answer');
+  await expect(alert(page)).toContainText('the server sent nothing for 3 s: it does not answer');
   await expect(messageRows(page).filter({ hasText: 'session-request' }).first()).toBeAttached();
 });

@@ -55,6 +55,8 @@ interface Welcome {
   socket: BridgeSocket;
   targets: TargetInfo[];
   listens: ListenInfo[];
+  /** How long the bridge lets an answer take, when it says (see the `welcome` message). */
+  responseTimeoutMs?: number;
   /**
    * Where the socket's later messages go. `ws` may deliver several messages of one read at once, so what
    * follows the welcome waits here until the client takes the socket over.
@@ -108,6 +110,11 @@ export class BridgeClient {
   /** The bridge's listen ports. */
   get listens(): readonly ListenInfo[] {
     return this.welcome.listens;
+  }
+
+  /** How long the bridge lets an answer take (`--response-timeout`), when it says. */
+  get responseTimeoutMs(): number | undefined {
+    return this.welcome.responseTimeoutMs;
   }
 
   get status(): BridgeStatus {
@@ -236,6 +243,9 @@ export class BridgeClient {
           socket,
           targets: message.targets,
           listens: message.listens,
+          ...(message.responseTimeoutMs === undefined
+            ? {}
+            : { responseTimeoutMs: message.responseTimeoutMs }),
           early,
           deliver: (data) => early.push(data),
         };

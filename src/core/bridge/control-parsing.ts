@@ -129,6 +129,16 @@ export function readBridgeMessage(text: string): BridgeMessage | string {
           version: field(message, 'version', isInteger, 'a whole number'),
           targets: field(message, 'targets', isEndpointList, 'a list of {name, transport, url}'),
           listens: field(message, 'listens', isEndpointList, 'a list of {name, transport, url}'),
+          ...(message.responseTimeoutMs === undefined
+            ? {}
+            : {
+                responseTimeoutMs: field(
+                  message,
+                  'responseTimeoutMs',
+                  (value: unknown): value is number => isInteger(value) && value > 0,
+                  'a positive whole number of milliseconds',
+                ),
+              }),
         };
       case 'opened':
         return { op: 'opened', id: field(message, 'id', isChannelId, 'a channel id') };

@@ -64,7 +64,18 @@ export type PageMessage =
 /** Control messages the bridge sends. */
 export type BridgeMessage =
   /** The token was right: what the page may use. */
-  | { op: 'welcome'; version: number; targets: TargetInfo[]; listens: ListenInfo[] }
+  | {
+      op: 'welcome';
+      version: number;
+      targets: TargetInfo[];
+      listens: ListenInfo[];
+      /**
+       * How long an answer may take (the bridge's `--response-timeout`): its HTTP relays give up after it,
+       * and the page ends a session whose server owes an answer and sends nothing for that long. Bridges
+       * older than this field leave it out; the page then waits 30 s.
+       */
+      responseTimeoutMs?: number;
+    }
   /** A channel the page opened is connected. */
   | { op: 'opened'; id: number }
   /** Something failed; with `id` it concerns that channel (which is then closed), without it the request. */

@@ -7,7 +7,12 @@ import { BridgeClient, type BridgeStatus } from '../bridge/bridge-client';
 import { BridgeError, type PageSurroundings } from '../bridge/bridge-errors';
 import type { BridgeAddress } from '../bridge/bridge-link';
 import type { BridgeSocketConstructor } from '../bridge/bridge-socket';
-import type { BridgeAccess, BridgeConnectionStatus, BridgeRoute } from './bridge-route';
+import {
+  DEFAULT_BRIDGE_SILENCE_MS,
+  type BridgeAccess,
+  type BridgeConnectionStatus,
+  type BridgeRoute,
+} from './bridge-route';
 
 /** How the holder reaches a bridge. */
 export interface BridgeHolderOptions {
@@ -99,6 +104,7 @@ export class BridgeHolder {
         route.mode === 'outbound'
           ? client.targets.find((target) => target.name === route.target)?.url
           : client.listens.find((listen) => listen.name === route.listen)?.url,
+      silenceMs: client.responseTimeoutMs ?? DEFAULT_BRIDGE_SILENCE_MS,
     };
   }
 

@@ -35,7 +35,15 @@ export interface BridgeAccess {
   serve(listen: string, endpoint: SansIoEndpoint<WireData, WireData>): () => void;
   /** The target's or listen port's address, for the transcript (`tcp://127.0.0.1:2323`). */
   describe(route: BridgeRoute): string | undefined;
+  /**
+   * How long a server that owes an answer may stay silent before the session ends as failed: the bridge's
+   * `--response-timeout` when it says, else 30 s.
+   */
+  readonly silenceMs: number;
 }
+
+/** How long a peer owing an answer may be silent when the bridge does not say (`BridgeAccess.silenceMs`). */
+export const DEFAULT_BRIDGE_SILENCE_MS = 30_000;
 
 /** A runner that can also play through the bridge. */
 export interface BridgedPlaygroundRunner extends PlaygroundRunner {

@@ -45,7 +45,16 @@ async function startCommand(args: string[], cwd = process.cwd()) {
 
 describe('protoplay bridge', () => {
   it('prints the page link with the token in its fragment; the page connects with it', async () => {
-    const run = await startCommand(['--port', '0', '--target', 'rddlsim', '--listen', 'massim=0']);
+    const run = await startCommand([
+      '--port',
+      '0',
+      '--target',
+      'rddlsim',
+      '--listen',
+      'massim=0',
+      '--response-timeout',
+      '4',
+    ]);
     const link = run.stdout.text.match(/(\S+)#(bridge=\S+)/)!;
     expect(link[1]).toBe('http://localhost:4173/');
     const address = readBridgeLink(link[2]!)!;
@@ -60,6 +69,8 @@ describe('protoplay bridge', () => {
         url: expect.stringMatching(/^tcp:\/\/127\.0\.0\.1:\d+$/) as string,
       },
     ]);
+    // The page learns how long the bridge lets an answer take, and waits that long for a silent server.
+    expect(page.responseTimeoutMs).toBe(4000);
     page.close();
     expect(await run.stop()).toBe(0);
     const afterLink = run.stdout.text.slice(run.stdout.text.indexOf(address.token) + address.token.length);

@@ -73,6 +73,9 @@ describe('control messages', () => {
         '{"op":"welcome","version":1,"targets":[{"name":"a","transport":"http","url":"http://x:1"}],"listens":[]}',
       ),
     ).toMatchObject({ op: 'welcome', targets: [{ name: 'a' }] });
+    expect(
+      readBridgeMessage('{"op":"welcome","version":1,"targets":[],"listens":[],"responseTimeoutMs":5000}'),
+    ).toEqual({ op: 'welcome', version: 1, targets: [], listens: [], responseTimeoutMs: 5000 });
     expect(readBridgeMessage('{"op":"closed","id":4}')).toEqual({ op: 'closed', id: 4 });
   });
 
@@ -96,6 +99,9 @@ describe('control messages', () => {
         '{"op":"welcome","version":1,"targets":[{"name":"a","transport":"ftp","url":""}],"listens":[]}',
       ),
     ).toBe('"welcome" needs "targets" as a list of {name, transport, url}');
+    expect(
+      readBridgeMessage('{"op":"welcome","version":1,"targets":[],"listens":[],"responseTimeoutMs":-1}'),
+    ).toBe('"welcome" needs "responseTimeoutMs" as a positive whole number of milliseconds');
   });
 
   it('keep the compile-time socket checks alive', () => {

@@ -157,6 +157,7 @@ function serverBehindBridge(options: { answer?: boolean; afterStep?: (step: numb
     },
     serve: () => () => undefined,
     describe: () => 'tcp://127.0.0.1:12300',
+    silenceMs: 30_000,
   };
   return { host, bridge, state, cutAll: () => [...open].forEach((link) => link.cut()) };
 }
@@ -285,7 +286,9 @@ describe('MASSim teams through the bridge', () => {
   it('fails with a timeout message when the server never answers', async () => {
     const server = serverBehindBridge({ answer: false });
     const { services, ended } = recordingServices();
-    await startBridgedMassimRun(config(), 'massim', services, server.bridge, { ...FAST, silenceMs: 300 });
+    // The bridge's --response-timeout is the run's limit.
+    const bridge = { ...server.bridge, silenceMs: 300 };
+    await startBridgedMassimRun(config(), 'massim', services, bridge, FAST);
     const last = await ended;
     expect(last.status).toBe('failed');
     expect(last.error).toMatch(/the server sent nothing to agent[AB]\d for 0\.3 s after its auth-request/);

@@ -38,7 +38,10 @@ import { answerMassimQuestion, massimTranscriptJson, type MassimShown } from './
 
 /** How a bridged match waits and retries; the defaults suit a learner's machine. */
 export interface BridgedMassimTuning {
-  /** Longest silence of the server while it owes an answer (a login, a running simulation). */
+  /**
+   * Longest silence of the server while it owes an answer (a login, a running simulation); by default the
+   * bridge's `--response-timeout`.
+   */
   silenceMs?: number;
   /** Tries to reopen a connection lost in the middle of a simulation (0: never). */
   reconnectAttempts?: number;
@@ -54,8 +57,7 @@ export interface BridgedMassimTuning {
   keepEveryMs?: number;
 }
 
-const DEFAULT_TUNING: Required<BridgedMassimTuning> = {
-  silenceMs: 30_000,
+const DEFAULT_TUNING: Omit<Required<BridgedMassimTuning>, 'silenceMs'> = {
   reconnectAttempts: 6,
   reconnectDelayMs: 250,
   maxReconnectDelayMs: 4000,
@@ -109,7 +111,11 @@ export async function startBridgedMassimRun(
   bridge: BridgeAccess,
   tuning: BridgedMassimTuning = {},
 ): Promise<PlaygroundSession> {
-  const run = new BridgedMassimRun(config, target, services, bridge, { ...DEFAULT_TUNING, ...tuning });
+  const run = new BridgedMassimRun(config, target, services, bridge, {
+    ...DEFAULT_TUNING,
+    silenceMs: bridge.silenceMs,
+    ...tuning,
+  });
   await run.start();
   return run;
 }

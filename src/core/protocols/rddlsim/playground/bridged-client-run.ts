@@ -25,9 +25,6 @@ import { loadExampleEnvironment, loadSessionEnvironment, type RddlSessionSource 
 /** The connection id of the session in its transcript. */
 export const BRIDGED_CONNECTION = 'session-1';
 
-/** The longest the server may stay silent while it owes an answer, by default. */
-export const DEFAULT_SILENCE_MS = 30_000;
-
 /** What the run waits to handle, in arrival order. */
 type Step = 'start' | Uint8Array | { closed: string };
 
@@ -39,7 +36,7 @@ export async function startBridgedClientRun(
   target: string,
   services: PlaygroundServices,
   bridge: BridgeAccess,
-  { silenceMs = DEFAULT_SILENCE_MS }: { silenceMs?: number } = {},
+  { silenceMs = bridge.silenceMs }: { silenceMs?: number } = {},
 ): Promise<PlaygroundSession> {
   const run = new BridgedClientRun(config, target, services, bridge, silenceMs);
   await run.start();

@@ -34,6 +34,7 @@ function fakeBridge() {
       return () => served.delete(listen);
     },
     describe: () => 'http://127.0.0.1:5000',
+    silenceMs: 30_000,
   };
   return { access, served };
 }

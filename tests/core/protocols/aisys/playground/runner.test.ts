@@ -303,6 +303,7 @@ describe('aisys playground runner through the bridge', () => {
       },
       serve: () => () => undefined,
       describe: () => 'http://127.0.0.1:5000',
+      silenceMs: 30_000,
     };
     const recorded = recordingServices();
     const runner = (await playground.loadRunner()) as BridgedPlaygroundRunner;
@@ -338,6 +339,7 @@ describe('aisys playground runner through the bridge', () => {
         return () => undefined;
       },
       describe: () => 'http://127.0.0.1:5000',
+      silenceMs: 30_000,
     };
     const session = await runner.startBridged(
       config({}),

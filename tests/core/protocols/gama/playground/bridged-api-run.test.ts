@@ -55,6 +55,7 @@ function fakeBridge() {
       return () => served.delete(listen);
     },
     describe: () => 'ws://127.0.0.1:3001/',
+    silenceMs: 30_000,
   };
   return { access, served };
 }

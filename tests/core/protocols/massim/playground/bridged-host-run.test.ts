@@ -42,6 +42,7 @@ function fakeBridge() {
       return () => served.delete(listen);
     },
     describe: () => 'tcp://127.0.0.1:12300',
+    silenceMs: 30_000,
   };
   return { access, served };
 }

@@ -70,8 +70,10 @@ describe('rddlsim through the bridge', () => {
       },
       serve: () => () => undefined,
       describe: () => 'tcp://127.0.0.1:2323',
+      // The bridge's --response-timeout, which the run takes as its limit.
+      silenceMs: 300,
     };
-    const session = await startBridgedClientRun(config(), 'rddlsim', services, bridge, { silenceMs: 300 });
+    const session = await startBridgedClientRun(config(), 'rddlsim', services, bridge);
     const last = await ended;
     expect(last.status).toBe('failed');
     expect(last.error).toContain('the server sent nothing for 0.3 s');

@@ -41,6 +41,7 @@ function fakeBridge() {
       return () => served.delete(listen);
     },
     describe: () => 'tcp://127.0.0.1:2323',
+    silenceMs: 30_000,
   };
   return { access, served };
 }
