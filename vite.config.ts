@@ -79,5 +79,9 @@ export default defineConfig({
     // test that boots real workers (the RDDL language service) has taken more than 30 s.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Vitest's default on a 2-core machine is one worker, but many files mostly wait (child processes,
+    // sockets, worker threads): two workers keep both cores busy. No test depends on how fast it runs.
+    maxWorkers: 2,
+    setupFiles: ['tests/setup/fast-check-seed.ts'],
   },
 });
