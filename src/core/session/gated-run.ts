@@ -45,3 +45,20 @@ export abstract class GatedRun implements Pick<PlaygroundSession, 'pause' | 'res
     this.gate.setDelay(ms);
   }
 }
+
+/**
+ * A session its real peers pace (clients answered at once, agents on the wall clock): the run controls
+ * have nothing to hold, so they do nothing.
+ */
+export abstract class UnpacedRun implements Pick<
+  PlaygroundSession,
+  'pause' | 'resume' | 'step' | 'setDelay'
+> {
+  pause(): void {}
+
+  resume(): void {}
+
+  step(): void {}
+
+  setDelay(): void {}
+}

@@ -10,6 +10,7 @@
 import type { HttpMessage, SansIoEndpoint } from '../../contract';
 import type { BridgeAccess } from '../../../session/bridge-route';
 import { BridgeListener } from '../../../session/bridge-listener';
+import { UnpacedRun } from '../../../session/gated-run';
 import { liveUpdates } from '../../../session/live-updates';
 import type { TranscriptKeeper } from '../../../session/transcript-keeper';
 import type { UpdateBatcher } from '../../../session/update-batcher';
@@ -38,7 +39,8 @@ export function startBridgedAisysHostRun(
   return Promise.resolve(run);
 }
 
-class BridgedAisysHostRun implements PlaygroundSession {
+/** One inbound run: the clients decide when they send and the server answers at once (nothing to pace). */
+class BridgedAisysHostRun extends UnpacedRun implements PlaygroundSession {
   readonly #listener: BridgeListener;
   readonly #recorder: TranscriptRecorder;
   readonly #host: AisysHost;
@@ -50,6 +52,7 @@ class BridgedAisysHostRun implements PlaygroundSession {
   #over = false;
 
   constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
+    super();
     this.#listener = new BridgeListener(bridge, listen);
     this.#address = this.#listener.address;
     const environment = findAisysEnvironment(config.environment);
@@ -93,16 +96,6 @@ class BridgedAisysHostRun implements PlaygroundSession {
     });
     this.#batcher.schedule();
   }
-
-  pause(): void {
-    // The clients decide when they send; the emulated server answers at once.
-  }
-
-  resume(): void {}
-
-  step(): void {}
-
-  setDelay(): void {}
 
   decide(): void {}
 

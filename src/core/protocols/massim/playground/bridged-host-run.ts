@@ -10,6 +10,7 @@
 import { massimAccountNames } from '../../../envs/massim';
 import type { BridgeAccess } from '../../../session/bridge-route';
 import { BridgeListener, wireBytes } from '../../../session/bridge-listener';
+import { UnpacedRun } from '../../../session/gated-run';
 import { liveUpdates } from '../../../session/live-updates';
 import type { TranscriptKeeper } from '../../../session/transcript-keeper';
 import type { UpdateBatcher } from '../../../session/update-batcher';
@@ -38,7 +39,8 @@ export function startBridgedMassimHostRun(
   return Promise.resolve(run);
 }
 
-class BridgedMassimRun implements PlaygroundSession {
+/** One inbound match: the agents' deadlines run on the wall clock, as on the real server (never paused). */
+class BridgedMassimRun extends UnpacedRun implements PlaygroundSession {
   readonly #listener: BridgeListener;
   readonly #host: MassimHost;
   readonly #endpoint: MassimHostEndpoint;
@@ -52,6 +54,7 @@ class BridgedMassimRun implements PlaygroundSession {
   #over = false;
 
   constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
+    super();
     this.#listener = new BridgeListener(bridge, listen);
     this.#address = this.#listener.address;
     const options = config.options as MassimSessionOptions | undefined;
@@ -110,16 +113,6 @@ class BridgedMassimRun implements PlaygroundSession {
     });
     this.#batcher.schedule();
   }
-
-  pause(): void {
-    // The agents' deadlines run on the wall clock, as on the real server: the match is not paused.
-  }
-
-  resume(): void {}
-
-  step(): void {}
-
-  setDelay(): void {}
 
   decide(): void {}
 
