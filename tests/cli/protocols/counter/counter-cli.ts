@@ -34,6 +34,8 @@ export interface CounterCli {
   readonly env: Record<string, string>;
   /** Runs `protoplay ...args` to its end, the variant loaded. */
   run(args: string[]): Promise<CliResult>;
+  /** Runs `protoplay connect <protocol> --port <port> ...args --transcript client.json` to its end. */
+  connect(port: number, args: string[]): Promise<CliResult>;
   /** Starts `protoplay serve <protocol> --port 0 ...args`. */
   startServe(args: string[]): CounterServe;
   /** Reads a Protoplay JSON transcript from a path under the test's folder. */
@@ -62,6 +64,11 @@ export function counterCli(protocol: string, module: string, listening: RegExp):
     },
     env,
     run: (args) => runChild(args, { cwd: dir, env }),
+    connect: (port, args) =>
+      runChild(['connect', protocol, '--port', String(port), ...args, '--transcript', 'client.json'], {
+        cwd: dir,
+        env,
+      }),
     startServe(args) {
       const child = spawn(process.execPath, [BIN, 'serve', protocol, '--port', '0', ...args], {
         cwd: dir,

@@ -54,16 +54,7 @@ describe('the generic commands over a protocol that gives only its definition', 
     const serve = cli.startServe(['--sessions', '1', '--rounds', '3', '--record', 'served']);
     try {
       const port = await serve.port;
-      const connect = await cli.run([
-        'connect',
-        'counter',
-        '--port',
-        String(port),
-        '--policy',
-        'policy.ts',
-        '--transcript',
-        'client.json',
-      ]);
+      const connect = await cli.connect(port, ['--policy', 'policy.ts']);
       expect(connect.stderr).toBe('');
       expect(connect.code).toBe(0);
       expect(connect.stdout).toContain('mean reward 10.0 over 3 rounds');
@@ -88,16 +79,7 @@ describe('the generic commands over a protocol that gives only its definition', 
     const serve = cli.startServe(['--sessions', '1']);
     try {
       const port = await serve.port;
-      const connect = await cli.run([
-        'connect',
-        'counter',
-        '--port',
-        String(port),
-        '--policy',
-        'bad.js',
-        '--transcript',
-        'client.json',
-      ]);
+      const connect = await cli.connect(port, ['--policy', 'bad.js']);
       expect(connect.code).toBe(3);
       expect(connect.stderr).toMatch(/^bad\.js:2:\d+: .*no idea/m);
       const client = await cli.readTranscript('client.json');

@@ -43,18 +43,7 @@ describe('the generic commands over HTTP', () => {
       const unnamed = await get('/elsewhere');
       expect(unnamed.status).toBe(400);
       expect(unnamed.body).toContain('names no session: /elsewhere');
-      const connect = await cli.run([
-        'connect',
-        'counter-http',
-        '--port',
-        String(port),
-        '--policy',
-        'careful',
-        '--player',
-        'alice',
-        '--transcript',
-        'client.json',
-      ]);
+      const connect = await cli.connect(port, ['--policy', 'careful', '--player', 'alice']);
       expect(connect.stderr).toBe('');
       expect(connect.code).toBe(0);
       expect(connect.stdout).toContain('mean reward 10.0 over 2 rounds');

@@ -37,16 +37,7 @@ describe('the generic commands over WebSocket', () => {
         socket.once('error', failed);
       });
       expect(JSON.parse(first)).toEqual({ type: 'start', target: 10, round: 1 });
-      const connect = await cli.run([
-        'connect',
-        'counter-ws',
-        '--port',
-        String(port),
-        '--policy',
-        'careful',
-        '--transcript',
-        'client.json',
-      ]);
+      const connect = await cli.connect(port, ['--policy', 'careful']);
       expect(connect.stderr).toBe('');
       expect(connect.code).toBe(0);
       expect(connect.stdout).toContain('mean reward 10.0 over 2 rounds');
