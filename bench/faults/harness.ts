@@ -249,6 +249,119 @@ const INVALID_UTF8 = Buffer.from([
   0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0xff, 0xfe,
 ]);
 
+/** Opens a peer ready to speak the protocol (past the transport's handshake, if any). */
+type OpenPeer = (port: number, options?: { read?: boolean }) => Promise<RawPeer>;
+
+/** A raw TCP peer, connected. */
+async function tcpPeer(port: number, options: { read?: boolean } = {}): Promise<RawPeer> {
+  const peer = new RawPeer(port, options);
+  await peer.ready;
+  return peer;
+}
+
+/*
+ * The fault catalogue: each kind of misbehaviour once, for any transport. A protocol's list below picks
+ * the kinds and gives them its bytes and the log lines its server writes.
+ */
+
+/** Sends part of a message, then closes its side (FIN) or resets (RST); the server must carry on. */
+function closesMidway(what: string, open: OpenPeer, part: Uint8Array | string, how: 'FIN' | 'RST'): Fault {
+  return {
+    name: `closes in the middle of ${what} (${how})`,
+    expect: 'survived',
+    async run(port) {
+      const peer = await open(port);
+      await peer.write(part);
+      peer.close(how === 'RST');
+      return peer.finish();
+    },
+  };
+}
+
+/** Sends `bytes` one byte at a time; the server must answer (`answered` tells when it has). */
+function trickles(
+  name: string,
+  open: OpenPeer,
+  bytes: Uint8Array,
+  answered: (peer: RawPeer) => boolean,
+): Fault {
+  return {
+    name,
+    expect: 'answered',
+    async run(port) {
+      const peer = await open(port);
+      await peer.trickle(bytes);
+      return peer.finish(() => answered(peer));
+    },
+  };
+}
+
+/** Sends `head`, then 100 MiB of `filler` that never ends the message; the server must close it. */
+function floods(name: string, log: RegExp, open: OpenPeer, head: Uint8Array | string, filler: number): Fault {
+  return {
+    name,
+    expect: 'closed',
+    log,
+    async run(port) {
+      const peer = await open(port);
+      if (head.length > 0) await peer.write(head);
+      await peer.flood(100 * MiB + peer.sent, filler);
+      return peer.finish();
+    },
+  };
+}
+
+/** Sends `parts` and waits for the server's reaction (or for `done`, up to `ms`). */
+function sends(
+  fault: Omit<Fault, 'run'>,
+  open: OpenPeer,
+  parts: (Uint8Array | string)[],
+  done?: (peer: RawPeer) => boolean,
+  ms?: number,
+): Fault {
+  return {
+    ...fault,
+    async run(port) {
+      const peer = await open(port);
+      for (const part of parts) await peer.write(part);
+      return peer.finish(done && (() => done(peer)), ms);
+    },
+  };
+}
+
+/** Sends requests without reading the answers (`pump` keeps writing); the server must close it. */
+function neverReads(log: RegExp, open: OpenPeer, pump: (peer: RawPeer) => Promise<unknown>): Fault {
+  return {
+    name: 'sends requests and never reads',
+    expect: 'closed',
+    log,
+    async run(port, logged) {
+      const peer = await open(port, { read: false });
+      // Writes block once the server stops reading; the peer then only waits.
+      void pump(peer);
+      return readAfterLogged(peer, logged);
+    },
+  };
+}
+
+/** Writes `payload` up to `times` times, stopping once the connection is gone. */
+async function writeRepeatedly(peer: RawPeer, payload: Uint8Array | string, times: number): Promise<void> {
+  for (let i = 0; i < times && !peer.closed; i++) if (!(await peer.write(payload))) return;
+}
+
+/** Connects and says nothing; the server must close it after the idle timeout. */
+function staysSilent(open: OpenPeer): Fault {
+  return {
+    name: 'connects and stays silent',
+    expect: 'closed',
+    log: /no traffic for/,
+    async run(port) {
+      const peer = await open(port);
+      return peer.finish();
+    },
+  };
+}
+
 /**
  * The faults of a protocol on raw TCP with 0-terminated messages: `first` is a valid first message,
  * `flood` valid requests sent without reading the answers, `tooLong` the line about a message too long,
@@ -258,81 +371,21 @@ function tcpFaults(first: string, flood: Buffer, tooLong: RegExp, floodEnd: RegE
   const whole = nul(first);
   const half = whole.subarray(0, whole.length >> 1);
   return [
-    {
-      name: 'closes in the middle of a message (FIN)',
-      expect: 'survived',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write(half);
-        peer.close();
-        return peer.finish();
-      },
-    },
-    {
-      name: 'closes in the middle of a message (RST)',
-      expect: 'survived',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write(half);
-        peer.close(true);
-        return peer.finish();
-      },
-    },
-    {
-      name: 'sends its first message one byte at a time',
-      expect: 'answered',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.trickle(whole);
-        return peer.finish(() => peer.head.includes('\0'));
-      },
-    },
-    {
-      name: 'sends 100 MiB without ending a message',
-      expect: 'closed',
-      log: tooLong,
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.flood(100 * MiB);
-        return peer.finish();
-      },
-    },
-    {
-      name: 'sends invalid UTF-8',
-      expect: 'survived',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write(Buffer.concat([INVALID_UTF8, Buffer.from([0])]));
-        return peer.finish(() => peer.received > 0, IDLE_SECONDS * 1000 * 5);
-      },
-    },
-    {
-      name: 'sends requests and never reads',
-      expect: 'closed',
-      log: floodEnd,
-      async run(port, logged) {
-        const peer = new RawPeer(port, { read: false });
-        await peer.ready;
-        // Writes block once the server stops reading; the peer then only waits.
-        void peer.write(flood);
-        return readAfterLogged(peer, logged);
-      },
-    },
-    {
-      name: 'connects and stays silent',
-      expect: 'closed',
-      log: /no traffic for/,
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        return peer.finish();
-      },
-    },
+    closesMidway('a message', tcpPeer, half, 'FIN'),
+    closesMidway('a message', tcpPeer, half, 'RST'),
+    trickles('sends its first message one byte at a time', tcpPeer, whole, (peer) =>
+      peer.head.includes('\0'),
+    ),
+    floods('sends 100 MiB without ending a message', tooLong, tcpPeer, '', 0x61),
+    sends(
+      { name: 'sends invalid UTF-8', expect: 'survived' },
+      tcpPeer,
+      [Buffer.concat([INVALID_UTF8, Buffer.from([0])])],
+      (peer) => peer.received > 0,
+      IDLE_SECONDS * 1000 * 5,
+    ),
+    neverReads(floodEnd, tcpPeer, (peer) => peer.write(flood)),
+    staysSilent(tcpPeer),
   ];
 }
 
@@ -345,58 +398,29 @@ const httpRequest = (method: string, path: string, headers: Record<string, strin
 function httpFaults(path: string): Fault[] {
   const json = { 'Content-Type': 'application/json' };
   const post = httpRequest('PUT', path, { ...json, 'Content-Length': '40' }, '{"action": "');
+  const answered = /^HTTP\/1\.1 \d{3}/;
   return [
-    {
-      name: 'closes in the middle of a request (FIN)',
-      expect: 'survived',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write(post);
-        peer.close();
-        return peer.finish();
-      },
-    },
-    {
-      name: 'closes in the middle of the request line (RST)',
-      expect: 'survived',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write('GET /ac');
-        peer.close(true);
-        return peer.finish();
-      },
-    },
-    {
-      name: 'sends a request one byte at a time',
-      expect: 'answered',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.trickle(Buffer.from(httpRequest('GET', '/', {})));
-        return peer.finish(() => /^HTTP\/1\.1 \d{3}[^]*\r\n\r\n/.test(peer.head));
-      },
-    },
-    {
-      name: 'sends a 100 MiB body',
-      expect: 'closed',
-      log: /sent a body over/,
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write(httpRequest('PUT', path, { ...json, 'Content-Length': String(100 * MiB) }));
-        await peer.flood(100 * MiB + peer.sent, 0x20);
-        return peer.finish();
-      },
-    },
+    closesMidway('a request', tcpPeer, post, 'FIN'),
+    closesMidway('the request line', tcpPeer, 'GET /ac', 'RST'),
+    trickles(
+      'sends a request one byte at a time',
+      tcpPeer,
+      Buffer.from(httpRequest('GET', '/', {})),
+      (peer) => /^HTTP\/1\.1 \d{3}[^]*\r\n\r\n/.test(peer.head),
+    ),
+    floods(
+      'sends a 100 MiB body',
+      /sent a body over/,
+      tcpPeer,
+      httpRequest('PUT', path, { ...json, 'Content-Length': String(100 * MiB) }),
+      0x20,
+    ),
     {
       name: 'sends an endless chunked body',
       expect: 'closed',
       log: /sent a body over/,
       async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
+        const peer = await tcpPeer(port);
         await peer.write(httpRequest('PUT', path, { ...json, 'Transfer-Encoding': 'chunked' }));
         const chunk = Buffer.from(`100000\r\n${' '.repeat(MiB)}\r\n`);
         while (peer.sent < 100 * MiB && !peer.closedByServer && !peer.closed)
@@ -404,43 +428,16 @@ function httpFaults(path: string): Fault[] {
         return peer.finish();
       },
     },
-    {
-      name: 'sends a body of invalid UTF-8',
-      expect: 'answered',
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        await peer.write(
-          httpRequest('PUT', path, { ...json, 'Content-Length': String(INVALID_UTF8.length) }),
-        );
-        await peer.write(INVALID_UTF8);
-        return peer.finish(() => /^HTTP\/1\.1 \d{3}/.test(peer.head));
-      },
-    },
-    {
-      name: 'sends requests and never reads',
-      expect: 'closed',
-      log: /does not read|no traffic for/,
-      async run(port, logged) {
-        const peer = new RawPeer(port, { read: false });
-        await peer.ready;
-        const payload = httpRequest('GET', '/', {}).repeat(2_000);
-        void (async () => {
-          for (let i = 0; i < 50 && !peer.closed; i++) if (!(await peer.write(payload))) return;
-        })();
-        return readAfterLogged(peer, logged);
-      },
-    },
-    {
-      name: 'connects and stays silent',
-      expect: 'closed',
-      log: /no traffic for/,
-      async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
-        return peer.finish();
-      },
-    },
+    sends(
+      { name: 'sends a body of invalid UTF-8', expect: 'answered' },
+      tcpPeer,
+      [httpRequest('PUT', path, { ...json, 'Content-Length': String(INVALID_UTF8.length) }), INVALID_UTF8],
+      (peer) => answered.test(peer.head),
+    ),
+    neverReads(/does not read|no traffic for/, tcpPeer, (peer) =>
+      writeRepeatedly(peer, httpRequest('GET', '/', {}).repeat(2_000), 50),
+    ),
+    staysSilent(tcpPeer),
   ];
 }
 
@@ -492,34 +489,16 @@ export function wsCloseCode(head: string): number | undefined {
  */
 function wsFaults(hello: string[], request: string): Fault[] {
   const whole = wsFrame(1, Buffer.from(request));
+  const half = whole.subarray(0, whole.length >> 1);
   const greeting = Buffer.concat(hello.map((text) => wsFrame(1, Buffer.from(text))));
   return [
-    {
-      name: 'closes in the middle of a frame (FIN)',
-      expect: 'survived',
-      async run(port) {
-        const peer = await wsPeer(port);
-        await peer.write(whole.subarray(0, whole.length >> 1));
-        peer.close();
-        return peer.finish();
-      },
-    },
-    {
-      name: 'closes in the middle of a frame (RST)',
-      expect: 'survived',
-      async run(port) {
-        const peer = await wsPeer(port);
-        await peer.write(whole.subarray(0, whole.length >> 1));
-        peer.close(true);
-        return peer.finish();
-      },
-    },
+    closesMidway('a frame', wsPeer, half, 'FIN'),
+    closesMidway('a frame', wsPeer, half, 'RST'),
     {
       name: 'sends its handshake and a frame one byte at a time',
       expect: 'answered',
       async run(port) {
-        const peer = new RawPeer(port);
-        await peer.ready;
+        const peer = await tcpPeer(port);
         await peer.trickle(Buffer.from(WS_UPGRADE));
         await until(() => peer.head.includes('\r\n\r\n') || peer.closed, 30_000);
         const before = peer.received;
@@ -527,50 +506,21 @@ function wsFaults(hello: string[], request: string): Fault[] {
         return peer.finish(() => peer.received > before);
       },
     },
-    {
-      name: 'sends a 100 MiB frame',
-      expect: 'closed',
-      log: /frame too large/,
-      async run(port) {
-        const peer = await wsPeer(port);
-        await peer.write(wsFrame(1, new Uint8Array(0), 100 * MiB));
-        await peer.flood(100 * MiB + peer.sent, 0x20);
-        return peer.finish();
-      },
-    },
-    {
-      name: 'sends a text frame of invalid UTF-8',
-      expect: 'closed',
-      log: /invalid UTF-8/,
-      async run(port) {
-        const peer = await wsPeer(port);
-        await peer.write(wsFrame(1, INVALID_UTF8));
-        return peer.finish();
-      },
-    },
-    {
-      name: 'sends requests and never reads',
-      expect: 'closed',
-      log: /does not read|requests wait for the policy|no traffic for/,
-      async run(port, logged) {
-        const peer = await wsPeer(port, { read: false });
-        await peer.write(greeting);
-        const payload = Buffer.concat(Array.from({ length: 1_000 }, () => whole));
-        void (async () => {
-          for (let i = 0; i < 40 && !peer.closed; i++) if (!(await peer.write(payload))) return;
-        })();
-        return readAfterLogged(peer, logged);
-      },
-    },
-    {
-      name: 'connects and stays silent',
-      expect: 'closed',
-      log: /no traffic for/,
-      async run(port) {
-        const peer = await wsPeer(port);
-        return peer.finish();
-      },
-    },
+    floods(
+      'sends a 100 MiB frame',
+      /frame too large/,
+      wsPeer,
+      wsFrame(1, new Uint8Array(0), 100 * MiB),
+      0x20,
+    ),
+    sends({ name: 'sends a text frame of invalid UTF-8', expect: 'closed', log: /invalid UTF-8/ }, wsPeer, [
+      wsFrame(1, INVALID_UTF8),
+    ]),
+    neverReads(/does not read|requests wait for the policy|no traffic for/, wsPeer, async (peer) => {
+      await peer.write(greeting);
+      void writeRepeatedly(peer, Buffer.concat(Array.from({ length: 1_000 }, () => whole)), 40);
+    }),
+    staysSilent(wsPeer),
   ];
 }
 
@@ -621,6 +571,13 @@ async function touchRaw(port: number, message: Uint8Array | string, answered: (h
   return answered(end.head);
 }
 
+/** Plays one well-behaved `connect <args>`, its transcript written in `dir`. */
+async function connectOnce(dir: string, args: string[]): Promise<GoodSession> {
+  const transcript = join(dir, 'good.json');
+  const result = await runCli(['connect', ...args, '--transcript', transcript], dir);
+  return { results: [result], transcripts: [transcript] };
+}
+
 /** Every `serve` under test. */
 export const SERVE_TARGETS: readonly ServeTarget[] = [
   {
@@ -650,27 +607,18 @@ export const SERVE_TARGETS: readonly ServeTarget[] = [
       /no traffic for|finished 50 rounds/,
     ),
     groupBy: 'conn',
-    async good(port, dir) {
-      const transcript = join(dir, 'good.json');
-      const result = await runCli(
-        [
-          'connect',
-          'rddlsim',
-          '--port',
-          String(port),
-          '--instance',
-          'sysadmin_inst_mdp__1',
-          '--policy',
-          'random',
-          '--rounds',
-          '2',
-          '--transcript',
-          transcript,
-        ],
-        dir,
-      );
-      return { results: [result], transcripts: [transcript] };
-    },
+    good: (port, dir) =>
+      connectOnce(dir, [
+        'rddlsim',
+        '--port',
+        String(port),
+        '--instance',
+        'sysadmin_inst_mdp__1',
+        '--policy',
+        'random',
+        '--rounds',
+        '2',
+      ]),
     touch: (port) => touchRaw(port, nul(rddlsimSessionRequest), (head) => head.includes('<session-init>')),
   },
   {
@@ -745,25 +693,8 @@ export const SERVE_TARGETS: readonly ServeTarget[] = [
     served: (dir) => join(dir, 'served.json'),
     faults: httpFaults('/act/nim/mallory'),
     groupBy: 'channel',
-    async good(_port, dir) {
-      const transcript = join(dir, 'good.json');
-      const result = await runCli(
-        [
-          'connect',
-          'aisys',
-          '--config',
-          join(dir, 'agent.json'),
-          '--policy',
-          'optimal',
-          '--runs',
-          '3',
-          '--transcript',
-          transcript,
-        ],
-        dir,
-      );
-      return { results: [result], transcripts: [transcript] };
-    },
+    good: (_port, dir) =>
+      connectOnce(dir, ['aisys', '--config', join(dir, 'agent.json'), '--policy', 'optimal', '--runs', '3']),
     touch: (port) =>
       touchRaw(port, httpRequest('GET', '/', { Connection: 'close' }), (head) =>
         /^HTTP\/1\.1 \d{3}/.test(head),
@@ -779,25 +710,8 @@ export const SERVE_TARGETS: readonly ServeTarget[] = [
       '{ "id": "Scav. 1", "request": { "state": [ [ 0, 0, 0 ], [ 0, 1, 0 ], [ 0, 0, 0 ] ], "reward": 0 } }',
     ),
     groupBy: 'conn',
-    async good(port, dir) {
-      const transcript = join(dir, 'good.json');
-      const result = await runCli(
-        [
-          'connect',
-          'gama',
-          '--url',
-          `ws://127.0.0.1:${port}`,
-          '--scenario',
-          'C',
-          '--cycles',
-          '3',
-          '--transcript',
-          transcript,
-        ],
-        dir,
-      );
-      return { results: [result], transcripts: [transcript] };
-    },
+    good: (port, dir) =>
+      connectOnce(dir, ['gama', '--url', `ws://127.0.0.1:${port}`, '--scenario', 'C', '--cycles', '3']),
     touch: (port) => touchRaw(port, WS_UPGRADE, (head) => head.startsWith('HTTP/1.1 101')),
   },
 ];

@@ -6,7 +6,9 @@
  */
 import { describeError } from '../errors';
 import { PolicySupervisor } from '../policy/supervisor';
-import { TurnGate } from '../policy/turn-gate';
+import type { TurnGate } from '../policy/turn-gate';
+import { GatedRun, pacingGate } from './gated-run';
+import { liveUpdates } from './live-updates';
 import type { CallOutcome } from '../policy/types';
 import type { DecisionRequest, Protocol, ProtocolEndpoints } from '../protocols/contract';
 import type {
@@ -20,8 +22,8 @@ import { TranscriptRecorder } from '../transcript/recorder';
 import { driveClient } from './client-driver';
 import { playInMemory, type InMemoryPlay } from './in-memory-play';
 import { showTranscript } from './shown-session';
-import { TranscriptKeeper } from './transcript-keeper';
-import { UpdateBatcher } from './update-batcher';
+import type { TranscriptKeeper } from './transcript-keeper';
+import type { UpdateBatcher } from './update-batcher';
 
 /** The runner of a protocol with `endpoints`: emulated sessions, and transcripts shown in the views. */
 export function emulatedPlaygroundRunner(protocol: Protocol): PlaygroundRunner {
@@ -54,13 +56,13 @@ const STOPPED: CallOutcome = {
 };
 
 /** One emulated session from start to end. */
-class EmulatedRun implements PlaygroundSession {
+class EmulatedRun extends GatedRun implements PlaygroundSession {
   readonly #protocol: Protocol;
   readonly #endpoints: ProtocolEndpoints;
   readonly #config: SessionConfig;
   readonly #recorder: TranscriptRecorder;
   readonly #supervisor: PolicySupervisor;
-  readonly #gate: TurnGate;
+  protected readonly gate: TurnGate;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   #play: InMemoryPlay | undefined;
@@ -74,6 +76,7 @@ class EmulatedRun implements PlaygroundSession {
     config: SessionConfig,
     services: PlaygroundServices,
   ) {
+    super();
     this.#protocol = protocol;
     this.#endpoints = endpoints;
     this.#config = config;
@@ -90,26 +93,12 @@ class EmulatedRun implements PlaygroundSession {
       spawn: () => services.spawnPolicy(),
       budgetMs: config.budgetMs,
     });
-    this.#gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) =>
-        this.#batcher.note({
-          status: state === 'open' ? 'running' : state === 'paused' ? 'paused' : 'stopped',
-        }),
-    });
+    this.gate = pacingGate(config, (status) => this.#batcher.note({ status }));
     const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () => [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'transcript', transcript, reader: this.#protocol.createReader() },
-      reset: { protocol: protocol.id, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+      protocol: protocol.id,
+    }));
   }
 
   /** Loads the policy, then lets the session run in the background. */
@@ -122,7 +111,7 @@ class EmulatedRun implements PlaygroundSession {
     if (!loaded.ok) {
       recorder.annotate('error', { source: 'policy', ...loaded.fault });
       this.#supervisor.dispose();
-      this.#gate.stop();
+      this.gate.stop();
       this.#batcher.note({ fault: loaded.fault, status: 'failed' });
       this.#batcher.close();
       return;
@@ -138,7 +127,7 @@ class EmulatedRun implements PlaygroundSession {
       });
     } catch (error) {
       this.#supervisor.dispose();
-      this.#gate.stop();
+      this.gate.stop();
       this.#batcher.note({ error: describeError(error), status: 'failed' });
       this.#batcher.close();
       return;
@@ -158,7 +147,7 @@ class EmulatedRun implements PlaygroundSession {
     this.#batcher.note({ position: request.site });
     const first = this.#firstDecision;
     this.#firstDecision = false;
-    if (!(await this.#gate.pass(first)) || this.#stopped) return STOPPED;
+    if (!(await this.gate.pass(first)) || this.#stopped) return STOPPED;
     const outcome = await this.#supervisor.call(request.hook, request.args, {}, request.site);
     const index = this.#recorder.transcript.messages.length - 1;
     for (const line of outcome.logs)
@@ -170,22 +159,6 @@ class EmulatedRun implements PlaygroundSession {
     }
     this.#batcher.schedule();
     return this.#stopped ? STOPPED : outcome;
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  step(): void {
-    this.#gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.#gate.setDelay(ms);
   }
 
   decide(): void {}
@@ -211,7 +184,7 @@ class EmulatedRun implements PlaygroundSession {
 
   #end(reason: string): void {
     this.#stopped = true;
-    this.#gate.stop();
+    this.gate.stop();
     this.#play?.stop(reason);
     this.#supervisor.dispose();
   }

@@ -4,81 +4,41 @@
  * PROTOPLAY_EXTRA_PROTOCOLS, with nothing added for it in `cli/` or `src/`. Real child processes, real TCP
  * on 127.0.0.1, policies in real policy threads.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { counterProtocol } from '../../../support/counter-protocol/protocol';
-import { BIN, runChild } from '../../run-cli';
+import { runChild } from '../../run-cli';
+import { counterCli } from './counter-cli';
 
-const MODULE = resolve(import.meta.dirname, '../../../support/counter-protocol/protocol.ts');
-const env = { PROTOPLAY_EXTRA_PROTOCOLS: MODULE };
-
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'counter-cli-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function readTranscript(path: string): Promise<Transcript> {
-  return parseTranscriptJson(await readFile(path, 'utf8'), path);
-}
+const cli = counterCli('counter', 'protocol.ts', /listening on 127\.0\.0\.1:(\d+)/);
 
 const dataFrames = (transcript: Transcript) =>
   transcript.messages.filter((m) => m.kind === 'data').map((m) => [m.dir, m.text]);
 
-/** Starts `protoplay serve counter ...`; resolves with the port once it listens. */
-function startServe(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'serve', 'counter', '--port', '0', ...args], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number>((done) => child.once('close', (code) => done(code ?? -1)));
-  const port = new Promise<number>((found, failed) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stdout);
-      if (match) found(Number(match[1]));
-    });
-    void exited.then((code) => failed(new Error(`serve exited (${code}) before listening: ${stderr}`)));
-  });
-  return { port, exited, output: () => stdout, errors: () => stderr, kill: () => child.kill() };
-}
-
 describe('the generic commands over a protocol that gives only its definition', () => {
   it('run counter plays the emulated server in memory, prints the rewards and writes a valid transcript', async () => {
-    const result = await runChild(
-      [
-        'run',
-        'counter',
-        '--environment',
-        'to-five',
-        '--rounds',
-        '2',
-        '--policy',
-        'hasty',
-        '--transcript',
-        'out.json',
-      ],
-      { cwd: dir, env },
-    );
+    const result = await cli.run([
+      'run',
+      'counter',
+      '--environment',
+      'to-five',
+      '--rounds',
+      '2',
+      '--policy',
+      'hasty',
+      '--transcript',
+      'out.json',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // Hasty adds 2, 2, 2: the third step overshoots 5 by 1 and earns 2 - 2 = 0.
     expect(result.stdout).toContain('round 1: reward 4.0 in 3 steps');
     expect(result.stdout).toContain('round 2: reward 4.0 in 3 steps');
     expect(result.stdout).toContain('mean reward 4.0 over 2 rounds');
-    const transcript = await readTranscript(join(dir, 'out.json'));
+    const transcript = await cli.readTranscript('out.json');
     expect(transcript.protocol).toBe('counter');
     expect(validateTranscript(transcript, counterProtocol)).toEqual({ checked: true, violations: [] });
     expect(dataFrames(transcript).filter(([d]) => d === 'c2s')).toHaveLength(6);
@@ -86,27 +46,15 @@ describe('the generic commands over a protocol that gives only its definition', 
 
   it('serve counter and connect counter play over real TCP; both sides record the same valid session', async () => {
     await writeFile(
-      join(dir, 'policy.ts'),
+      join(cli.dir, 'policy.ts'),
       'export function act(o: { value: number; target: number }): number {\n' +
         '  console.log(`at ${o.value}`);\n' +
         '  return o.target - o.value >= 2 ? 2 : 1;\n}\n',
     );
-    const serve = startServe(['--sessions', '1', '--rounds', '3', '--record', 'served']);
+    const serve = cli.startServe(['--sessions', '1', '--rounds', '3', '--record', 'served']);
     try {
       const port = await serve.port;
-      const connect = await runChild(
-        [
-          'connect',
-          'counter',
-          '--port',
-          String(port),
-          '--policy',
-          'policy.ts',
-          '--transcript',
-          'client.json',
-        ],
-        { cwd: dir, env },
-      );
+      const connect = await cli.connect(port, ['--policy', 'policy.ts']);
       expect(connect.stderr).toBe('');
       expect(connect.code).toBe(0);
       expect(connect.stdout).toContain('mean reward 10.0 over 3 rounds');
@@ -115,9 +63,9 @@ describe('the generic commands over a protocol that gives only its definition', 
       serve.kill();
     }
     expect(serve.output()).toContain('session 1: round 3: reward 10.0 in 5 steps');
-    expect(await readdir(join(dir, 'served'))).toEqual(['counter-session-1.json']);
-    const served = await readTranscript(join(dir, 'served', 'counter-session-1.json'));
-    const client = await readTranscript(join(dir, 'client.json'));
+    expect(await readdir(join(cli.dir, 'served'))).toEqual(['counter-session-1.json']);
+    const served = await cli.readTranscript('served', 'counter-session-1.json');
+    const client = await cli.readTranscript('client.json');
     for (const transcript of [served, client])
       expect(validateTranscript(transcript, counterProtocol).violations).toEqual([]);
     expect(dataFrames(client)).toEqual(dataFrames(served));
@@ -127,17 +75,14 @@ describe('the generic commands over a protocol that gives only its definition', 
   });
 
   it('a policy that throws ends connect with exit code 3 and the located error', async () => {
-    await writeFile(join(dir, 'bad.js'), 'export function act() {\n  throw new Error("no idea");\n}\n');
-    const serve = startServe(['--sessions', '1']);
+    await writeFile(join(cli.dir, 'bad.js'), 'export function act() {\n  throw new Error("no idea");\n}\n');
+    const serve = cli.startServe(['--sessions', '1']);
     try {
       const port = await serve.port;
-      const connect = await runChild(
-        ['connect', 'counter', '--port', String(port), '--policy', 'bad.js', '--transcript', 'client.json'],
-        { cwd: dir, env },
-      );
+      const connect = await cli.connect(port, ['--policy', 'bad.js']);
       expect(connect.code).toBe(3);
       expect(connect.stderr).toMatch(/^bad\.js:2:\d+: .*no idea/m);
-      const client = await readTranscript(join(dir, 'client.json'));
+      const client = await cli.readTranscript('client.json');
       expect(client.messages.some((m) => m.kind === 'close' && /the policy failed/.test(m.text ?? ''))).toBe(
         true,
       );
@@ -147,12 +92,12 @@ describe('the generic commands over a protocol that gives only its definition', 
   });
 
   it('without the variable the product offers no counter protocol; a module that is no protocol is refused', async () => {
-    const plain = await runChild(['run', 'counter'], { cwd: dir });
+    const plain = await runChild(['run', 'counter'], { cwd: cli.dir });
     expect(plain.code).toBe(2);
     expect(plain.stderr).toContain("unknown protocol 'counter'");
-    await writeFile(join(dir, 'nothing.mjs'), 'export default 42;\n');
+    await writeFile(join(cli.dir, 'nothing.mjs'), 'export default 42;\n');
     const wrong = await runChild(['run', 'counter'], {
-      cwd: dir,
+      cwd: cli.dir,
       env: { PROTOPLAY_EXTRA_PROTOCOLS: 'nothing.mjs' },
     });
     expect(wrong.code).toBe(2);

@@ -5,33 +5,15 @@
  * HTTP server and client carry it because its definition says so: nothing was added for it outside its
  * folder.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { counterHttpProtocol } from '../../../support/counter-protocol/http-protocol';
-import { runChild } from '../../run-cli';
+import { counterCli, unusedPort } from './counter-cli';
 
-const MODULE = resolve(import.meta.dirname, '../../../support/counter-protocol/http-protocol.ts');
-const BIN = resolve(import.meta.dirname, '../../../../cli/bin/protoplay.js');
-const env = { PROTOPLAY_EXTRA_PROTOCOLS: MODULE };
-
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'counter-http-cli-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function readTranscript(path: string): Promise<Transcript> {
-  return parseTranscriptJson(await readFile(path, 'utf8'), path);
-}
+const cli = counterCli('counter-http', 'http-protocol.ts', /listening on 127\.0\.0\.1:(\d+) \(http\)/);
 
 /** Each exchange as the transcript pairs it: direction, method or status, body. */
 const exchanges = (transcript: Transcript) =>
@@ -39,31 +21,9 @@ const exchanges = (transcript: Transcript) =>
     .filter((m) => m.kind === 'data')
     .map((m) => [m.dir, m.http?.method ?? m.http?.status, m.text]);
 
-/** Starts `protoplay serve counter-http ...`; resolves with the port once it listens. */
-function startServe(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'serve', 'counter-http', '--port', '0', ...args], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number>((done) => child.once('close', (code) => done(code ?? -1)));
-  const port = new Promise<number>((found, failed) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on 127\.0\.0\.1:(\d+) \(http\)/.exec(stdout);
-      if (match) found(Number(match[1]));
-    });
-    void exited.then((code) => failed(new Error(`serve exited (${code}) before listening: ${stderr}`)));
-  });
-  return { port, exited, output: () => stdout, kill: () => child.kill() };
-}
-
 describe('the generic commands over HTTP', () => {
   it('serve keys sessions by the request, connect plays one; both sides record the same valid exchanges', async () => {
-    const serve = startServe(['--sessions', '1', '--rounds', '2', '--record', 'served']);
+    const serve = cli.startServe(['--sessions', '1', '--rounds', '2', '--record', 'served']);
     try {
       const port = await serve.port;
       const base = `http://127.0.0.1:${port}`;
@@ -83,21 +43,7 @@ describe('the generic commands over HTTP', () => {
       const unnamed = await get('/elsewhere');
       expect(unnamed.status).toBe(400);
       expect(unnamed.body).toContain('names no session: /elsewhere');
-      const connect = await runChild(
-        [
-          'connect',
-          'counter-http',
-          '--port',
-          String(port),
-          '--policy',
-          'careful',
-          '--player',
-          'alice',
-          '--transcript',
-          'client.json',
-        ],
-        { cwd: dir, env },
-      );
+      const connect = await cli.connect(port, ['--policy', 'careful', '--player', 'alice']);
       expect(connect.stderr).toBe('');
       expect(connect.code).toBe(0);
       expect(connect.stdout).toContain('mean reward 10.0 over 2 rounds');
@@ -107,9 +53,9 @@ describe('the generic commands over HTTP', () => {
     } finally {
       serve.kill();
     }
-    const recorded = await readdir(join(dir, 'served'));
+    const recorded = await readdir(join(cli.dir, 'served'));
     expect(recorded.sort()).toEqual(['counter-http-session-1.json', 'counter-http-session-2.json']);
-    const client = await readTranscript(join(dir, 'client.json'));
+    const client = await cli.readTranscript('client.json');
     expect(validateTranscript(client, counterHttpProtocol).violations).toEqual([]);
     // Every response is paired with its request.
     const data = client.messages.filter((m) => m.kind === 'data');
@@ -123,7 +69,7 @@ describe('the generic commands over HTTP', () => {
       ['c2s', 'GET', ''],
       ['s2c', 410, ''],
     ]);
-    const served = await Promise.all(recorded.map((name) => readTranscript(join(dir, 'served', name))));
+    const served = await Promise.all(recorded.map((name) => cli.readTranscript('served', name)));
     const probe = served.find((transcript) => exchanges(transcript).length === 4);
     expect(probe?.messages.filter((m) => m.kind === 'data').every((m) => m.conn === 'probe')).toBe(true);
     const same = served.find((transcript) => transcript !== probe);
@@ -133,22 +79,17 @@ describe('the generic commands over HTTP', () => {
   });
 
   it("the protocol's own option shows in connect's help, and serve does not take it", async () => {
-    const help = await runChild(['connect', 'counter-http', '--help'], { cwd: dir, env });
+    const help = await cli.run(['connect', 'counter-http', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--player NAME\s+the player the requests name/);
-    const serve = await runChild(['serve', 'counter-http', '--player', 'bob'], { cwd: dir, env });
+    const serve = await cli.run(['serve', 'counter-http', '--player', 'bob']);
     expect(serve.code).toBe(2);
     expect(serve.stderr).toContain('--player');
   });
 
   it('connect names a server that does not listen (exit 4)', async () => {
-    const port = await new Promise<number>((found) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => found(port));
-      });
-    });
-    const connect = await runChild(['connect', 'counter-http', '--port', String(port)], { cwd: dir, env });
+    const port = await unusedPort();
+    const connect = await cli.run(['connect', 'counter-http', '--port', String(port)]);
     expect(connect.code).toBe(4);
     expect(connect.stderr).toContain(`cannot connect to http://127.0.0.1:${port}/: connection refused`);
   });

@@ -9,7 +9,7 @@ import type {
 import { createSimulation, sampleSimConfig } from '../../../../src/core/envs/massim/index';
 import { PhraseBook, PhraseList } from '../../../../src/core/transcript/store/phrases';
 import { recordedActions, recordedConfig, recordedServerMessages } from './recorded';
-import { sceneConfig } from './scene';
+import { livelyConfig, sceneConfig } from './scene';
 
 /** Every agent's percept text as written in phrases, next to `JSON.stringify` of its percept object. */
 function compareAll(sim: MassimSimulation, list: PhraseList): number {
@@ -25,51 +25,26 @@ function compareAll(sim: MassimSimulation, list: PhraseList): number {
 
 /** A crowded world: small grids (vision wraps around on the smallest), many things, events and norms. */
 function crowdedConfig(size: number, vision: number, absolutePosition: boolean): MassimSimConfig {
-  const base = sceneConfig();
-  return {
-    ...base,
-    steps: 25,
-    randomFail: 10,
-    agentsPerTeam: 3,
-    clusterBounds: [1, 3],
-    roles: base.roles.map((role, i) => ({ ...role, vision: i === 2 ? vision + 2 : vision })),
-    grid: {
-      width: size,
-      height: size + 1,
-      instructions: [{ kind: 'cave', chance: 0.35, iterations: 1, createLimit: 5, destroyLimit: 4 }],
-      goals: { number: 2, size: [1, 3], moveProbability: 0.5 },
+  return livelyConfig(
+    {
+      steps: 25,
+      randomFail: 10,
+      clusterBounds: [1, 3],
+      size: [size, size + 1],
+      caveChance: 0.35,
+      goals: { number: 2, size: [1, 3] },
       roleZones: { number: 2, size: [1, 2] },
+      blockTypes: [2, 3],
+      dispensers: [1, 3],
+      tasks: { size: [1, 3], iterations: [1, 2], maxDuration: [3, 15] },
+      events: { chance: 30, radius: [1, 3] },
+      norms: { chance: 40, carryPunishment: [5, 10], adoptPunishment: [1, 3], adoptPlaying: 0 },
     },
-    blockTypes: [2, 3],
-    dispensers: [1, 3],
-    tasks: { size: [1, 3], concurrent: 3, iterations: [1, 2], maxDuration: [3, 15] },
-    events: { chance: 30, radius: [1, 3], warning: 2, create: [-1, 2], perimeter: 1 },
-    regulation: {
-      simultaneous: 2,
-      chance: 40,
-      subjects: [
-        {
-          name: 'Carry',
-          announcement: [0, 2],
-          duration: [2, 5],
-          punishment: [5, 10],
-          weight: 1,
-          quantity: [0, 1],
-          playing: 100,
-        },
-        {
-          name: 'Adopt',
-          announcement: [0, 2],
-          duration: [2, 5],
-          punishment: [1, 3],
-          weight: 1,
-          quantity: [0, 4],
-          playing: 0,
-        },
-      ],
+    {
+      roles: sceneConfig().roles.map((role, i) => ({ ...role, vision: i === 2 ? vision + 2 : vision })),
+      absolutePosition,
     },
-    absolutePosition,
-  };
+  );
 }
 
 // Action types and parameters as agents may send them: valid ones, unknown ones, and strings that JSON must

@@ -88,6 +88,74 @@ export function sceneConfig(overrides: Partial<MassimSimConfig> = {}): MassimSim
   };
 }
 
+/** What differs between the lively worlds of the property tests (see `livelyConfig`). */
+export interface LivelyWorld {
+  steps: number;
+  randomFail: number;
+  clusterBounds: [number, number];
+  /** Grid width and height. */
+  size: [number, number];
+  /** Chance of a cave cell in the map generator's one pass. */
+  caveChance: number;
+  goals: { number: number; size: [number, number] };
+  roleZones: { number: number; size: [number, number] };
+  blockTypes: [number, number];
+  dispensers: [number, number];
+  tasks: { size: [number, number]; iterations: [number, number]; maxDuration: [number, number] };
+  events: { chance: number; radius: [number, number] };
+  /** How often norms come, what breaking Carry and Adopt costs, and Adopt's allowed share of a role. */
+  norms: {
+    chance: number;
+    carryPunishment: [number, number];
+    adoptPunishment: [number, number];
+    adoptPlaying: number;
+  };
+}
+
+/**
+ * A small world where much happens, for property tests: three agents a team, caves, moving goal zones,
+ * role zones, dispensers, tasks, clear events, and both norms (Carry, Adopt) drawn at once; `overrides`
+ * replace whole top-level keys.
+ */
+export function livelyConfig(world: LivelyWorld, overrides: Partial<MassimSimConfig> = {}): MassimSimConfig {
+  const { norms } = world;
+  const subject = { announcement: [0, 2], duration: [2, 5], weight: 1 } as const;
+  return sceneConfig({
+    steps: world.steps,
+    randomFail: world.randomFail,
+    agentsPerTeam: 3,
+    clusterBounds: world.clusterBounds,
+    grid: {
+      width: world.size[0],
+      height: world.size[1],
+      instructions: [
+        { kind: 'cave', chance: world.caveChance, iterations: 1, createLimit: 5, destroyLimit: 4 },
+      ],
+      goals: { ...world.goals, moveProbability: 0.5 },
+      roleZones: world.roleZones,
+    },
+    blockTypes: world.blockTypes,
+    dispensers: world.dispensers,
+    tasks: { ...world.tasks, concurrent: 3 },
+    events: { ...world.events, warning: 2, create: [-1, 2], perimeter: 1 },
+    regulation: {
+      simultaneous: 2,
+      chance: norms.chance,
+      subjects: [
+        { ...subject, name: 'Carry', punishment: norms.carryPunishment, quantity: [0, 1], playing: 100 },
+        {
+          ...subject,
+          name: 'Adopt',
+          punishment: norms.adoptPunishment,
+          quantity: [0, 4],
+          playing: norms.adoptPlaying,
+        },
+      ],
+    },
+    ...overrides,
+  });
+}
+
 /** One action written as `['move', 'n']`. */
 export type ActionWords = [string, ...string[]];
 

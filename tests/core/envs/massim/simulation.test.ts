@@ -12,7 +12,7 @@ import {
   sampleMassimConfig,
 } from '../../../../src/core/envs/massim/index';
 import { Rng } from '../../../../src/core/random';
-import { sceneConfig } from './scene';
+import { livelyConfig } from './scene';
 
 /**
  * A busy little world for property tests: every action allowed, the whole map a goal zone, one block type
@@ -20,50 +20,23 @@ import { sceneConfig } from './scene';
  * clear events and norms are frequent.
  */
 function busyConfig(): MassimSimConfig {
-  const base = sceneConfig();
-  return {
-    ...base,
-    steps: 40,
-    randomFail: 5,
-    agentsPerTeam: 3,
-    clusterBounds: [1, 2],
-    attachLimit: 4,
-    grid: {
-      width: 10,
-      height: 10,
-      instructions: [{ kind: 'cave', chance: 0.3, iterations: 1, createLimit: 5, destroyLimit: 4 }],
-      goals: { number: 1, size: [10, 10], moveProbability: 0.5 },
+  return livelyConfig(
+    {
+      steps: 40,
+      randomFail: 5,
+      clusterBounds: [1, 2],
+      size: [10, 10],
+      caveChance: 0.3,
+      goals: { number: 1, size: [10, 10] },
       roleZones: { number: 2, size: [2, 3] },
+      blockTypes: [1, 1],
+      dispensers: [8, 10],
+      tasks: { size: [1, 2], iterations: [1, 3], maxDuration: [5, 20] },
+      events: { chance: 20, radius: [1, 2] },
+      norms: { chance: 30, carryPunishment: [20, 40], adoptPunishment: [5, 10], adoptPlaying: 50 },
     },
-    blockTypes: [1, 1],
-    dispensers: [8, 10],
-    tasks: { size: [1, 2], concurrent: 3, iterations: [1, 3], maxDuration: [5, 20] },
-    events: { chance: 20, radius: [1, 2], warning: 2, create: [-1, 2], perimeter: 1 },
-    regulation: {
-      simultaneous: 2,
-      chance: 30,
-      subjects: [
-        {
-          name: 'Carry',
-          announcement: [0, 2],
-          duration: [2, 5],
-          punishment: [20, 40],
-          weight: 1,
-          quantity: [0, 1],
-          playing: 100,
-        },
-        {
-          name: 'Adopt',
-          announcement: [0, 2],
-          duration: [2, 5],
-          punishment: [5, 10],
-          weight: 1,
-          quantity: [0, 4],
-          playing: 50,
-        },
-      ],
-    },
-  };
+    { attachLimit: 4 },
+  );
 }
 
 const DIRECTIONS = ['n', 's', 'e', 'w'];

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { quickMassimConfig } from '../../../../src/core/envs/massim/index';
 import type { BridgeChannel } from '../../../../src/core/bridge/bridge-channel';
 import { BridgeError } from '../../../../src/core/bridge/bridge-errors';
-import type { PolicyEndpoint } from '../../../../src/core/policy/supervisor';
 import type { PolicySource } from '../../../../src/core/policy/types';
 import type { SansIoEndpoint, WireData, WirePeer } from '../../../../src/core/protocols/contract';
 import { MassimHost } from '../../../../src/core/protocols/massim/host';
@@ -19,47 +18,16 @@ import {
   type BridgedMassimTuning,
 } from '../../../../src/core/protocols/massim/playground/bridged-team-run';
 import { massimProtocol } from '../../../../src/core/protocols/massim/protocol';
-import type {
-  PlaygroundServices,
-  SessionConfig,
-  SessionUpdate,
-} from '../../../../src/core/protocols/session-contract';
+import type { SessionConfig } from '../../../../src/core/protocols/session-contract';
 import type { BridgeAccess } from '../../../../src/core/session/bridge-route';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../../src/core/transcript/model';
+import { inProcessPolicy, recordingServices as recordedServices } from '../../session/playground-fakes';
 
 const SETUP = { agentsPerTeam: 2, steps: 6, width: 20, height: 20 };
 const FAST: BridgedMassimTuning = { reconnectDelayMs: 10, maxReconnectDelayMs: 40, gatherWindowMs: 5 };
 
-function inProcess(): PolicyEndpoint {
-  const runtime = massimProtocol.playground!.loadPolicyRuntime();
-  return {
-    load: async (source) => (await runtime).load(source),
-    call: async (hook, args, context) => (await runtime).call(hook, args, context),
-    terminate: () => undefined,
-  };
-}
-
-function recordingServices() {
-  const updates: SessionUpdate[] = [];
-  const kept: string[][] = [];
-  let finish: (update: SessionUpdate) => void = () => undefined;
-  const ended = new Promise<SessionUpdate>((resolve) => (finish = resolve));
-  const services: PlaygroundServices = {
-    spawnPolicy: inProcess,
-    listener: {
-      update(json, deferred) {
-        const update = JSON.parse(json) as SessionUpdate;
-        if (deferred) Object.assign(update, JSON.parse(deferred));
-        updates.push(update);
-        if (update.status && ['finished', 'stopped', 'failed'].includes(update.status)) finish(update);
-      },
-    },
-    nextFrame: (callback) => setTimeout(callback, 0),
-    keepTranscript: async (json) => void kept.push([...json]),
-  };
-  return { services, updates, kept, ended };
-}
+const recordingServices = () => recordedServices(inProcessPolicy(massimProtocol.playground!));
 
 const policy = (): PolicySource => {
   const sample = massimProtocol.samples.find((s) => s.id === massimProtocol.defaultSample)!;

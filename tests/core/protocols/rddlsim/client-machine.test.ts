@@ -4,12 +4,14 @@ import { rddlsimClientMachine } from '../../../../src/core/protocols/rddlsim/cli
 import {
   NOOP,
   ONE_ROUND,
+  PIPELINED_OPENING,
   RESOURCE_NOTIFICATION,
   RESOURCE_REQUEST,
   ROUND_REQUEST,
   SESSION_END,
   SESSION_REQUEST,
   exchange,
+  playFrozen,
   roundEnd,
   roundInit,
   sessionInit,
@@ -44,23 +46,13 @@ describe('client machine on the recorded server streams', () => {
 
 describe('client machine rules', () => {
   it('accepts a complete session and does not mutate the states it is given', () => {
-    let state = Object.freeze(rddlsimClientMachine.initial());
-    for (const message of exchange(ONE_ROUND)) {
-      const step = rddlsimClientMachine.accept(state, message);
-      expect(step.ok).toBe(true);
-      state = Object.freeze(step.state);
-    }
-    expect(rddlsimClientMachine.finish(state, 11)).toBeNull();
+    expect(playFrozen(rddlsimClientMachine, ONE_ROUND)).toEqual({ refused: [], end: null });
   });
 
   it('accepts answers to pipelined requests and resource requests anywhere', () => {
     expect(
       rules([
-        ['C', SESSION_REQUEST],
-        ['C', ROUND_REQUEST],
-        ['S', sessionInit(1)],
-        ['S', roundInit(1, 0)],
-        ['S', turn(1)],
+        ...PIPELINED_OPENING,
         ['C', RESOURCE_REQUEST],
         ['S', RESOURCE_NOTIFICATION],
         ['C', NOOP],

@@ -1,4 +1,5 @@
 /** Builders for hand-written rddlsim exchanges, shared by the machine tests. */
+import type { ProtocolMachine, Violation } from '../../../../src/core/protocols/machine';
 import type { TranscriptMessage } from '../../../../src/core/transcript/model';
 
 const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -49,3 +50,32 @@ export const ONE_ROUND: Line[] = [
   ['S', 'close'],
   ['C', 'close'],
 ];
+
+/** A session's opening up to its first turn, the client asking for the round before the session-init came. */
+export const PIPELINED_OPENING: Line[] = [
+  ['C', SESSION_REQUEST],
+  ['C', ROUND_REQUEST],
+  ['S', sessionInit(1)],
+  ['S', roundInit(1, 0)],
+  ['S', turn(1)],
+];
+
+/**
+ * Plays the lines through the machine from its initial state, freezing every state it returns (so a
+ * machine that changes a state it was given throws): the indexes of the messages it refused, and what
+ * it says about stopping after the last one.
+ */
+export function playFrozen<S>(
+  machine: ProtocolMachine<S>,
+  lines: Line[],
+): { refused: number[]; end: Violation | null } {
+  let state = Object.freeze(machine.initial());
+  const refused: number[] = [];
+  const messages = exchange(lines);
+  for (const message of messages) {
+    const step = machine.accept(state, message);
+    if (!step.ok) refused.push(message.index);
+    state = Object.freeze(step.state);
+  }
+  return { refused, end: machine.finish(state, messages.length - 1) };
+}

@@ -4,11 +4,13 @@ import { rddlsimServerMachine } from '../../../../src/core/protocols/rddlsim/ser
 import {
   NOOP,
   ONE_ROUND,
+  PIPELINED_OPENING,
   RESOURCE_NOTIFICATION,
   RESOURCE_REQUEST,
   ROUND_REQUEST,
   SESSION_REQUEST,
   exchange,
+  playFrozen,
   roundEnd,
   roundInit,
   sessionInit,
@@ -55,24 +57,12 @@ describe('server machine on the recorded client streams', () => {
 
 describe('server machine rules', () => {
   it('accepts a complete session and does not mutate the states it is given', () => {
-    let state = Object.freeze(rddlsimServerMachine.initial());
-    for (const message of exchange(ONE_ROUND)) {
-      const step = rddlsimServerMachine.accept(state, message);
-      expect(step.ok).toBe(true);
-      state = Object.freeze(step.state);
-    }
-    expect(rddlsimServerMachine.finish(state, 11)).toBeNull();
+    expect(playFrozen(rddlsimServerMachine, ONE_ROUND)).toEqual({ refused: [], end: null });
   });
 
   it('judges pipelined messages when the server reads them, not when they arrive', () => {
     expect(
-      judged([
-        ['C', SESSION_REQUEST],
-        ['C', ROUND_REQUEST],
-        ['S', sessionInit(1)],
-        ['S', roundInit(1, 0)],
-        ['S', turn(1)],
-      ]),
+      judged(PIPELINED_OPENING),
       // The exchange stops while the server waits for actions: that, and only that, is flagged.
     ).toEqual([[4, 'rddlsim.session.unfinished']]);
     // An actions message pipelined after the session-request is read where a round-request is due.

@@ -7,11 +7,13 @@
  * played in the page. Requests are answered in the order they come, several clients at once. The run
  * listens until the learner stops it.
  */
-import type { HttpMessage, SansIoEndpoint, WireData, WireSink } from '../../contract';
-import { describeError } from '../../../errors';
+import type { HttpMessage, SansIoEndpoint } from '../../contract';
 import type { BridgeAccess } from '../../../session/bridge-route';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import { BridgeListener } from '../../../session/bridge-listener';
+import { UnpacedRun } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
@@ -37,9 +39,9 @@ export function startBridgedAisysHostRun(
   return Promise.resolve(run);
 }
 
-class BridgedAisysHostRun implements PlaygroundSession {
-  readonly #listen: string;
-  readonly #bridge: BridgeAccess;
+/** One inbound run: the clients decide when they send and the server answers at once (nothing to pace). */
+class BridgedAisysHostRun extends UnpacedRun implements PlaygroundSession {
+  readonly #listener: BridgeListener;
   readonly #recorder: TranscriptRecorder;
   readonly #host: AisysHost;
   readonly #book = new AisysRunBook();
@@ -47,14 +49,12 @@ class BridgedAisysHostRun implements PlaygroundSession {
   readonly #keeper: TranscriptKeeper;
   readonly #address: string;
   readonly #agentConfig: { agent: string; env: string; pwd: string; url: string };
-  readonly #open = new Set<WireSink<WireData>>();
-  #stopServing: (() => void) | undefined;
   #over = false;
 
   constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
-    this.#listen = listen;
-    this.#bridge = bridge;
-    this.#address = bridge.describe({ mode: 'inbound', listen }) ?? listen;
+    super();
+    this.#listener = new BridgeListener(bridge, listen);
+    this.#address = this.#listener.address;
     const environment = findAisysEnvironment(config.environment);
     if (!environment) throw new Error(`there is no aisys environment '${config.environment}'`);
     this.#host = new AisysHost({ seed: config.seed });
@@ -73,28 +73,21 @@ class BridgedAisysHostRun implements PlaygroundSession {
         seed: config.seed,
       },
     });
-    const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () => [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
-      content: { kind: 'transcript', transcript, reader: createAisysReader() },
-      reset: { protocol: 'aisys', origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
+      content: { kind: 'transcript', transcript: this.#recorder.transcript, reader: createAisysReader() },
+      protocol: 'aisys',
+    }));
   }
 
   start(): void {
     this.#batcher.note({ status: 'running' });
-    try {
-      this.#stopServing = this.#bridge.serve(this.#listen, this.#recording());
-    } catch (error) {
-      const message = `cannot answer the bridge's listen port '${this.#listen}': ${describeError(error)}`;
-      this.#recorder.annotate('error', { source: 'session', message });
-      this.#end('failed', { error: message });
+    const failure = this.#listener.serve(this.#recording(), {
+      decode: (data) => data as HttpMessage,
+      onActivity: () => this.#batcher.schedule(),
+    });
+    if (failure) {
+      this.#recorder.annotate('error', { source: 'session', message: failure });
+      this.#end('failed', { error: failure });
       return;
     }
     this.#recorder.annotate('note', {
@@ -103,16 +96,6 @@ class BridgedAisysHostRun implements PlaygroundSession {
     });
     this.#batcher.schedule();
   }
-
-  pause(): void {
-    // The clients decide when they send; the emulated server answers at once.
-  }
-
-  resume(): void {}
-
-  step(): void {}
-
-  setDelay(): void {}
 
   decide(): void {}
 
@@ -140,11 +123,10 @@ class BridgedAisysHostRun implements PlaygroundSession {
   }
 
   /** The host, recording every exchange of every connection with its agent channel. */
-  #recording(): SansIoEndpoint<WireData, WireData> {
+  #recording(): SansIoEndpoint<HttpMessage, HttpMessage> {
     const recorder = this.#recorder;
     return {
       connect: (sink, connection) => {
-        this.#open.add(sink);
         const conn = connection.remote ?? connection.id;
         if (!recorder.transcript.connections.some((known) => known.id === conn))
           recorder.transcript.connections.push({ id: conn, label: `client ${conn}` });
@@ -157,27 +139,18 @@ class BridgedAisysHostRun implements PlaygroundSession {
               this.#book.add([recorded]);
             }
             sink.send(response);
-            this.#batcher.schedule();
           },
-          close: (reason) => {
-            this.#open.delete(sink);
-            sink.close(reason);
-          },
+          close: (reason) => sink.close(reason),
         });
         return {
-          receive: (data) => {
-            const request = data as HttpMessage;
+          receive: (request) => {
             const channel = aisysChannel(request);
             const recorded = recorder.httpRequest(conn, request, channel);
             waiting.push({ exchange: recorded.http?.exchange ?? recorded.index, channel });
             this.#book.add([recorded]);
             peer.receive(request);
-            this.#batcher.schedule();
           },
-          end: (reason) => {
-            this.#open.delete(sink);
-            peer.end(reason);
-          },
+          end: (reason) => peer.end(reason),
         };
       },
     };
@@ -186,9 +159,7 @@ class BridgedAisysHostRun implements PlaygroundSession {
   #end(status: 'stopped' | 'failed', extra: Parameters<UpdateBatcher['note']>[0] = {}): void {
     if (this.#over) return;
     this.#over = true;
-    this.#stopServing?.();
-    for (const sink of [...this.#open]) sink.close('the page stopped answering');
-    this.#open.clear();
+    this.#listener.close();
     this.#batcher.note({ ...extra, status });
     this.#batcher.close();
   }

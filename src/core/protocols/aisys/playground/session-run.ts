@@ -9,11 +9,13 @@
  */
 import { describeError } from '../../../errors';
 import { PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, PolicyFault } from '../../../policy/types';
 import type { BridgeAccess } from '../../../session/bridge-route';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { HttpMessage, WireData, WirePeer, WireSink } from '../../contract';
@@ -78,7 +80,7 @@ export function basePathOf(url: string): string {
 }
 
 /** One aisys session from start to end. */
-class AisysSessionRun implements PlaygroundSession {
+class AisysSessionRun extends GatedRun implements PlaygroundSession {
   readonly #config: SessionConfig;
   readonly #options: AisysPlaygroundOptions;
   readonly #server: AisysSessionServer;
@@ -88,7 +90,7 @@ class AisysSessionRun implements PlaygroundSession {
   readonly #supervisor: PolicySupervisor;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
-  readonly #gate: TurnGate;
+  protected readonly gate: TurnGate;
   readonly #host: AisysHost | undefined;
   #client: AisysClient | undefined;
   /** Sends one request to the server and resolves with its answer. */
@@ -104,6 +106,7 @@ class AisysSessionRun implements PlaygroundSession {
   #over = false;
 
   constructor(config: SessionConfig, services: PlaygroundServices, server: AisysSessionServer) {
+    super();
     this.#config = config;
     this.#server = server;
     this.#options = sanitizeAisysOptions(config.options);
@@ -155,24 +158,13 @@ class AisysSessionRun implements PlaygroundSession {
       budgetMs: config.budgetMs,
     });
     const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () =>
-        transcript.messages.length > MAX_KEPT_AISYS_MESSAGES ? undefined : [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'transcript', transcript, reader: createAisysReader() },
-      reset: { protocol: transcript.protocol, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
-    this.#gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) => {
-        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
-      },
+      protocol: transcript.protocol,
+      maxKeptMessages: MAX_KEPT_AISYS_MESSAGES,
+    }));
+    this.gate = pacingGate(config, (status) => {
+      if (!this.#over) this.#batcher.note({ status });
     });
   }
 
@@ -366,7 +358,7 @@ class AisysSessionRun implements PlaygroundSession {
     this.#decisions++;
     // The exchanges before are complete: send them now, since a paused gate may hold for long.
     this.#batcher.schedule();
-    if (!(await this.#gate.pass(first))) return false;
+    if (!(await this.gate.pass(first))) return false;
     return !this.#over;
   }
 
@@ -414,7 +406,7 @@ class AisysSessionRun implements PlaygroundSession {
   #end(status: SessionStatus, extra: { fault?: PolicyFault; error?: string }, note?: string): void {
     if (this.#over) return;
     this.#over = true;
-    this.#gate.stop();
+    this.gate.stop();
     this.#signalStop();
     this.#client?.stop('the session ended');
     this.#supervisor.dispose();
@@ -423,22 +415,6 @@ class AisysSessionRun implements PlaygroundSession {
     if (extra.error) this.#recorder.annotate('error', { text: extra.error });
     this.#batcher.note({ status, ...extra });
     this.#batcher.close();
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  step(): void {
-    this.#gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.#gate.setDelay(ms);
   }
 
   decide(): void {
@@ -452,7 +428,7 @@ class AisysSessionRun implements PlaygroundSession {
   abandon(): void {
     if (!this.#over) {
       this.#over = true;
-      this.#gate.stop();
+      this.gate.stop();
       this.#signalStop();
       this.#client?.stop('replaced');
       this.#supervisor.dispose();

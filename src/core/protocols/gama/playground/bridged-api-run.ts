@@ -8,15 +8,17 @@
  * it by replaying the recorded answers, as for an opened transcript, which works when the GAMA side is
  * Protoplay's own (`protoplay connect gama`). The run listens until the learner stops it.
  */
-import type { SansIoEndpoint, WireData, WireSink } from '../../contract';
-import { describeError } from '../../../errors';
+import type { SansIoEndpoint } from '../../contract';
 import { PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
 import type { CallSite } from '../../../policy/types';
 import type { BridgeAccess } from '../../../session/bridge-route';
+import { BridgeListener, wireText } from '../../../session/bridge-listener';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import { queuedEndpoint } from '../../../session/queued-endpoint';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
@@ -29,8 +31,6 @@ import type { GamaEpisodeView } from './options';
 import { answerGamaQuestion } from './questions';
 import { GamaReplayedWorlds } from './replayed-worlds';
 import { MAX_KEPT_GAMA_MESSAGES } from './session-run';
-
-const decoder = new TextDecoder();
 
 /** Starts answering the bridge's listen port; resolves once the policy is loaded and the port served. */
 export async function startBridgedApiRun(
@@ -51,29 +51,26 @@ interface Episode {
   requests: number;
 }
 
-class BridgedApiRun implements PlaygroundSession {
+class BridgedApiRun extends GatedRun implements PlaygroundSession {
   readonly #config: SessionConfig;
-  readonly #listen: string;
-  readonly #bridge: BridgeAccess;
+  readonly #listener: BridgeListener;
   readonly #recorder: TranscriptRecorder;
   readonly #supervisor: PolicySupervisor;
-  readonly #gate: TurnGate;
+  protected readonly gate: TurnGate;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #address: string;
   readonly #episodes = new Map<string, Episode>();
-  readonly #open = new Set<WireSink<WireData>>();
   /** What the views were last told, rebuilt when the transcript has grown. */
   #shown: { messages: number; worlds: GamaReplayedWorlds; results: GamaEpisodeView[] } | undefined;
-  #stopServing: (() => void) | undefined;
   #firstAnswer = true;
   #over = false;
 
   constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
+    super();
     this.#config = config;
-    this.#listen = listen;
-    this.#bridge = bridge;
-    this.#address = bridge.describe({ mode: 'inbound', listen }) ?? listen;
+    this.#listener = new BridgeListener(bridge, listen);
+    this.#address = this.#listener.address;
     this.#recorder = new TranscriptRecorder({
       protocol: 'gama',
       meta: { source: 'bridge', listen, address: this.#address, budgetMs: config.budgetMs },
@@ -82,26 +79,18 @@ class BridgedApiRun implements PlaygroundSession {
       spawn: () => services.spawnPolicy(),
       budgetMs: config.budgetMs,
     });
-    this.#gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) => {
-        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
+    this.gate = pacingGate(config, (status) => {
+      if (!this.#over) this.#batcher.note({ status });
+    });
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
+      content: {
+        kind: 'transcript',
+        transcript: this.#recorder.transcript,
+        reader: new GamaTranscriptReader(),
       },
-    });
-    const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () =>
-        transcript.messages.length > MAX_KEPT_GAMA_MESSAGES ? undefined : [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
-      content: { kind: 'transcript', transcript, reader: new GamaTranscriptReader() },
-      reset: { protocol: 'gama', origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+      protocol: 'gama',
+      maxKeptMessages: MAX_KEPT_GAMA_MESSAGES,
+    }));
   }
 
   async start(): Promise<void> {
@@ -132,57 +121,16 @@ class BridgedApiRun implements PlaygroundSession {
         this.#keeper.status('finished');
       },
     });
-    const served: SansIoEndpoint<WireData, WireData> = {
-      connect: (sink, connection) => {
-        this.#open.add(sink);
-        const peer = queue.connect(
-          {
-            send: (text) => sink.send(text),
-            close: (reason) => {
-              this.#open.delete(sink);
-              sink.close(reason);
-            },
-          },
-          connection,
-        );
-        return {
-          receive: (data) =>
-            peer.receive(typeof data === 'string' ? data : decoder.decode(data as Uint8Array)),
-          end: (reason) => {
-            this.#open.delete(sink);
-            peer.end(reason);
-          },
-        };
-      },
-    };
-    try {
-      this.#stopServing = this.#bridge.serve(this.#listen, served);
-    } catch (error) {
-      const message = `cannot answer the bridge's listen port '${this.#listen}': ${describeError(error)}`;
-      this.#recorder.annotate('error', { source: 'session', message });
-      this.#end('failed', { error: message });
+    const failure = this.#listener.serve(queue, { decode: wireText });
+    if (failure) {
+      this.#recorder.annotate('error', { source: 'session', message: failure });
+      this.#end('failed', { error: failure });
       return;
     }
     this.#note(
       'protoplay.bridge.listening',
       `answering GAMA on ${this.#address} with the policy in the editor; episodes are served one at a time, in the order they connect`,
     );
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  step(): void {
-    this.#gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.#gate.setDelay(ms);
   }
 
   decide(): void {
@@ -265,7 +213,7 @@ class BridgedApiRun implements PlaygroundSession {
     const site: CallSite = { round: episode?.number ?? 0, turn: episode ? ++episode.requests : 0 };
     const first = this.#firstAnswer;
     this.#firstAnswer = false;
-    if (!(await this.#gate.pass(first)) || this.#over) throw new Error('the run was stopped');
+    if (!(await this.gate.pass(first)) || this.#over) throw new Error('the run was stopped');
     this.#batcher.note({ position: site });
     const outcome = await this.#supervisor.call(GAMA_ACT, [decision], {}, site);
     for (const line of outcome.logs)
@@ -286,10 +234,8 @@ class BridgedApiRun implements PlaygroundSession {
   #end(status: 'stopped' | 'failed', extra: Parameters<UpdateBatcher['note']>[0] = {}): void {
     if (this.#over) return;
     this.#over = true;
-    this.#gate.stop();
-    this.#stopServing?.();
-    for (const sink of [...this.#open]) sink.close('the page stopped answering');
-    this.#open.clear();
+    this.gate.stop();
+    this.#listener.close();
     this.#supervisor.dispose();
     this.#batcher.note({ ...extra, status });
     this.#batcher.close();

@@ -14,10 +14,12 @@
 import { findScavengerScenario, type ScavengerScenario } from '../../../envs/scavenger';
 import { withDeadline } from '../../../policy/deadline';
 import { budgetExceededMessage, PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, CallSite, PolicyFault } from '../../../policy/types';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 import type {
@@ -77,8 +79,8 @@ function scenarioOf(environment: string): ScavengerScenario {
 }
 
 /** One GAMA session from start to end. */
-class GamaSessionRun implements PlaygroundSession {
-  readonly gate: TurnGate;
+class GamaSessionRun extends GatedRun implements PlaygroundSession {
+  protected readonly gate: TurnGate;
   /** Played inside the policy worker, a chunk at a time (batch mode, or as fast as possible). */
   readonly fast: boolean;
   readonly #config: SessionConfig;
@@ -100,6 +102,7 @@ class GamaSessionRun implements PlaygroundSession {
   #failed = false;
 
   constructor(config: SessionConfig, services: PlaygroundServices) {
+    super();
     this.#config = config;
     this.#scenario = scenarioOf(config.environment);
     this.#options = sanitizeGamaOptions(config.options);
@@ -132,28 +135,15 @@ class GamaSessionRun implements PlaygroundSession {
       budgetMs: this.fast ? config.budgetMs + GAMA_CHUNK_SLACK_MS : config.budgetMs,
     });
     const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () =>
-        transcript.messages.length > MAX_KEPT_GAMA_MESSAGES ? undefined : [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'transcript', transcript, reader: new GamaTranscriptReader() },
-      reset: { protocol: transcript.protocol, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
-    this.gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) => {
-        // A fast session says it stopped once the policy worker has closed its episode (`#finish`).
-        if (state === 'stopped' && this.fast) return;
-        this.#batcher.note({
-          status: state === 'open' ? 'running' : state === 'paused' ? 'paused' : 'stopped',
-        });
-      },
+      protocol: transcript.protocol,
+      maxKeptMessages: MAX_KEPT_GAMA_MESSAGES,
+    }));
+    this.gate = pacingGate(config, (status) => {
+      // A fast session says it stopped once the policy worker has closed its episode (`#finish`).
+      if (status === 'stopped' && this.fast) return;
+      this.#batcher.note({ status });
     });
   }
 
@@ -174,21 +164,9 @@ class GamaSessionRun implements PlaygroundSession {
     void (this.fast ? this.#driveFast() : this.#drive()).then(() => this.#finish());
   }
 
-  pause(): void {
-    this.gate.pause();
-  }
-
-  resume(): void {
-    this.gate.resume();
-  }
-
-  step(): void {
-    this.gate.step();
-  }
-
-  setDelay(ms: number): void {
+  override setDelay(ms: number): void {
     this.#delayMs = ms;
-    this.gate.setDelay(ms);
+    super.setDelay(ms);
   }
 
   decide(): void {

@@ -8,13 +8,14 @@
  * or when the learner stops it (every connection is then closed).
  */
 import { massimAccountNames } from '../../../envs/massim';
-import { describeError } from '../../../errors';
 import type { BridgeAccess } from '../../../session/bridge-route';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import { BridgeListener, wireBytes } from '../../../session/bridge-listener';
+import { UnpacedRun } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { TranscriptStore } from '../../../transcript/store';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
-import type { SansIoEndpoint, WireData, WireSink } from '../../contract';
 import { MassimHost, type MassimHostEvent } from '../host';
 import { MassimHostEndpoint } from '../host-endpoint';
 import { MassimTranscriptReader } from '../reader';
@@ -25,8 +26,6 @@ import { answerMassimQuestion, massimTranscriptJson, type MassimShown } from './
 
 /** Most messages kept across reloads (as for an emulated match). */
 const MAX_KEPT_MESSAGES = 40_000;
-
-const encoder = new TextEncoder();
 
 /** Starts answering the bridge's listen port; resolves once the port is served (or failed to be). */
 export function startBridgedMassimHostRun(
@@ -40,9 +39,9 @@ export function startBridgedMassimHostRun(
   return Promise.resolve(run);
 }
 
-class BridgedMassimRun implements PlaygroundSession {
-  readonly #listen: string;
-  readonly #bridge: BridgeAccess;
+/** One inbound match: the agents' deadlines run on the wall clock, as on the real server (never paused). */
+class BridgedMassimRun extends UnpacedRun implements PlaygroundSession {
+  readonly #listener: BridgeListener;
   readonly #host: MassimHost;
   readonly #endpoint: MassimHostEndpoint;
   readonly #shown: MassimShown;
@@ -51,15 +50,13 @@ class BridgedMassimRun implements PlaygroundSession {
   readonly #address: string;
   /** The agents that must be logged in before the match starts. */
   readonly #expected: string[];
-  readonly #open = new Set<WireSink<WireData>>();
-  #stopServing: (() => void) | undefined;
   #started = false;
   #over = false;
 
   constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
-    this.#listen = listen;
-    this.#bridge = bridge;
-    this.#address = bridge.describe({ mode: 'inbound', listen }) ?? listen;
+    super();
+    this.#listener = new BridgeListener(bridge, listen);
+    this.#address = this.#listener.address;
     const options = config.options as MassimSessionOptions | undefined;
     if (!options?.match) throw new Error('a MASSim session needs its match settings');
     const server = serverConfig(options.match);
@@ -91,57 +88,23 @@ class BridgedMassimRun implements PlaygroundSession {
     });
     // The agents are real programs: the reader judges what they send too.
     this.#shown = { store, reader: new MassimTranscriptReader(store, { judgeAgents: true }) };
-    this.#keeper = new TranscriptKeeper({
-      write: () => (store.length > MAX_KEPT_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
     const reader = this.#shown.reader;
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'views', news: () => reader.read() },
-      reset: { protocol: config.protocol, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+      protocol: config.protocol,
+      write: () => (store.length > MAX_KEPT_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
+    }));
   }
 
   start(): void {
     this.#batcher.note({ status: 'running' });
-    const served: SansIoEndpoint<WireData, WireData> = {
-      connect: (sink, connection) => {
-        this.#open.add(sink);
-        const peer = this.#endpoint.connect(
-          {
-            send: (bytes) => {
-              sink.send(bytes);
-              this.#batcher.schedule();
-            },
-            close: (reason) => {
-              this.#open.delete(sink);
-              sink.close(reason);
-            },
-          },
-          connection,
-        );
-        return {
-          receive: (data) => {
-            peer.receive(typeof data === 'string' ? encoder.encode(data) : (data as Uint8Array));
-            this.#batcher.schedule();
-          },
-          end: (reason) => {
-            this.#open.delete(sink);
-            peer.end(reason);
-            this.#batcher.schedule();
-          },
-        };
-      },
-    };
-    try {
-      this.#stopServing = this.#bridge.serve(this.#listen, served);
-    } catch (error) {
-      const message = `cannot answer the bridge's listen port '${this.#listen}': ${describeError(error)}`;
-      this.#shown.store.annotate('error', { source: 'session', message });
-      this.#end('failed', { error: message });
+    const failure = this.#listener.serve(this.#endpoint, {
+      decode: wireBytes,
+      onActivity: () => this.#batcher.schedule(),
+    });
+    if (failure) {
+      this.#shown.store.annotate('error', { source: 'session', message: failure });
+      this.#end('failed', { error: failure });
       return;
     }
     this.#shown.store.annotate('note', {
@@ -150,16 +113,6 @@ class BridgedMassimRun implements PlaygroundSession {
     });
     this.#batcher.schedule();
   }
-
-  pause(): void {
-    // The agents' deadlines run on the wall clock, as on the real server: the match is not paused.
-  }
-
-  resume(): void {}
-
-  step(): void {}
-
-  setDelay(): void {}
 
   decide(): void {}
 
@@ -209,11 +162,10 @@ class BridgedMassimRun implements PlaygroundSession {
   #end(status: 'finished' | 'stopped' | 'failed', extra: Parameters<UpdateBatcher['note']>[0] = {}): void {
     if (this.#over) return;
     this.#over = true;
-    this.#stopServing?.();
+    this.#listener.stopServing();
     if (status !== 'finished') {
       if (this.#host.status.phase !== 'finished') this.#host.shutdown();
-      for (const sink of [...this.#open]) sink.close('the page stopped answering');
-      this.#open.clear();
+      this.#listener.close();
     }
     this.#batcher.note({ ...extra, status });
     this.#batcher.close();

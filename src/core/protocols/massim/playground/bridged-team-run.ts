@@ -15,11 +15,13 @@ import { massimAccountNames } from '../../../envs/massim/index';
 import type { MassimServerConfig } from '../../../envs/massim/api';
 import { describeError } from '../../../errors';
 import { PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, PolicyFault, PolicySource } from '../../../policy/types';
 import type { BridgeAccess } from '../../../session/bridge-route';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { decodeWireBytes } from '../../../transcript/bytes';
 import type { Direction } from '../../../transcript/model';
 import { TranscriptStore } from '../../../transcript/store';
@@ -120,7 +122,7 @@ export async function startBridgedMassimRun(
   return run;
 }
 
-class BridgedMassimRun implements PlaygroundSession {
+class BridgedMassimRun extends GatedRun implements PlaygroundSession {
   readonly #config: SessionConfig;
   readonly #target: string;
   readonly #bridge: BridgeAccess;
@@ -133,7 +135,7 @@ class BridgedMassimRun implements PlaygroundSession {
   readonly #links: AgentLink[] = [];
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
-  readonly #gate: TurnGate;
+  protected readonly gate: TurnGate;
   /** Each team's policy: the editor's for the first team, the other teams' for the rest. */
   readonly #sources: PolicySource[];
   /** Simulations seen to start and to end (by any agent), the step last marked. */
@@ -154,6 +156,7 @@ class BridgedMassimRun implements PlaygroundSession {
     bridge: BridgeAccess,
     tuning: Required<BridgedMassimTuning>,
   ) {
+    super();
     this.#config = config;
     this.#target = target;
     this.#bridge = bridge;
@@ -211,26 +214,16 @@ class BridgedMassimRun implements PlaygroundSession {
       reader: new MassimTranscriptReader(this.#store, { judgeAgents: false }),
     };
     const store = this.#store;
-    this.#keeper = new TranscriptKeeper({
+    const reader = this.#shown.reader;
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
+      content: { kind: 'views', news: () => reader.read() },
+      protocol: config.protocol,
       write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
-      keep: (json, how) => services.keepTranscript(json, how),
       // Stored while running by `#keepWhileRunning`, at the tuning's pace.
       everyMs: 0,
-    });
-    const reader = this.#shown.reader;
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
-      content: { kind: 'views', news: () => reader.read() },
-      reset: { protocol: config.protocol, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
-    this.#gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) => {
-        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
-      },
+    }));
+    this.gate = pacingGate(config, (status) => {
+      if (!this.#over) this.#batcher.note({ status });
     });
     for (const play of this.#teams) {
       for (const user of play.accounts) {
@@ -282,22 +275,6 @@ class BridgedMassimRun implements PlaygroundSession {
       });
   }
 
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  step(): void {
-    this.#gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.#gate.setDelay(ms);
-  }
-
   decide(): void {
     // MASSim actions are never held for the learner.
   }
@@ -342,7 +319,7 @@ class BridgedMassimRun implements PlaygroundSession {
     const key = `${this.#simulations}/${step}`;
     if (key !== this.#gatedStep) {
       this.#gatedStep = key;
-      this.#gatedPass = this.#gate.pass(this.#firstPass);
+      this.#gatedPass = this.gate.pass(this.#firstPass);
       this.#firstPass = false;
     }
     return this.#gatedPass;
@@ -618,7 +595,7 @@ class BridgedMassimRun implements PlaygroundSession {
     if (silenceMs <= 0 || !owed) return;
     link.timer = setTimeout(() => {
       // A learner's pause holds the answers; the server's silence then is ours.
-      if (this.#gate.state === 'paused') return this.#watch(link);
+      if (this.gate.state === 'paused') return this.#watch(link);
       const where =
         link.phase === 'login'
           ? 'after its auth-request'
@@ -674,7 +651,7 @@ class BridgedMassimRun implements PlaygroundSession {
     if (this.#over) return;
     this.#over = true;
     clearInterval(this.#keepTimer);
-    this.#gate.stop();
+    this.gate.stop();
     for (const link of this.#links) {
       clearTimeout(link.timer);
       if (link.leaving || !link.sink) continue;

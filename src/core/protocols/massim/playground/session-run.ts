@@ -5,10 +5,12 @@
  * worker, in the host's store; a reader turns it into news for the page, once per animation frame.
  */
 import { PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, PolicyFault, PolicySource } from '../../../policy/types';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import type {
   PlaygroundServices,
   PlaygroundSession,
@@ -49,8 +51,8 @@ interface TeamPolicy {
 }
 
 /** One MASSim session from start to end. */
-class MassimSessionRun implements PlaygroundSession {
-  readonly gate: TurnGate;
+class MassimSessionRun extends GatedRun implements PlaygroundSession {
+  protected readonly gate: TurnGate;
   readonly #shown: MassimShown;
   readonly #config: SessionConfig;
   readonly #runner: MassimMatchRunner;
@@ -65,6 +67,7 @@ class MassimSessionRun implements PlaygroundSession {
   #stopped = false;
 
   constructor(config: SessionConfig, services: PlaygroundServices) {
+    super();
     this.#config = config;
     const options = config.options as MassimSessionOptions | undefined;
     if (!options?.match) throw new Error('a MASSim session needs its match settings');
@@ -92,26 +95,13 @@ class MassimSessionRun implements PlaygroundSession {
     });
     const store = this.#runner.host.store;
     this.#shown = { store, reader: new MassimTranscriptReader(store, { judgeAgents: false }) };
-    this.#keeper = new TranscriptKeeper({
-      write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
     const reader = this.#shown.reader;
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'views', news: () => reader.read() },
-      reset: { protocol: config.protocol, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
-    this.gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) =>
-        this.#batcher.note({
-          status: state === 'open' ? 'running' : state === 'paused' ? 'paused' : 'stopped',
-        }),
-    });
+      protocol: config.protocol,
+      write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
+    }));
+    this.gate = pacingGate(config, (status) => this.#batcher.note({ status }));
   }
 
   /** Loads every team's policy, then lets the match run in the background. */
@@ -134,22 +124,6 @@ class MassimSessionRun implements PlaygroundSession {
       return;
     }
     void this.#drive();
-  }
-
-  pause(): void {
-    this.gate.pause();
-  }
-
-  resume(): void {
-    this.gate.resume();
-  }
-
-  step(): void {
-    this.gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.gate.setDelay(ms);
   }
 
   decide(): void {

@@ -9,10 +9,12 @@ import type { WireData, WirePeer, WireSink } from '../../contract';
 import { describeError } from '../../../errors';
 import type { CallOutcome, CallSite } from '../../../policy/types';
 import { PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import type { BridgeAccess } from '../../../session/bridge-route';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
@@ -43,14 +45,14 @@ export async function startBridgedClientRun(
   return run;
 }
 
-class BridgedClientRun implements PlaygroundSession {
+class BridgedClientRun extends GatedRun implements PlaygroundSession {
   readonly #config: SessionConfig;
   readonly #target: string;
   readonly #bridge: BridgeAccess;
   readonly #recorder: TranscriptRecorder;
   readonly #client: RddlsimClient;
   readonly #supervisor: PolicySupervisor;
-  readonly #gate: TurnGate;
+  protected readonly gate: TurnGate;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #summary;
@@ -81,6 +83,7 @@ class BridgedClientRun implements PlaygroundSession {
     bridge: BridgeAccess,
     silenceMs: number,
   ) {
+    super();
     this.#config = config;
     this.#silenceMs = silenceMs;
     this.#target = target;
@@ -113,25 +116,14 @@ class BridgedClientRun implements PlaygroundSession {
       spawn: () => services.spawnPolicy(),
       budgetMs: config.budgetMs,
     });
-    this.#gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) => {
-        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
-      },
+    this.gate = pacingGate(config, (status) => {
+      if (!this.#over) this.#batcher.note({ status });
     });
     const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () => [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'transcript', transcript, reader: createRddlsimReader() },
-      reset: { protocol: 'rddlsim', origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+      protocol: 'rddlsim',
+    }));
   }
 
   /** Loads the policy, then opens the channel; the session runs in the background from there. */
@@ -154,22 +146,6 @@ class BridgedClientRun implements PlaygroundSession {
     } catch (error) {
       this.#fail(`cannot open the bridge's target '${this.#target}': ${describeError(error)}`);
     }
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  step(): void {
-    this.#gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.#gate.setDelay(ms);
   }
 
   decide(): void {
@@ -308,7 +284,7 @@ class BridgedClientRun implements PlaygroundSession {
     this.#batcher.schedule();
     const first = this.#firstDecision;
     this.#firstDecision = false;
-    if (!(await this.#gate.pass(first)) || this.#over) return;
+    if (!(await this.gate.pass(first)) || this.#over) return;
     const site: CallSite = { round: observation.round, turn: observation.turn };
     const index = this.#lastReceivedIndex;
     const outcome = await this.#supervisor.call('act', [observation], {}, site);
@@ -358,7 +334,7 @@ class BridgedClientRun implements PlaygroundSession {
     clearTimeout(this.#silence);
     if (this.#over || this.#silenceMs <= 0) return;
     this.#silence = setTimeout(() => {
-      if (this.#gate.state === 'paused') return this.#awaitServer();
+      if (this.gate.state === 'paused') return this.#awaitServer();
       const where = this.#round
         ? ` in round ${this.#round}${this.#lastTurn ? `, after turn ${this.#lastTurn}` : ''}`
         : '';
@@ -398,7 +374,7 @@ class BridgedClientRun implements PlaygroundSession {
     if (this.#over) return;
     this.#over = true;
     clearTimeout(this.#silence);
-    this.#gate.stop();
+    this.gate.stop();
     if (this.#sink) {
       this.#recorder.event(BRIDGED_CONNECTION, 'c2s', 'close');
       this.#sink.close(reason);

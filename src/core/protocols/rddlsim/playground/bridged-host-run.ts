@@ -7,14 +7,15 @@
  * controls pace what the clients send (`gatedEndpoint`): Pause holds the server's next answer, Step lets one
  * message through, the delay spaces them. The run listens until the learner stops it.
  */
-import type { SansIoEndpoint, WireData, WireSink } from '../../contract';
-import { describeError } from '../../../errors';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
 import type { BridgeAccess } from '../../../session/bridge-route';
+import { BridgeListener, wireBytes } from '../../../session/bridge-listener';
 import { gatedEndpoint } from '../../../session/gated-endpoint';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import { queuedEndpoint } from '../../../session/queued-endpoint';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
-import { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
@@ -22,8 +23,6 @@ import { RddlsimHost } from '../host';
 import { RddlsimHostEndpoint } from '../host-endpoint';
 import { createRddlsimReader } from '../reader';
 import { loadExampleEnvironment, loadSessionEnvironment, type RddlSessionSource } from './environments';
-
-const encoder = new TextEncoder();
 
 /** Starts answering the bridge's listen port; resolves once the page serves it (or failed to). */
 export function startBridgedHostRun(
@@ -37,28 +36,24 @@ export function startBridgedHostRun(
   return Promise.resolve(run);
 }
 
-class BridgedHostRun implements PlaygroundSession {
-  readonly #listen: string;
-  readonly #bridge: BridgeAccess;
+class BridgedHostRun extends GatedRun implements PlaygroundSession {
+  readonly #listener: BridgeListener;
   readonly #recorder: TranscriptRecorder;
   readonly #endpoint: RddlsimHostEndpoint;
-  readonly #gate: TurnGate;
+  protected readonly gate: TurnGate;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #instance: string;
   readonly #address: string;
-  /** The bridge channels of connections not yet ended, to close when the run stops. */
-  readonly #open = new Set<WireSink<WireData>>();
-  #stopServing: (() => void) | undefined;
   #over = false;
 
   constructor(config: SessionConfig, listen: string, services: PlaygroundServices, bridge: BridgeAccess) {
-    this.#listen = listen;
-    this.#bridge = bridge;
+    super();
+    this.#listener = new BridgeListener(bridge, listen);
     const rddl = config.options as RddlSessionSource | undefined;
     const { model, task } = rddl ? loadSessionEnvironment(rddl) : loadExampleEnvironment(config.environment);
     this.#instance = model.info.instance;
-    this.#address = bridge.describe({ mode: 'inbound', listen }) ?? listen;
+    this.#address = this.#listener.address;
     this.#recorder = new TranscriptRecorder({
       protocol: 'rddlsim',
       meta: {
@@ -85,30 +80,18 @@ class BridgedHostRun implements PlaygroundSession {
       record: { meta: () => ({}), recorder: this.#recorder },
       log: () => undefined,
     });
-    this.#gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) => {
-        if (!this.#over) this.#batcher.note({ status: state === 'open' ? 'running' : 'paused' });
-      },
+    this.gate = pacingGate(config, (status) => {
+      if (!this.#over) this.#batcher.note({ status });
     });
-    const transcript = this.#recorder.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () => [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
-      content: { kind: 'transcript', transcript, reader: createRddlsimReader() },
-      reset: { protocol: 'rddlsim', origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
+      content: { kind: 'transcript', transcript: this.#recorder.transcript, reader: createRddlsimReader() },
+      protocol: 'rddlsim',
+    }));
   }
 
   start(): void {
-    this.#batcher.note({ status: this.#gate.state === 'open' ? 'running' : 'paused' });
-    const queue = queuedEndpoint(gatedEndpoint(this.#endpoint, this.#gate), {
+    this.#batcher.note({ status: this.gate.state === 'open' ? 'running' : 'paused' });
+    const queue = queuedEndpoint(gatedEndpoint(this.#endpoint, this.gate), {
       onWaiting: (connection, ahead) =>
         this.#note(
           'protoplay.bridge.waiting',
@@ -122,63 +105,19 @@ class BridgedHostRun implements PlaygroundSession {
         this.#keeper.status('finished');
       },
     });
-    const served: SansIoEndpoint<WireData, WireData> = {
-      connect: (sink, connection) => {
-        this.#open.add(sink);
-        const peer = queue.connect(
-          {
-            send: (data) => {
-              sink.send(data);
-              this.#batcher.schedule();
-            },
-            close: (reason) => {
-              this.#open.delete(sink);
-              sink.close(reason);
-            },
-          },
-          connection,
-        );
-        return {
-          receive: (data) => {
-            peer.receive(typeof data === 'string' ? encoder.encode(data) : (data as Uint8Array));
-            this.#batcher.schedule();
-          },
-          end: (reason) => {
-            this.#open.delete(sink);
-            peer.end(reason);
-            this.#batcher.schedule();
-          },
-        };
-      },
-    };
-    try {
-      this.#stopServing = this.#bridge.serve(this.#listen, served);
-    } catch (error) {
-      const message = `cannot answer the bridge's listen port '${this.#listen}': ${describeError(error)}`;
-      this.#recorder.annotate('error', { source: 'session', message });
-      this.#end('failed', { error: message });
+    const failure = this.#listener.serve(queue, {
+      decode: wireBytes,
+      onActivity: () => this.#batcher.schedule(),
+    });
+    if (failure) {
+      this.#recorder.annotate('error', { source: 'session', message: failure });
+      this.#end('failed', { error: failure });
       return;
     }
     this.#note(
       'protoplay.bridge.listening',
       `answering clients on ${this.#address} for instance ${this.#instance} (${this.#endpoint.host.options.rounds} rounds per session); clients are served one at a time, in the order they connect`,
     );
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  step(): void {
-    this.#gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.#gate.setDelay(ms);
   }
 
   decide(): void {}
@@ -216,11 +155,10 @@ class BridgedHostRun implements PlaygroundSession {
   #end(status: 'stopped' | 'failed', extra: Parameters<UpdateBatcher['note']>[0] = {}): void {
     if (this.#over) return;
     this.#over = true;
-    this.#gate.stop();
-    this.#stopServing?.();
+    this.gate.stop();
+    this.#listener.stopServing();
     this.#endpoint.shutdown('the learner stopped the run');
-    for (const sink of [...this.#open]) sink.close('the page stopped answering');
-    this.#open.clear();
+    this.#listener.close();
     this.#batcher.note({ ...extra, status });
     this.#batcher.close();
   }

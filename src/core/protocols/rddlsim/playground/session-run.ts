@@ -14,15 +14,17 @@ import type { Transcript } from '../../../transcript/model';
 import type { TranscriptRecorder } from '../../../transcript/recorder';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { PolicySupervisor } from '../../../policy/supervisor';
-import { TurnGate } from '../../../policy/turn-gate';
+import type { TurnGate } from '../../../policy/turn-gate';
+import { GatedRun, pacingGate } from '../../../session/gated-run';
+import { liveUpdates } from '../../../session/live-updates';
 import type {
   PendingDecision,
   PlaygroundServices,
   PlaygroundSession,
   SessionConfig,
 } from '../../session-contract';
-import { UpdateBatcher } from '../../../session/update-batcher';
-import { TranscriptKeeper } from '../../../session/transcript-keeper';
+import type { UpdateBatcher } from '../../../session/update-batcher';
+import type { TranscriptKeeper } from '../../../session/transcript-keeper';
 import { createRddlsimReader } from '../reader';
 import { loadExampleEnvironment, loadSessionEnvironment, type RddlSessionSource } from './environments';
 import { RddlsimWireSession } from './wire-session';
@@ -51,8 +53,8 @@ export async function startRddlsimSession(
 }
 
 /** One session from start to end: the session, its policy supervisor, its gate and its batcher. */
-class RddlsimSessionRun implements PlaygroundSession {
-  readonly gate: TurnGate;
+class RddlsimSessionRun extends GatedRun implements PlaygroundSession {
+  protected readonly gate: TurnGate;
   readonly #config: SessionConfig;
   readonly #model: RddlModel;
   readonly #summary: InstanceSummary;
@@ -70,6 +72,7 @@ class RddlsimSessionRun implements PlaygroundSession {
   #stopped = false;
 
   constructor(config: SessionConfig, services: PlaygroundServices) {
+    super();
     this.#config = config;
     const rddl = config.options as RddlSessionSource | undefined;
     const { model, task } = rddl ? loadSessionEnvironment(rddl) : loadExampleEnvironment(config.environment);
@@ -79,14 +82,7 @@ class RddlsimSessionRun implements PlaygroundSession {
       spawn: () => services.spawnPolicy(),
       budgetMs: config.budgetMs,
     });
-    this.gate = new TurnGate({
-      delayMs: config.delayMs,
-      startPaused: config.startPaused,
-      onStateChange: (state) =>
-        this.#batcher.note({
-          status: state === 'open' ? 'running' : state === 'paused' ? 'paused' : 'stopped',
-        }),
-    });
+    this.gate = pacingGate(config, (status) => this.#batcher.note({ status }));
     const rddlsimQuirks = rddl?.rddlsimQuirks ?? false;
     const common = { model, task, rounds: config.rounds, seed: config.seed, rddlsimQuirks };
     const meta = { environment: config.environment, budgetMs: config.budgetMs, rddlsimQuirks };
@@ -112,17 +108,10 @@ class RddlsimSessionRun implements PlaygroundSession {
           });
     // The worker reads what it records, so the page parses no message of a live session, and stores it.
     const transcript = this.#session.transcript;
-    this.#keeper = new TranscriptKeeper({
-      write: () => [serialiseTranscript(transcript)],
-      keep: (json, how) => services.keepTranscript(json, how),
-    });
-    this.#batcher = new UpdateBatcher({
-      listener: services.listener,
-      nextFrame: services.nextFrame,
+    ({ batcher: this.#batcher, keeper: this.#keeper } = liveUpdates(services, {
       content: { kind: 'transcript', transcript, reader: createRddlsimReader() },
-      reset: { protocol: transcript.protocol, origin: 'live' },
-      onStatus: (status) => this.#keeper.status(status),
-    });
+      protocol: transcript.protocol,
+    }));
   }
 
   /** Loads the policy, then lets the session run in the background. */
@@ -145,22 +134,6 @@ class RddlsimSessionRun implements PlaygroundSession {
     void drive(this.#session, this.gate, this.#batcher, () => this.#faulted).finally(() =>
       this.#supervisor.dispose(),
     );
-  }
-
-  pause(): void {
-    this.gate.pause();
-  }
-
-  resume(): void {
-    this.gate.resume();
-  }
-
-  step(): void {
-    this.gate.step();
-  }
-
-  setDelay(ms: number): void {
-    this.gate.setDelay(ms);
   }
 
   decide(choice: Choice): void {

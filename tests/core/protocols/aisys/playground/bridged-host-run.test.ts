@@ -3,16 +3,12 @@
  * by what it hands the run (an HTTP listen port's endpoint), the client by requests written here.
  */
 import { describe, expect, it } from 'vitest';
-import type { HttpMessage, SansIoEndpoint, WireData } from '../../../../../src/core/protocols/contract';
+import type { HttpMessage } from '../../../../../src/core/protocols/contract';
 import { startBridgedAisysHostRun } from '../../../../../src/core/protocols/aisys/playground/bridged-host-run';
 import type { AisysOverview } from '../../../../../src/core/protocols/aisys/playground/run-book';
-import type {
-  PlaygroundServices,
-  SessionConfig,
-  SessionUpdate,
-} from '../../../../../src/core/protocols/session-contract';
-import type { BridgeAccess } from '../../../../../src/core/session/bridge-route';
+import type { SessionConfig } from '../../../../../src/core/protocols/session-contract';
 import type { Transcript } from '../../../../../src/core/transcript/model';
+import { fakeListenBridge, recordingServices } from '../../../session/playground-fakes';
 
 const CONFIG: SessionConfig = {
   protocol: 'aisys',
@@ -25,30 +21,7 @@ const CONFIG: SessionConfig = {
   startPaused: false,
 };
 
-function fakeBridge() {
-  const served = new Map<string, SansIoEndpoint<WireData, WireData>>();
-  const access: BridgeAccess = {
-    connect: () => Promise.reject(new Error('no targets here')),
-    serve(listen, endpoint) {
-      served.set(listen, endpoint);
-      return () => served.delete(listen);
-    },
-    describe: () => 'http://127.0.0.1:5000',
-    silenceMs: 30_000,
-  };
-  return { access, served };
-}
-
-function services(updates: SessionUpdate[]): PlaygroundServices {
-  return {
-    spawnPolicy: () => {
-      throw new Error('an inbound run asks no policy');
-    },
-    listener: { update: (json) => updates.push(JSON.parse(json) as SessionUpdate) },
-    nextFrame: (callback) => setTimeout(callback, 0),
-    keepTranscript: () => Promise.resolve(),
-  };
-}
+const fakeBridge = () => fakeListenBridge('http://127.0.0.1:5000');
 
 const put = (path: string, body: unknown): HttpMessage => ({
   meta: { method: 'PUT', path, headers: { 'content-type': 'application/json' } },
@@ -58,7 +31,7 @@ const put = (path: string, body: unknown): HttpMessage => ({
 describe('the aisys inbound run', () => {
   it('answers a client with the agent config it shows, recording every exchange on its channel', async () => {
     const bridge = fakeBridge();
-    const run = await startBridgedAisysHostRun(CONFIG, 'aisys', services([]), bridge.access);
+    const run = await startBridgedAisysHostRun(CONFIG, 'aisys', recordingServices().services, bridge.access);
     const listening = (JSON.parse(run.exportJson().join('')) as Transcript).annotations.find(
       (a) => a.type === 'note',
     );
@@ -108,7 +81,7 @@ describe('the aisys inbound run', () => {
       startBridgedAisysHostRun(
         { ...CONFIG, environment: 'chess' },
         'aisys',
-        services([]),
+        recordingServices().services,
         fakeBridge().access,
       ),
     ).toThrow("there is no aisys environment 'chess'");

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyEndpoint } from '../../../../../src/core/policy/supervisor';
 import type { PolicySource } from '../../../../../src/core/policy/types';
 import { aisysProtocol, AISYS_SAMPLES, aisysJsonlFormat } from '../../../../../src/core/protocols/aisys';
 import {
@@ -22,7 +21,6 @@ import type { BridgeAccess, BridgedPlaygroundRunner } from '../../../../../src/c
 import { aisysLinkFragment, aisysOptionsFromLink } from '../../../../../src/ui/protocols/aisys/link';
 import { wireRequest } from '../../../../../src/core/protocols/aisys/playground/wire-request';
 import type {
-  PlaygroundServices,
   PlaygroundSession,
   SessionConfig,
   SessionUpdate,
@@ -30,42 +28,18 @@ import type {
 import { parseTranscriptJson } from '../../../../../src/core/transcript/json-format';
 import type { Annotation, TranscriptMessage } from '../../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../../src/core/transcript/validate';
+import { inProcessPolicy, recordingServices as recordedServices } from '../../../session/playground-fakes';
 
 const playground = aisysProtocol.playground!;
 
-/** The aisys policy runtime in this thread, as `spawnPolicy` would give it in a worker. */
-function inProcess(): PolicyEndpoint {
-  const runtime = playground.loadPolicyRuntime();
-  return {
-    load: async (source) => (await runtime).load(source),
-    call: async (hook, args, context) => (await runtime).call(hook, args, context),
-    terminate: () => undefined,
-  };
-}
-
 /** Services recording what the runner reports; `ended` settles on a final status. */
 function recordingServices() {
-  const updates: SessionUpdate[] = [];
-  let finish: (status: string) => void = () => undefined;
-  const ended = new Promise<string>((resolve) => (finish = resolve));
-  const services: PlaygroundServices = {
-    spawnPolicy: inProcess,
-    listener: {
-      update(json, deferred) {
-        const update = JSON.parse(json) as SessionUpdate;
-        if (deferred) Object.assign(update, JSON.parse(deferred));
-        updates.push(update);
-        if (update.status && ['finished', 'stopped', 'failed'].includes(update.status)) finish(update.status);
-      },
-    },
-    nextFrame: (callback) => setTimeout(callback, 0),
-    keepTranscript: async () => undefined,
-  };
+  const { services, updates, ended } = recordedServices(inProcessPolicy(playground));
   const messages = (): TranscriptMessage[] => updates.flatMap((u) => u.messages);
   const annotations = (): Annotation[] => updates.flatMap((u) => u.annotations);
   const last = <K extends keyof SessionUpdate>(key: K): SessionUpdate[K] | undefined =>
     updates.findLast((u) => u[key] !== undefined)?.[key];
-  return { services, updates, ended, messages, annotations, last };
+  return { services, updates, ended: ended.then((update) => update.status), messages, annotations, last };
 }
 
 function policy(code: string, level: 'policy' | 'wire' = 'policy'): PolicySource {

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findScavengerScenario } from '../../../../../src/core/envs/scavenger';
-import type { PolicyEndpoint } from '../../../../../src/core/policy/supervisor';
-import type { SansIoEndpoint, WireData } from '../../../../../src/core/protocols/contract';
+import type { SansIoEndpoint } from '../../../../../src/core/protocols/contract';
 import { GAMA_SAMPLES, gamaProtocol, linkInMemory } from '../../../../../src/core/protocols/gama';
 import { startBridgedApiRun } from '../../../../../src/core/protocols/gama/playground/bridged-api-run';
 import type {
@@ -14,22 +13,9 @@ import type {
   GamaWorldView,
 } from '../../../../../src/core/protocols/gama/playground/options';
 import { GamaSimulation } from '../../../../../src/core/protocols/gama/simulation';
-import type {
-  PlaygroundServices,
-  SessionConfig,
-  SessionUpdate,
-} from '../../../../../src/core/protocols/session-contract';
-import type { BridgeAccess } from '../../../../../src/core/session/bridge-route';
+import type { SessionConfig } from '../../../../../src/core/protocols/session-contract';
 import type { Transcript } from '../../../../../src/core/transcript/model';
-
-function inProcess(): PolicyEndpoint {
-  const runtime = gamaProtocol.playground!.loadPolicyRuntime();
-  return {
-    load: async (source) => (await runtime).load(source),
-    call: async (hook, args, context) => (await runtime).call(hook, args, context),
-    terminate: () => undefined,
-  };
-}
+import { fakeListenBridge, inProcessPolicy, recordingServices } from '../../../session/playground-fakes';
 
 function config(code: string, startPaused = false): SessionConfig {
   return {
@@ -44,44 +30,19 @@ function config(code: string, startPaused = false): SessionConfig {
   };
 }
 
+const inProcess = inProcessPolicy(gamaProtocol.playground!);
+
 const GREEDY = GAMA_SAMPLES.find((sample) => sample.id === 'greedy')!.code;
 
-function fakeBridge() {
-  const served = new Map<string, SansIoEndpoint<WireData, WireData>>();
-  const access: BridgeAccess = {
-    connect: () => Promise.reject(new Error('no targets here')),
-    serve(listen, endpoint) {
-      served.set(listen, endpoint);
-      return () => served.delete(listen);
-    },
-    describe: () => 'ws://127.0.0.1:3001/',
-    silenceMs: 30_000,
-  };
-  return { access, served };
-}
-
-function services(updates: SessionUpdate[]): PlaygroundServices {
-  return {
-    spawnPolicy: inProcess,
-    listener: {
-      update: (json, deferred) => {
-        const update = JSON.parse(json) as SessionUpdate;
-        if (deferred) Object.assign(update, JSON.parse(deferred));
-        updates.push(update);
-      },
-    },
-    nextFrame: (callback) => setTimeout(callback, 0),
-    keepTranscript: () => Promise.resolve(),
-  };
-}
+const fakeBridge = () => fakeListenBridge('ws://127.0.0.1:3001/');
 
 const gamaSide = () => new GamaSimulation({ scenario: findScavengerScenario('C')!, seed: 0, maxCycles: 8 });
 
 describe('the GAMA inbound run (the page as the API side)', () => {
   it('answers two episodes with the policy, records their channels and rebuilds their worlds', async () => {
     const bridge = fakeBridge();
-    const updates: SessionUpdate[] = [];
-    const run = await startBridgedApiRun(config(GREEDY), 'gama', services(updates), bridge.access);
+    const { services, updates } = recordingServices(inProcess);
+    const run = await startBridgedApiRun(config(GREEDY), 'gama', services, bridge.access);
     const endpoint = bridge.served.get('gama')! as unknown as SansIoEndpoint<string, string>;
     // One GAMA side playing two episodes in a row, as `connect gama --episodes 2` does.
     const simulation = gamaSide();
@@ -107,9 +68,9 @@ describe('the GAMA inbound run (the page as the API side)', () => {
 
   it('fails with the policy fault located, closing the episode, when act throws', async () => {
     const bridge = fakeBridge();
-    const updates: SessionUpdate[] = [];
+    const { services, updates } = recordingServices(inProcess);
     const code = "export function act(): string {\n  throw new Error('no idea');\n}\n";
-    await startBridgedApiRun(config(code), 'gama', services(updates), bridge.access);
+    await startBridgedApiRun(config(code), 'gama', services, bridge.access);
     const endpoint = bridge.served.get('gama')! as unknown as SansIoEndpoint<string, string>;
     let closedBy: string | undefined;
     await linkInMemory(gamaSide(), endpoint, { id: 'gama#1', onClose: (by) => (closedBy = by) });
@@ -122,8 +83,8 @@ describe('the GAMA inbound run (the page as the API side)', () => {
 
   it('holds its answers while paused: the GAMA side waits, and Step answers one request', async () => {
     const bridge = fakeBridge();
-    const updates: SessionUpdate[] = [];
-    const run = await startBridgedApiRun(config(GREEDY, true), 'gama', services(updates), bridge.access);
+    const { services } = recordingServices(inProcess);
+    const run = await startBridgedApiRun(config(GREEDY, true), 'gama', services, bridge.access);
     const endpoint = bridge.served.get('gama')! as unknown as SansIoEndpoint<string, string>;
     const frames: string[] = [];
     void linkInMemory(gamaSide(), endpoint, {

@@ -7,13 +7,9 @@ import type { SansIoEndpoint, WireData, WirePeer } from '../../../../../src/core
 import { encodeFrame } from '../../../../../src/core/protocols/massim/framing';
 import { startBridgedMassimHostRun } from '../../../../../src/core/protocols/massim/playground/bridged-host-run';
 import type { MassimSessionOptions } from '../../../../../src/core/protocols/massim/playground/options';
-import type {
-  PlaygroundServices,
-  SessionConfig,
-  SessionUpdate,
-} from '../../../../../src/core/protocols/session-contract';
-import type { BridgeAccess } from '../../../../../src/core/session/bridge-route';
+import type { SessionConfig } from '../../../../../src/core/protocols/session-contract';
 import type { Transcript } from '../../../../../src/core/transcript/model';
+import { fakeListenBridge, recordingServices } from '../../../session/playground-fakes';
 
 const OPTIONS: MassimSessionOptions = {
   match: { kind: 'quick', setup: { agentsPerTeam: 1, steps: 5, width: 20, height: 20 } },
@@ -33,30 +29,7 @@ const CONFIG: SessionConfig = {
   options: OPTIONS,
 };
 
-function fakeBridge() {
-  const served = new Map<string, SansIoEndpoint<WireData, WireData>>();
-  const access: BridgeAccess = {
-    connect: () => Promise.reject(new Error('no targets here')),
-    serve(listen, endpoint) {
-      served.set(listen, endpoint);
-      return () => served.delete(listen);
-    },
-    describe: () => 'tcp://127.0.0.1:12300',
-    silenceMs: 30_000,
-  };
-  return { access, served };
-}
-
-function services(updates: SessionUpdate[]): PlaygroundServices {
-  return {
-    spawnPolicy: () => {
-      throw new Error('an inbound run asks no policy');
-    },
-    listener: { update: (json) => updates.push(JSON.parse(json) as SessionUpdate) },
-    nextFrame: (callback) => setTimeout(callback, 0),
-    keepTranscript: () => Promise.resolve(),
-  };
-}
+const fakeBridge = () => fakeListenBridge('tcp://127.0.0.1:12300');
 
 /** An agent's connection: the frames it got (types) and whether the server closed it. */
 function agent(endpoint: SansIoEndpoint<WireData, WireData>, user: string) {
@@ -80,8 +53,8 @@ function agent(endpoint: SansIoEndpoint<WireData, WireData>, user: string) {
 describe('the MASSim inbound run', () => {
   it('starts the match once every agent of the first simulation has logged in, and stops it on Stop', async () => {
     const bridge = fakeBridge();
-    const updates: SessionUpdate[] = [];
-    const run = await startBridgedMassimHostRun(CONFIG, 'massim', services(updates), bridge.access);
+    const { services, updates } = recordingServices();
+    const run = await startBridgedMassimHostRun(CONFIG, 'massim', services, bridge.access);
     const endpoint = bridge.served.get('massim')!;
     const a = agent(endpoint, 'agentA1');
     await expect.poll(() => a.received).toEqual(['auth-response']);
@@ -103,7 +76,12 @@ describe('the MASSim inbound run', () => {
 
   it('refuses a login with a wrong password as the real server does, without starting', async () => {
     const bridge = fakeBridge();
-    const run = await startBridgedMassimHostRun(CONFIG, 'massim', services([]), bridge.access);
+    const run = await startBridgedMassimHostRun(
+      CONFIG,
+      'massim',
+      recordingServices().services,
+      bridge.access,
+    );
     const endpoint = bridge.served.get('massim')!;
     agent(endpoint, 'agentA1');
     const decoder = new TextDecoder();

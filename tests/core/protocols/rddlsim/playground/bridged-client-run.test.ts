@@ -4,25 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BridgeChannel } from '../../../../../src/core/bridge/bridge-channel';
-import type { PolicyEndpoint } from '../../../../../src/core/policy/supervisor';
 import { startBridgedClientRun } from '../../../../../src/core/protocols/rddlsim/playground/bridged-client-run';
 import { rddlsimProtocol } from '../../../../../src/core/protocols/rddlsim/protocol';
-import type {
-  PlaygroundServices,
-  SessionConfig,
-  SessionUpdate,
-} from '../../../../../src/core/protocols/session-contract';
+import type { SessionConfig } from '../../../../../src/core/protocols/session-contract';
 import type { BridgeAccess } from '../../../../../src/core/session/bridge-route';
 import { parseTranscriptJson } from '../../../../../src/core/transcript/json-format';
-
-function inProcess(): PolicyEndpoint {
-  const runtime = rddlsimProtocol.playground!.loadPolicyRuntime();
-  return {
-    load: async (source) => (await runtime).load(source),
-    call: async (hook, args, context) => (await runtime).call(hook, args, context),
-    terminate: () => undefined,
-  };
-}
+import { inProcessPolicy, recordingServices } from '../../../session/playground-fakes';
 
 function config(): SessionConfig {
   const sample = rddlsimProtocol.samples.find((s) => s.id === rddlsimProtocol.defaultSample)!;
@@ -40,20 +27,7 @@ function config(): SessionConfig {
 
 describe('rddlsim through the bridge', () => {
   it('a server that never answers ends the session with a timeout message, the request kept', async () => {
-    let finish: (update: SessionUpdate) => void = () => undefined;
-    const ended = new Promise<SessionUpdate>((resolve) => (finish = resolve));
-    const services: PlaygroundServices = {
-      spawnPolicy: inProcess,
-      listener: {
-        update(json, deferred) {
-          const update = JSON.parse(json) as SessionUpdate;
-          if (deferred) Object.assign(update, JSON.parse(deferred));
-          if (update.status && ['finished', 'stopped', 'failed'].includes(update.status)) finish(update);
-        },
-      },
-      nextFrame: (callback) => setTimeout(callback, 0),
-      keepTranscript: async () => undefined,
-    };
+    const { services, ended } = recordingServices(inProcessPolicy(rddlsimProtocol.playground!));
     const sent: string[] = [];
     let closedWith: string | undefined;
     const bridge: BridgeAccess = {

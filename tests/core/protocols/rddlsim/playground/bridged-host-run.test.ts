@@ -8,13 +8,9 @@ import type { SansIoEndpoint, WireData, WirePeer } from '../../../../../src/core
 import { RddlsimClient, type ClientEvent } from '../../../../../src/core/protocols/rddlsim/client';
 import { startBridgedHostRun } from '../../../../../src/core/protocols/rddlsim/playground/bridged-host-run';
 import { loadExampleEnvironment } from '../../../../../src/core/protocols/rddlsim/playground/environments';
-import type {
-  PlaygroundServices,
-  SessionConfig,
-  SessionUpdate,
-} from '../../../../../src/core/protocols/session-contract';
-import type { BridgeAccess } from '../../../../../src/core/session/bridge-route';
+import type { SessionConfig } from '../../../../../src/core/protocols/session-contract';
 import type { Transcript } from '../../../../../src/core/transcript/model';
+import { fakeListenBridge, recordingServices } from '../../../session/playground-fakes';
 
 const ENVIRONMENT = 'grid_walk';
 
@@ -31,31 +27,7 @@ function config(rounds: number, startPaused = false): SessionConfig {
   };
 }
 
-/** The part of the bridge the run uses: one listen port whose endpoint the test connects clients to. */
-function fakeBridge() {
-  const served = new Map<string, SansIoEndpoint<WireData, WireData>>();
-  const access: BridgeAccess = {
-    connect: () => Promise.reject(new Error('no targets here')),
-    serve(listen, endpoint) {
-      served.set(listen, endpoint);
-      return () => served.delete(listen);
-    },
-    describe: () => 'tcp://127.0.0.1:2323',
-    silenceMs: 30_000,
-  };
-  return { access, served };
-}
-
-function services(updates: SessionUpdate[]): PlaygroundServices {
-  return {
-    spawnPolicy: () => {
-      throw new Error('an inbound run asks no policy');
-    },
-    listener: { update: (json) => updates.push(JSON.parse(json) as SessionUpdate) },
-    nextFrame: (callback) => setTimeout(callback, 0),
-    keepTranscript: () => Promise.resolve(),
-  };
-}
+const fakeBridge = () => fakeListenBridge('tcp://127.0.0.1:2323');
 
 /** A client playing noops to the end; resolves with how its connection ended. */
 function playClient(
@@ -101,8 +73,8 @@ function playClient(
 describe('the rddlsim inbound run', () => {
   it('serves two clients one after the other, each a connection of the one transcript', async () => {
     const bridge = fakeBridge();
-    const updates: SessionUpdate[] = [];
-    const run = await startBridgedHostRun(config(2), 'rddlsim', services(updates), bridge.access);
+    const { services, updates } = recordingServices();
+    const run = await startBridgedHostRun(config(2), 'rddlsim', services, bridge.access);
     const endpoint = bridge.served.get('rddlsim')!;
     const instance = loadExampleEnvironment(ENVIRONMENT).model.info.instance;
     const first = playClient(endpoint, '1001', instance);
@@ -137,7 +109,7 @@ describe('the rddlsim inbound run', () => {
 
   it('refuses a client asking for another instance as the real server does', async () => {
     const bridge = fakeBridge();
-    const run = await startBridgedHostRun(config(1), 'rddlsim', services([]), bridge.access);
+    const run = await startBridgedHostRun(config(1), 'rddlsim', recordingServices().services, bridge.access);
     const client = playClient(bridge.served.get('rddlsim')!, '1003', 'not_this_instance');
     expect(await client.done).toBe('closed by the server');
     const transcript = JSON.parse(run.exportJson().join('')) as Transcript;
@@ -148,7 +120,12 @@ describe('the rddlsim inbound run', () => {
 
   it('stops serving the listen port and closes the connections under way when stopped', async () => {
     const bridge = fakeBridge();
-    const run = await startBridgedHostRun(config(1000), 'rddlsim', services([]), bridge.access);
+    const run = await startBridgedHostRun(
+      config(1000),
+      'rddlsim',
+      recordingServices().services,
+      bridge.access,
+    );
     const endpoint = bridge.served.get('rddlsim')!;
     const instance = loadExampleEnvironment(ENVIRONMENT).model.info.instance;
     const client = playClient(endpoint, '1004', instance);
@@ -160,8 +137,8 @@ describe('the rddlsim inbound run', () => {
 
   it('holds the server’s answers while paused: Step lets one message through, Resume the rest', async () => {
     const bridge = fakeBridge();
-    const updates: SessionUpdate[] = [];
-    const run = await startBridgedHostRun(config(1, true), 'rddlsim', services(updates), bridge.access);
+    const { services, updates } = recordingServices();
+    const run = await startBridgedHostRun(config(1, true), 'rddlsim', services, bridge.access);
     const instance = loadExampleEnvironment(ENVIRONMENT).model.info.instance;
     const client = playClient(bridge.served.get('rddlsim')!, '1005', instance);
     const received = () =>
