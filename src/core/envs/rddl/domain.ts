@@ -831,6 +831,8 @@ export class ExpressionChecker {
         return BOOL;
       }
       default: {
+        // Two vectors combine member by member (the simulator checks that their members match).
+        if (left.kind === 'struct' && right.kind === 'struct') return left;
         for (const [side, type] of [
           [expr.left, left],
           [expr.right, right],

@@ -25,6 +25,7 @@ import { createRuntime, RddlEvalError, type BoolTags } from './runtime';
 import { Rng } from '../../random';
 import { Well19937c } from './well19937c';
 import { BOOL, wireValueType, type ValueType } from './value-types';
+import { vectorText } from './vector-shape';
 
 /** What a simulator shares with its model (all read-only). */
 export interface SimulationPlan {
@@ -366,7 +367,8 @@ export class CompiledSimulator implements RddlSimulator {
     return {
       name: grounding.name,
       args: grounding.args.slice(),
-      value: vectorText(members),
+      // rddlsim's text of a vector (its `STRUCT_VAL.toString`), objects with `$`.
+      value: vectorText(members, (m) => (m.valueType === 'object' ? `$${String(m.value)}` : String(m.value))),
       valueType: 'vector',
       members,
     };
@@ -431,12 +433,4 @@ class CopySlab {
     this.#used += bytes;
     return copy;
   }
-}
-
-/** rddlsim's text of a vector (its `STRUCT_VAL.toString`): `< @a: 1, $o: 0.5 >`, objects with `$`. */
-function vectorText(members: readonly VectorMemberValue[]): string {
-  const text = (label: string) => (label.startsWith('@') ? label : `$${label}`);
-  const value = (member: VectorMemberValue) =>
-    member.valueType === 'object' ? `$${String(member.value)}` : String(member.value);
-  return `< ${members.map((member) => `${text(member.label)}: ${value(member)}`).join(', ')} >`;
 }
