@@ -206,6 +206,7 @@ export function buildDomain(block: DomainBlock): { domain: Domain; diagnostics: 
     [block.actionPreconditions, 'precondition'],
     [block.stateActionConstraints, 'precondition'],
     [block.stateInvariants, 'invariant'],
+    [block.terminations, 'terminal'],
   ];
   for (const [list, context] of constraintGroups) {
     for (const constraint of list) {

@@ -245,6 +245,7 @@ class RddlParser extends EmbeddedActionsParser {
       actionPreconditions: [],
       stateActionConstraints: [],
       stateInvariants: [],
+      terminations: [],
       objects: [],
       loc: this.loc(start),
     }));
@@ -318,6 +319,15 @@ class RddlParser extends EmbeddedActionsParser {
             this.CONSUME(K['state-invariants']);
             const list = this.SUBRULE2(this.constraintList);
             this.ACTION(() => block.stateInvariants.push(...list));
+          },
+        },
+        {
+          // pyRDDLGym's `termination { c; ... };` (not a reserved word in rddlsim, so read by its spelling).
+          GATE: () => this.LA(1).image === 'termination',
+          ALT: () => {
+            this.CONSUME3(Identifier);
+            const list = this.SUBRULE3(this.constraintList);
+            this.ACTION(() => block.terminations.push(...list));
           },
         },
         {

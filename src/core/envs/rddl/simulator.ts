@@ -237,9 +237,10 @@ export class CompiledSimulator implements RddlSimulator {
         const violated = this.#functions.invariants(ns, a, s, im, ob);
         if (violated >= 0) return this.invariantError(violated, 'the new state');
       }
-      const terminated = this.info.terminateWhen
-        ? this.#functions.terminal(ns, a, s, im, ob)
-        : this.#steps >= this.info.horizon;
+      const terminated =
+        (this.info.terminateWhen
+          ? this.#functions.terminal(ns, a, s, im, ob)
+          : this.#steps >= this.info.horizon) || this.#functions.terminations(ns, a, s, im, ob);
       const rewardType = wireValueType(this.#plan.program.rewardType);
       if (this.#notices.length === 0) return { kind: 'ok', reward, rewardType, terminated };
       return { kind: 'ok', reward, rewardType, terminated, notices: this.#notices };
