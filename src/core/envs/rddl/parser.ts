@@ -81,6 +81,7 @@ import {
   Semicolon,
   Times,
   Underscore,
+  TerminationWord,
   Variable,
   WhiteSpace,
   createRddlLexer,
@@ -322,10 +323,9 @@ class RddlParser extends EmbeddedActionsParser {
           },
         },
         {
-          // pyRDDLGym's `termination { c; ... };` (not a reserved word in rddlsim, so read by its spelling).
-          GATE: () => this.LA(1).image === 'termination',
+          // pyRDDLGym's `termination { c; ... };`
           ALT: () => {
-            this.CONSUME3(Identifier);
+            this.CONSUME(TerminationWord);
             const list = this.SUBRULE3(this.constraintList);
             this.ACTION(() => block.terminations.push(...list));
           },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRddl } from '../../../../src/core/envs/rddl';
 import type { GroundFluent } from '../../../../src/core/envs/rddl/api';
+import { completionsAt } from '../../../../src/core/envs/rddl/language';
 import { formatFluentValue } from '../../../../src/core/protocols/rddlsim/wire-fluents';
 import { expectLoadError, testSources } from './fixtures';
 
@@ -153,5 +154,22 @@ describe('vectors of vectors', () => {
       ),
     );
     expect(error.message).toContain("vector type 'loop' contains itself (loop > loop)");
+  });
+
+  it('are offered in the editor: member labels complete after @, with the vector types naming them', () => {
+    const domain = DRONES[0]!;
+    const cut = domain.text.indexOf('b.@pos.@y') + 'b.@pos.@'.length;
+    const before = domain.text.slice(0, cut);
+    const line = before.split('\n').length;
+    const column = cut - before.lastIndexOf('\n');
+    const items = completionsAt(DRONES, domain.name, { line, column }).items;
+    expect(
+      items.filter((i) => ['@pos', '@vel', '@x', '@y'].includes(i.label)).map((i) => [i.label, i.detail]),
+    ).toEqual([
+      ['@x', 'member of point'],
+      ['@y', 'member of point'],
+      ['@pos', 'member of body'],
+      ['@vel', 'member of body'],
+    ]);
   });
 });
