@@ -1406,6 +1406,10 @@ export class ExpressionCompiler {
         return real((a, b) => Math.log(a!) / Math.log(b!), `(Math.log(${js[0]}) / Math.log(${js[1]}))`);
       case 'ln':
         return real(Math.log, `Math.log(${js[0]})`);
+      case 'fmod':
+        return real((a, b) => a! % b!, `((${js[0]}) % (${js[1]}))`);
+      case 'hypot':
+        return real(Math.hypot, `Math.hypot(${js[0]}, ${js[1]})`);
       case 'cos':
       case 'sin':
       case 'tan':

@@ -87,6 +87,9 @@ export const FUNCTION_ARITY: Readonly<Record<string, number>> = {
   max: 2,
   pow: 2,
   log: 2,
+  // pyRDDLGym's; rddlsim has neither.
+  fmod: 2,
+  hypot: 2,
   abs: 1,
   sgn: 1,
   round: 1,

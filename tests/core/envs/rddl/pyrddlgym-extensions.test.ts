@@ -1,7 +1,7 @@
 /**
- * pyRDDLGym's `termination { ... };` block: the round ends after the step into a state where any
- * condition holds, and otherwise at the horizon. rddlsim does not reserve the word, so a fluent may still
- * be called `termination`.
+ * What pyRDDLGym's RDDL adds that Protoplay reads: the `termination { ... };` block (the round ends after
+ * the step into a state where any condition holds, and otherwise at the horizon; rddlsim does not reserve
+ * the word, so a fluent may still be called `termination`), and the functions `fmod` and `hypot`.
  */
 import { describe, expect, it } from 'vitest';
 import { checkRddl, loadRddl } from '../../../../src/core/envs/rddl';
@@ -61,5 +61,26 @@ describe('termination blocks', () => {
       }),
     ).createSimulator({ seed: 1 });
     expect(simulator.step([])).toMatchObject({ kind: 'ok', terminated: false });
+  });
+});
+
+describe("pyRDDLGym's functions", () => {
+  it('fmod keeps the sign of x as C does, hypot is the Euclidean norm', () => {
+    const simulator = loadRddl(
+      testSources({
+        pvariables: `    x : { state-fluent, real, default = -7.5 };
+    r : { state-fluent, real, default = 0.0 };
+    h : { state-fluent, real, default = 0.0 };`,
+        cpfs: `    x' = x + 1.0;
+    r' = fmod[x - 0.5, 2.0 + 0.0];
+    h' = hypot[x + 4.5, 4];`,
+      }),
+    ).createSimulator({ seed: 1 });
+    simulator.step([]);
+    const value = (name: string) => simulator.stateFluents().find((f) => f.name === name)!.value;
+    expect(value('r')).toBe(-0);
+    expect(value('h')).toBe(5);
+    simulator.step([]);
+    expect(value('r')).toBe(-1);
   });
 });
