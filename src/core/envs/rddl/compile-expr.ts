@@ -589,7 +589,8 @@ export class ExpressionCompiler {
         );
       }
       const full = memberPath([...(labels as string[]), ...(path ? [path] : [])]);
-      if (!vector.labels.includes(full)) {
+      // The member positions are the last parameter's (a map, so long vectors compile in linear time).
+      if (!layout.paramPositions.at(-1)!.has(full)) {
         const under = full === '' ? undefined : leavesUnder(vector, full);
         throw new CompileError(
           under
