@@ -155,11 +155,11 @@ describe('vectors of vectors', () => {
   });
 
   it('locate what is wrong with a nested vector', () => {
-    const load = (cpfs: string, extraTypes = '') =>
+    const load = (cpfs: string) =>
       expectLoadError(() =>
         loadRddl(
           testSources({
-            types: TYPES + extraTypes,
+            types: TYPES,
             pvariables: `    b : { state-fluent, body, default = < ? : < ? : 0.0 > > };
     x : { state-fluent, real, default = 0.0 };`,
             cpfs,
