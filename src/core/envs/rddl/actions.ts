@@ -11,6 +11,7 @@ import type { ConstValue } from './ast';
 import { constantToNumber, type FluentLayout, type GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
 import type { ValueType } from './value-types';
+import { constantLeaves, leavesMatching, parseVectorText } from './vector-shape';
 
 /** A resolved action entry. */
 export type ResolvedAction =
@@ -67,7 +68,8 @@ export class ActionResolver {
   /**
    * A vector-valued action's value is written as rddlsim prints vectors (and its client sends them):
    * `< @a: 1, @b: 0.5 >`, members by label in any order (`$` before an object label optional), a member
-   * left out keeping the default's value, or `< ? : v >` for every member. It is the action's default
+   * left out keeping the default's value, `< ? : v >` for every member, a nested vector's members nested
+   * (`< @pos: < @x: 1 > >`). It is the action's default
    * (and not counted) when every member equals the default's, kind included, as Java's `equals` decides.
    */
   private resolveVector(layout: FluentLayout, action: GroundAction): ResolvedAction {
@@ -82,52 +84,48 @@ export class ActionResolver {
     }
     const written = this.defaultMembers(layout);
     const classes: (ValueClass | undefined)[] = vector.types.map(() => undefined);
-    const body = text.slice(1, -1).trim();
-    for (const part of body === '' ? [] : body.split(',')) {
-      const colon = part.indexOf(':');
-      const rawLabel = (colon < 0 ? '' : part.slice(0, colon)).trim();
-      const label = rawLabel.startsWith('$') ? rawLabel.slice(1) : rawLabel;
-      const slots = label === '?' ? vector.labels.map((_, i) => i) : [vector.labels.indexOf(label)];
-      if (colon < 0 || slots[0]! < 0) {
+    const parsed = parseVectorText(text);
+    if ('error' in parsed) return { kind: 'error', message: `'${name}': ${parsed.error}` };
+    for (const entry of parsed.entries) {
+      const slots = leavesMatching(vector, entry.path);
+      if (slots.length === 0) {
         return {
           kind: 'error',
-          message: `'${name}' has no member ${JSON.stringify(rawLabel || part.trim())} (its members: ${vector.labels.join(', ')})`,
+          message: `'${name}' has no member ${JSON.stringify(entry.path.join('.'))} (its members: ${vector.labels.join(', ')})`,
         };
       }
       for (const slot of slots) {
-        const converted = this.convert(
-          `${name}.${vector.labels[slot]}`,
-          vector.types[slot]!,
-          part.slice(colon + 1).trim(),
-        );
+        const converted = this.convert(`${name}.${vector.labels[slot]}`, vector.types[slot]!, entry.value);
         if ('error' in converted) return { kind: 'error', message: converted.error };
         written[slot] = converted.number;
         classes[slot] = converted.valueClass;
       }
     }
-    const defaults = layout.info.default;
+    const defaults = this.defaultLeaves(layout);
     const isDefault =
-      defaults?.kind === 'struct' &&
-      vector.labels.every((label, i) => {
-        const member = defaults.wildcard
-          ? defaults.members[0]?.value
-          : defaults.members.find((m) => m.label === label)?.value;
-        const valueClass = classes[i] ?? (member?.kind as ValueClass | undefined);
-        return valueClass !== undefined && this.sameAsDefault(member, valueClass, written[i]!);
+      defaults !== undefined &&
+      defaults.every((member, i) => {
+        const valueClass = classes[i] ?? (member.kind as ValueClass);
+        return this.sameAsDefault(member, valueClass, written[i]!);
       });
     const index = this.position(layout, [...action.args, vector.labels[0]!]);
     if (index < 0) return { kind: 'ignored', isDefault };
     return { kind: 'apply', index, value: written[0]!, values: written, isDefault };
   }
 
+  /** The scalar members of a vector-valued action's default, in slot order (nested members flattened). */
+  private defaultLeaves(layout: FluentLayout): ConstValue[] | undefined {
+    const written = layout.info.default;
+    if (written?.kind !== 'struct') return undefined;
+    const found = constantLeaves(layout.vector!.tree, written, layout.info.name);
+    return 'leaves' in found ? found.leaves : undefined;
+  }
+
   /** The members of a vector-valued action's default, in the vector type's order. */
   private defaultMembers(layout: FluentLayout): number[] {
-    const written = layout.info.default;
-    return layout.vector!.labels.map((label) => {
-      if (written?.kind !== 'struct') return NaN;
-      const member = written.wildcard
-        ? written.members[0]?.value
-        : written.members.find((m) => m.label === label)?.value;
+    const leaves = this.defaultLeaves(layout);
+    return layout.vector!.labels.map((_, i) => {
+      const member = leaves?.[i];
       return member ? constantToNumber(member, this.grounded.symbols) : NaN;
     });
   }
@@ -205,7 +203,7 @@ export class ActionResolver {
         };
       }
       case 'struct':
-        return { error: `not yet supported in simulation: nested vectors ('${name}')` };
+        return { error: `'${name}' is a vector: its value is written < ... >` };
     }
   }
 

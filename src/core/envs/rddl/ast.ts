@@ -303,6 +303,8 @@ export interface DomainBlock {
   actionPreconditions: ConstraintDef[];
   stateActionConstraints: ConstraintDef[];
   stateInvariants: ConstraintDef[];
+  /** pyRDDLGym's `termination { ... };`: the round ends in a state where any of these holds. */
+  terminations: ConstraintDef[];
   objects: ObjectsDecl[];
   loc: SourceLocation;
 }

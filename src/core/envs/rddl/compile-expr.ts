@@ -17,6 +17,7 @@ import type { Expr, PvarRef, Term, TypedVariable } from './ast';
 import type { ExprContext, PvarInfo } from './domain';
 import type { FluentLayout, GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
+import { constantLeaves, leavesUnder, memberPath } from './vector-shape';
 import { rollStatements } from './roll';
 import { javaDoubleToInt, javaRound } from './runtime';
 import { BOOL, INT, REAL, arithmeticType, describeType, sameType, type ValueType } from './value-types';
@@ -291,17 +292,29 @@ export class ExpressionCompiler {
   private compileMember(expr: Expr, env: Env, member: VectorMember): Code {
     switch (expr.kind) {
       case 'struct': {
-        const found = expr.members.find((m) => termLabel(m.label) === member.label);
-        if (!found) throw new CompileError(`this vector gives no member ${member.label}`, expr.loc);
-        return this.compile(found.value, env);
+        // A nested member's path is its label in this literal, then its path inside that member's vector.
+        const dot = member.label.indexOf('.');
+        const head = dot < 0 ? member.label : member.label.slice(0, dot);
+        const found = expr.members.find((m) => termLabel(m.label) === head);
+        if (!found) throw new CompileError(`this vector gives no member ${head}`, expr.loc);
+        if (dot < 0) return this.compile(found.value, env);
+        const rest = member.label.slice(dot + 1);
+        const inner = this.vectorLabels(found.value);
+        if (!inner) {
+          throw new CompileError(
+            `member ${head} is a vector here (with member ${rest}), but this gives a scalar`,
+            found.value.loc,
+          );
+        }
+        const index = inner.indexOf(rest);
+        if (index < 0) throw new CompileError(`this vector gives no member ${rest}`, found.value.loc);
+        return this.compileMember(found.value, env, { index, label: rest });
       }
       case 'pvar': {
-        if (expr.members) break;
+        // `v.@a` stands for a vector only when `@a` is a nested vector.
+        if (expr.members && !this.vectorLabels(expr)) break;
         if (expr.isDefault) return this.vectorDefaultMember(expr, member);
-        const label: Term = member.label.startsWith('@')
-          ? { kind: 'enum', value: member.label, loc: expr.loc }
-          : { kind: 'object', name: member.label, loc: expr.loc };
-        return this.compilePvar(expr, env, label);
+        return this.compilePvar(expr, env, member.label);
       }
       case 'if': {
         const condition = this.compile(expr.condition, env);
@@ -356,10 +369,20 @@ export class ExpressionCompiler {
   private vectorLabels(expr: Expr): readonly string[] | undefined {
     switch (expr.kind) {
       case 'struct':
-        return expr.members.map((m) => termLabel(m.label) ?? '');
-      case 'pvar':
-        if (expr.members) return undefined;
-        return this.grounded.layouts.get(canonicalFluentName(expr.name))?.vector?.labels;
+        return expr.members.flatMap((m) => {
+          const label = termLabel(m.label) ?? '';
+          const inner = this.vectorLabels(m.value);
+          return inner ? inner.map((path) => `${label}.${path}`) : [label];
+        });
+      case 'pvar': {
+        const vector = this.grounded.layouts.get(canonicalFluentName(expr.name))?.vector;
+        if (!vector || !expr.members) return vector?.labels;
+        // `v.@a` is a vector when `@a` is a nested vector: the leaves under it.
+        const prefix = expr.members.map(termLabel);
+        if (prefix.some((label) => label === undefined)) return undefined;
+        const under = leavesUnder(vector, memberPath(prefix as string[]));
+        return under && under.relative[0] !== '' ? under.relative : undefined;
+      }
       case 'distribution':
         return expr.name === 'Multinomial' || expr.name === 'Dirichlet'
           ? this.grounded.typeValues.get(expr.typeName ?? '')
@@ -425,12 +448,9 @@ export class ExpressionCompiler {
     const layout = this.layoutOf(ref);
     const written = layout.info.default;
     const vector = layout.vector;
-    const value =
-      written?.kind === 'struct'
-        ? written.wildcard
-          ? written.members[0]?.value
-          : written.members.find((m) => m.label === member.label)?.value
-        : undefined;
+    const leaves = vector && written ? constantLeaves(vector.tree, written, layout.info.name) : undefined;
+    const position = vector ? vector.labels.indexOf(member.label) : -1;
+    const value = leaves && 'leaves' in leaves ? leaves.leaves[position] : undefined;
     if (!vector || !value || value.kind === 'struct')
       throw new CompileError(`'${layout.info.name}' has no default for member ${member.label}`, ref.loc);
     switch (value.kind) {
@@ -441,7 +461,7 @@ export class ExpressionCompiler {
       case 'real':
         return constant(value.value, REAL);
       default:
-        return constant(this.grounded.symbols.id(value.value), vector.types[member.index]!);
+        return constant(this.grounded.symbols.id(value.value), vector.types[position]!);
     }
   }
 
@@ -547,18 +567,44 @@ export class ExpressionCompiler {
   }
 
   /**
-   * A fluent read. A vector-valued fluent is read one member at a time: `member` is the member's label
-   * (given by `compileMember`), or it is the access written after the fluent (`v(?x).@a`).
+   * A fluent read. A vector-valued fluent is read one leaf at a time: the accesses written after the fluent
+   * (`v(?x).@a`, `v.@pos.@x`), followed by `path`, the leaf's path below them (given by `compileMember`).
    */
-  private compilePvar(ref: PvarRef, env: Env, member?: Term): Code {
+  private compilePvar(ref: PvarRef, env: Env, path?: string): Code {
     const layout = this.layoutOf(ref);
     const info = layout.info;
     if (ref.isDefault) return this.defaultCode(info);
     const vector = layout.vector;
-    if (ref.members) {
-      if (!vector) throw new CompileError(`'${info.name}' is not a vector: it has no members`, ref.loc);
-      if (ref.members.length > 1)
-        throw new CompileError(`not yet supported in simulation: members of nested vectors`, ref.loc);
+    if (ref.members && !vector)
+      throw new CompileError(`'${info.name}' is not a vector: it has no members`, ref.loc);
+    let member: Term | undefined;
+    if (vector && (path !== undefined || (ref.members?.length ?? 0) > 1 || vector.labels[0]!.includes('.'))) {
+      // A leaf of a nested vector: its path must be known before running.
+      const labels = (ref.members ?? []).map((m) => memberLabel(m, env));
+      const unknown = labels.indexOf(undefined);
+      if (unknown >= 0) {
+        throw new CompileError(
+          `not yet supported in simulation: a computed member of a vector of vectors`,
+          ref.members![unknown]!.loc,
+        );
+      }
+      const full = memberPath([...(labels as string[]), ...(path ? [path] : [])]);
+      // The member positions are the last parameter's (a map, so long vectors compile in linear time).
+      if (!layout.paramPositions.at(-1)!.has(full)) {
+        const under = full === '' ? undefined : leavesUnder(vector, full);
+        throw new CompileError(
+          under
+            ? `'${info.name}.${full}' is a vector: read one member (${info.name}(...).${full}.${under.relative[0]})`
+            : full === ''
+              ? `'${info.name}' is a vector: read one member (${info.name}(...).${vector.labels[0]}), or assign it whole to another vector fluent`
+              : `${full} is not a member of ${vector.typeName} (${vector.labels.join(', ')})`,
+          ref.members?.at(-1)?.loc ?? ref.loc,
+        );
+      }
+      member = full.startsWith('@')
+        ? { kind: 'enum', value: full, loc: ref.loc }
+        : { kind: 'object', name: full, loc: ref.loc };
+    } else if (ref.members) {
       member = ref.members[0];
     }
     if (info.range.kind === 'struct' && !vector)
@@ -1361,6 +1407,10 @@ export class ExpressionCompiler {
         return real((a, b) => Math.log(a!) / Math.log(b!), `(Math.log(${js[0]}) / Math.log(${js[1]}))`);
       case 'ln':
         return real(Math.log, `Math.log(${js[0]})`);
+      case 'fmod':
+        return real((a, b) => a! % b!, `((${js[0]}) % (${js[1]}))`);
+      case 'hypot':
+        return real(Math.hypot, `Math.hypot(${js[0]}, ${js[1]})`);
       case 'cos':
       case 'sin':
       case 'tan':

@@ -36,6 +36,14 @@ export interface CompiledFunctions {
   derived(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): void;
   /** The terminate-when (or IPC 2018 terminal) condition on the current state. */
   terminal(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): boolean;
+  /** Whether any of the domain's `termination` conditions (pyRDDLGym's) holds in the current state. */
+  terminations(
+    s: Float64Array,
+    a: Float64Array,
+    ns: Float64Array,
+    im: Float64Array,
+    ob: Float64Array,
+  ): boolean;
   /** Index of the first false state invariant, or -1. */
   invariants(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): number;
 }
@@ -233,6 +241,13 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     const test = `if (!${code.js}) return ${index};`;
     invariantStatements.push({ source: temps.length ? `{ let ${temps.join(', ')}; ${test} }` : test });
   }
+  const terminationStatements: Statement[] = [];
+  for (const termination of domain.block.terminations) {
+    const { code, temps } = compileAlone(termination.expr, 'terminal');
+    if (code.value === false) continue;
+    const test = `if (${code.js}) return true;`;
+    terminationStatements.push({ source: temps.length ? `{ let ${temps.join(', ')}; ${test} }` : test });
+  }
   const horizon = grounded.instance.horizon;
   const terminalCode =
     horizon.kind === 'terminate-when' || horizon.kind === 'terminal'
@@ -279,6 +294,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     `function reward(${ARRAY_PARAMS}) {\n${temps(rewardCode.temps)}  return ${rewardValue};\n}`,
     `function step(${ARRAY_PARAMS}) {\n  intermAndNext(${ARRAY_PARAMS});\n  return reward(${ARRAY_PARAMS});\n}`,
     `function terminal(${ARRAY_PARAMS}) {\n${terminalCode ? `${temps(terminalCode.temps)}  return ${terminalCode.code.js};` : '  return false;'}\n}`,
+    `function terminations(${ARRAY_PARAMS}) {\n${terminationStatements.map((t) => `  ${t.source}\n`).join('')}  return false;\n}`,
   );
   const source = [
     '"use strict";',
@@ -287,7 +303,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     'const BT = rt.boolTags;',
     ...module.helpers,
     ...sections,
-    'return { step, checkActions, derived, terminal, invariants };',
+    'return { step, checkActions, derived, terminal, terminations, invariants };',
   ].join('\n');
   if (source.length > MAX_SOURCE_CHARS) {
     throw new CompileError(

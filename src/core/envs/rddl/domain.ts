@@ -87,6 +87,9 @@ export const FUNCTION_ARITY: Readonly<Record<string, number>> = {
   max: 2,
   pow: 2,
   log: 2,
+  // pyRDDLGym's; rddlsim has neither.
+  fmod: 2,
+  hypot: 2,
   abs: 1,
   sgn: 1,
   round: 1,
@@ -206,6 +209,7 @@ export function buildDomain(block: DomainBlock): { domain: Domain; diagnostics: 
     [block.actionPreconditions, 'precondition'],
     [block.stateActionConstraints, 'precondition'],
     [block.stateInvariants, 'invariant'],
+    [block.terminations, 'terminal'],
   ];
   for (const [list, context] of constraintGroups) {
     for (const constraint of list) {
@@ -831,6 +835,8 @@ export class ExpressionChecker {
         return BOOL;
       }
       default: {
+        // Two vectors combine member by member (the simulator checks that their members match).
+        if (left.kind === 'struct' && right.kind === 'struct') return left;
         for (const [side, type] of [
           [expr.left, left],
           [expr.right, right],

@@ -11,6 +11,9 @@ import { checkConstant, DiagnosticSink, type Domain, type PvarInfo } from './dom
 import { javaHashMapOrder, javaStringHashCode } from '../../java/hash-map-order';
 import { canonicalFluentName, didYouMean } from './names';
 import type { ValueType } from './value-types';
+import { constantLeaves, flattenVector, type VectorNode, type VectorShape } from './vector-shape';
+
+export type { VectorShape } from './vector-shape';
 
 /** Above this many groundings of state, action, interm and observation fluents an instance is refused. */
 export const MAX_GROUNDINGS = 5_000_000;
@@ -68,20 +71,6 @@ const STORE_OF_KIND: Record<FluentKind, FluentStore> = {
   'observ-fluent': 'observ',
   'non-fluent': 'nonfluent',
 };
-
-/**
- * The members of a vector-valued (RDDL2 struct) fluent. Each member of each grounding has a slot of its
- * own, as if the member label were one more parameter after the declared ones (so `count`, `paramValues`,
- * `paramPositions` and `strides` have that extra last entry, and a grounding's members are adjacent).
- */
-export interface VectorShape {
-  /** The struct type's name. */
-  typeName: string;
-  /** Member labels in order (enum values with `@`, objects without `$`). */
-  labels: string[];
-  /** The type of each member (scalars only). */
-  types: ValueType[];
-}
 
 /** Where a fluent's groundings live: `offset + sum(position_i * strides_i)` in its store. */
 export interface FluentLayout {
@@ -360,7 +349,8 @@ export function constantType(value: ConstValue, range: ValueType): ValueType {
 
 /**
  * The members of a vector-valued fluent's range: `[t] <? : range>` has one member per value of `t`,
- * `<@a : range, ...>` the members listed. Members must be scalars (nested vectors are not simulated).
+ * `<@a : range, ...>` the members listed; a member whose range is a vector type is that type's members
+ * (nested vectors), flattened to scalar leaves (`@a.@x`).
  */
 function vectorShape(
   domain: Domain,
@@ -369,31 +359,40 @@ function vectorShape(
   sink: DiagnosticSink,
 ): VectorShape | undefined {
   const typeName = info.range.kind === 'struct' ? info.range.name : '';
-  const decl = domain.types.get(typeName)?.decl;
-  if (decl?.kind !== 'struct') return undefined;
-  const scalar = (range: string): ValueType | undefined => {
-    if (range === 'bool' || range === 'int' || range === 'real') return { kind: range };
-    const type = domain.types.get(range);
-    if (type?.kind === 'enum' || type?.kind === 'object') return { kind: type.kind, name: range };
-    return undefined;
+  const members = (name: string, seen: readonly string[]): VectorNode[] | string => {
+    const decl = domain.types.get(name)?.decl;
+    if (decl?.kind !== 'struct') return `'${name}' is not a vector type`;
+    if (seen.includes(name)) return `vector type '${name}' contains itself (${[...seen, name].join(' > ')})`;
+    const labels =
+      decl.indexType !== undefined
+        ? (typeValues.get(decl.indexType) ?? [])
+        : decl.members.map((m) => m.label);
+    if (labels.length === 0) return `vector type '${name}' of '${info.name}' has no members`;
+    const nodes: VectorNode[] = [];
+    for (const [i, label] of labels.entries()) {
+      const range = decl.indexType !== undefined ? decl.members[0]!.range : decl.members[i]!.range;
+      if (range === 'bool' || range === 'int' || range === 'real') {
+        nodes.push({ label, type: { kind: range } });
+        continue;
+      }
+      const type = domain.types.get(range);
+      if (type?.kind === 'enum' || type?.kind === 'object') {
+        nodes.push({ label, type: { kind: type.kind, name: range } });
+        continue;
+      }
+      const inner = members(range, [...seen, name]);
+      if (typeof inner === 'string') return inner;
+      nodes.push({ label, typeName: range, members: inner });
+    }
+    return nodes;
   };
-  const labels =
-    decl.indexType !== undefined ? (typeValues.get(decl.indexType) ?? []) : decl.members.map((m) => m.label);
-  const ranges =
-    decl.indexType !== undefined
-      ? labels.map(() => decl.members[0]!.range)
-      : decl.members.map((m) => m.range);
-  const types = ranges.map(scalar);
-  if (types.some((t) => t === undefined) || labels.length === 0) {
-    sink.error(
-      labels.length === 0
-        ? `vector type '${typeName}' of '${info.name}' has no members`
-        : `not yet supported in simulation: '${info.name}' holds nested vectors (type '${typeName}')`,
-      info.decl.nameLoc,
-    );
+  if (domain.types.get(typeName)?.decl.kind !== 'struct') return undefined;
+  const tree = members(typeName, []);
+  if (typeof tree === 'string') {
+    sink.error(tree, info.decl.nameLoc);
     return undefined;
   }
-  return { typeName, labels, types: types as ValueType[] };
+  return flattenVector(typeName, tree);
 }
 
 /** The value of every slot of a vector-valued fluent before anything assigns it: its default's members. */
@@ -422,24 +421,15 @@ function vectorMembers(
     ground.sink.error(`'${name}' is a vector (${vector.typeName}): its value is written < ... >`, location);
     return undefined;
   }
-  const members: { value: number; type: ValueType }[] = [];
-  for (const [m, label] of vector.labels.entries()) {
-    const value = written.wildcard
-      ? written.members[0]?.value
-      : written.members.find((w) => w.label === label)?.value;
-    if (!value || value.kind === 'struct') {
-      ground.sink.error(
-        value
-          ? `not yet supported in simulation: nested vectors ('${name}')`
-          : `the value of '${name}' gives no member ${label}`,
-        location,
-      );
-      return undefined;
-    }
-    const type = constantType(value, vector.types[m]!);
-    members.push({ value: constantToNumber(value, ground.symbols), type });
+  const found = constantLeaves(vector.tree, written, name);
+  if ('error' in found) {
+    ground.sink.error(found.error, location);
+    return undefined;
   }
-  return members;
+  return found.leaves.map((value, m) => ({
+    value: constantToNumber(value, ground.symbols),
+    type: constantType(value, vector.types[m]!),
+  }));
 }
 
 /** Java's `equals` between a default and an assigned constant: same class and same value. */

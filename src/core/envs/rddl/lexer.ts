@@ -162,6 +162,18 @@ export const Semicolon = symbol('Semicolon', ';');
 export const Dollar = symbol('Dollar', '$');
 export const Question = symbol('Question', '?');
 
+/**
+ * pyRDDLGym's `termination` section header. rddlsim does not reserve the word, so the token is also an
+ * `Identifier` (its category) and names a fluent anywhere a name may stand.
+ */
+export const TerminationWord = createToken({
+  name: 'TerminationWord',
+  label: "'termination'",
+  pattern: /termination/,
+  longer_alt: Identifier,
+  categories: [Identifier],
+});
+
 /** Reserved words sorted longest first, so `non-fluents` is tried before `non-fluent`. */
 const keywordsLongestFirst = [...RESERVED_WORDS].sort((a, b) => b.length - a.length).map((w) => KEYWORDS[w]);
 
@@ -176,6 +188,7 @@ export const ALL_TOKENS: TokenType[] = [
   Variable,
   EnumValue,
   ...keywordsLongestFirst,
+  TerminationWord,
   Identifier,
   Equiv,
   Imply,

@@ -11,6 +11,7 @@ import {
   EmbeddedActionsParser,
   type IParserErrorMessageProvider,
   type IToken,
+  type ParserMethod,
   type TokenType,
 } from 'chevrotain';
 import type { SourceLocation } from '../../errors';
@@ -80,6 +81,7 @@ import {
   Semicolon,
   Times,
   Underscore,
+  TerminationWord,
   Variable,
   WhiteSpace,
   createRddlLexer,
@@ -244,6 +246,7 @@ class RddlParser extends EmbeddedActionsParser {
       actionPreconditions: [],
       stateActionConstraints: [],
       stateInvariants: [],
+      terminations: [],
       objects: [],
       loc: this.loc(start),
     }));
@@ -320,6 +323,14 @@ class RddlParser extends EmbeddedActionsParser {
           },
         },
         {
+          // pyRDDLGym's `termination { c; ... };`
+          ALT: () => {
+            this.CONSUME(TerminationWord);
+            const list = this.SUBRULE3(this.constraintList);
+            this.ACTION(() => block.terminations.push(...list));
+          },
+        },
+        {
           ALT: () => {
             const objects = this.SUBRULE(this.objectsSection);
             this.ACTION(() => block.objects.push(...objects));
@@ -335,6 +346,19 @@ class RddlParser extends EmbeddedActionsParser {
     });
     return block;
   });
+
+  /** `{ item ... };`, the body of a section. An item may use the first occurrence of `{`, `}` and `;`. */
+  private bracedList<T>(item: () => T): T[] {
+    const items: T[] = [];
+    this.CONSUME2(LCurly);
+    this.MANY(() => {
+      const next = item();
+      this.ACTION(() => items.push(next));
+    });
+    this.CONSUME2(RCurly);
+    this.CONSUME2(Semicolon);
+    return items;
+  }
 
   private requirementsSection = this.RULE(
     'requirementsSection',
@@ -360,16 +384,8 @@ class RddlParser extends EmbeddedActionsParser {
   private typesSection = this.RULE(
     'typesSection',
     (): TypeDecl[] => {
-      const types: TypeDecl[] = [];
       this.CONSUME(K.types);
-      this.CONSUME(LCurly);
-      this.MANY(() => {
-        const decl = this.SUBRULE(this.typeDecl);
-        this.ACTION(() => types.push(decl));
-      });
-      this.CONSUME(RCurly);
-      this.CONSUME(Semicolon);
-      return types;
+      return this.bracedList(() => this.SUBRULE(this.typeDecl));
     },
     { recoveryValueFunc: () => [] },
   );
@@ -502,16 +518,8 @@ class RddlParser extends EmbeddedActionsParser {
   private pvariablesSection = this.RULE(
     'pvariablesSection',
     (): PvarDecl[] => {
-      const decls: PvarDecl[] = [];
       this.CONSUME(K.pvariables);
-      this.CONSUME(LCurly);
-      this.MANY(() => {
-        const decl = this.SUBRULE(this.pvarDecl);
-        this.ACTION(() => decls.push(decl));
-      });
-      this.CONSUME(RCurly);
-      this.CONSUME(Semicolon);
-      return decls;
+      return this.bracedList(() => this.SUBRULE(this.pvarDecl));
     },
     { recoveryValueFunc: () => [] },
   );
@@ -648,34 +656,9 @@ class RddlParser extends EmbeddedActionsParser {
             }));
           },
         },
-        {
-          ALT: () => {
-            const open = this.CONSUME(Less);
-            const value = this.SUBRULE(this.structConst);
-            const close = this.CONSUME(Greater);
-            return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
-          },
-        },
-        {
-          ALT: () => {
-            const open = this.CONSUME(LParen);
-            this.CONSUME1(Less);
-            const value = this.SUBRULE1(this.structConst);
-            this.CONSUME1(Greater);
-            const close = this.CONSUME(RParen);
-            return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
-          },
-        },
-        {
-          ALT: () => {
-            const open = this.CONSUME(LBracket);
-            this.CONSUME2(Less);
-            const value = this.SUBRULE2(this.structConst);
-            this.CONSUME2(Greater);
-            const close = this.CONSUME(RBracket);
-            return this.ACTION(() => ({ value, loc: this.loc(open, close) }));
-          },
-        },
+        { ALT: () => this.structConstant(0) },
+        { ALT: () => this.structConstant(1, [LParen, RParen]) },
+        { ALT: () => this.structConstant(2, [LBracket, RBracket]) },
       ]);
     },
     {
@@ -685,6 +668,22 @@ class RddlParser extends EmbeddedActionsParser {
       }),
     },
   );
+
+  /**
+   * `< ... >` as a constant, alone or in `( )` or `[ ]`. `idx` tells this rule's occurrences of the same
+   * tokens apart, as chevrotain requires.
+   */
+  private structConstant(
+    idx: number,
+    brackets?: [TokenType, TokenType],
+  ): { value: ConstValue; loc: SourceLocation } {
+    const open = brackets ? this.consume(idx, brackets[0]) : undefined;
+    const less = this.consume(idx, Less);
+    const value = this.subrule(idx, this.structConst);
+    const greater = this.consume(idx, Greater);
+    const close = brackets ? this.consume(idx, brackets[1]) : greater;
+    return this.ACTION(() => ({ value, loc: this.loc(open ?? less, close) }));
+  }
 
   private structConst = this.RULE(
     'structConst',
@@ -779,47 +778,33 @@ class RddlParser extends EmbeddedActionsParser {
 
   private cpfsBody = this.RULE(
     'cpfsBody',
-    (): CpfDef[] => {
-      const cpfs: CpfDef[] = [];
-      this.CONSUME(LCurly);
-      this.MANY(() => {
+    (): CpfDef[] =>
+      this.bracedList(() => {
         const head = this.SUBRULE(this.pvarExpression);
         this.CONSUME(Assign);
         const expr = this.SUBRULE(this.expression);
         const end = this.CONSUME(Semicolon);
-        this.ACTION(() => cpfs.push({ head, expr, loc: this.span(head.loc, this.loc(end)) }));
-      });
-      this.CONSUME(RCurly);
-      this.CONSUME1(Semicolon);
-      return cpfs;
-    },
+        return this.ACTION((): CpfDef => ({ head, expr, loc: this.span(head.loc, this.loc(end)) }));
+      }),
     { recoveryValueFunc: () => [] },
   );
 
   private constraintList = this.RULE(
     'constraintList',
-    (): ConstraintDef[] => {
-      const list: ConstraintDef[] = [];
-      this.CONSUME(LCurly);
-      this.MANY(() => {
+    (): ConstraintDef[] =>
+      this.bracedList(() => {
         const expr = this.SUBRULE(this.expression);
         const end = this.CONSUME(Semicolon);
-        this.ACTION(() => list.push({ expr, loc: this.span(expr.loc, this.loc(end)) }));
-      });
-      this.CONSUME(RCurly);
-      this.CONSUME1(Semicolon);
-      return list;
-    },
+        return this.ACTION((): ConstraintDef => ({ expr, loc: this.span(expr.loc, this.loc(end)) }));
+      }),
     { recoveryValueFunc: () => [] },
   );
 
   private objectsSection = this.RULE(
     'objectsSection',
     (): ObjectsDecl[] => {
-      const decls: ObjectsDecl[] = [];
       this.CONSUME(K.objects);
-      this.CONSUME(LCurly);
-      this.MANY(() => {
+      return this.bracedList(() => {
         const type = this.CONSUME(Identifier);
         this.CONSUME(Colon);
         this.CONSUME1(LCurly);
@@ -833,13 +818,13 @@ class RddlParser extends EmbeddedActionsParser {
         });
         this.CONSUME1(RCurly);
         const end = this.CONSUME(Semicolon);
-        this.ACTION(() =>
-          decls.push({ type: type.image, typeLoc: this.loc(type), objects, loc: this.loc(type, end) }),
-        );
+        return this.ACTION((): ObjectsDecl => ({
+          type: type.image,
+          typeLoc: this.loc(type),
+          objects,
+          loc: this.loc(type, end),
+        }));
       });
-      this.CONSUME(RCurly);
-      this.CONSUME1(Semicolon);
-      return decls;
     },
     { recoveryValueFunc: () => [] },
   );
@@ -860,11 +845,7 @@ class RddlParser extends EmbeddedActionsParser {
     const assignments = this.OR([
       {
         ALT: () => {
-          this.CONSUME1(LCurly);
-          const list = this.SUBRULE(this.assignmentList);
-          this.CONSUME(RCurly);
-          this.CONSUME1(Semicolon);
-          return list;
+          return this.SUBRULE(this.bracedAssignments);
         },
       },
       {
@@ -888,6 +869,13 @@ class RddlParser extends EmbeddedActionsParser {
       loc: this.loc(start, end),
     }));
   });
+
+  /** `{ p = 1; q; };` */
+  private bracedAssignments = this.RULE(
+    'bracedAssignments',
+    (): Assignment[] => this.bracedList(() => this.SUBRULE(this.assignment)),
+    { recoveryValueFunc: () => [] },
+  );
 
   private assignmentList = this.RULE(
     'assignmentList',
@@ -983,18 +971,12 @@ class RddlParser extends EmbeddedActionsParser {
     this.OPTION2(() => {
       // IPC 2018: non-fluent values inside the instance
       this.CONSUME1(K['non-fluents']);
-      this.CONSUME1(LCurly);
-      const list = this.SUBRULE(this.assignmentList);
-      this.CONSUME(RCurly);
-      this.CONSUME2(Semicolon);
+      const list = this.SUBRULE(this.bracedAssignments);
       this.ACTION(() => block.nonFluentAssignments.push(...list));
     });
     this.OPTION3(() => {
       this.CONSUME(K['init-state']);
-      this.CONSUME2(LCurly);
-      const list = this.SUBRULE1(this.assignmentList);
-      this.CONSUME1(RCurly);
-      this.CONSUME3(Semicolon);
+      const list = this.SUBRULE1(this.bracedAssignments);
       this.ACTION(() => block.initState.push(...list));
     });
     this.OPTION4(() => {
@@ -1128,91 +1110,43 @@ class RddlParser extends EmbeddedActionsParser {
     return left;
   }
 
-  private equivExpr = this.RULE(
-    'equivExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.implyExpr),
-        [[Equiv, '<=>']],
-        () => this.SUBRULE1(this.implyExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
+  /**
+   * One precedence level of left-associative binary operators, whose operands are the next level's rule.
+   * `operand` is read when the rule is recorded, so a level may name a rule declared after it.
+   */
+  private binaryRule(
+    name: string,
+    operand: () => ParserMethod<[], Expr>,
+    operators: [TokenType, BinaryOp][],
+  ) {
+    return this.RULE(
+      name,
+      (): Expr =>
+        this.binaryLevel(
+          () => this.SUBRULE(operand()),
+          operators,
+          () => this.SUBRULE1(operand()),
+        ),
+      { recoveryValueFunc: recoveredExpr },
+    );
+  }
 
-  private implyExpr = this.RULE(
-    'implyExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.orExpr),
-        [[Imply, '=>']],
-        () => this.SUBRULE1(this.orExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
-
-  private orExpr = this.RULE(
-    'orExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.andExpr),
-        [[Or, '|']],
-        () => this.SUBRULE1(this.andExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
-
-  private andExpr = this.RULE(
-    'andExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.comparisonExpr),
-        [
-          [And, '^'],
-          [Ampersand, '^'],
-        ],
-        () => this.SUBRULE1(this.comparisonExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
-
-  private comparisonExpr = this.RULE(
-    'comparisonExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.additiveExpr),
-        COMPARISON_TOKENS,
-        () => this.SUBRULE1(this.additiveExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
-
-  private additiveExpr = this.RULE(
-    'additiveExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.multiplicativeExpr),
-        [
-          [Plus, '+'],
-          [Minus, '-'],
-        ],
-        () => this.SUBRULE1(this.multiplicativeExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
-
-  private multiplicativeExpr = this.RULE(
-    'multiplicativeExpr',
-    (): Expr =>
-      this.binaryLevel(
-        () => this.SUBRULE(this.unaryExpr),
-        [
-          [Times, '*'],
-          [Divide, '/'],
-        ],
-        () => this.SUBRULE1(this.unaryExpr),
-      ),
-    { recoveryValueFunc: recoveredExpr },
-  );
+  private equivExpr = this.binaryRule('equivExpr', () => this.implyExpr, [[Equiv, '<=>']]);
+  private implyExpr = this.binaryRule('implyExpr', () => this.orExpr, [[Imply, '=>']]);
+  private orExpr = this.binaryRule('orExpr', () => this.andExpr, [[Or, '|']]);
+  private andExpr = this.binaryRule('andExpr', () => this.comparisonExpr, [
+    [And, '^'],
+    [Ampersand, '^'],
+  ]);
+  private comparisonExpr = this.binaryRule('comparisonExpr', () => this.additiveExpr, COMPARISON_TOKENS);
+  private additiveExpr = this.binaryRule('additiveExpr', () => this.multiplicativeExpr, [
+    [Plus, '+'],
+    [Minus, '-'],
+  ]);
+  private multiplicativeExpr = this.binaryRule('multiplicativeExpr', () => this.unaryExpr, [
+    [Times, '*'],
+    [Divide, '/'],
+  ]);
 
   private unaryExpr = this.RULE(
     'unaryExpr',
@@ -1220,23 +1154,11 @@ class RddlParser extends EmbeddedActionsParser {
       return this.OR([
         {
           ALT: () => {
-            const op = this.CONSUME(Not);
+            const op = this.OR1([{ ALT: () => this.CONSUME(Not) }, { ALT: () => this.CONSUME(Minus) }]);
             const operand = this.SUBRULE(this.unaryExpr);
             return this.ACTION((): Expr => ({
               kind: 'unary',
-              op: '~',
-              operand,
-              loc: this.span(this.loc(op), operand.loc),
-            }));
-          },
-        },
-        {
-          ALT: () => {
-            const op = this.CONSUME(Minus);
-            const operand = this.SUBRULE1(this.unaryExpr);
-            return this.ACTION((): Expr => ({
-              kind: 'unary',
-              op: '-',
+              op: op.tokenType === Not ? '~' : '-',
               operand,
               loc: this.span(this.loc(op), operand.loc),
             }));
@@ -1254,29 +1176,44 @@ class RddlParser extends EmbeddedActionsParser {
     { recoveryValueFunc: recoveredExpr },
   );
 
+  /** `?x`, `@e` and `$o`: the leaves an expression shares with pvariable arguments and vector members. */
+  private leafAlternatives(): { ALT: () => Term }[] {
+    return [
+      {
+        ALT: () => {
+          const t = this.CONSUME(Variable);
+          return this.ACTION((): Term => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(EnumValue);
+          return this.ACTION((): Term => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
+        },
+      },
+      {
+        ALT: () => {
+          const dollar = this.CONSUME(Dollar);
+          const t = this.CONSUME(Identifier);
+          return this.ACTION((): Term => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
+        },
+      },
+    ];
+  }
+
+  /** `( e )` or `[ e ]`: the inner expression, located with its brackets. */
+  private grouped(open: TokenType, inner: () => Expr, close: TokenType): Expr {
+    const openToken = this.CONSUME(open);
+    const expr = inner();
+    const closeToken = this.CONSUME(close);
+    return this.ACTION((): Expr => ({ ...expr, loc: this.loc(openToken, closeToken) }));
+  }
+
   private primaryExpr = this.RULE(
     'primaryExpr',
     (): Expr => {
       return this.OR([
-        {
-          ALT: () => {
-            const t = this.CONSUME(Variable);
-            return this.ACTION((): Expr => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
-          },
-        },
-        {
-          ALT: () => {
-            const t = this.CONSUME(EnumValue);
-            return this.ACTION((): Expr => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
-          },
-        },
-        {
-          ALT: () => {
-            const dollar = this.CONSUME(Dollar);
-            const t = this.CONSUME(Identifier);
-            return this.ACTION((): Expr => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
-          },
-        },
+        ...this.leafAlternatives(),
         {
           ALT: () => {
             const t = this.CONSUME(K.true);
@@ -1300,22 +1237,8 @@ class RddlParser extends EmbeddedActionsParser {
             }));
           },
         },
-        {
-          ALT: () => {
-            const open = this.CONSUME(LParen);
-            const inner = this.SUBRULE(this.expression);
-            const close = this.CONSUME(RParen);
-            return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
-          },
-        },
-        {
-          ALT: () => {
-            const open = this.CONSUME(LBracket);
-            const inner = this.SUBRULE1(this.expression);
-            const close = this.CONSUME(RBracket);
-            return this.ACTION((): Expr => ({ ...inner, loc: this.loc(open, close) }));
-          },
-        },
+        { ALT: () => this.grouped(LParen, () => this.SUBRULE(this.expression), RParen) },
+        { ALT: () => this.grouped(LBracket, () => this.SUBRULE1(this.expression), RBracket) },
         { ALT: () => this.SUBRULE(this.ifExpr) },
         { ALT: () => this.SUBRULE(this.switchExpr) },
         { ALT: () => this.SUBRULE(this.quantifierExpr) },
@@ -1466,67 +1389,54 @@ class RddlParser extends EmbeddedActionsParser {
           },
         },
         {
-          ALT: () => {
-            const keyword = this.CONSUME(K.Discrete);
-            this.CONSUME1(LParen);
-            const type = this.CONSUME(Identifier);
-            this.CONSUME2(Comma);
-            const cases = this.SUBRULE(this.discreteCases);
-            const close = this.CONSUME1(RParen);
-            return this.ACTION((): Expr => ({
-              kind: 'distribution',
-              name: 'Discrete',
+          ALT: () =>
+            this.typedDistribution(1, 'Discrete', () => ({
               args: [],
-              typeName: type.image,
-              typeLoc: this.loc(type),
-              cases,
-              loc: this.loc(keyword, close),
-            }));
-          },
+              cases: this.SUBRULE(this.discreteCases),
+            })),
         },
         {
-          ALT: () => {
-            const keyword = this.CONSUME(K.Multinomial);
-            this.CONSUME2(LParen);
-            const type = this.CONSUME1(Identifier);
-            this.CONSUME3(Comma);
-            const count = this.SUBRULE2(this.expression);
-            this.CONSUME4(Comma);
-            const cases = this.SUBRULE1(this.discreteCases);
-            const close = this.CONSUME2(RParen);
-            return this.ACTION((): Expr => ({
-              kind: 'distribution',
-              name: 'Multinomial',
-              args: [count],
-              typeName: type.image,
-              typeLoc: this.loc(type),
-              cases,
-              loc: this.loc(keyword, close),
-            }));
-          },
+          ALT: () =>
+            this.typedDistribution(2, 'Multinomial', () => {
+              const count = this.SUBRULE2(this.expression);
+              this.CONSUME4(Comma);
+              return { args: [count], cases: this.SUBRULE1(this.discreteCases) };
+            }),
         },
         {
-          ALT: () => {
-            const keyword = this.CONSUME(K.Dirichlet);
-            this.CONSUME3(LParen);
-            const type = this.CONSUME2(Identifier);
-            this.CONSUME5(Comma);
-            const alpha = this.SUBRULE3(this.expression);
-            const close = this.CONSUME3(RParen);
-            return this.ACTION((): Expr => ({
-              kind: 'distribution',
-              name: 'Dirichlet',
-              args: [alpha],
-              typeName: type.image,
-              typeLoc: this.loc(type),
-              loc: this.loc(keyword, close),
-            }));
-          },
+          ALT: () =>
+            this.typedDistribution(3, 'Dirichlet', () => ({ args: [this.SUBRULE3(this.expression)] })),
         },
       ]);
     },
     { recoveryValueFunc: recoveredExpr },
   );
+
+  /**
+   * `Name(type, ...)`, a distribution over the values of a type; `body` parses what follows the type's comma.
+   * `idx` tells this rule's occurrences of the same tokens apart, as chevrotain requires.
+   */
+  private typedDistribution(
+    idx: number,
+    name: 'Discrete' | 'Multinomial' | 'Dirichlet',
+    body: () => { args: Expr[]; cases?: DiscreteCase[] },
+  ): Expr {
+    const keyword = this.consume(idx, K[name]);
+    this.consume(idx, LParen);
+    const type = this.consume(idx, Identifier);
+    this.consume(idx, Comma);
+    const { args, cases } = body();
+    const close = this.consume(idx, RParen);
+    return this.ACTION((): Expr => ({
+      kind: 'distribution',
+      name,
+      args,
+      typeName: type.image,
+      typeLoc: this.loc(type),
+      ...(cases ? { cases } : {}),
+      loc: this.loc(keyword, close),
+    }));
+  }
 
   private discreteCases = this.RULE(
     'discreteCases',
@@ -1702,29 +1612,7 @@ class RddlParser extends EmbeddedActionsParser {
     'memberTerm',
     (): MemberTerm => {
       return this.OR([
-        {
-          ALT: () => {
-            const t = this.CONSUME(Variable);
-            return this.ACTION((): MemberTerm => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
-          },
-        },
-        {
-          ALT: () => {
-            const t = this.CONSUME(EnumValue);
-            return this.ACTION((): MemberTerm => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
-          },
-        },
-        {
-          ALT: () => {
-            const dollar = this.CONSUME(Dollar);
-            const t = this.CONSUME(Identifier);
-            return this.ACTION((): MemberTerm => ({
-              kind: 'object',
-              name: t.image,
-              loc: this.loc(dollar, t),
-            }));
-          },
-        },
+        ...this.leafAlternatives(),
         {
           ALT: () => {
             this.CONSUME(LParen);
@@ -1760,28 +1648,7 @@ class RddlParser extends EmbeddedActionsParser {
   private term = this.RULE(
     'term',
     (): Term => {
-      return this.OR([
-        {
-          ALT: () => {
-            const t = this.CONSUME(Variable);
-            return this.ACTION((): Term => ({ kind: 'variable', name: t.image, loc: this.loc(t) }));
-          },
-        },
-        {
-          ALT: () => {
-            const t = this.CONSUME(EnumValue);
-            return this.ACTION((): Term => ({ kind: 'enum', value: t.image, loc: this.loc(t) }));
-          },
-        },
-        {
-          ALT: () => {
-            const dollar = this.CONSUME(Dollar);
-            const t = this.CONSUME(Identifier);
-            return this.ACTION((): Term => ({ kind: 'object', name: t.image, loc: this.loc(dollar, t) }));
-          },
-        },
-        { ALT: () => this.SUBRULE(this.pvarExpression) },
-      ]);
+      return this.OR([...this.leafAlternatives(), { ALT: () => this.SUBRULE(this.pvarExpression) }]);
     },
     { recoveryValueFunc: (): Term => ({ kind: 'variable', name: '?', loc: placeholderLoc }) },
   );

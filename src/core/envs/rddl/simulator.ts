@@ -25,6 +25,7 @@ import { createRuntime, RddlEvalError, type BoolTags } from './runtime';
 import { Rng } from '../../random';
 import { Well19937c } from './well19937c';
 import { BOOL, wireValueType, type ValueType } from './value-types';
+import { vectorText } from './vector-shape';
 
 /** What a simulator shares with its model (all read-only). */
 export interface SimulationPlan {
@@ -236,9 +237,10 @@ export class CompiledSimulator implements RddlSimulator {
         const violated = this.#functions.invariants(ns, a, s, im, ob);
         if (violated >= 0) return this.invariantError(violated, 'the new state');
       }
-      const terminated = this.info.terminateWhen
-        ? this.#functions.terminal(ns, a, s, im, ob)
-        : this.#steps >= this.info.horizon;
+      const terminated =
+        (this.info.terminateWhen
+          ? this.#functions.terminal(ns, a, s, im, ob)
+          : this.#steps >= this.info.horizon) || this.#functions.terminations(ns, a, s, im, ob);
       const rewardType = wireValueType(this.#plan.program.rewardType);
       if (this.#notices.length === 0) return { kind: 'ok', reward, rewardType, terminated };
       return { kind: 'ok', reward, rewardType, terminated, notices: this.#notices };
@@ -366,7 +368,8 @@ export class CompiledSimulator implements RddlSimulator {
     return {
       name: grounding.name,
       args: grounding.args.slice(),
-      value: vectorText(members),
+      // rddlsim's text of a vector (its `STRUCT_VAL.toString`), objects with `$`.
+      value: vectorText(members, (m) => (m.valueType === 'object' ? `$${String(m.value)}` : String(m.value))),
       valueType: 'vector',
       members,
     };
@@ -431,12 +434,4 @@ class CopySlab {
     this.#used += bytes;
     return copy;
   }
-}
-
-/** rddlsim's text of a vector (its `STRUCT_VAL.toString`): `< @a: 1, $o: 0.5 >`, objects with `$`. */
-function vectorText(members: readonly VectorMemberValue[]): string {
-  const text = (label: string) => (label.startsWith('@') ? label : `$${label}`);
-  const value = (member: VectorMemberValue) =>
-    member.valueType === 'object' ? `$${String(member.value)}` : String(member.value);
-  return `< ${members.map((member) => `${text(member.label)}: ${value(member)}`).join(', ')} >`;
 }

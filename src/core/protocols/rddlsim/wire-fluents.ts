@@ -1,5 +1,6 @@
 /** Ground fluents as the server writes them in a `<turn>`. */
 import type { GroundFluent } from '../../envs/rddl/api';
+import { vectorText } from '../../envs/rddl/vector-shape';
 import { javaDoubleToString, javaIntegerToString } from './java-format';
 import type { WireFluent } from './messages';
 
@@ -11,15 +12,13 @@ export function toWireFluent(fluent: GroundFluent): WireFluent {
 /** The text of a fluent's value on the wire. */
 export function formatFluentValue({ value, valueType, members }: GroundFluent): string {
   switch (valueType) {
-    case 'vector': {
-      // rddlsim writes a vector as its toString: `< @a: 1, $o: 0.5 >`, objects with `$`.
-      const label = (text: string) => (text.startsWith('@') ? text : `$${text}`);
-      const member = (m: NonNullable<GroundFluent['members']>[number]) =>
+    case 'vector':
+      // rddlsim writes a vector as its toString: `< @a: 1, $o: < @x: 0.5 > >`, objects with `$`.
+      return vectorText(members ?? [], (m) =>
         m.valueType === 'object'
           ? `$${String(m.value)}`
-          : formatFluentValue({ name: '', args: [], value: m.value, valueType: m.valueType });
-      return `< ${(members ?? []).map((m) => `${label(m.label)}: ${member(m)}`).join(', ')} >`;
-    }
+          : formatFluentValue({ name: '', args: [], value: m.value, valueType: m.valueType }),
+      );
     case 'bool':
       return value ? 'true' : 'false';
     case 'int':

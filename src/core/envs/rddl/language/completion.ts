@@ -116,12 +116,21 @@ function objectItems(index: SymbolIndex, withDollar: boolean): CompletionItem[] 
   }));
 }
 
+/** After `@`: enum values, and the labels of vector members (`v.@pos.@x`). */
 function enumItems(index: SymbolIndex): CompletionItem[] {
-  return [...index.enumValues].map(([value, type]) => ({
+  const values = [...index.enumValues].map(([value, type]) => ({
     label: value,
     kind: 'enum-value' as const,
     detail: `value of ${type}`,
   }));
+  const members = [...index.memberLabels]
+    .filter(([label]) => !index.enumValues.has(label))
+    .map(([label, types]) => ({
+      label,
+      kind: 'enum-value' as const,
+      detail: `member of ${types.join(', ')}`,
+    }));
+  return [...values, ...members];
 }
 
 function expressionItems(index: SymbolIndex, primedStates: boolean): CompletionItem[] {

@@ -27,6 +27,8 @@ export interface SymbolIndex {
   objects: Map<string, { type: string; location: SourceLocation }>;
   /** Enum values with their type. */
   enumValues: Map<string, string>;
+  /** Labels of vector types' named members (`@pos` of `<@pos : point, ...>`), with the types naming them. */
+  memberLabels: Map<string, string[]>;
   /** Names of domains, non-fluents blocks and instances. */
   blocks: { kind: 'domain' | 'non-fluents' | 'instance'; name: string; location: SourceLocation }[];
 }
@@ -64,6 +66,7 @@ export function indexSymbols(sources: readonly RddlSource[]): SymbolIndex {
     types: new Map(),
     objects: new Map(),
     enumValues: new Map(),
+    memberLabels: new Map(),
     blocks: [],
   };
   for (const file of workspace.files) {
@@ -84,6 +87,12 @@ export function indexSymbols(sources: readonly RddlSource[]): SymbolIndex {
         if (decl.kind === 'enum') for (const v of decl.values) index.enumValues.set(v.value, decl.name);
         if (decl.kind === 'enum-range')
           for (let i = decl.from; i <= decl.to; i++) index.enumValues.set(`@${i}`, decl.name);
+        if (decl.kind === 'struct' && decl.indexType === undefined) {
+          for (const { label } of decl.members) {
+            const owners = index.memberLabels.get(label) ?? [];
+            index.memberLabels.set(label, [...owners, decl.name]);
+          }
+        }
       }
       for (const decl of block.pvariables) {
         if (!decl || decl.name === '?') continue;

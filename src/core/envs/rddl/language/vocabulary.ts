@@ -52,6 +52,11 @@ export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: s
   ceil: { signature: 'ceil[x]', doc: 'smallest int not below x' },
   pow: { signature: 'pow[x, y]', doc: 'x to the power y' },
   log: { signature: 'log[x, b]', doc: 'logarithm of x in base b' },
+  fmod: {
+    signature: 'fmod[x, y]',
+    doc: 'real remainder of x / y, with the sign of x (pyRDDLGym; not in rddlsim)',
+  },
+  hypot: { signature: 'hypot[x, y]', doc: 'sqrt[x * x + y * y] (pyRDDLGym; not in rddlsim)' },
   ln: { signature: 'ln[x]', doc: 'natural logarithm' },
   exp: { signature: 'exp[x]', doc: 'e to the power x' },
   sqrt: { signature: 'sqrt[x]', doc: 'square root' },
