@@ -12,9 +12,9 @@ import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
 import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import { runHttpClient } from '../net/http-client';
-import { describeListenError, HttpServer } from '../net/http-server';
+import { HttpServer } from '../net/http-server';
 import { TcpClient } from '../net/tcp-client';
-import { TcpServer, type TcpServerLimits } from '../net/tcp-server';
+import { describeListenError, TcpServer, type TcpServerLimits } from '../net/tcp-server';
 import { runWebSocketClient, WebSocketOpenError } from '../net/websocket-client';
 import { WebSocketEndpointServer } from '../net/websocket-server';
 
