@@ -60,14 +60,6 @@ export interface HttpServerOptions {
   log(line: string): void;
 }
 
-/** Why listening failed, in words (`the address is in use`). */
-export function describeListenError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return 'the address is in use';
-  if (code === 'EACCES') return 'permission denied';
-  return code ?? describeError(error);
-}
-
 /** A request waiting for its response on a connection. */
 interface Waiting {
   response: ServerResponse;

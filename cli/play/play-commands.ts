@@ -111,7 +111,7 @@ export function playCommands(protocol: PlayableProtocol): ProtocolCommands {
         valueName: 'DIR',
         description: "write every session's transcript (playground JSON format) into DIR",
       },
-      ...(protocol.transport.kind === 'tcp' ? TCP_LIMIT_OPTIONS : []),
+      ...TCP_LIMIT_OPTIONS,
     ],
     examples: [`serve ${protocol.id} --port 0 --sessions 1 --record transcripts/`],
     handler: async (values, context) => (await import('./serve')).servePlay(protocol, values, context),

@@ -8,17 +8,16 @@ import type { SansIoEndpoint, WireData } from '../../src/core/protocols/contract
 import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
-import { CliError, ExitCode } from '../command-line/exit-codes';
+import { ExitCode } from '../command-line/exit-codes';
 import { OptionReader } from '../command-line/option-values';
 import { RECORDED_HEADERS } from '../net/http-server';
 import { readTcpLimits } from '../net/tcp-limit-options';
-import { describeListenError } from '../net/tcp-server';
 import { timeOfDay } from '../report/time-of-day';
 import { writeTranscriptFile } from '../transcript-file';
 import type { PlayableProtocol } from './play-commands';
 import { reportSession } from './play-report';
 import { readPlaySetup, setupMeta } from './setup';
-import { checkPlayTransport, listenPlay, type PlayServer } from './transports';
+import { checkPlayTransport, listenPlay, serveUntilStopped } from './transports';
 
 /** Runs the command; resolves to its exit code once the server stopped. */
 export async function servePlay(
@@ -83,24 +82,11 @@ export async function servePlay(
     },
   };
 
-  let server: PlayServer;
-  try {
-    server = await listenPlay(protocol, endpoint, { host, port, tcpLimits: limits, log });
-  } catch (error) {
-    throw new CliError(
-      ExitCode.connection,
-      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
-    );
-  }
+  const server = await listenPlay(protocol, endpoint, { host, port, limits, log });
   io.stdout.write(
     `${protocol.id} server listening on ${host}:${server.port}${transport.kind === 'tcp' ? '' : ` (${transport.kind})`} (${setup.environment}, ${setup.rounds} rounds, seed ${setup.seed}${record ? `, recording to ${record}` : ''})\n`,
   );
-  const interrupted = new Promise<void>((stop) => {
-    if (context.signal.aborted) stop();
-    context.signal.addEventListener('abort', () => stop(), { once: true });
-  });
-  await Promise.race([interrupted, finished]);
-  await server.close(context.signal.aborted ? 'interrupted' : 'session limit reached');
+  await serveUntilStopped(server, context.signal, { reached: finished, reason: 'session limit reached' });
   await Promise.all(writes);
   log(`stopped after ${ended} session(s)`);
   return ExitCode.ok;

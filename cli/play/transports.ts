@@ -1,16 +1,20 @@
 /**
- * The transports of the generic `serve` and `connect`, chosen by the protocol's definition (`transport`):
- * the one TCP server and client of the command line (with the protocol's framing), the one WebSocket
- * server and client (one text frame per message), or the one HTTP server and client (sessions keyed by
- * the protocol's `sessionOf`, `httpSessions`). The endpoints they carry do not know which it is.
+ * The transports of every `serve` and `connect`, chosen by the protocol's definition (`transport`): the
+ * one TCP server and client of the command line (with the protocol's framing), the one WebSocket server
+ * and client (one text frame per message), or the one HTTP server and client (sessions keyed by the
+ * protocol's `sessionOf`, `httpSessions`, or kept by the endpoint itself). Messages are recorded with the
+ * channel the definition's `channelOf` reads. The endpoints they carry do not know which it is; the
+ * commands add only what they print.
  */
 import type { HttpMessage, Protocol, SansIoEndpoint, WireData } from '../../src/core/protocols/contract';
 import { httpSessions } from '../../src/core/session/http-sessions';
-import { usageError } from '../command-line/exit-codes';
+import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
+import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
+import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import { runHttpClient } from '../net/http-client';
 import { HttpServer } from '../net/http-server';
 import { TcpClient } from '../net/tcp-client';
-import { TcpServer, type TcpServerLimits } from '../net/tcp-server';
+import { describeListenError, TcpServer, type TcpServerLimits } from '../net/tcp-server';
 import { runWebSocketClient, WebSocketOpenError } from '../net/websocket-client';
 import { WebSocketEndpointServer } from '../net/websocket-server';
 
@@ -18,17 +22,37 @@ import { WebSocketEndpointServer } from '../net/websocket-server';
 export interface PlayServer {
   /** The bound port (the one picked when 0 was asked). */
   readonly port: number;
+  /** Where clients reach it: `http://127.0.0.1:5000/`, `ws://127.0.0.1:3001`, `127.0.0.1:2323` (TCP). */
+  readonly address: string;
+  /** Connections opened and closed so far, and HTTP exchanges answered (0 for the other transports). */
+  activity(): { opened: number; closed: number; exchanges: number };
   /** Closes every connection, with the reason where the transport can say it, and stops listening. */
   close(reason: string): Promise<void>;
 }
 
-/** How the generic commands listen. */
+/** How a command listens. */
 export interface ListenOptions {
   host: string;
   port: number;
-  /** The TCP server's limits (`--max-connections`, `--idle-timeout`). */
-  tcpLimits: Partial<TcpServerLimits>;
+  /** The server's limits (`--max-connections`, `--idle-timeout`), for every transport. */
+  limits: Partial<TcpServerLimits>;
+  /** One line per event worth an operator's attention. */
   log(line: string): void;
+  /**
+   * One transcript of everything the server carries, recorded by the transport (with the channels of the
+   * definition's `channelOf`); without it the endpoint records what it wants itself (`recordingEndpoint`).
+   */
+  recorder?: TranscriptRecorder;
+  /** WebSocket: the longest frame accepted, in bytes. */
+  maxFrameBytes?: number;
+  /**
+   * HTTP: the endpoint is a whole server keeping its sessions itself, handed every connection as it is;
+   * by default it is one session's host, and requests are routed to a host per session (`sessionOf`).
+   */
+  endpointKeepsSessions?: boolean;
+  /** WebSocket: a connection opened (with the peer's address), or closed (with why). */
+  onOpen?(connection: string, remote: string): void;
+  onClose?(connection: string, reason: string): void;
 }
 
 /**
@@ -43,49 +67,107 @@ export function checkPlayTransport(protocol: Protocol, command: 'serve' | 'conne
     );
 }
 
-/** Starts the protocol's server carrying `endpoint`; rejects with why it cannot listen. */
+/** `host:port`, with an IPv6 address in brackets. */
+function hostAndPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Starts the protocol's server carrying `endpoint`; a server that cannot listen ends the command (exit
+ * code 4) saying why.
+ */
 export async function listenPlay(
   protocol: Protocol,
   endpoint: SansIoEndpoint<WireData, WireData>,
   options: ListenOptions,
 ): Promise<PlayServer> {
+  try {
+    return await startServer(protocol, endpoint, options);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(
+      ExitCode.connection,
+      `cannot listen on ${options.host}:${options.port}: ${describeListenError(error)}`,
+    );
+  }
+}
+
+async function startServer(
+  protocol: Protocol,
+  endpoint: SansIoEndpoint<WireData, WireData>,
+  options: ListenOptions,
+): Promise<PlayServer> {
   const transport = protocol.transport;
+  const { host, recorder } = options;
   switch (transport.kind) {
     case 'tcp': {
+      const counts = { opened: 0, closed: 0 };
       const server = await TcpServer.start({
-        endpoint: endpoint as SansIoEndpoint<Uint8Array, Uint8Array>,
-        host: options.host,
+        endpoint: countingEndpoint(
+          recorder
+            ? recordingEndpoint(endpoint, { protocol, side: 'host', recorderFor: () => recorder })
+            : endpoint,
+          counts,
+        ) as SansIoEndpoint<Uint8Array, Uint8Array>,
+        host,
         port: options.port,
         ...(transport.framing.terminator !== undefined
           ? { frameTerminator: transport.framing.terminator }
           : {}),
-        limits: options.tcpLimits,
-        log: options.log,
-      });
-      return { port: server.address.port, close: (reason) => server.close(reason) };
-    }
-    case 'websocket': {
-      const server = await WebSocketEndpointServer.start({
-        endpoint: endpoint as SansIoEndpoint<string, string>,
-        host: options.host,
-        port: options.port,
-      });
-      return { port: server.port, close: (reason) => server.close(reason) };
-    }
-    case 'http': {
-      const { sessionOf } = transport;
-      if (!sessionOf) throw usageError(`protoplay serve ${protocol.id}: no sessions over http`);
-      const sessions = httpSessions(sessionOf, endpoint as SansIoEndpoint<HttpMessage, HttpMessage>);
-      const server = await HttpServer.start({
-        endpoint: sessions.endpoint,
-        host: options.host,
-        port: options.port,
+        limits: options.limits,
         log: options.log,
       });
       return {
         port: server.address.port,
+        address: hostAndPort(host, server.address.port),
+        activity: () => ({ ...counts, exchanges: 0 }),
+        close: (reason) => server.close(reason),
+      };
+    }
+    case 'websocket': {
+      const server = await WebSocketEndpointServer.start({
+        endpoint: endpoint as SansIoEndpoint<string, string>,
+        host,
+        port: options.port,
+        ...options.limits,
+        ...(options.maxFrameBytes !== undefined ? { maxPayload: options.maxFrameBytes } : {}),
+        ...(recorder ? { recorder } : {}),
+        ...(transport.channelOf ? { channelOf: transport.channelOf } : {}),
+        ...(options.onOpen ? { onOpen: options.onOpen } : {}),
+        ...(options.onClose ? { onClose: options.onClose } : {}),
+      });
+      return {
+        port: server.port,
+        address: `ws://${hostAndPort(host, server.port)}${transport.path ?? ''}`,
+        activity: () => ({ ...server.connections, exchanges: 0 }),
+        close: (reason) => server.close(reason),
+      };
+    }
+    case 'http': {
+      const { sessionOf } = transport;
+      let served = endpoint as SansIoEndpoint<HttpMessage, HttpMessage>;
+      let closeSessions: (reason: string) => void = () => undefined;
+      if (!options.endpointKeepsSessions) {
+        if (!sessionOf) throw usageError(`protoplay serve ${protocol.id}: no sessions over http`);
+        const sessions = httpSessions(sessionOf, served);
+        served = sessions.endpoint;
+        closeSessions = (reason) => sessions.close(reason);
+      }
+      const server = await HttpServer.start({
+        endpoint: served,
+        host,
+        port: options.port,
+        ...options.limits,
+        ...(recorder ? { recorder } : {}),
+        ...(transport.channelOf ? { channelOf: transport.channelOf } : {}),
+        log: options.log,
+      });
+      return {
+        port: server.address.port,
+        address: `http://${hostAndPort(host, server.address.port)}/`,
+        activity: () => ({ opened: 0, closed: 0, exchanges: server.exchanges }),
         close: async (reason) => {
-          sessions.close(reason);
+          closeSessions(reason);
           await server.close(reason);
         },
       };
@@ -93,48 +175,125 @@ export async function listenPlay(
   }
 }
 
-/** How a client connection ended: `failure` says why when it was not a close of either side. */
-export interface DialEnd {
-  failure?: string;
+/** The endpoint, counting the connections it was handed and those that ended. */
+function countingEndpoint(
+  endpoint: SansIoEndpoint<WireData, WireData>,
+  counts: { opened: number; closed: number },
+): SansIoEndpoint<WireData, WireData> {
+  return {
+    connect(sink, connection) {
+      counts.opened++;
+      const peer = endpoint.connect(sink, connection);
+      let ended = false;
+      return {
+        receive: (data) => peer.receive(data),
+        end(reason) {
+          if (!ended) counts.closed++;
+          ended = true;
+          peer.end(reason);
+        },
+      };
+    },
+  };
 }
 
-/** Connects `endpoint` (a driven client) to the protocol's server and resolves once the connection closed. */
+/**
+ * Serves until Ctrl-C or until `limit.reached` resolves, then closes the server with the reason
+ * (`interrupted`, or the limit's).
+ */
+export async function serveUntilStopped(
+  server: PlayServer,
+  signal: AbortSignal,
+  limit?: { reached: Promise<void>; reason: string },
+): Promise<void> {
+  const interrupted = new Promise<void>((stop) => {
+    if (signal.aborted) stop();
+    signal.addEventListener('abort', () => stop(), { once: true });
+  });
+  await Promise.race(limit ? [interrupted, limit.reached] : [interrupted]);
+  await server.close(signal.aborted || !limit ? 'interrupted' : limit.reason);
+}
+
+/** How a client connection ended. */
+export interface DialEnd {
+  /**
+   * Who ended it: the client endpoint closing, the server, the transport failing (also when it could not
+   * connect), or the signal.
+   */
+  closedBy: 'client' | 'server' | 'failure' | 'interrupted';
+  /** The transport's words for the end (`connection refused`, the close frame's reason...). */
+  reason: string;
+  /** Why, for people, when it was neither side closing nor the signal. */
+  failure?: string;
+  /** Set when no connection was made at all (refused, no such host, a failed handshake). */
+  unreachable?: true;
+}
+
+/** Where `dialPlay` connects: a host and port, or (WebSocket and HTTP) the server's URL in full. */
+export type DialTarget = { host: string; port: number; url?: never } | { url: string };
+
+/** Options of `dialPlay`. */
+export type DialOptions = DialTarget & {
+  /** The connection id recorded. */
+  connection: string;
+  signal: AbortSignal;
+  /** Records every message, by the transport, with the channels of the definition's `channelOf`. */
+  recorder?: TranscriptRecorder;
+  /** HTTP: give up on a request without an answer after this long, in ms; 0 = wait forever. */
+  timeoutMs?: number;
+  /** WebSocket: the longest frame accepted, in bytes. */
+  maxFrameBytes?: number;
+};
+
+/** Connects `endpoint` (a client) to the protocol's server and resolves once the connection is over. */
 export async function dialPlay(
   protocol: Protocol,
   endpoint: SansIoEndpoint<WireData, WireData>,
-  options: { host: string; port: number; connection: string; signal: AbortSignal },
+  options: DialOptions,
 ): Promise<DialEnd> {
   const transport = protocol.transport;
-  const { host, port, signal } = options;
+  const { signal, recorder } = options;
   switch (transport.kind) {
     case 'tcp':
+      if (options.url !== undefined)
+        throw usageError(`${protocol.id} speaks TCP: give a host and a port, not a URL`);
       return dialTcp(
-        endpoint as SansIoEndpoint<Uint8Array, Uint8Array>,
+        (recorder
+          ? recordingEndpoint(endpoint, { protocol, side: 'client', recorderFor: () => recorder })
+          : endpoint) as SansIoEndpoint<Uint8Array, Uint8Array>,
         options,
         transport.framing.terminator,
       );
     case 'websocket': {
-      const url = `ws://${host}:${port}${transport.path ?? '/'}`;
+      const url = options.url ?? `ws://${hostAndPort(options.host, options.port)}${transport.path ?? '/'}`;
       try {
         const end = await runWebSocketClient({
           url,
           endpoint: endpoint as SansIoEndpoint<string, string>,
           connection: options.connection,
+          ...(options.maxFrameBytes !== undefined ? { maxPayload: options.maxFrameBytes } : {}),
+          ...(recorder ? { recorder } : {}),
+          ...(transport.channelOf ? { channelOf: transport.channelOf } : {}),
           signal,
         });
-        return end.closedBy === 'failure' ? { failure: `the connection failed: ${end.reason}` } : {};
+        if (end.closedBy === 'failure') return { ...end, failure: `the connection failed: ${end.reason}` };
+        return signal.aborted && end.closedBy === 'server'
+          ? { closedBy: 'interrupted', reason: end.reason }
+          : end;
       } catch (error) {
-        if (error instanceof WebSocketOpenError) return { failure: error.message };
+        if (error instanceof WebSocketOpenError)
+          return { closedBy: 'failure', reason: error.message, failure: error.message, unreachable: true };
         throw error;
       }
     }
     case 'http': {
-      // HTTP has no close of the server's: the client's connection ends by the transport only when an
-      // exchange failed (or on an interrupt), and the client may close its side in answer to that.
+      const base = options.url ?? `http://${hostAndPort(options.host, options.port)}/`;
+      // HTTP has no close of the server's: the connection ends by the client, the signal, or a failed
+      // exchange, which the transport tells the client (`end`); the client may close in answer to it.
       const http = endpoint as SansIoEndpoint<HttpMessage, HttpMessage>;
       let failed: string | undefined;
-      await runHttpClient({
-        baseUrl: `http://${host}:${port}/`,
+      const end = await runHttpClient({
+        baseUrl: base,
         endpoint: {
           connect(sink, connection) {
             const peer = http.connect(sink, connection);
@@ -148,27 +307,35 @@ export async function dialPlay(
           },
         },
         connection: options.connection,
+        ...(recorder ? { recorder } : {}),
+        ...(transport.channelOf ? { channelOf: transport.channelOf } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         signal,
       });
-      if (failed === undefined || signal.aborted) return {};
-      return {
-        failure:
-          failed === 'connection refused'
-            ? `cannot connect to http://${host}:${port}/: connection refused`
-            : `the exchange with http://${host}:${port}/ failed: ${failed}`,
-      };
+      if (end.kind === 'aborted' || signal.aborted) return { closedBy: 'interrupted', reason: end.reason };
+      if (failed === undefined) return { closedBy: 'client', reason: end.reason };
+      if (failed === 'connection refused')
+        return {
+          closedBy: 'failure',
+          reason: failed,
+          failure: `cannot connect to ${base}: connection refused`,
+          unreachable: true,
+        };
+      return { closedBy: 'failure', reason: failed, failure: `the exchange with ${base} failed: ${failed}` };
     }
   }
 }
 
 function dialTcp(
   endpoint: SansIoEndpoint<Uint8Array, Uint8Array>,
-  options: { host: string; port: number; connection: string; signal: AbortSignal },
+  options: DialOptions & { host: string; port: number },
   frameTerminator: number | undefined,
 ): Promise<DialEnd> {
   const { host, port, signal } = options;
   return new Promise<DialEnd>((done) => {
     let failure: string | undefined;
+    let unreachable = false;
+    let closedBy: DialEnd['closedBy'] | undefined;
     let peer: ReturnType<typeof endpoint.connect> | undefined;
     let ended = false;
     const end = (reason?: string) => {
@@ -181,17 +348,27 @@ function dialTcp(
       {
         onConnect: () => {
           peer = endpoint.connect(
-            { send: (bytes) => socket.send(bytes), close: () => socket.end() },
+            {
+              send: (bytes) => socket.send(bytes),
+              close: () => {
+                closedBy ??= 'client';
+                socket.end();
+              },
+            },
             { id: options.connection, remote: `${host}:${port}` },
           );
         },
         onData: (chunk) => peer?.receive(chunk),
-        onEnd: () => end(),
+        onEnd: () => {
+          closedBy ??= 'server';
+          end();
+        },
         onFrameTooLong: () => {
           failure = 'the server sent a message longer than the limit; connection dropped';
           socket.destroy();
         },
         onError: (error) => {
+          if (failure === undefined) unreachable = error.connecting;
           failure ??= error.connecting
             ? `cannot connect to ${host}:${port}: ${error.description}`
             : `the connection failed: ${error.description}`;
@@ -199,7 +376,11 @@ function dialTcp(
         onClose: () => {
           end(failure);
           signal.removeEventListener('abort', stop);
-          done(failure !== undefined ? { failure } : {});
+          if (failure !== undefined)
+            done({ closedBy: 'failure', reason: failure, failure, ...(unreachable ? { unreachable } : {}) });
+          else if (closedBy === undefined && signal.aborted)
+            done({ closedBy: 'interrupted', reason: 'interrupted' });
+          else done({ closedBy: closedBy ?? 'server', reason: 'closed' });
         },
       },
     );

@@ -1,19 +1,20 @@
 /**
  * `protoplay connect aisys`: reads the agent's config, loads the policy (a syntax error stops here, before
- * any request), plays through the HTTP client until the run limit, an error or Ctrl-C, writes the
- * transcript whatever happened, and turns the outcome into a summary and an exit code.
+ * any request), plays through the command line's HTTP client (`dialPlay`) until the run limit, an error
+ * or Ctrl-C, writes the transcript whatever happened, and turns the outcome into a summary and an exit
+ * code.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AisysClient, outcomeText, type AisysClientOutcome } from '../../../src/core/protocols/aisys/client';
-import { aisysChannel } from '../../../src/core/protocols/aisys/codec';
 import type { AgentConfig } from '../../../src/core/protocols/aisys/messages';
+import { aisysProtocol } from '../../../src/core/protocols/aisys/protocol';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { runHttpClient } from '../../net/http-client';
 import { RoundReporter } from '../../report/round-report';
+import { dialPlay } from '../../play/transports';
 import { writeTranscriptFile } from '../../transcript-file';
 import { defaultAisysPolicy, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
@@ -93,12 +94,10 @@ export async function connectAisys(values: OptionValues, context: CommandContext
 
   let end;
   try {
-    end = await runHttpClient({
-      baseUrl: config.url,
-      endpoint: client,
+    end = await dialPlay(aisysProtocol, client, {
+      url: config.url,
       recorder,
       connection: `${config.env}/${config.agent}`,
-      channelOf: aisysChannel,
       timeoutMs: timeoutSeconds * 1000,
       signal: context.signal,
     });
@@ -107,7 +106,7 @@ export async function connectAisys(values: OptionValues, context: CommandContext
     policy.dispose();
   }
   const outcome: AisysClientOutcome =
-    end.kind === 'aborted'
+    end.closedBy === 'interrupted'
       ? { kind: 'stopped', reason: 'interrupted' }
       : (client.outcome ?? { kind: 'connection-error', message: end.reason });
   const written = transcriptPath

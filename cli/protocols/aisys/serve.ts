@@ -1,19 +1,20 @@
 /**
- * `protoplay serve aisys`: sets up the emulated server (environments, an agent, the admin password),
- * listens, writes the agent's config file, logs what happens, and stops on Ctrl-C, writing the transcript.
+ * `protoplay serve aisys`: sets up the emulated server (environments, an agent, the admin password) and
+ * serves it on the command line's HTTP server (`listenPlay`: the host keeps its agents' sessions itself),
+ * writes the agent's config file, logs what happens, and stops on Ctrl-C, writing the transcript.
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { aisysChannel } from '../../../src/core/protocols/aisys/codec';
 import { AISYS_ENVIRONMENTS, findAisysEnvironment } from '../../../src/core/protocols/aisys/environments';
 import { AisysHost, type AisysHostEvent } from '../../../src/core/protocols/aisys/host';
 import type { AgentConfig } from '../../../src/core/protocols/aisys/messages';
+import { aisysProtocol } from '../../../src/core/protocols/aisys/protocol';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { describeListenError, HttpServer } from '../../net/http-server';
 import { readTcpLimits } from '../../net/tcp-limit-options';
+import { listenPlay, serveUntilStopped } from '../../play/transports';
 import { timeOfDay } from '../../report/time-of-day';
 import { writeTranscriptFile } from '../../transcript-file';
 
@@ -61,24 +62,15 @@ export async function serveAisys(values: OptionValues, context: CommandContext):
       })
     : undefined;
 
-  let server: HttpServer;
-  try {
-    server = await HttpServer.start({
-      endpoint: emulated,
-      host,
-      port,
-      ...(recorder ? { recorder } : {}),
-      channelOf: aisysChannel,
-      ...limits,
-      log: (line) => io.stderr.write(`${line}\n`),
-    });
-  } catch (error) {
-    throw new CliError(
-      ExitCode.connection,
-      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
-    );
-  }
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${server.address.port}/`;
+  const server = await listenPlay(aisysProtocol, emulated, {
+    host,
+    port,
+    limits,
+    ...(recorder ? { recorder } : {}),
+    endpointKeepsSessions: true,
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
+  const url = server.address;
   io.stdout.write(
     `aisys server listening on ${url} (environments ${envs.map((env) => env.id).join(', ')})\n`,
   );
@@ -89,19 +81,16 @@ export async function serveAisys(values: OptionValues, context: CommandContext):
     try {
       await writeFile(path, `${JSON.stringify(config, null, 2)}\n`);
     } catch (error) {
-      await server.close();
+      await server.close('the server stopped');
       throw new CliError(ExitCode.failure, `cannot write '${agentConfigPath}': ${(error as Error).message}`);
     }
     log(`agent config written to ${agentConfigPath}`);
   }
 
-  await new Promise<void>((stop) => {
-    if (context.signal.aborted) stop();
-    context.signal.addEventListener('abort', () => stop(), { once: true });
-  });
-  await server.close('interrupted');
+  // No limit: the course server runs until it is stopped.
+  await serveUntilStopped(server, context.signal);
   if (recorder && recordPath) await writeTranscriptFile(recordPath, recorder.transcript, io.cwd);
-  log(`stopped after ${server.exchanges} request(s)`);
+  log(`stopped after ${server.activity().exchanges} request(s)`);
   return ExitCode.ok;
 }
 

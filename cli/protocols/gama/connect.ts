@@ -1,14 +1,15 @@
 /**
- * `protoplay connect gama`: plays the GAMA side (`GamaSimulation`) over the generic WebSocket client, one
- * connection per episode, printing each episode's rewards and social metrics.
+ * `protoplay connect gama`: plays the GAMA side (`GamaSimulation`) over the command line's WebSocket
+ * client (`dialPlay`), one connection per episode, printing each episode's rewards and social metrics.
  */
-import { GamaSimulation, channelOf, type GamaEpisodeResult } from '../../../src/core/protocols/gama';
+import { GamaSimulation, type GamaEpisodeResult } from '../../../src/core/protocols/gama';
+import { gamaProtocol } from '../../../src/core/protocols/gama/protocol';
 import type { SansIoEndpoint } from '../../../src/core/protocols/contract';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { WebSocketOpenError, runWebSocketClient } from '../../net/websocket-client';
+import { dialPlay } from '../../play/transports';
 import { writeTranscriptFile } from '../../transcript-file';
 import { EpisodeReporter } from './episode-report';
 import { readSimulationOptions } from './simulation-options';
@@ -22,7 +23,7 @@ export async function connectGama(values: OptionValues, context: CommandContext)
   const simulationOptions = readSimulationOptions(options);
   const episodes = options.integer('episodes', 1, { min: 1 });
   const timeoutSeconds = options.number('timeout', 30, { min: 0 });
-  const maxPayload = options.integer('max-frame-bytes', 1024 * 1024, { min: 64 });
+  const maxFrameBytes = options.integer('max-frame-bytes', 1024 * 1024, { min: 64 });
   const transcriptPath = options.string('transcript');
   const recorder = new TranscriptRecorder({
     protocol: 'gama',
@@ -47,30 +48,24 @@ export async function connectGama(values: OptionValues, context: CommandContext)
     ended = undefined;
     const silence = new AbortController();
     const endpoint = withSilenceLimit(simulation, timeoutSeconds * 1000, silence);
-    try {
-      const end = await runWebSocketClient({
-        url,
-        endpoint,
-        connection: `episode ${episode}`,
-        maxPayload,
-        recorder,
-        channelOf,
-        signal: AbortSignal.any([context.signal, silence.signal]),
-      });
-      if (silence.signal.aborted)
-        failure = new CliError(
-          ExitCode.connection,
-          `no reply from ${url} within ${timeoutSeconds} s (episode ${episode})`,
-        );
-      else if (end.closedBy !== 'client' && !context.signal.aborted)
-        failure = new CliError(
-          ExitCode.connection,
-          `the API server closed the connection during episode ${episode}: ${end.reason}`,
-        );
-    } catch (error) {
-      if (!(error instanceof WebSocketOpenError)) throw error;
-      failure = new CliError(ExitCode.connection, error.message);
-    }
+    const end = await dialPlay(gamaProtocol, endpoint, {
+      url,
+      connection: `episode ${episode}`,
+      maxFrameBytes,
+      recorder,
+      signal: AbortSignal.any([context.signal, silence.signal]),
+    });
+    if (silence.signal.aborted)
+      failure = new CliError(
+        ExitCode.connection,
+        `no reply from ${url} within ${timeoutSeconds} s (episode ${episode})`,
+      );
+    else if (end.unreachable) failure = new CliError(ExitCode.connection, end.reason);
+    else if (end.closedBy !== 'client' && !context.signal.aborted)
+      failure = new CliError(
+        ExitCode.connection,
+        `the API server closed the connection during episode ${episode}: ${end.reason}`,
+      );
     if (ended) reporter.episode(ended);
   }
   const written = transcriptPath

@@ -1,14 +1,15 @@
 /**
- * `protoplay serve gama`: the API side behind the generic WebSocket server; logs connections and notes,
- * stops on Ctrl-C (or after `--connections N`) and writes the transcript.
+ * `protoplay serve gama`: the API side on the command line's WebSocket server (`listenPlay`); logs
+ * connections and notes, stops on Ctrl-C (or after `--connections N`) and writes the transcript.
  */
-import { readTcpLimits } from '../../net/tcp-limit-options';
-import { GamaApi, channelOf } from '../../../src/core/protocols/gama';
+import { GamaApi } from '../../../src/core/protocols/gama';
+import { gamaProtocol } from '../../../src/core/protocols/gama/protocol';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { WebSocketEndpointServer } from '../../net/websocket-server';
+import { readTcpLimits } from '../../net/tcp-limit-options';
+import { listenPlay, serveUntilStopped, type PlayServer } from '../../play/transports';
 import { writeTranscriptFile } from '../../transcript-file';
 import { prepareGamaPolicy } from './policies';
 
@@ -21,7 +22,7 @@ export async function serveGama(values: OptionValues, context: CommandContext): 
   const options = new OptionReader(values);
   const host = options.string('host', '127.0.0.1');
   const port = options.integer('port', 3001, { min: 0, max: 65535 });
-  const maxPayload = options.integer('max-frame-bytes', 1024 * 1024, { min: 64 });
+  const maxFrameBytes = options.integer('max-frame-bytes', 1024 * 1024, { min: 64 });
   const connectionLimit = options.integer('connections', 0, { min: 0 });
   const limits = readTcpLimits(options);
   const transcriptPath = options.string('transcript');
@@ -58,42 +59,36 @@ export async function serveGama(values: OptionValues, context: CommandContext): 
   });
   let finishedAll: () => void = () => undefined;
   const allDone = new Promise<void>((done) => (finishedAll = done));
-  let server: WebSocketEndpointServer;
+  let server: PlayServer;
   try {
-    server = await WebSocketEndpointServer.start({
-      endpoint: api,
+    server = await listenPlay(gamaProtocol, api, {
       host,
       port,
-      maxPayload,
-      ...limits,
+      limits,
+      maxFrameBytes,
       recorder,
-      channelOf,
+      log,
       onOpen: (connection, remote) => log(`${connection}: GAMA connected from ${remote}`),
       onClose: (connection, reason) => {
         log(`${connection}: closed (${reason})`);
-        if (connectionLimit > 0 && server.connections.closed >= connectionLimit) finishedAll();
+        if (connectionLimit > 0 && server.activity().closed >= connectionLimit) finishedAll();
       },
     });
   } catch (error) {
     policy.dispose();
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EADDRINUSE' ? 'the address is in use' : code === 'EACCES' ? 'permission denied' : code;
-    throw new CliError(ExitCode.connection, `cannot listen on ${host}:${port}: ${why ?? String(error)}`);
+    throw error;
   }
-  io.stdout.write(`gama API server listening on ws://${host}:${server.port} (policy ${policy.name})\n`);
-  const interrupted = new Promise<void>((stop) => {
-    if (context.signal.aborted) stop();
-    context.signal.addEventListener('abort', () => stop(), { once: true });
+  io.stdout.write(`gama API server listening on ${server.address} (policy ${policy.name})\n`);
+  await serveUntilStopped(server, context.signal, {
+    reached: allDone,
+    reason: 'connection limit reached',
   });
-  await Promise.race([interrupted, allDone]);
-  await server.close(context.signal.aborted ? 'interrupted' : 'connection limit reached');
   policy.dispose();
   if (transcriptPath) {
     const written = await writeTranscriptFile(transcriptPath, recorder.transcript, io.cwd);
     log(`transcript written to ${written}`);
   }
-  log(`stopped after ${server.connections.opened} connection(s)`);
+  log(`stopped after ${server.activity().opened} connection(s)`);
   if (policy.fault) throw new CliError(ExitCode.policy, policy.fault, { located: true });
   return ExitCode.ok;
 }

@@ -6,6 +6,7 @@
  * go on. Results are folded as episodes end: a few numbers per round, never a transcript.
  */
 import { formatLocated } from '../errors';
+import { POLICY_LOAD_LIMIT_MS } from '../policy/supervisor';
 import type { EpisodeOutcome, EvaluatedPolicySource, TraceStep } from '../protocols/evaluation-contract';
 import {
   CLOCK_ROUND,
@@ -54,7 +55,10 @@ export interface EvaluationPlan {
   workers: number;
   /** Time a policy call may take, in ms. */
   budgetMs: number;
-  /** Time loading the policy may take (compiling it, its top-level code), in ms (default: the larger of 10 s and the budget). */
+  /**
+   * Time loading the policy may take (compiling it, its top-level code), in ms (default: the larger of the
+   * load limit every policy has, `POLICY_LOAD_LIMIT_MS`, and the budget).
+   */
   loadBudgetMs?: number;
   /** Time a thread may take to start and load the environment (default 120 s). */
   startMs?: number;
@@ -142,7 +146,7 @@ export class Evaluation {
   readonly threadStarts = { count: 0, ms: 0 };
 
   get #loadBudgetMs(): number {
-    return this.plan.loadBudgetMs ?? Math.max(10_000, this.plan.budgetMs);
+    return this.plan.loadBudgetMs ?? Math.max(POLICY_LOAD_LIMIT_MS, this.plan.budgetMs);
   }
 
   constructor(plan: EvaluationPlan, options: EvaluationOptions) {

@@ -60,9 +60,20 @@ export type Transport =
       kind: 'http';
       defaultPort: number;
       sessionOf?(request: HttpMessage): string | undefined;
+      /**
+       * The agent a request speaks for, recorded as the channel of the request and of its response: one
+       * agent is one conversation whatever connections carry its requests.
+       */
+      channelOf?(request: HttpMessage): string | undefined;
     }
   /** A WebSocket; each text frame is one message. */
-  | { kind: 'websocket'; defaultPort: number; path?: string };
+  | {
+      kind: 'websocket';
+      defaultPort: number;
+      path?: string;
+      /** The agent a frame speaks for or to, recorded as its channel, when one socket carries several. */
+      channelOf?(text: string, dir: Direction): string | undefined;
+    };
 
 /** An HTTP request or response as a sans-IO host or client sees it. */
 export interface HttpMessage {

@@ -39,7 +39,10 @@ export function playInMemory(options: InMemoryPlayOptions): InMemoryPlay {
     throw new Error(`${protocol.label} talks HTTP: in-memory play needs a stream or frames`);
   const directionRecorder = (dir: Direction): DirectionRecorder => {
     if (transport.kind === 'websocket')
-      return (data) => recorder.text(conn, dir, String(data as string), 'frame');
+      return (data) => {
+        const text = String(data as string);
+        recorder.text(conn, dir, text, 'frame', transport.channelOf?.(text, dir) || undefined);
+      };
     const splitter: StreamSplitter = transport.framing.splitter(dir);
     return (data) => {
       for (const frame of splitter.push(data as Uint8Array))

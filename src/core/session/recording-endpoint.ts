@@ -34,7 +34,7 @@ function directionRecorder(
   recorder: TranscriptRecorder,
   conn: string,
   dir: Direction,
-  exchanges: number[],
+  exchanges: { index: number; channel: string | undefined }[],
 ): (data: WireData) => void {
   const transport = options.protocol.transport;
   if (transport.kind === 'http') {
@@ -46,12 +46,25 @@ function directionRecorder(
         if (keep.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
       return { meta: { ...message.meta, headers }, body: message.body };
     };
-    // Requests go c2s, each response pairs with the oldest request not answered yet (HTTP answers in order).
+    // Requests go c2s, each response pairs with the oldest request not answered yet (HTTP answers in order)
+    // and takes its request's channel.
     if (dir === 'c2s')
-      return (data) => exchanges.push(recorder.httpRequest(conn, recordable(data as HttpMessage)).index);
-    return (data) => recorder.httpResponse(conn, exchanges.shift() ?? -1, recordable(data as HttpMessage));
+      return (data) => {
+        const request = data as HttpMessage;
+        const channel = transport.channelOf?.(request);
+        const { index } = recorder.httpRequest(conn, recordable(request), channel);
+        exchanges.push({ index, channel });
+      };
+    return (data) => {
+      const request = exchanges.shift();
+      recorder.httpResponse(conn, request?.index ?? -1, recordable(data as HttpMessage), request?.channel);
+    };
   }
-  if (transport.kind === 'websocket') return (data) => recorder.text(conn, dir, String(data), 'frame');
+  if (transport.kind === 'websocket')
+    return (data) => {
+      const text = String(data);
+      recorder.text(conn, dir, text, 'frame', transport.channelOf?.(text, dir) || undefined);
+    };
   const splitter: StreamSplitter = transport.framing.splitter(dir);
   return (data) => {
     for (const frame of splitter.push(data as Uint8Array))
@@ -70,7 +83,7 @@ export function recordingEndpoint<In extends WireData, Out extends WireData>(
     connect(sink, connection) {
       const recorder = options.recorderFor(connection);
       const conn = connection.id;
-      const exchanges: number[] = [];
+      const exchanges: { index: number; channel: string | undefined }[] = [];
       const recordIn = directionRecorder(options, recorder, conn, inbound, exchanges);
       const recordOut = directionRecorder(options, recorder, conn, outbound, exchanges);
       let ended = false;

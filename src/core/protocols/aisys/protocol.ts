@@ -3,6 +3,7 @@
  * where agents play many runs of an environment in parallel through JSON over HTTP `PUT /act/<env>`.
  */
 import type { Protocol } from '../contract';
+import { aisysChannel } from './codec';
 import { AISYS_ENVIRONMENTS } from './environments';
 import { aisysClientMachine, aisysServerMachine } from './machines';
 import { AISYS_MESSAGE_TYPES, createAisysReader } from './reader';
@@ -25,7 +26,7 @@ export const aisysProtocol: Protocol = {
   label: 'aisysprojserver',
   description:
     'The AI course server (FAU): many runs of an environment in parallel, JSON over HTTP PUT /act/<env>',
-  transport: { kind: 'http', defaultPort: 5000 },
+  transport: { kind: 'http', defaultPort: 5000, channelOf: aisysChannel },
   machines: [aisysClientMachine, aisysServerMachine] as readonly ProtocolMachine<unknown>[],
   // One agent is one conversation, whatever connections carry its requests.
   validationScope: 'channel',

@@ -6,6 +6,7 @@ import { SCAVENGER_SCENARIOS } from '../../envs/scavenger';
 import type { Protocol } from '../contract';
 import type { ProtocolMachine } from '../machine';
 import { gamaClientMachine } from './client-machine';
+import { channelOf } from './codec';
 import { GAMA_MESSAGE_TYPES } from './messages';
 import { gamaPolicyTypes } from './policy-types';
 import { GamaTranscriptReader } from './reader';
@@ -46,7 +47,7 @@ export const gamaProtocol: Protocol = {
   label: 'GAMA scavengers',
   description:
     'A GAMA simulation of scavengers harvesting a commons asks an API server for every action over a WebSocket',
-  transport: { kind: 'websocket', defaultPort: GAMA_DEFAULT_PORT },
+  transport: { kind: 'websocket', defaultPort: GAMA_DEFAULT_PORT, channelOf },
   machines: [gamaClientMachine, gamaServerMachine] as readonly ProtocolMachine<unknown>[],
   // One connection carries every scavenger, and the rules (scenario first, one request at a time) span
   // them all: the machines follow each scavenger themselves.

@@ -60,7 +60,12 @@ async function play(code: string, env: string, runs = 20, seed = 1) {
 describe('the aisys protocol', () => {
   it('declares an HTTP transport, both machines, its formats and environments', () => {
     expect(aisysProtocol.id).toBe('aisys');
-    expect(aisysProtocol.transport).toEqual({ kind: 'http', defaultPort: 5000 });
+    expect(aisysProtocol.transport).toMatchObject({ kind: 'http', defaultPort: 5000 });
+    // One agent is one conversation, whatever connection its requests come on.
+    const { transport } = aisysProtocol;
+    if (transport.kind !== 'http') throw new Error('not an HTTP protocol');
+    const request = { meta: { method: 'PUT', path: '/act/nim' }, body: '{"agent": "ann", "pwd": "x"}' };
+    expect(transport.channelOf?.(request)).toBe('nim/ann');
     expect(aisysProtocol.machines.map((machine) => machine.role).sort()).toEqual(['client', 'server']);
     expect(aisysProtocol.validationScope).toBe('channel');
     expect(aisysProtocol.recordingFormats.map((format) => format.id)).toEqual([

@@ -4,7 +4,11 @@ import { gamaProtocol, prettyPrintGama } from '../../../../src/core/protocols/ga
 describe('gamaProtocol', () => {
   it('describes a WebSocket protocol on port 3001 with six scenarios and three samples', async () => {
     expect(gamaProtocol.id).toBe('gama');
-    expect(gamaProtocol.transport).toEqual({ kind: 'websocket', defaultPort: 3001 });
+    expect(gamaProtocol.transport).toMatchObject({ kind: 'websocket', defaultPort: 3001 });
+    // Every scavenger speaks on the one socket: each frame is recorded with the scavenger it is for.
+    const { transport } = gamaProtocol;
+    if (transport.kind !== 'websocket') throw new Error('not a WebSocket protocol');
+    expect(transport.channelOf?.('Scav. 2;move_up', 's2c')).toBe('Scav. 2');
     expect(gamaProtocol.environments.map((e) => e.id)).toEqual([
       'A_small',
       'B_open',
