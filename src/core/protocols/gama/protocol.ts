@@ -70,4 +70,5 @@ export const gamaProtocol: Protocol = {
     unit: 'episode',
     load: async () => (await import('./evaluation')).createGamaEpisodePlayer(),
   },
+  replay: { load: async () => (await import('./replay')).gamaReplay },
 };
