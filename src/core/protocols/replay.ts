@@ -198,8 +198,7 @@ function differenceOf(
   emulated: EmulatedMessage | undefined,
   ignore?: (key: string) => boolean,
 ): { path: string; recorded: string | undefined; emulated: string | undefined } | undefined {
-  if (!recorded || !emulated)
-    return { path: '$', recorded: recorded?.text, emulated: emulated?.text };
+  if (!recorded || !emulated) return { path: '$', recorded: recorded?.text, emulated: emulated?.text };
   const recordedStatus = recorded.http?.status;
   if (recordedStatus !== undefined && emulated.status !== undefined && recordedStatus !== emulated.status)
     return { path: 'status', recorded: String(recordedStatus), emulated: String(emulated.status) };

@@ -98,7 +98,12 @@ export const aisysReplay: TranscriptReplay = {
       parts.push(
         compareConversation(
           [recorded],
-          [{ text: emulated.body, ...(emulated.meta.status !== undefined ? { status: emulated.meta.status } : {}) }],
+          [
+            {
+              text: emulated.body,
+              ...(emulated.meta.status !== undefined ? { status: emulated.meta.status } : {}),
+            },
+          ],
           {
             conn: recorded.conn,
             positionFrom: position,

@@ -95,7 +95,8 @@ export const gamaReplay: TranscriptReplay = {
       notes.push(
         `${named === undefined ? 'the recording names no scenario' : `'${named}' is not one of Protoplay's scenarios`}: compared with ${scenario.label}, which you chose`,
       );
-    if (plan.seed === undefined) notes.push(`the recording carries no seed: episode k was played with seed ${seed} + k`);
+    if (plan.seed === undefined)
+      notes.push(`the recording carries no seed: episode k was played with seed ${seed} + k`);
     if (typeof meta.cycles !== 'number')
       notes.push('the recording does not say how many cycles an episode has: as many as it recorded');
     return {

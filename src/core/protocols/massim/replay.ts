@@ -76,8 +76,7 @@ function recordedShape(agents: readonly RecordedAgent[]) {
   for (const { messages } of agents) {
     const start = messages.find((m) => m.dir === 's2c' && parse(m.text)?.type === 'sim-start');
     const percept = parse(start?.text)?.content?.percept as
-      | { team?: unknown; teamSize?: unknown; steps?: unknown }
-      | undefined;
+      { team?: unknown; teamSize?: unknown; steps?: unknown } | undefined;
     if (typeof percept?.team === 'string' && !teams.includes(percept.team)) teams.push(percept.team);
     if (typeof percept?.teamSize === 'number') agentsPerTeam = Math.max(agentsPerTeam, percept.teamSize);
     if (typeof percept?.steps === 'number') steps ??= percept.steps;
