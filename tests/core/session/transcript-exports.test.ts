@@ -44,8 +44,7 @@ describe('answerReplay', () => {
   it('asks for the environment when the recording names none, and says so for a protocol without one', async () => {
     const recorder = new TranscriptRecorder({ protocol: 'aisys', now: () => 0 });
     const body = '{"protocol_version":1,"agent":"a","pwd":"p","actions":[]}';
-    recorder.text('http', 'c2s', body, 'frame');
-    recorder.transcript.messages[0]!.http = { exchange: 0, method: 'PUT', path: '/act/nim' };
+    recorder.httpRequest('http', { meta: { method: 'PUT', path: '/act/nim' }, body });
     const answer = await answerReplay(recorder.transcript, PROTOCOLS);
     expect('choose' in answer && answer.choose.choices.map((c) => c.id)).toContain('nim');
     const unknown = await answerReplay({ ...recorder.transcript, protocol: 'nothing' }, PROTOCOLS);
