@@ -177,12 +177,8 @@ export const massimReplay: TranscriptReplay = {
       const message = parse(event.text);
       if (message?.type !== 'request-action') return undefined;
       // The frames the agent recorded after the request of this id, up to the next server frame.
-      const at = recorded.messages.findIndex((m) => {
-        if (m.dir !== 's2c') return false;
-        const request = parse(m.text);
-        return request?.type === 'request-action' && request.content?.id === message.content?.id;
-      });
-      return at < 0 ? undefined : { frames: framesBefore(recorded.messages, at + 1) };
+      const at = requestPositions(recorded).get(message.content?.id);
+      return at === undefined ? undefined : { frames: framesBefore(recorded.messages, at + 1) };
     };
     const teams = new Set(config.teams.map((t) => t.name));
     const runner = new MassimMatchRunner({
@@ -229,6 +225,24 @@ export const massimReplay: TranscriptReplay = {
     };
   },
 };
+
+const positions = new WeakMap<RecordedAgent, Map<unknown, number>>();
+
+/** Where each request-action id was recorded among the agent's messages (read once per agent). */
+function requestPositions(agent: RecordedAgent): Map<unknown, number> {
+  let found = positions.get(agent);
+  if (found) return found;
+  found = new Map();
+  agent.messages.forEach((m, i) => {
+    // Only request-actions are read: a percept is the bulk of a frame, and this is one parse per frame.
+    if (m.dir !== 's2c' || !m.text?.includes('"request-action"')) return;
+    const request = parse(m.text);
+    if (request?.type === 'request-action' && !found.has(request.content?.id))
+      found.set(request.content?.id, i);
+  });
+  positions.set(agent, found);
+  return found;
+}
 
 /** The agent's frames from position `from` up to the next frame of the server. */
 function framesBefore(messages: readonly TranscriptMessage[], from: number): string[] {
