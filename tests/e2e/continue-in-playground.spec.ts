@@ -4,7 +4,7 @@
  * made here by the emulated servers themselves (so they must be reproduced), then one message changed.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { quickMassimConfig } from '../../src/core/envs/massim/index';
 import { AisysHost } from '../../src/core/protocols/aisys/host';
 import { createTeamDecide } from '../../src/core/protocols/massim/client';
@@ -13,6 +13,7 @@ import { MassimMatchRunner } from '../../src/core/protocols/massim/runner';
 import { serialiseTranscript } from '../../src/core/transcript/json-format';
 import type { Transcript } from '../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
+import { exportAs } from './playground-page';
 
 async function importFile(page: Page, file: string) {
   await page.getByRole('button', { name: 'Import…' }).click();
@@ -101,6 +102,17 @@ test('a MASSim match the emulator recorded is reproduced; a changed percept is f
     timeout: 60_000,
   });
   await expect(compare(page)).toContainText('as recorded');
+  // The rewards export, made in the worker that keeps a MASSim transcript: a line per step of the match.
+  const downloading = page.waitForEvent('download');
+  await exportAs(page, 'Rewards (CSV)');
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^massim-.*\.rewards\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split('\n');
+  expect(csv[0]).toBe('round,step,reward,cumulative,round_total');
+  expect(csv.slice(1).every((line) => line.startsWith('1,'))).toBe(true);
+  expect(csv.length).toBeGreaterThanOrEqual(1 + 6);
 
   const target = serverFrames.find(
     (m) =>
