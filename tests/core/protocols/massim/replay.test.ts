@@ -10,6 +10,7 @@ import type { MassimAct } from '../../../../src/core/protocols/massim/policy-api
 import { massimReplay } from '../../../../src/core/protocols/massim/replay';
 import { MassimMatchRunner } from '../../../../src/core/protocols/massim/runner';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
+import { loadRecording } from './recordings';
 
 function config(): MassimServerConfig {
   const base = quickMassimConfig({ agentsPerTeam: 2, steps: 8, width: 24, height: 24 });
@@ -158,5 +159,25 @@ describe('MASSim replay on the emulated server', () => {
     // The grid is not on the wire: the shaped match plays 40 x 40 where the recording had 24 x 24.
     expect(report.differing).toBeGreaterThan(0);
     expect(report.notes.join(' ')).toMatch(/does not carry its server configuration/);
+  });
+});
+
+describe('MASSim replay of a real server recording', () => {
+  it('plays the chosen configuration: logins and sim-starts agree, the world differs, located', async () => {
+    const recording = loadRecording('basic');
+    const plan = massimReplay.plan(recording);
+    expect(plan.environment).toBeUndefined();
+    expect(plan.choices[0]!.label).toMatch(/2 teams of 2, 20 steps/);
+    const report = await massimReplay.run(recording, { environment: 'shaped-massim', seed: 17 });
+    expect(report).toMatchObject({ environmentFrom: 'chosen', seed: 17, seedFrom: 'chosen' });
+    // The auth-response and sim-start agree (roles, team, steps are on the wire); the world does not (the
+    // grid and the map are not): the first difference is in the first percept, located in the recording.
+    const first = report.first!;
+    expect(first.position).toBe(2);
+    expect(recording.messages[first.recordedIndex!]!.text).toContain('"request-action"');
+    expect(first.path).toMatch(/^\$\.content\.percept\./);
+    expect(report.compared).toBe(
+      recording.messages.filter((m) => m.kind === 'data' && m.dir === 's2c').length,
+    );
   });
 });
