@@ -23,6 +23,8 @@ export interface ReplaySetup {
   environment?: string;
   /** Used only when the recording does not carry its seed. */
   seed?: number;
+  /** A file the user gave where the plan offers one (`ReplayPlan.file`), e.g. a server configuration. */
+  file?: { name: string; text: string };
 }
 
 /** What a recording says about how it was played, and what the user may choose where it says nothing. */
@@ -33,6 +35,11 @@ export interface ReplayPlan {
   seed?: number;
   /** Environments the user may pick when the recording names none (empty: nothing to choose). */
   choices: readonly ReplayEnvironmentChoice[];
+  /**
+   * A file the user may give instead of picking a choice (a server configuration), and what it is; given,
+   * it wins over the choice.
+   */
+  file?: { label: string };
   /** Why the recording cannot be replayed at all (no agent messages, not this protocol's shape...). */
   impossible?: string;
 }
@@ -160,16 +167,27 @@ export interface EmulatedMessage {
   status?: number;
 }
 
+/** How a protocol reads its messages for comparison. */
+export interface ComparisonRules {
+  /** Members left out wherever they are (a clock, a time stamp). */
+  ignore?: (key: string) => boolean;
+  /**
+   * Puts a parsed message in the form it is compared in (lists whose order carries no meaning sorted);
+   * called on both sides, on values it may change in place.
+   */
+  normalise?: (message: unknown) => void;
+}
+
 /**
  * Compares the recorded messages of one conversation with the emulator's, position by position: JSON
- * texts member by member (leaving out `ignore`d keys), other texts as they are, HTTP statuses first.
- * Counts every position that differs and keeps the first.
+ * texts member by member (as `rules` say), other texts as they are, HTTP statuses first. Counts every
+ * position that differs and keeps the first.
  */
 export function compareConversation(
   recorded: readonly TranscriptMessage[],
   emulated: readonly EmulatedMessage[],
   where: { conn: string; channel?: string; positionFrom?: number },
-  ignore?: (key: string) => boolean,
+  rules: ComparisonRules = {},
 ): { compared: number; differing: number; first?: ReplayDifference } {
   let differing = 0;
   let first: ReplayDifference | undefined;
@@ -177,7 +195,7 @@ export function compareConversation(
   for (let i = 0; i < length; i++) {
     const message = recorded[i];
     const emulatedMessage = emulated[i];
-    const difference = differenceOf(message, emulatedMessage, ignore);
+    const difference = differenceOf(message, emulatedMessage, rules);
     if (!difference) continue;
     differing++;
     first ??= {
@@ -196,7 +214,7 @@ export function compareConversation(
 function differenceOf(
   recorded: TranscriptMessage | undefined,
   emulated: EmulatedMessage | undefined,
-  ignore?: (key: string) => boolean,
+  rules: ComparisonRules,
 ): { path: string; recorded: string | undefined; emulated: string | undefined } | undefined {
   if (!recorded || !emulated) return { path: '$', recorded: recorded?.text, emulated: emulated?.text };
   const recordedStatus = recorded.http?.status;
@@ -207,7 +225,9 @@ function differenceOf(
   const a = parseJson(recordedText);
   const b = parseJson(emulated.text);
   if (a === MISSING || b === MISSING) return { path: '$', recorded: recordedText, emulated: emulated.text };
-  const difference = firstJsonDifference(a, b, ignore);
+  rules.normalise?.(a);
+  rules.normalise?.(b);
+  const difference = firstJsonDifference(a, b, rules.ignore);
   return (
     difference && {
       path: difference.path,

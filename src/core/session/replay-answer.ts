@@ -23,8 +23,8 @@ export async function answerReplay(
     const replay = await protocol.replay.load();
     const plan = replay.plan(transcript);
     if (plan.impossible) return { error: plan.impossible };
-    if (plan.environment === undefined && plan.choices.length > 0 && setup.environment === undefined)
-      return { choose: plan };
+    const chosen = setup.environment !== undefined || setup.file !== undefined;
+    if (plan.environment === undefined && plan.choices.length > 0 && !chosen) return { choose: plan };
     return { report: await replay.run(transcript, setup) };
   } catch (error) {
     return { error: describeError(error) };

@@ -12,7 +12,7 @@
  * server's random numbers where that is the point, and the report says what was chosen. Only each agent's
  * first connection is replayed.
  */
-import { quickMassimConfig, sampleMassimConfig } from '../../envs/massim';
+import { parseMassimConfig, quickMassimConfig, sampleMassimConfig } from '../../envs/massim';
 import type { MassimSemantics, MassimServerConfig } from '../../envs/massim/api';
 import { ProtoplayError } from '../../errors';
 import type { Transcript, TranscriptMessage } from '../../transcript/model';
@@ -127,6 +127,40 @@ function recordedConfig(transcript: Transcript): MassimServerConfig | undefined 
   }
 }
 
+/** Percept lists the real server writes in hash-set order: their order carries no meaning. */
+const SET_LISTS = ['things', 'tasks', 'norms', 'attached', 'goalZones', 'roleZones', 'violations', 'events'];
+
+/** A JSON value as text with its object keys sorted, so equal values give equal texts. */
+function sortedKeysText(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedKeysText).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${sortedKeysText((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+function sortList(list: unknown[]): void {
+  const keyed = list.map((item) => [sortedKeysText(item), item] as const);
+  keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  keyed.forEach(([, item], i) => (list[i] = item));
+}
+
+/** Sorts a frame's hash-ordered percept lists in place (tasks' and norms' requirements first). */
+function sortSetLists(message: unknown): void {
+  const percept = (message as { content?: { percept?: Record<string, unknown> } } | null)?.content?.percept;
+  if (typeof percept !== 'object' || percept === null) return;
+  for (const key of SET_LISTS) {
+    const list = percept[key];
+    if (!Array.isArray(list)) continue;
+    if (key === 'tasks' || key === 'norms')
+      for (const item of list as { requirements?: unknown }[])
+        if (Array.isArray(item?.requirements)) sortList(item.requirements);
+    sortList(list);
+  }
+}
+
 /** The clock's members: they differ between any two runs, so they are left out of the comparison. */
 const isClock = (key: string) => key === 'time' || key === 'deadline';
 
@@ -139,6 +173,7 @@ export const massimReplay: TranscriptReplay = {
       ...(recordedConfig(transcript) ? { environment: 'the configuration the recording carries' } : {}),
       ...(typeof seed === 'number' ? { seed } : {}),
       choices: choices(recordedShape(agents)).map(({ id, label }) => ({ id, label })),
+      file: { label: "The server's configuration file (with the real server's random numbers)" },
       ...(agents.length === 0 ? { impossible: 'the recording holds no agent that logged in' } : {}),
     };
   },
@@ -151,7 +186,12 @@ export const massimReplay: TranscriptReplay = {
     let semantics: MassimSemantics | undefined =
       transcript.meta.semantics === 'massim' ? 'massim' : undefined;
     let environment = plan.environment;
-    if (!config) {
+    if (!config && setup.file) {
+      // Includes are not read: a configuration that includes other files must be given whole.
+      config = parseMassimConfig(setup.file.text, { source: setup.file.name });
+      semantics = 'massim';
+      environment = `${setup.file.name}, the real server's random numbers`;
+    } else if (!config) {
       const choice = choices(recordedShape(agents)).find((c) => c.id === setup.environment);
       if (!choice)
         throw new ProtoplayError(
@@ -198,13 +238,18 @@ export const massimReplay: TranscriptReplay = {
         agent.messages.filter((m) => m.dir === 's2c'),
         emulated.get(agent.agent) ?? [],
         { conn: agent.conn },
-        isClock,
+        { ignore: isClock, normalise: sortSetLists },
       ),
     );
-    const notes = ['the clock (time, deadline) is left out of the comparison'];
+    const notes = [
+      'the clock (time, deadline) is left out of the comparison',
+      'the lists the real server writes in hash-set order (things, tasks, norms, their requirements, zones, attached, violations, events) are compared sorted: paths into them count in sorted order',
+    ];
     if (plan.environment === undefined)
       notes.push(
-        'the recording does not carry its server configuration: compared with the one you chose (the grid size and the scenario settings are not on the wire)',
+        setup.file
+          ? `the recording does not carry its server configuration: compared with ${setup.file.name}, which you gave`
+          : 'the recording does not carry its server configuration: compared with the one you chose (the grid size and the scenario settings are not on the wire)',
       );
     if (plan.seed === undefined)
       notes.push(

@@ -10,7 +10,9 @@ import type { MassimAct } from '../../../../src/core/protocols/massim/policy-api
 import { massimReplay } from '../../../../src/core/protocols/massim/replay';
 import { MassimMatchRunner } from '../../../../src/core/protocols/massim/runner';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
-import { loadRecording } from './recordings';
+import { PROTOCOLS } from '../../../../src/core/protocols/registry';
+import { answerReplay } from '../../../../src/core/session/replay-answer';
+import { loadConfigText, loadRecording } from './recordings';
 
 function config(): MassimServerConfig {
   const base = quickMassimConfig({ agentsPerTeam: 2, steps: 8, width: 24, height: 24 });
@@ -179,5 +181,32 @@ describe('MASSim replay of a real server recording', () => {
     expect(report.compared).toBe(
       recording.messages.filter((m) => m.kind === 'data' && m.dir === 's2c').length,
     );
+  });
+
+  it("reproduces the real server's events recording given its configuration file", async () => {
+    const recording = loadRecording('events');
+    expect(massimReplay.plan(recording).file).toBeDefined();
+    const file = { name: 'events.json', text: loadConfigText('events.json') };
+    const report = await massimReplay.run(recording, { file });
+    const serverFrames = recording.messages.filter((m) => m.kind === 'data' && m.dir === 's2c').length;
+    expect(report).toMatchObject({ compared: serverFrames, differing: 0, environmentFrom: 'chosen' });
+    expect(report.environment).toMatch(/events\.json, the real server's random numbers/);
+  });
+
+  it('with the basic run its configuration file: the world agrees until the agents act on each other', async () => {
+    const report = await massimReplay.run(loadRecording('basic'), {
+      file: { name: 'acceptance.json', text: loadConfigText('acceptance.json') },
+    });
+    // Step 0 agrees for every agent: the real server's world is rebuilt; from step 1 on the server's
+    // execution order (JVM identity hashes) decides, which no replay can reproduce.
+    expect(report.first!.position).toBe(3);
+    expect(report.first!.recordedText).toContain('"step":1');
+  });
+
+  it('a configuration file that does not parse is a located error', async () => {
+    const answer = await answerReplay(loadRecording('events'), PROTOCOLS, {
+      file: { name: 'broken.json', text: '{"server": ' },
+    });
+    expect(answer).toEqual({ error: expect.stringMatching(/^broken\.json:1:\d+: invalid JSON/) as unknown });
   });
 });
