@@ -4,7 +4,8 @@
  * made here by the emulated servers themselves (so they must be reproduced), then one message changed.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { quickMassimConfig } from '../../src/core/envs/massim/index';
 import { AisysHost } from '../../src/core/protocols/aisys/host';
 import { createTeamDecide } from '../../src/core/protocols/massim/client';
@@ -189,4 +190,23 @@ test('an aisys recording: reproduced, a changed response located, and a recordin
     timeout: 60_000,
   });
   await expect(compare(page)).toContainText('(chosen), seed 3 (given)');
+});
+
+test("the real MASSim server's recording, given its configuration file, is reproduced frame for frame", async ({
+  page,
+}) => {
+  const folder = resolve(process.cwd(), '../shared/conformance/massim/events/connections');
+  const files = readdirSync(folder).map((name) => resolve(folder, name));
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(files);
+  await expect(page.getByRole('status').filter({ hasText: 'Opened' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+  await compare(page).getByRole('button', { name: 'Compare with the emulator' }).click();
+  await expect(compare(page)).toContainText('does not say which environment it played', { timeout: 60_000 });
+  await compare(page)
+    .getByLabel(/configuration file/)
+    .setInputFiles(resolve(process.cwd(), '../shared/conformance/massim/conf/events.json'));
+  await compare(page).getByRole('button', { name: 'Compare', exact: true }).click();
+  await expect(compare(page)).toContainText('No difference in 24 messages', { timeout: 60_000 });
+  await expect(compare(page)).toContainText("events.json, the real server's random numbers (chosen)");
 });
