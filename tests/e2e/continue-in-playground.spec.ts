@@ -190,6 +190,12 @@ test('an aisys recording: reproduced, a changed response located, and a recordin
     timeout: 60_000,
   });
   await expect(compare(page)).toContainText('(chosen), seed 3 (given)');
+
+  // At phone width the bar wraps inside the page: nothing sticks out sideways.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect.poll(() => compare(page).evaluate((bar) => bar.scrollWidth <= bar.clientWidth + 1)).toBe(true);
+  const box = await compare(page).boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(391);
 });
 
 test("the real MASSim server's recording, given its configuration file, is reproduced frame for frame", async ({
