@@ -7,7 +7,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { quickMassimConfig } from '../../src/core/envs/massim/index';
+import { findScavengerScenario } from '../../src/core/envs/scavenger';
 import { AisysHost } from '../../src/core/protocols/aisys/host';
+import { playGamaEpisodes } from '../../src/core/protocols/gama';
 import { createTeamDecide } from '../../src/core/protocols/massim/client';
 import type { MassimAct } from '../../src/core/protocols/massim/policy-api';
 import { MassimMatchRunner } from '../../src/core/protocols/massim/runner';
@@ -215,4 +217,27 @@ test("the real MASSim server's recording, given its configuration file, is repro
   await compare(page).getByRole('button', { name: 'Compare', exact: true }).click();
   await expect(compare(page)).toContainText('No difference in 24 messages', { timeout: 60_000 });
   await expect(compare(page)).toContainText("events.json, the real server's random numbers (chosen)");
+});
+
+test('a GAMA recording: the recorded replies fed to the emulated GAMA side give back every frame', async ({
+  page,
+}, testInfo) => {
+  const recorder = new TranscriptRecorder({ protocol: 'gama', now: () => 0, meta: { seed: 2, cycles: 15 } });
+  const moves = ['move_ahead', 'face_left', 'move_ahead', 'move_right'];
+  let asked = 0;
+  await playGamaEpisodes({
+    simulation: { scenario: findScavengerScenario('C')!, seed: 2, maxCycles: 15 },
+    decide: () => moves[asked++ % moves.length]!,
+    episodes: 1,
+    recorder,
+  });
+  const frames = recorder.transcript.messages.filter((m) => m.kind === 'data' && m.dir === 'c2s');
+  const file = testInfo.outputPath('gama-episode.json');
+  writeFileSync(file, serialiseTranscript(recorder.transcript));
+  await importFile(page, file);
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('gama');
+  await compare(page).getByRole('button', { name: 'Compare with the emulator' }).click();
+  await expect(compare(page)).toContainText(`No difference in ${frames.length} messages`, {
+    timeout: 60_000,
+  });
 });
