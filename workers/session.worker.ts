@@ -18,6 +18,9 @@ import type { Protocol } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
 import { readRecording } from '../src/core/session/open-recording';
+import { answerReplay } from '../src/core/session/replay-answer';
+import { exportTranscriptFiles } from '../src/core/session/transcript-exports';
+import { parseTranscriptJson } from '../src/core/transcript/json-format';
 import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
 import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
@@ -155,9 +158,31 @@ const api: SessionWorkerApi = {
     if (protocol && protocol.playground) prewarmPolicyWorker(protocol);
   },
   ask: (question, args) => current?.ask(question, args),
+  async replay(setup) {
+    const pieces = current?.exportJson();
+    if (!pieces) return { error: 'nothing is on show' };
+    let transcript;
+    try {
+      transcript = parseTranscriptJson(pieces.join(''));
+    } catch (error) {
+      return { error: describeError(error) };
+    }
+    return answerReplay(transcript, PROTOCOLS, setup);
+  },
   exportJson() {
     const pieces = current?.exportJson();
     return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
+  },
+  exportFiles(format) {
+    const pieces = current?.exportJson();
+    if (!pieces) return [];
+    const transcript = parseTranscriptJson(pieces.join(''));
+    const protocol = findProtocol(transcript.protocol);
+    if (!protocol) return [];
+    return exportTranscriptFiles(transcript, protocol, format).map(({ fileName, type, content }) => ({
+      fileName,
+      file: new Blob([content as BlobPart], { type }),
+    }));
   },
   whenKept: () => whenKeepersQuiet().then(() => notKept),
 };

@@ -13,6 +13,8 @@ import type {
 import type { BridgeAddress } from '../core/bridge/bridge-link';
 import type { BridgeConnectionStatus, BridgeRoute } from '../core/session/bridge-route';
 import type { SessionWorkerApi } from '../core/session/worker-api';
+import type { ReplayAnswer, ReplaySetup } from '../core/protocols/replay';
+import type { TranscriptExport } from '../core/session/transcript-exports';
 import { TranscriptState } from './transcript.svelte';
 
 /** The shortest time between two refreshes of the views while a session reports (10 per second). */
@@ -202,12 +204,22 @@ export class Session {
     return (await this.#worker().ask(question, args)) as T | undefined;
   }
 
+  /** Plays what is on show again against its protocol's emulated host (see `answerReplay`). */
+  async replay(setup: ReplaySetup = {}): Promise<ReplayAnswer> {
+    return await this.#worker().replay(setup);
+  }
+
   /**
    * Resolves once the worker has stored the session's transcript (or has nothing waiting to store), with
    * why it could not be stored, or undefined.
    */
   async whenKept(): Promise<string | undefined> {
     return await this.#api?.whenKept();
+  }
+
+  /** What is on show as other files (rewards CSV, raw bytes of one direction), named without a stem. */
+  async exportFiles(format: TranscriptExport): Promise<{ fileName: string; file: Blob }[]> {
+    return (await this.#worker().exportFiles(format)) as { fileName: string; file: Blob }[];
   }
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */

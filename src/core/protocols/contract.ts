@@ -9,6 +9,7 @@ import type { ProtocolMachine } from './machine';
 import type { TranscriptReader } from './reading';
 import type { ProtocolEvaluation } from './evaluation-contract';
 import type { ProtocolPlayground } from './session-contract';
+import type { TranscriptReplay } from './replay';
 
 /** A message cut out of a byte stream, without its framing bytes. */
 export interface StreamFrame {
@@ -305,4 +306,10 @@ export interface Protocol {
   endpoints?: ProtocolEndpoints;
   /** How episodes are played for `protoplay evaluate` and the page's Evaluate; absent: not evaluable. */
   evaluation?: ProtocolEvaluation;
+  /**
+   * "Continue in the playground": a recording's agent side played again against the emulated host, and
+   * where the host's answers differ from the recorded ones (`replay.ts`); loaded on first use. Absent: the
+   * protocol has no emulated host to compare with.
+   */
+  replay?: { load(): Promise<TranscriptReplay> };
 }

@@ -4,6 +4,8 @@
  * the page only sends commands and receives batched updates, at most one per animation frame, as a JSON
  * string (one string crosses the boundary far faster than thousands of small cloned objects).
  */
+import type { ReplayAnswer, ReplaySetup } from '../protocols/replay';
+import type { TranscriptExport } from './transcript-exports';
 import type { BridgeAddress } from '../bridge/bridge-link';
 import type { ImportInput } from '../protocols/contract';
 import type { ImportSummary, SessionConfig, SessionListener } from '../protocols/session-contract';
@@ -49,10 +51,20 @@ export interface SessionWorkerApi {
   /** A question of the protocol's views about what is on show (see the protocol's playground). */
   ask(question: string, args: unknown[]): unknown;
   /**
+   * "Continue in the playground": what is on show played again against its protocol's emulated host,
+   * and where the two differ (`answerReplay`).
+   */
+  replay(setup: ReplaySetup): Promise<ReplayAnswer>;
+  /**
    * What is on show as a Protoplay JSON file, or undefined when nothing is. A Blob, made in the worker:
    * handing the page the text of a big transcript would cost it a long task to take in.
    */
   exportJson(): JsonFile | undefined;
+  /**
+   * What is on show as other files: its rewards as CSV, or the raw bytes one direction sent (a file per
+   * connection); empty when there is nothing of that kind. Blobs made in the worker, as for the JSON.
+   */
+  exportFiles(format: TranscriptExport): { fileName: string; file: JsonFile }[];
   /**
    * Resolves once the session's transcript has been stored (or nothing is waiting to be), with why the
    * last store failed (the storage quota, too large), or undefined when it did not.
@@ -60,7 +72,7 @@ export interface SessionWorkerApi {
   whenKept(): Promise<string | undefined>;
 }
 
-/** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */
+/** A Blob holding a file (core is type-checked without the DOM's types, so only its shape here). */
 export interface JsonFile {
   readonly size: number;
   readonly type: string;

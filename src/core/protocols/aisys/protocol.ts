@@ -49,4 +49,5 @@ export const aisysProtocol: Protocol = {
     unit: 'run',
     load: async () => (await import('./evaluation')).createAisysEpisodePlayer(),
   },
+  replay: { load: async () => (await import('./replay')).aisysReplay },
 };

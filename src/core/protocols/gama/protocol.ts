@@ -71,4 +71,5 @@ export const gamaProtocol: Protocol = {
     unit: 'episode',
     load: async () => (await import('./evaluation')).createGamaEpisodePlayer(),
   },
+  replay: { load: async () => (await import('./replay')).gamaReplay },
 };

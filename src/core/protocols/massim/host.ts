@@ -69,8 +69,8 @@ export interface MassimHostOptions {
   pacing?: 'exact' | 'real-server';
   /**
    * Where to record the session; by default the host records into a store of its own (protocol `massim`,
-   * started at the scheduler's time, meta `origin`, `seed`, `faithfulRaces`, world snapshots packed by a
-   * `MassimWorldPacker`).
+   * started at the scheduler's time, meta `origin`, `seed`, `faithfulRaces`, `config` (the configuration as
+   * JSON text), world snapshots packed by a `MassimWorldPacker`).
    */
   store?: TranscriptStore;
   /**
@@ -277,6 +277,8 @@ export class MassimHost {
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           ...(options.semantics !== undefined ? { semantics: options.semantics } : {}),
           faithfulRaces: options.faithfulRaces ?? false,
+          // What a replay of the recording needs to rebuild its worlds (`replay.ts`).
+          config: JSON.stringify(options.config),
         },
       });
     const messageClock = options.messageClock ?? (() => this.#scheduler.now());

@@ -114,6 +114,7 @@ export const massimProtocol: Protocol = {
     unitsPerSeed: 2,
     load: async () => (await import('./evaluation')).createMassimEpisodePlayer(),
   },
+  replay: { load: async () => (await import('./replay')).massimReplay },
   playground: {
     loadRunner: async () => (await import('./playground/runner')).massimPlaygroundRunner,
     loadPolicyRuntime: async () => new (await import('./team-runtime')).MassimTeamRuntime(),

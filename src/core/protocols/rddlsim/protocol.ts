@@ -48,6 +48,7 @@ export const rddlsimProtocol: Protocol = {
   prettyPrint: prettyPrintRddlsim,
   embeddedContent: rddlsimEmbeddedContent,
   policyTypes,
+  replay: { load: async () => (await import('./replay')).rddlsimReplay },
   playground: {
     loadRunner: async () => (await import('./playground/runner')).rddlsimPlaygroundRunner,
     loadPolicyRuntime: async () => new (await import('../../policy/runtime')).PolicyRuntime(),

@@ -174,7 +174,7 @@ export class GamaReplayedWorlds {
 }
 
 /** The window of observations the requests show: rows ahead and columns to each side (none behind). */
-function windowOf(state: unknown): ObservationOptions {
+export function windowOf(state: unknown): ObservationOptions {
   const rgb = Array.isArray(state) && Array.isArray(state[0]) && Array.isArray(state[0][0]);
   const rows = (rgb ? (state as unknown[][][])[0] : (state as unknown[][] | undefined)) ?? [];
   const columns = rows[0]?.length ?? 11;
@@ -187,7 +187,7 @@ function windowOf(state: unknown): ObservationOptions {
 }
 
 /** The requests of an episode with their cycles (as the reader counts them), and the scenario named. */
-function readWire(sent: readonly TranscriptMessage[]) {
+export function readWire(sent: readonly TranscriptMessage[]) {
   const requests: WireRequest[] = [];
   const scavengers: string[] = [];
   let scenarioName: string | undefined;

@@ -6,15 +6,7 @@
 import { serialiseTranscript } from '../../../transcript/json-format';
 import { showTranscript } from '../../../session/shown-session';
 import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
-import { describeError } from '../../../errors';
-import { replayOnEmulatedHost, type HostReplayResult } from '../host-replay';
 import { createRddlsimReader } from '../reader';
-
-/** The question the page asks to play the shown recording again against the emulated server. */
-export const REPLAY_ON_HOST_QUESTION = 'replay-on-host';
-
-/** Its answer: what the replay found, or why it could not run. */
-export type ReplayOnHostAnswer = { result: HostReplayResult } | { error: string };
 
 /** Shows a transcript: its reading reaches the page at the next frame. */
 export function showRddlsimTranscript(
@@ -27,16 +19,8 @@ export function showRddlsimTranscript(
     services,
     { kind: 'transcript', transcript, reader: createRddlsimReader() },
     {
-      ask: (question) => (question === REPLAY_ON_HOST_QUESTION ? replayAnswer(transcript) : undefined),
+      ask: () => undefined,
       exportJson: () => [serialiseTranscript(transcript)],
     },
   );
-}
-
-function replayAnswer(transcript: ShownTranscript['transcript']): ReplayOnHostAnswer {
-  try {
-    return { result: replayOnEmulatedHost(transcript) };
-  } catch (error) {
-    return { error: describeError(error) };
-  }
 }
