@@ -3,10 +3,12 @@
  * another policy), at most `workers` threads at a time. The owner watches every policy call through the
  * thread's call clock and terminates a thread whose call overruns the budget; a thread that dies (out of
  * memory, crashed) or a policy that throws ends that policy's evaluation with the reason, and the others
- * go on. Results are folded as episodes end: a few numbers per round, never a transcript.
+ * go on. Results are folded as episodes end: a few numbers per round, never a transcript (one is recorded
+ * only when a single seed is replayed for the side-by-side view, `record`).
  */
 import { formatLocated } from '../errors';
 import type { EpisodeOutcome, EvaluatedPolicySource, TraceStep } from '../protocols/evaluation-contract';
+import type { Transcript } from '../transcript/model';
 import {
   CLOCK_ROUND,
   CLOCK_SLOTS,
@@ -60,6 +62,8 @@ export interface EvaluationPlan {
   startMs?: number;
   /** Keep each decision (for divergence). */
   trace?: boolean;
+  /** Record each episode's transcripts (for the side-by-side view of one seed: never for many). */
+  record?: boolean;
 }
 
 /** Why a policy (or one of its episodes) failed. */
@@ -80,6 +84,7 @@ export interface EpisodeRecord {
   turns: number[];
   ms: number;
   trace?: TraceStep[];
+  transcripts?: Transcript[];
 }
 
 /** Where one policy's evaluation stands. */
@@ -336,6 +341,7 @@ export class Evaluation {
           seed,
           rounds: this.plan.rounds,
           trace: this.plan.trace ?? false,
+          ...(this.plan.record ? { record: true } : {}),
         });
         if (unsent) {
           this.#ended++;
@@ -381,6 +387,7 @@ export class Evaluation {
           turns: outcome.turns,
           ms,
           ...(outcome.trace ? { trace: outcome.trace } : {}),
+          ...(outcome.transcripts ? { transcripts: outcome.transcripts } : {}),
         });
       }
     } finally {
