@@ -16,6 +16,7 @@ import type { FromEvaluationThread } from '../core/evaluation/messages';
 import { summarise, type Summary } from '../core/evaluation/statistics';
 import type { Protocol } from '../core/protocols/contract';
 import type { EvaluatedPolicySource, TraceStep } from '../core/protocols/evaluation-contract';
+import type { Transcript } from '../core/transcript/model';
 import { loadSavedVersions, storeSavedVersion } from '../storage/evaluation-storage';
 import { EvaluationTabs } from './evaluation-tabs.svelte';
 
@@ -47,10 +48,15 @@ export interface DivergenceReport {
   /** Undefined when both took the same decisions all along. */
   step?: { round: number; turn: number; a?: string; b?: string };
   decisions: number;
-  /** Both policies' decisions on the seed, for the side-by-side view (the first compared policy first). */
+  /** Both policies' decisions on the seed (the first compared policy first). */
   traces: [TraceStep[], TraceStep[]];
   /** Index of the first decision that differs in both traces (undefined when none does). */
   index?: number;
+  /**
+   * Both policies' transcripts of the seed, for the side-by-side view: one per unit when each unit is a
+   * session of its own (MASSim's matches), otherwise one.
+   */
+  transcripts: [Transcript[], Transcript[]];
 }
 
 /** What Compare plays the current code against: the saved version, or another tab's code (its id). */
@@ -98,7 +104,8 @@ export class Evaluator {
   /** Other tabs' current code, for Compare. */
   readonly tabs = new EvaluationTabs();
   #restoring: Promise<void> | undefined;
-  divergence = $state<DivergenceReport | undefined>();
+  /** Raw state: the transcripts it holds are read, never changed, and may be long. */
+  divergence = $state.raw<DivergenceReport | undefined>();
   divergenceBusy = $state(false);
   /** Seconds the last run took. */
   seconds = $state(0);
@@ -259,7 +266,10 @@ export class Evaluator {
     this.status = evaluation.cancelled ? 'cancelled' : 'done';
   }
 
-  /** Plays one seed of the last Compare again with every decision kept, and finds where the two part. */
+  /**
+   * Plays one seed of the last Compare again with every decision and every message recorded, and finds
+   * where the two part. Only this replay records transcripts: the evaluation itself keeps none.
+   */
   async findDivergence(seed: number): Promise<void> {
     const request = this.#lastRequest;
     const evaluationOf = request?.protocol.evaluation;
@@ -267,6 +277,7 @@ export class Evaluator {
     this.divergenceBusy = true;
     try {
       const traces: (TraceStep[] | undefined)[] = [undefined, undefined];
+      const transcripts: Transcript[][] = [[], []];
       const evaluation = new Evaluation(
         {
           protocol: request.protocol.id,
@@ -278,10 +289,16 @@ export class Evaluator {
           workers: 2,
           budgetMs: request.budgetMs,
           trace: true,
+          record: true,
         },
         {
           spawn: () => webWorkerThread(this.#createWorker()),
-          listener: { episode: (record) => (traces[record.policy] = record.trace ?? []) },
+          listener: {
+            episode: (record) => {
+              traces[record.policy] = record.trace ?? [];
+              transcripts[record.policy] = record.transcripts ?? [];
+            },
+          },
         },
       );
       const results = await evaluation.run();
@@ -298,6 +315,7 @@ export class Evaluator {
         seed,
         decisions: Math.min(a.length, b.length),
         traces: [a, b],
+        transcripts: [transcripts[0]!, transcripts[1]!],
         ...(found ? { index: found.index } : {}),
         ...(found && where
           ? {
