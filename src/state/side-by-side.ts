@@ -57,13 +57,39 @@ export function sideBySide(
   };
 }
 
-/** The first session (by position) where the two sides differ; 0 when none does. */
-export function firstDifferingSession(
-  protocol: Protocol,
-  transcripts: readonly [readonly Transcript[], readonly Transcript[]],
-): number {
-  const sessions = Math.max(transcripts[0].length, transcripts[1].length);
-  for (let session = 0; session < sessions; session++)
-    if (sideBySide(protocol, transcripts, session).alignment.differences.length > 0) return session;
-  return 0;
+/**
+ * Both sides of each session, read once each (reading is most of the cost: a long match has tens of
+ * thousands of messages) and only when asked for.
+ */
+export class SideBySideSessions {
+  readonly #protocol: Protocol;
+  readonly #transcripts: readonly [readonly Transcript[], readonly Transcript[]];
+  readonly #read = new Map<number, SideBySide>();
+
+  constructor(protocol: Protocol, transcripts: readonly [readonly Transcript[], readonly Transcript[]]) {
+    this.#protocol = protocol;
+    this.#transcripts = transcripts;
+  }
+
+  /** Sessions on the longer side. */
+  get count(): number {
+    return Math.max(this.#transcripts[0].length, this.#transcripts[1].length);
+  }
+
+  /** The `session`-th session of both sides, lined up. */
+  session(session: number): SideBySide {
+    let read = this.#read.get(session);
+    if (!read) {
+      read = sideBySide(this.#protocol, this.#transcripts, session);
+      this.#read.set(session, read);
+    }
+    return read;
+  }
+
+  /** The first session (by position) where the two sides differ; 0 when none does. */
+  firstDiffering(): number {
+    for (let session = 0; session < this.count; session++)
+      if (this.session(session).alignment.differences.length > 0) return session;
+    return 0;
+  }
 }
