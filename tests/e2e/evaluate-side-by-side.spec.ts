@@ -16,8 +16,9 @@ const REBOOT_ON_TURN_4 = [
   '}',
 ].join('\n');
 
+// Not the verdict, which also counts episodes when GAMA's unit is the episode.
 const progressText = (panel: ReturnType<Page['getByRole']>) =>
-  panel.getByRole('status').filter({ hasText: /episodes/ });
+  panel.getByRole('status').filter({ hasText: /^\d+ \/ \d+ episodes/ });
 
 /** Compares the noop (saved) with the rebooting policy on seeds 1 and 2, two rounds each; opens seed 2. */
 async function compareAndOpenSeed2(page: Page) {
@@ -117,4 +118,62 @@ test('at phone width one column shows at a time, with a switch', async ({ page }
   await expect(first.locator('.side-1')).toContainText('reboot');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+/** Saves the `saved` sample, switches to `current`, compares on seeds 1..2 and opens seed 1 side by side. */
+async function compareSamples(page: Page, saved: string, current: string) {
+  const samples = page.getByRole('group', { name: 'Sample policies' });
+  await samples.getByRole('button', { name: saved, exact: true }).click();
+  await page.getByRole('button', { name: 'Evaluate', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Evaluate' });
+  await panel.getByRole('button', { name: 'Save version' }).click();
+  await expect(panel.getByText(/^Saved version: saved at/)).toBeVisible();
+  await samples.getByRole('button', { name: current, exact: true }).click();
+  await panel.getByLabel('First seed').fill('1');
+  await panel.getByLabel('Last seed').fill('2');
+  await panel.getByRole('button', { name: 'Compare' }).click();
+  await expect(progressText(panel)).toContainText('4 / 4 episodes – done', { timeout: 120_000 });
+  await panel.getByLabel('Seed', { exact: true }).fill('1');
+  await panel.getByRole('button', { name: 'Find where they differ' }).click();
+  const view = panel.getByRole('region', { name: 'Transcripts side by side' });
+  await expect(view.locator('[data-first-difference]')).toBeInViewport({ timeout: 60_000 });
+  return view;
+}
+
+test('aisys: the HTTP exchanges of both sessions side by side, the first other answer highlighted', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('aisys');
+  const view = await compareSamples(page, 'Take one', 'Perfect Nim');
+  const first = view.locator('[data-first-difference]');
+  // The policies answer the server's action requests: the client's PUTs differ, never before the first.
+  await expect(first.locator('.side-0')).toContainText(/C→S\s*act/);
+  await expect(first.locator('.side-1')).toContainText(/C→S\s*act/);
+  const status = view.getByRole('status', { name: 'Difference' });
+  await expect(status).toContainText(/^Difference 1 of \d+: row \d+$/);
+  const list = view.getByRole('listbox', { name: 'Messages of both transcripts' });
+  await list.focus();
+  await page.keyboard.press('n');
+  await expect(status).toContainText(/^Difference 2 of \d+/);
+});
+
+test('GAMA: the policy answers as the server; its replies are what differ', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('gama');
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('C_basic_single_entrance_region');
+  const cycles = page.getByRole('spinbutton', { name: 'Cycles' });
+  await cycles.fill('10');
+  await cycles.press('Tab');
+  const view = await compareSamples(page, 'Random', 'Greedy');
+  const first = view.locator('[data-first-difference]');
+  await expect(first.locator('.side-0')).toContainText(/S→C\s*reply\s*r1 t\d+\s*Scav\. \d+/);
+  await expect(first.locator('.side-1')).toContainText(/S→C\s*reply\s*r1 t\d+\s*Scav\. \d+/);
+  await expect(view.getByRole('status', { name: 'Difference' })).toContainText(
+    /^Difference 1 of \d+: round 1, turn \d+$/,
+  );
 });
