@@ -57,6 +57,8 @@ export interface DivergenceReport {
    * session of its own (MASSim's matches), otherwise one.
    */
   transcripts: [Transcript[], Transcript[]];
+  /** One of the two failed on the seed (the reason, in a sentence): the transcripts end there. */
+  failed?: string;
 }
 
 /** What Compare plays the current code against: the saved version, or another tab's code (its id). */
@@ -277,7 +279,7 @@ export class Evaluator {
     this.divergenceBusy = true;
     try {
       const traces: (TraceStep[] | undefined)[] = [undefined, undefined];
-      const transcripts: Transcript[][] = [[], []];
+      const transcripts: [Transcript[], Transcript[]] = [[], []];
       const evaluation = new Evaluation(
         {
           protocol: request.protocol.id,
@@ -294,19 +296,32 @@ export class Evaluator {
         {
           spawn: () => webWorkerThread(this.#createWorker()),
           listener: {
-            episode: (record) => {
-              traces[record.policy] = record.trace ?? [];
-              transcripts[record.policy] = record.transcripts ?? [];
-            },
+            episode: (record) => (traces[record.policy] = record.trace ?? []),
+            recorded: (policy, _seed, recorded) => (transcripts[policy === 0 ? 0 : 1] = recorded),
           },
         },
       );
       const results = await evaluation.run();
       const [a, b] = traces;
       if (!a || !b) {
-        const reason = results.flatMap((r) => r.failures.map((f) => f.reason))[0] ?? 'it did not finish';
-        this.divergence = undefined;
-        this.failures = [...this.failures, `seed ${seed} could not be replayed: ${reason}`];
+        const failed = results.findIndex((r) => r.failures.length > 0);
+        const reason = results[failed]?.failures[0]?.reason ?? 'it did not finish';
+        const who = this.#lastPolicies[failed]?.label;
+        this.failures = [
+          ...this.failures,
+          `seed ${seed} could not be replayed: ${who ? `${who}: ` : ''}${reason}`,
+        ];
+        // The messages up to the failure are still worth reading side by side, when both sides left some.
+        this.divergence =
+          transcripts[0].length > 0 && transcripts[1].length > 0
+            ? {
+                seed,
+                decisions: Math.min(a?.length ?? 0, b?.length ?? 0),
+                traces: [a ?? [], b ?? []],
+                transcripts,
+                failed: `${who ?? 'a policy'} failed on this seed: ${reason}`,
+              }
+            : undefined;
         return;
       }
       const found = firstDivergence(a, b);
@@ -315,7 +330,7 @@ export class Evaluator {
         seed,
         decisions: Math.min(a.length, b.length),
         traces: [a, b],
-        transcripts: [transcripts[0]!, transcripts[1]!],
+        transcripts,
         ...(found ? { index: found.index } : {}),
         ...(found && where
           ? {

@@ -177,3 +177,46 @@ test('GAMA: the policy answers as the server; its replies are what differ', asyn
     /^Difference 1 of \d+: round 1, turn \d+$/,
   );
 });
+
+test('a policy that fails on the seed: both transcripts up to its failure, the failure said', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto('./');
+  await editor(page);
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('group', { name: 'Sample policies' }).getByRole('button', { name: 'Noop' }).click();
+  await page.getByRole('button', { name: 'Evaluate', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Evaluate' });
+  await panel.getByRole('button', { name: 'Save version' }).click();
+  await expect(panel.getByText(/^Saved version: saved at/)).toBeVisible();
+  await setPolicyCode(
+    page,
+    [
+      'export function act(observation: Observation): Actions {',
+      "  if (observation.turn === 3) throw new Error('boom at turn 3');",
+      '  return null;',
+      '}',
+    ].join('\n'),
+  );
+  await panel.getByLabel('First seed').fill('1');
+  await panel.getByLabel('Last seed').fill('1');
+  await panel.getByRole('button', { name: 'Compare' }).click();
+  await expect(progressText(panel)).toContainText('– done', { timeout: 120_000 });
+  await panel.getByRole('button', { name: 'Find where they differ' }).click();
+  await expect(panel.getByRole('status', { name: 'Divergence' })).toContainText(
+    /On seed 1, current code failed on this seed: policy\.ts:2:\d+: Error: boom at turn 3/,
+    { timeout: 60_000 },
+  );
+  const view = panel.getByRole('region', { name: 'Transcripts side by side' });
+  const first = view.locator('[data-first-difference]');
+  await expect(first).toBeInViewport();
+  // The noop acted on turn 3; the failing policy sent nothing there: its session ended.
+  await expect(first.locator('.side-0')).toContainText(/C→S\s*actions\s*r1 t3\s*noop/);
+  await expect(first.locator('.side-1')).not.toContainText('actions');
+  const sizes = (await view.locator('.head').allTextContents()).map((text) =>
+    Number(/(\d+) messages/.exec(text)![1]),
+  );
+  expect(sizes[1]).toBeGreaterThan(0);
+  expect(sizes[1]).toBeLessThan(sizes[0]!);
+});

@@ -108,6 +108,11 @@ export interface PolicyResult {
 export interface EvaluationListener {
   episode?(record: EpisodeRecord): void;
   failure?(policy: number, failure: EvaluationFailure): void;
+  /**
+   * An episode's transcripts (only with `record`), whether it ended well or not: a policy that failed on
+   * the seed left the messages up to its failure, which are worth reading.
+   */
+  recorded?(policy: number, seed: number, transcripts: Transcript[]): void;
 }
 
 /** Options of `Evaluation`. */
@@ -359,6 +364,7 @@ export class Evaluation {
           return;
         }
         const { outcome, ms } = played;
+        if (outcome.transcripts) this.#options.listener?.recorded?.(policy, seed, outcome.transcripts);
         if (outcome.fault) {
           const { message, location, round, turn } = outcome.fault;
           stop({ kind: 'fault', seed, round, turn, reason: formatLocated(message, location) });
