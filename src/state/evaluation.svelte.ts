@@ -16,6 +16,7 @@ import type { FromEvaluationThread } from '../core/evaluation/messages';
 import { summarise, type Summary } from '../core/evaluation/statistics';
 import type { Protocol } from '../core/protocols/contract';
 import type { EvaluatedPolicySource, TraceStep } from '../core/protocols/evaluation-contract';
+import type { Transcript } from '../core/transcript/model';
 import { loadSavedVersions, storeSavedVersion } from '../storage/evaluation-storage';
 import { EvaluationTabs } from './evaluation-tabs.svelte';
 
@@ -47,10 +48,17 @@ export interface DivergenceReport {
   /** Undefined when both took the same decisions all along. */
   step?: { round: number; turn: number; a?: string; b?: string };
   decisions: number;
-  /** Both policies' decisions on the seed, for the side-by-side view (the first compared policy first). */
+  /** Both policies' decisions on the seed (the first compared policy first). */
   traces: [TraceStep[], TraceStep[]];
   /** Index of the first decision that differs in both traces (undefined when none does). */
   index?: number;
+  /**
+   * Both policies' transcripts of the seed, for the side-by-side view: one per unit when each unit is a
+   * session of its own (MASSim's matches), otherwise one.
+   */
+  transcripts: [Transcript[], Transcript[]];
+  /** One of the two failed on the seed (the reason, in a sentence): the transcripts end there. */
+  failed?: string;
 }
 
 /** What Compare plays the current code against: the saved version, or another tab's code (its id). */
@@ -98,7 +106,8 @@ export class Evaluator {
   /** Other tabs' current code, for Compare. */
   readonly tabs = new EvaluationTabs();
   #restoring: Promise<void> | undefined;
-  divergence = $state<DivergenceReport | undefined>();
+  /** Raw state: the transcripts it holds are read, never changed, and may be long. */
+  divergence = $state.raw<DivergenceReport | undefined>();
   divergenceBusy = $state(false);
   /** Seconds the last run took. */
   seconds = $state(0);
@@ -259,7 +268,10 @@ export class Evaluator {
     this.status = evaluation.cancelled ? 'cancelled' : 'done';
   }
 
-  /** Plays one seed of the last Compare again with every decision kept, and finds where the two part. */
+  /**
+   * Plays one seed of the last Compare again with every decision and every message recorded, and finds
+   * where the two part. Only this replay records transcripts: the evaluation itself keeps none.
+   */
   async findDivergence(seed: number): Promise<void> {
     const request = this.#lastRequest;
     const evaluationOf = request?.protocol.evaluation;
@@ -267,6 +279,7 @@ export class Evaluator {
     this.divergenceBusy = true;
     try {
       const traces: (TraceStep[] | undefined)[] = [undefined, undefined];
+      const transcripts: [Transcript[], Transcript[]] = [[], []];
       const evaluation = new Evaluation(
         {
           protocol: request.protocol.id,
@@ -278,18 +291,37 @@ export class Evaluator {
           workers: 2,
           budgetMs: request.budgetMs,
           trace: true,
+          record: true,
         },
         {
           spawn: () => webWorkerThread(this.#createWorker()),
-          listener: { episode: (record) => (traces[record.policy] = record.trace ?? []) },
+          listener: {
+            episode: (record) => (traces[record.policy] = record.trace ?? []),
+            recorded: (policy, _seed, recorded) => (transcripts[policy === 0 ? 0 : 1] = recorded),
+          },
         },
       );
       const results = await evaluation.run();
       const [a, b] = traces;
       if (!a || !b) {
-        const reason = results.flatMap((r) => r.failures.map((f) => f.reason))[0] ?? 'it did not finish';
-        this.divergence = undefined;
-        this.failures = [...this.failures, `seed ${seed} could not be replayed: ${reason}`];
+        const failed = results.findIndex((r) => r.failures.length > 0);
+        const reason = results[failed]?.failures[0]?.reason ?? 'it did not finish';
+        const who = this.#lastPolicies[failed]?.label;
+        this.failures = [
+          ...this.failures,
+          `seed ${seed} could not be replayed: ${who ? `${who}: ` : ''}${reason}`,
+        ];
+        // The messages up to the failure are still worth reading side by side, when both sides left some.
+        this.divergence =
+          transcripts[0].length > 0 && transcripts[1].length > 0
+            ? {
+                seed,
+                decisions: Math.min(a?.length ?? 0, b?.length ?? 0),
+                traces: [a ?? [], b ?? []],
+                transcripts,
+                failed: `${who ?? 'a policy'} failed on this seed: ${reason}`,
+              }
+            : undefined;
         return;
       }
       const found = firstDivergence(a, b);
@@ -298,6 +330,7 @@ export class Evaluator {
         seed,
         decisions: Math.min(a.length, b.length),
         traces: [a, b],
+        transcripts,
         ...(found ? { index: found.index } : {}),
         ...(found && where
           ? {

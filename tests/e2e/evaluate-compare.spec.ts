@@ -8,8 +8,8 @@ import {
 
 /**
  * Compare in the built page: the saved version is kept across reloads, another tab's current code can be
- * the baseline, and for a chosen seed both policies' decisions open side by side with the first difference
- * highlighted and scrolled to. MASSim with small matches, so the first difference is known: a team that
+ * the baseline, and for a chosen seed both policies' transcripts open side by side with the first difference
+ * highlighted and scrolled to, N and P stepping between the differences. MASSim with small matches, so the first difference is known: a team that
  * skips, against one that skips until step 15 and then moves.
  */
 
@@ -35,7 +35,11 @@ async function openEvaluate(page: Page, teamA: string) {
 const progressText = (panel: ReturnType<Page['getByRole']>) =>
   panel.getByRole('status').filter({ hasText: /episodes/ });
 
-/** Finds where the two differ on seed 1 and checks the side-by-side view. */
+/**
+ * Finds where the two differ on seed 1 and checks the side-by-side view: both matches' transcripts of the
+ * seed, the first match on show, its first different action (agent A1 at step 15) highlighted and
+ * scrolled to; N and P step between the differences (agent A2 at the same step, then later steps).
+ */
 async function expectDivergenceAtStep15(panel: ReturnType<Page['getByRole']>, labels: [RegExp, RegExp]) {
   await panel.getByLabel('Seed', { exact: true }).fill('1');
   await panel.getByRole('button', { name: 'Find where they differ' }).click();
@@ -44,24 +48,43 @@ async function expectDivergenceAtStep15(panel: ReturnType<Page['getByRole']>, la
   await expect(divergence).toContainText('On seed 1, the two first differ on round 1, turn 16', {
     timeout: 60_000,
   });
-  for (const label of labels) {
-    const column = panel.getByRole('region', { name: label });
-    await column.scrollIntoViewIfNeeded();
-    const first = column.locator('li[aria-current="step"]');
-    await expect(first).toHaveCount(1);
-    await expect(first).toContainText('round 1, turn 16');
-    // Scrolled to: visible although 15 rows come before it in a column that shows fewer.
-    await expect(first).toBeInViewport();
-  }
-  await expect(
-    panel.getByRole('region', { name: labels[0] }).locator('li[aria-current="step"]'),
-  ).toContainText('"skip"');
-  await expect(
-    panel.getByRole('region', { name: labels[1] }).locator('li[aria-current="step"]'),
-  ).toContainText('"move"');
+  const view = panel.getByRole('region', { name: 'Transcripts side by side' });
+  await expect(view).toHaveAttribute('data-session', '1');
+  await expect(view.getByLabel('Match')).toHaveValue('0');
+  for (const label of labels) await expect(view.getByRole('heading', { name: label })).toBeVisible();
+  const first = view.locator('[data-first-difference]');
+  await expect(first).toHaveCount(1);
+  await expect(first).toBeInViewport();
+  // Both sides' messages at that place, rendered as the message log renders them.
+  await expect(first.locator('.side-0')).toContainText(/action\s*r1 t15\s*skip/);
+  await expect(first.locator('.side-1')).toContainText(/action\s*r1 t15\s*move/);
+  const status = view.getByRole('status', { name: 'Difference' });
+  await expect(status).toContainText(/^Difference 1 of \d+: round 1, turn 15$/);
+  const total = Number(/of (\d+)/.exec((await status.textContent()) ?? '')![1]);
+  // Both agents of the late mover's team move at steps 15 to 19.
+  expect(total).toBe(10);
+
+  // The keyboard: N to the next difference (the other agent, same step), N again to step 16, P back.
+  const list = view.getByRole('listbox', { name: 'Messages of both transcripts' });
+  await list.focus();
+  await list.press('n');
+  await expect(status).toContainText('Difference 2 of 10: round 1, turn 15');
+  await list.press('n');
+  await expect(status).toContainText('Difference 3 of 10: round 1, turn 16');
+  const selected = list.locator('[role="option"][aria-selected="true"]');
+  await expect(selected).toBeInViewport();
+  await expect(selected.locator('[data-difference]')).toHaveCount(1);
+  await expect(selected.locator('.side-1')).toContainText(/r1 t16\s*move/);
+  await list.press('p');
+  await list.press('p');
+  await expect(status).toContainText('Difference 1 of 10: round 1, turn 15');
+  await expect(view.getByRole('button', { name: /Previous difference/ })).toBeDisabled();
+  // The selected row's messages in full, each side's own.
+  await expect(view.getByRole('group', { name: /^Message of / }).first()).toContainText('"skip"');
+  await expect(view.getByRole('group', { name: /^Message of / }).nth(1)).toContainText('"move"');
 }
 
-test('the saved version is kept across a reload; Compare opens both decision lists side by side', async ({
+test('the saved version is kept across a reload; Compare opens both transcripts side by side', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -86,7 +109,7 @@ test('the saved version is kept across a reload; Compare opens both decision lis
       .first(),
   ).toHaveText('4');
   await expect(panel.getByRole('status', { name: 'Verdict' })).toContainText('4 matches on 2 seeds');
-  await expectDivergenceAtStep15(panel, [/^Decisions of saved version/, /^Decisions of current code/]);
+  await expectDivergenceAtStep15(panel, [/^saved version/, /^current code/]);
 });
 
 test("another tab's current code is a Compare baseline", async ({ context }) => {
@@ -117,7 +140,7 @@ test("another tab's current code is a Compare baseline", async ({ context }) => 
       .first(),
   ).toHaveText('4');
   // The other tab's code is the one that skips throughout.
-  await expectDivergenceAtStep15(panel, [/^Decisions of code of the tab/, /^Decisions of current code/]);
+  await expectDivergenceAtStep15(panel, [/^code of the tab/, /^current code/]);
 });
 
 test('a policy whose allocation fails is reported with the reason; the other policy goes on', async ({

@@ -3,11 +3,13 @@
  * another policy), at most `workers` threads at a time. The owner watches every policy call through the
  * thread's call clock and terminates a thread whose call overruns the budget; a thread that dies (out of
  * memory, crashed) or a policy that throws ends that policy's evaluation with the reason, and the others
- * go on. Results are folded as episodes end: a few numbers per round, never a transcript.
+ * go on. Results are folded as episodes end: a few numbers per round, never a transcript (one is recorded
+ * only when a single seed is replayed for the side-by-side view, `record`).
  */
 import { formatLocated } from '../errors';
 import { POLICY_LOAD_LIMIT_MS } from '../policy/supervisor';
 import type { EpisodeOutcome, EvaluatedPolicySource, TraceStep } from '../protocols/evaluation-contract';
+import type { Transcript } from '../transcript/model';
 import {
   CLOCK_ROUND,
   CLOCK_SLOTS,
@@ -64,6 +66,8 @@ export interface EvaluationPlan {
   startMs?: number;
   /** Keep each decision (for divergence). */
   trace?: boolean;
+  /** Record each episode's transcripts (for the side-by-side view of one seed: never for many). */
+  record?: boolean;
 }
 
 /** Why a policy (or one of its episodes) failed. */
@@ -84,6 +88,7 @@ export interface EpisodeRecord {
   turns: number[];
   ms: number;
   trace?: TraceStep[];
+  transcripts?: Transcript[];
 }
 
 /** Where one policy's evaluation stands. */
@@ -107,6 +112,11 @@ export interface PolicyResult {
 export interface EvaluationListener {
   episode?(record: EpisodeRecord): void;
   failure?(policy: number, failure: EvaluationFailure): void;
+  /**
+   * An episode's transcripts (only with `record`), whether it ended well or not: a policy that failed on
+   * the seed left the messages up to its failure, which are worth reading.
+   */
+  recorded?(policy: number, seed: number, transcripts: Transcript[]): void;
 }
 
 /** Options of `Evaluation`. */
@@ -340,6 +350,7 @@ export class Evaluation {
           seed,
           rounds: this.plan.rounds,
           trace: this.plan.trace ?? false,
+          ...(this.plan.record ? { record: true } : {}),
         });
         if (unsent) {
           this.#ended++;
@@ -357,6 +368,7 @@ export class Evaluation {
           return;
         }
         const { outcome, ms } = played;
+        if (outcome.transcripts) this.#options.listener?.recorded?.(policy, seed, outcome.transcripts);
         if (outcome.fault) {
           const { message, location, round, turn } = outcome.fault;
           stop({ kind: 'fault', seed, round, turn, reason: formatLocated(message, location) });
@@ -385,6 +397,7 @@ export class Evaluation {
           turns: outcome.turns,
           ms,
           ...(outcome.trace ? { trace: outcome.trace } : {}),
+          ...(outcome.transcripts ? { transcripts: outcome.transcripts } : {}),
         });
       }
     } finally {

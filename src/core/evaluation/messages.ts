@@ -24,7 +24,7 @@ export type ToEvaluationThread =
        */
       clock?: SharedArrayBuffer;
     }
-  | { kind: 'play'; id: number; seed: number; rounds: number; trace: boolean };
+  | { kind: 'play'; id: number; seed: number; rounds: number; trace: boolean; record?: boolean };
 
 /** From the thread to its owner. */
 export type FromEvaluationThread =

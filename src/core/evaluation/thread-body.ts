@@ -61,7 +61,7 @@ export function serveEvaluation(port: ThreadPort): void {
       return;
     }
     if (!player || !runtime || !source) return;
-    const { id, seed, rounds, trace } = message;
+    const { id, seed, rounds, trace, record } = message;
     const policyRuntime = runtime;
     const policySource = source;
     const policy: EpisodePolicy = {
@@ -85,7 +85,7 @@ export function serveEvaluation(port: ThreadPort): void {
     const started = performance.now();
     let outcome;
     try {
-      outcome = await player.play({ settings, seed, rounds, trace }, policy);
+      outcome = await player.play({ settings, seed, rounds, trace, ...(record ? { record } : {}) }, policy);
     } catch (error) {
       outcome = { rewards: [], turns: [], error: describeError(error) };
     }

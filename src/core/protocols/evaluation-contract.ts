@@ -7,6 +7,7 @@
  */
 import type { SourceLocation } from '../errors';
 import type { CallOutcome, CallSite, LoadOutcome, PolicySource } from '../policy/types';
+import type { Direction, Transcript } from '../transcript/model';
 import type { PolicyRuntimeApi } from './session-contract';
 
 /** The policy as an episode sees it: loaded fresh for each episode, then called. */
@@ -29,6 +30,11 @@ export interface EpisodeRequest {
   rounds: number;
   /** Keep every decision's actions, to find where two policies diverge. */
   trace: boolean;
+  /**
+   * Record the episode's wire messages as transcripts (for the side-by-side view of one seed). Only ever
+   * asked for a single seed: an evaluation of many seeds keeps none, so its memory does not grow.
+   */
+  record?: boolean;
 }
 
 /** One decision of a traced episode. */
@@ -47,6 +53,11 @@ export interface EpisodeOutcome {
   turns: number[];
   /** Every decision, when asked for. */
   trace?: TraceStep[];
+  /**
+   * The episode's transcripts, when asked for (`record`): one per unit when each unit is a session of its
+   * own (MASSim's matches), otherwise one for the whole episode. Kept even when the episode failed.
+   */
+  transcripts?: Transcript[];
   /** The policy failed (threw, returned something unusable): the episode ended there. */
   fault?: { message: string; round: number; turn: number; location?: SourceLocation };
   /** The environment could not be played (bad settings...): one sentence. */
@@ -68,6 +79,12 @@ export interface ProtocolEvaluation {
   unit: string;
   /** Units a seed always plays (MASSim: two matches, one on each side); absent: the user chooses. */
   unitsPerSeed?: number;
+  /**
+   * The direction the policy's decisions travel on the wire: `c2s` (default) when the policy plays the
+   * client, `s2c` when it answers as the server (GAMA: the simulation connects to the policy's side).
+   * Where two transcripts of a seed first differ in these messages is where the two policies part.
+   */
+  policyDirection?: Direction;
   load(): Promise<EpisodePlayer>;
 }
 

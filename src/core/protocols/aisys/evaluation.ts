@@ -47,7 +47,7 @@ export function createAisysEpisodePlayer(): EpisodePlayer {
         seed: request.seed,
         parallelRuns: settings.parallelRuns ?? true,
         host: { faithfulBugs: settings.faithfulBugs ?? true },
-        record: false,
+        record: request.record ?? false,
         decide: async (batch) => {
           batches++;
           const reply = await decide(batch);
@@ -62,7 +62,12 @@ export function createAisysEpisodePlayer(): EpisodePlayer {
         },
       });
       const outcome = await session.run();
-      const result: EpisodeOutcome = { rewards, turns, ...(trace ? { trace } : {}) };
+      const result: EpisodeOutcome = {
+        rewards,
+        turns,
+        ...(trace ? { trace } : {}),
+        ...(request.record ? { transcripts: [session.transcript] } : {}),
+      };
       if (fault) return { ...result, fault };
       if (outcome.kind === 'policy-error')
         return { ...result, fault: { message: outcome.message, round: batches, turn: 1 } };

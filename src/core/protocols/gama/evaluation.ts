@@ -6,6 +6,7 @@
 import { findScavengerScenario } from '../../envs/scavenger/scenarios';
 import type { PolicyFault } from '../../policy/types';
 import type { EpisodeOutcome, EpisodePlayer, TraceStep } from '../evaluation-contract';
+import { TranscriptRecorder } from '../../transcript/recorder';
 import { playGamaEpisodes } from './episodes';
 import { GAMA_ACT, GamaPolicyRuntime } from './policy-runtime';
 import type { GamaSimulationOptions } from './simulation';
@@ -39,7 +40,11 @@ export function createGamaEpisodePlayer(): EpisodePlayer {
       let calls = 0;
       const trace: TraceStep[] | undefined = request.trace ? [] : undefined;
       const { scenario: _name, ...options } = settings;
+      const recorder = request.record
+        ? new TranscriptRecorder({ protocol: 'gama', meta: { seed: request.seed } })
+        : undefined;
       const results = await playGamaEpisodes({
+        ...(recorder ? { recorder } : {}),
         simulation: { ...options, scenario: scenarioOf(settings), seed: request.seed },
         episodes: request.rounds,
         signal: {
@@ -67,6 +72,7 @@ export function createGamaEpisodePlayer(): EpisodePlayer {
         rewards: complete.map((r) => r.scavengers.reduce((sum, s) => sum + s.reward, 0)),
         turns: complete.map((r) => r.cycles),
         ...(trace ? { trace } : {}),
+        ...(recorder ? { transcripts: [recorder.transcript] } : {}),
       };
       if (fault) return { ...outcome, fault };
       if (complete.length < request.rounds) {

@@ -69,6 +69,8 @@ export const gamaProtocol: Protocol = {
   },
   evaluation: {
     unit: 'episode',
+    // GAMA's simulation is the client: the policy's actions are the server's replies.
+    policyDirection: 's2c',
     load: async () => (await import('./evaluation')).createGamaEpisodePlayer(),
   },
   replay: { load: async () => (await import('./replay')).gamaReplay },

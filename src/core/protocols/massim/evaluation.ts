@@ -11,6 +11,7 @@
  */
 import type { MassimServerConfig } from '../../envs/massim/api';
 import type { PolicyFault, PolicySource } from '../../policy/types';
+import type { Transcript } from '../../transcript/model';
 import type { EpisodeOutcome, EpisodePlayer, EpisodePolicy, TraceStep } from '../evaluation-contract';
 import type { MassimDecide } from './client';
 import type { MassimMatchSetup } from './playground/options';
@@ -78,8 +79,10 @@ export function createMassimEpisodePlayer(): EpisodePlayer {
           policy,
           opponentRuntime,
           request.trace,
+          request.record ?? false,
         );
         if (played.trace) outcome.trace!.push(...played.trace);
+        if (played.transcript) (outcome.transcripts ??= []).push(played.transcript);
         if (played.fault) return { ...outcome, fault: played.fault };
         if (played.error) return { ...outcome, error: played.error };
         outcome.rewards.push(played.score);
@@ -94,6 +97,8 @@ interface MatchOutcome {
   score: number;
   steps: number;
   trace?: TraceStep[];
+  /** The match's messages, when recorded. */
+  transcript?: Transcript;
   fault?: EpisodeOutcome['fault'];
   error?: string;
 }
@@ -109,6 +114,7 @@ async function playMatch(
   policy: EpisodePolicy,
   opponentRuntime: MassimTeamRuntime,
   tracing: boolean,
+  recording: boolean,
 ): Promise<MatchOutcome> {
   const trace: TraceStep[] | undefined = tracing ? [] : undefined;
   const loaded = await policy.load({ team: own, opponent: other, match });
@@ -178,7 +184,7 @@ async function playMatch(
     timing: 'virtual',
     startTime: START_TIME,
     recordWorld: false,
-    recording: { keep: false },
+    recording: { keep: recording },
     onHostEvent: (event) => {
       if (event.kind === 'simulation-end') scores.push(event.scores);
     },
@@ -188,6 +194,7 @@ async function playMatch(
     score: scores.reduce((sum, s) => sum + (s[own] ?? 0), 0),
     steps,
     ...(trace ? { trace } : {}),
+    ...(recording ? { transcript: runner.transcript } : {}),
   };
   if (fault) return { ...result, fault };
   if (error) return { ...result, error };

@@ -84,6 +84,9 @@ export function createRddlsimEpisodePlayer(): EpisodePlayer {
         onPolicyFault: 'stop',
         // The session's own time limit is the real server's; the evaluation budgets each call instead.
         timeLimitSeconds: 0,
+        // A recorded episode's server clock stands still, so the time left it reports is the same for two
+        // policies whose transcripts are read side by side.
+        ...(request.record ? { serverClock: () => 0, meta: { seed: request.seed } } : {}),
         policy: {
           act: async (observation, site) =>
             judge(await policy.call('act', [observation], site), site.round, site.turn),
@@ -101,6 +104,7 @@ export function createRddlsimEpisodePlayer(): EpisodePlayer {
         rewards: counted.map((round) => round.reward),
         turns: counted.map((round) => round.turns),
         ...(trace ? { trace } : {}),
+        ...(request.record ? { transcripts: [session.transcript] } : {}),
       };
       if (fault) return { ...outcome, fault };
       if (counted.length < request.rounds) {

@@ -13,6 +13,7 @@ import {
   withPasswordOf,
   type AisysPlaygroundOptions,
 } from '../../../core/protocols/aisys/playground/options';
+import type { AisysEvaluationSettings } from '../../../core/protocols/aisys/evaluation';
 import { aisysProtocol } from '../../../core/protocols/aisys/protocol';
 import { PROTOCOLS } from '../../../core/protocols/registry';
 import { loadProtocolState, storeProtocolState } from '../../../storage/workspace-storage';
@@ -158,6 +159,15 @@ export class AisysPage implements ProtocolPage {
       used !== undefined &&
       (['agent', 'env', 'pwd', 'url'] as const).every((key) => reading.config[key] === used[key])
     );
+  }
+
+  /**
+   * What Evaluate and Compare play: the environment picked, with the parallel runs and the real server's
+   * bugs as set (each seed one emulated session of as many runs as asked for).
+   */
+  evaluationSettings(): Promise<AisysEvaluationSettings> {
+    const { parallelRuns, faithfulBugs } = this.options;
+    return Promise.resolve({ env: this.#shell.workspace.environment, parallelRuns, faithfulBugs });
   }
 
   shareFragment(): string {
