@@ -19,7 +19,7 @@ import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
 import { readRecording } from '../src/core/session/open-recording';
 import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
-import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
+import type { BridgeStatusListener, KeepingListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { keepLastTranscript, MAX_STORED_TRANSCRIPT_BYTES } from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
@@ -30,6 +30,9 @@ useStorageScope(scopeFromWorkerName(self.name));
 let current: PlaygroundSession | undefined;
 /** Why the last store of a session's transcript failed (the page tells the learner), or undefined. */
 let notKept: string | undefined;
+
+/** Who hears how each store of a session's transcript went (the page's notice), if anyone. */
+let keepingListener: KeepingListener | undefined;
 
 /** Where the bridge connection's statuses go (the page's panel); replaced by each connect. */
 let bridgeListener: BridgeStatusListener | undefined;
@@ -76,6 +79,7 @@ function services(protocol: Protocol, listener: SessionListener): PlaygroundServ
     keepTranscript: async (json, how) => {
       const blob = new Blob([...json], { type: 'application/json' });
       notKept = await keepLastTranscript(blob, MAX_STORED_TRANSCRIPT_BYTES, how?.unfinished ?? false);
+      void keepingListener?.kept(notKept ?? null);
     },
   };
 }
@@ -160,6 +164,9 @@ const api: SessionWorkerApi = {
     return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
   },
   whenKept: () => whenKeepersQuiet().then(() => notKept),
+  watchKeeping(listener) {
+    keepingListener = listener;
+  },
 };
 
 // The default endpoint is the worker global scope.

@@ -75,6 +75,11 @@ export class Session {
   resets = $state(0);
   /** Bumped by every run asked for (a refused run, e.g. broken RDDL, never reaches `run`). */
   runs = $state(0);
+  /**
+   * Why the last store of a live session's transcript failed (while it runs too), or undefined once one
+   * succeeds: the session goes on, and what it recorded is kept in the worker for the export.
+   */
+  keepProblem = $state<string | undefined>();
   /** What the last import found: counts, broken rules, unreadable parts. */
   imported = $state.raw<ImportSummary | undefined>();
   readonly transcript = new TranscriptState();
@@ -216,7 +221,12 @@ export class Session {
   }
 
   #worker(): Comlink.Remote<SessionWorkerApi> {
-    this.#api ??= Comlink.wrap<SessionWorkerApi>(this.#createWorker());
+    if (!this.#api) {
+      this.#api = Comlink.wrap<SessionWorkerApi>(this.#createWorker());
+      void this.#api.watchKeeping(
+        Comlink.proxy({ kept: (problem: string | null) => (this.keepProblem = problem ?? undefined) }),
+      );
+    }
     return this.#api;
   }
 

@@ -41,9 +41,11 @@ async function load(): Promise<{
   flushSync: () => void;
 }> {
   const modules = new ClientModules();
+  const failureUrl = modules.add('storage-failure', readFileSync('src/storage/storage-failure.ts', 'utf8'));
   const activityUrl = modules.add(
     'store-activity',
     readFileSync('src/state/store-activity.svelte.ts', 'utf8'),
+    { '../storage/storage-failure': failureUrl },
   );
   const keepersUrl = modules.add('keepers', KEEPERS);
   const { storeActivity } = (await import(activityUrl)) as { storeActivity: Activity };
