@@ -18,7 +18,7 @@ import type { Protocol } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
 import { readRecording } from '../src/core/session/open-recording';
-import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
+import { setKeepWhileRunningMs, whenKeepersQuiet } from '../src/core/session/transcript-keeper';
 import type { BridgeStatusListener, KeepingListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { keepLastTranscript, MAX_STORED_TRANSCRIPT_BYTES } from '../src/storage/transcript-storage';
@@ -167,6 +167,7 @@ const api: SessionWorkerApi = {
   watchKeeping(listener) {
     keepingListener = listener;
   },
+  setKeepWhileRunning: (ms) => setKeepWhileRunningMs(ms),
 };
 
 // The default endpoint is the worker global scope.

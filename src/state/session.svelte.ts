@@ -215,6 +215,11 @@ export class Session {
     return await this.#api?.whenKept();
   }
 
+  /** How often sessions started from now on store their transcript while running (the benchmark's). */
+  async setKeepWhileRunning(ms: number): Promise<void> {
+    await this.#worker().setKeepWhileRunning(ms);
+  }
+
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
     return (await this.#worker().exportJson()) as Blob | undefined;

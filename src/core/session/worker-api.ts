@@ -68,6 +68,11 @@ export interface SessionWorkerApi {
   whenKept(): Promise<string | undefined>;
   /** Tells `listener` the outcome of every store of a session's transcript from now on (one listener). */
   watchKeeping(listener: KeepingListener): void;
+  /**
+   * How often the sessions started from now on store their transcript while they run, in ms (0: only
+   * when quiet). Only the benchmark changes it.
+   */
+  setKeepWhileRunning(ms: number): void;
 }
 
 /** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */
