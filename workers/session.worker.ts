@@ -21,8 +21,8 @@ import { readRecording } from '../src/core/session/open-recording';
 import { answerReplay } from '../src/core/session/replay-answer';
 import { exportTranscriptFiles } from '../src/core/session/transcript-exports';
 import { parseTranscriptJson } from '../src/core/transcript/json-format';
-import { whenKeepersQuiet } from '../src/core/session/transcript-keeper';
-import type { BridgeStatusListener, SessionWorkerApi } from '../src/core/session/worker-api';
+import { setKeepWhileRunningMs, whenKeepersQuiet } from '../src/core/session/transcript-keeper';
+import type { BridgeStatusListener, KeepingListener, SessionWorkerApi } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { keepLastTranscript, MAX_STORED_TRANSCRIPT_BYTES } from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
@@ -33,6 +33,9 @@ useStorageScope(scopeFromWorkerName(self.name));
 let current: PlaygroundSession | undefined;
 /** Why the last store of a session's transcript failed (the page tells the learner), or undefined. */
 let notKept: string | undefined;
+
+/** Who hears how each store of a session's transcript went (the page's notice), if anyone. */
+let keepingListener: KeepingListener | undefined;
 
 /** Where the bridge connection's statuses go (the page's panel); replaced by each connect. */
 let bridgeListener: BridgeStatusListener | undefined;
@@ -79,6 +82,7 @@ function services(protocol: Protocol, listener: SessionListener): PlaygroundServ
     keepTranscript: async (json, how) => {
       const blob = new Blob([...json], { type: 'application/json' });
       notKept = await keepLastTranscript(blob, MAX_STORED_TRANSCRIPT_BYTES, how?.unfinished ?? false);
+      void keepingListener?.kept(notKept ?? null);
     },
   };
 }
@@ -185,6 +189,10 @@ const api: SessionWorkerApi = {
     }));
   },
   whenKept: () => whenKeepersQuiet().then(() => notKept),
+  watchKeeping(listener) {
+    keepingListener = listener;
+  },
+  setKeepWhileRunning: (ms) => setKeepWhileRunningMs(ms),
 };
 
 // The default endpoint is the worker global scope.

@@ -77,6 +77,11 @@ export class Session {
   resets = $state(0);
   /** Bumped by every run asked for (a refused run, e.g. broken RDDL, never reaches `run`). */
   runs = $state(0);
+  /**
+   * Why the last store of a live session's transcript failed (while it runs too), or undefined once one
+   * succeeds: the session goes on, and what it recorded is kept in the worker for the export.
+   */
+  keepProblem = $state<string | undefined>();
   /** What the last import found: counts, broken rules, unreadable parts. */
   imported = $state.raw<ImportSummary | undefined>();
   readonly transcript = new TranscriptState();
@@ -222,13 +227,23 @@ export class Session {
     return (await this.#worker().exportFiles(format)) as { fileName: string; file: Blob }[];
   }
 
+  /** How often sessions started from now on store their transcript while running (the benchmark's). */
+  async setKeepWhileRunning(ms: number): Promise<void> {
+    await this.#worker().setKeepWhileRunning(ms);
+  }
+
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
     return (await this.#worker().exportJson()) as Blob | undefined;
   }
 
   #worker(): Comlink.Remote<SessionWorkerApi> {
-    this.#api ??= Comlink.wrap<SessionWorkerApi>(this.#createWorker());
+    if (!this.#api) {
+      this.#api = Comlink.wrap<SessionWorkerApi>(this.#createWorker());
+      void this.#api.watchKeeping(
+        Comlink.proxy({ kept: (problem: string | null) => (this.keepProblem = problem ?? undefined) }),
+      );
+    }
     return this.#api;
   }
 

@@ -6,6 +6,7 @@
  */
 import { delMany, getMany, setMany } from 'idb-keyval';
 import { scopedKey } from './storage-scope';
+import { describeStorageFailure, isQuotaExceeded } from './storage-failure';
 
 const KEY = 'protoplay:last-transcript:v2';
 /** Set with the transcript when it was stored while its session was still going (not ended). */
@@ -55,10 +56,9 @@ export async function keepLastTranscript(
       ]);
       return undefined;
     } catch (error) {
-      const quota = error instanceof DOMException && error.name === 'QuotaExceededError';
-      reason = quota
+      reason = isQuotaExceeded(error)
         ? `the browser refused to store its ${size} (storage quota exceeded)`
-        : `the browser could not store it (${error instanceof Error ? error.message : String(error)})`;
+        : describeStorageFailure(error);
     }
   }
   try {

@@ -54,7 +54,8 @@ export async function loadProtocolState(protocol: string, part: string): Promise
   }
 }
 
-/** Stores a protocol's own part (plain data). */
+/** Stores a protocol's own part (plain data); the other tabs of the exercise hear of it like the shell's. */
 export async function storeProtocolState(protocol: string, part: string, data: unknown): Promise<void> {
   await set(protocolKey(protocol, part), data);
+  announceStored();
 }

@@ -193,9 +193,10 @@ test('the server killed mid-simulation: the page says where, and a reload shows 
   // Logins and at least five steps of requests and actions for 4 agents.
   expect(recorded).toBeGreaterThan(4 * 2 * 5);
 
-  // The transcript up to the failure is kept in the page's storage (read from IndexedDB itself): a reload
-  // shows it again.
+  // The transcript up to the failure is kept in the page's storage (read from IndexedDB itself), and the
+  // page says so: nothing is left waiting to be stored. A reload shows it again.
   await expect.poll(() => storedRequests(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(4 * 5);
+  await expect(page.locator('[data-stored="true"]')).toBeAttached({ timeout: 30_000 });
   await page.reload();
   await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
   await expect(messageRows(page).first()).toBeVisible({ timeout: 30_000 });

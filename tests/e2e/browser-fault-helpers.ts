@@ -45,3 +45,73 @@ export function stored(page: Page): Promise<{ messages: number; unfinished: bool
       }),
   );
 }
+
+/** The channel the test's storage quota listens on, in the page and in each of its workers. */
+const QUOTA_CHANNEL = 'protoplay-test-storage-quota';
+
+/**
+ * Makes the page's storage full on demand, in the page and in its workers (the session worker stores a
+ * live session's transcript), the way a real browser reports it: each write is queued by the real
+ * IndexedDB, then its transaction aborts with a `QuotaExceededError` as its `error` (the request's error
+ * event bubbles to the transaction, then `abort` fires), so the product meets the failure on the same
+ * path as over a real quota. Installed before the page's scripts and prepended to the workers' module
+ * scripts (served by the test, with service workers blocked so the requests reach it). `setStorageFull`
+ * switches it; every refused write is counted in the page (`refusedWrites`).
+ */
+export async function installStorageQuota(page: Page): Promise<void> {
+  const script = `(${quotaFault.toString()})(${JSON.stringify(QUOTA_CHANNEL)});\n`;
+  await page.addInitScript({ content: script });
+  await page.route(/\/assets\/[\w.-]*worker[\w.-]*\.js(\?.*)?$/, async (route) => {
+    try {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: script + (await response.text()) });
+    } catch (error) {
+      // A worker started as the test ends (the page is closing) needs no script.
+      if (!page.isClosed()) throw error;
+    }
+  });
+}
+
+/** Fills the storage (`true`) or frees it again, everywhere. */
+export async function setStorageFull(page: Page, full: boolean): Promise<void> {
+  await page.evaluate(([channel, value]) => new BroadcastChannel(channel).postMessage({ full: value }), [
+    QUOTA_CHANNEL,
+    full,
+  ] as const);
+}
+
+/** How many writes the full storage refused so far (in the page and its workers). */
+export function refusedWrites(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as { refusedWrites?: number }).refusedWrites ?? 0);
+}
+
+/** Runs in the page and in every worker, before their own code. */
+function quotaFault(channelName: string): void {
+  const scope = globalThis as typeof globalThis & { refusedWrites?: number };
+  scope.refusedWrites = 0;
+  let full = false;
+  const channel = new BroadcastChannel(channelName);
+  channel.onmessage = (event: MessageEvent<{ full?: boolean; refused?: boolean }>) => {
+    if (typeof event.data.full === 'boolean') full = event.data.full;
+    if (event.data.refused) scope.refusedWrites! += 1;
+  };
+  const refusing = new WeakSet<IDBTransaction>();
+  const refuse = (transaction: IDBTransaction) => {
+    if (refusing.has(transaction)) return;
+    refusing.add(transaction);
+    const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    Object.defineProperty(transaction, 'error', { configurable: true, get: () => quota });
+    scope.refusedWrites! += 1;
+    channel.postMessage({ refused: true });
+    // After the caller has queued all its writes and listens: the transaction then aborts.
+    queueMicrotask(() => transaction.abort());
+  };
+  for (const method of ['put', 'add'] as const) {
+    const original = IDBObjectStore.prototype[method];
+    IDBObjectStore.prototype[method] = function (this: IDBObjectStore, ...args: [unknown, IDBValidKey?]) {
+      const request = original.apply(this, args);
+      if (full) refuse(this.transaction);
+      return request;
+    };
+  }
+}

@@ -32,4 +32,19 @@ describe('the page’s storage activity', () => {
     storeActivity.later(() => Promise.reject(new Error('quota')), 1);
     await expect.poll(() => storeActivity.pending).toBe(0);
   });
+
+  it('remembers why a write failed (the storage quota) until one succeeds', async () => {
+    storeActivity.later(
+      () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')),
+      1,
+    );
+    await expect
+      .poll(() => storeActivity.problem)
+      .toMatch(/storage for this site is full \(storage quota exceeded\)/);
+    expect(storeActivity.pending).toBe(0);
+    storeActivity.later(() => Promise.reject(new Error('disk gone')), 1);
+    await expect.poll(() => storeActivity.problem).toBe('the browser could not store it (disk gone)');
+    storeActivity.later(async () => undefined, 1);
+    await expect.poll(() => storeActivity.problem).toBeUndefined();
+  });
 });

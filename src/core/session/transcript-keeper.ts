@@ -22,6 +22,16 @@ const ENDED: ReadonlySet<SessionStatus> = new Set(['finished', 'stopped', 'faile
 /** How often a running session's transcript is stored, in ms, unless the keeper is told otherwise. */
 export const KEEP_WHILE_RUNNING_MS = 5000;
 
+let keepWhileRunningMs = KEEP_WHILE_RUNNING_MS;
+
+/**
+ * Changes how often keepers made from now on store a running session (0: only when it is quiet). The
+ * product keeps the default; the storage benchmark measures what the stores while running cost.
+ */
+export function setKeepWhileRunningMs(ms: number): void {
+  keepWhileRunningMs = ms;
+}
+
 /** Keepers with a store pending or under way (one worker: one at a time, a replaced one finishing). */
 const busy = new Set<TranscriptKeeper>();
 let quietWaiters: (() => void)[] = [];
@@ -104,7 +114,7 @@ export class TranscriptKeeper {
   }
 
   #tickWhileRunning(): void {
-    const everyMs = this.#options.everyMs ?? KEEP_WHILE_RUNNING_MS;
+    const everyMs = this.#options.everyMs ?? keepWhileRunningMs;
     if (everyMs <= 0 || this.#ticker !== undefined) return;
     this.#ticker = setInterval(() => {
       if (this.#ticking) return;

@@ -16,6 +16,14 @@ export interface BridgeStatusListener {
   status(json: string): void;
 }
 
+/**
+ * Hears how each store of a live session's transcript went (while it runs, every few seconds, and when it
+ * is quiet): `problem` is why it was not stored (the storage quota, too large), or null when it was.
+ */
+export interface KeepingListener {
+  kept(problem: string | null): void;
+}
+
 /** What the session worker exposes. */
 export interface SessionWorkerApi {
   /** Starts a session (dropping whatever was shown). Resolves when it has started, not when it ends. */
@@ -70,6 +78,13 @@ export interface SessionWorkerApi {
    * last store failed (the storage quota, too large), or undefined when it did not.
    */
   whenKept(): Promise<string | undefined>;
+  /** Tells `listener` the outcome of every store of a session's transcript from now on (one listener). */
+  watchKeeping(listener: KeepingListener): void;
+  /**
+   * How often the sessions started from now on store their transcript while they run, in ms (0: only
+   * when quiet). Only the benchmark changes it.
+   */
+  setKeepWhileRunning(ms: number): void;
 }
 
 /** A Blob holding a file (core is type-checked without the DOM's types, so only its shape here). */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TranscriptKeeper, whenKeepersQuiet } from '../../../src/core/session/transcript-keeper';
+import {
+  KEEP_WHILE_RUNNING_MS,
+  setKeepWhileRunningMs,
+  TranscriptKeeper,
+  whenKeepersQuiet,
+} from '../../../src/core/session/transcript-keeper';
 
 describe('keeping a session’s transcript', () => {
   it('says when the store a quiet status asked for has finished', async () => {
@@ -109,5 +114,37 @@ describe('keeping a session’s transcript', () => {
     await expect.poll(() => calls).toBe(2);
     keeper.dispose();
     finish();
+  });
+
+  it('takes the pace of stores while running from the page-wide setting when it is given none', async () => {
+    const stores: boolean[] = [];
+    const make = () =>
+      new TranscriptKeeper({
+        write: () => ['{}'],
+        keep: (_, how) => {
+          stores.push(how.unfinished);
+          return Promise.resolve();
+        },
+      });
+    try {
+      setKeepWhileRunningMs(0);
+      const quietOnly = make();
+      quietOnly.status('running');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stores).toEqual([]);
+      quietOnly.status('finished');
+      await whenKeepersQuiet();
+      expect(stores).toEqual([false]);
+      quietOnly.dispose();
+
+      setKeepWhileRunningMs(15);
+      const often = make();
+      often.status('running');
+      await expect.poll(() => stores.length).toBeGreaterThanOrEqual(3);
+      expect(stores.slice(1).every((unfinished) => unfinished)).toBe(true);
+      often.dispose();
+    } finally {
+      setKeepWhileRunningMs(KEEP_WHILE_RUNNING_MS);
+    }
   });
 });
