@@ -5,7 +5,6 @@
  * string (one string crosses the boundary far faster than thousands of small cloned objects).
  */
 import type { BridgeAddress } from '../bridge/bridge-link';
-import type { ImportInput } from '../protocols/contract';
 import type { ImportSummary, SessionConfig, SessionListener } from '../protocols/session-contract';
 import type { BridgeConnectionStatus, BridgeRoute } from './bridge-route';
 
@@ -23,9 +22,10 @@ export interface SessionWorkerApi {
    * machines; rejects with a located one-line reason when they hold no session.
    */
   open(
-    files: ImportInput[],
+    files: FileToOpen[],
     origin: 'imported' | 'restored',
     listener: SessionListener,
+    progress?: OpeningProgressListener,
   ): Promise<ImportSummary>;
   pause(): void;
   resume(): void;
@@ -58,6 +58,26 @@ export interface SessionWorkerApi {
    * last store failed (the storage quota, too large), or undefined when it did not.
    */
   whenKept(): Promise<string | undefined>;
+}
+
+/**
+ * A file handed to `open`: its bytes, or a Blob (a File the page was given) the worker reads itself, in
+ * chunks when it is big (core is type-checked without the DOM's types, so only the Blob's shape here).
+ */
+export interface FileToOpen {
+  name: string;
+  content: Uint8Array | ReadableFile;
+}
+
+/** The part of a Blob the worker reads. */
+export interface ReadableFile {
+  readonly size: number;
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+/** Hears how far the worker has read a big file, and when it has read and validated all of it. */
+export interface OpeningProgressListener {
+  progress(bytes: number, total: number): void;
 }
 
 /** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */
