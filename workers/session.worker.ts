@@ -14,15 +14,20 @@ import {
   type SessionListener,
   type SessionUpdate,
 } from '../src/core/protocols/session-contract';
-import type { Protocol } from '../src/core/protocols/contract';
+import type { ImportInput, Protocol } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
-import { readRecording } from '../src/core/session/open-recording';
+import { readRecording, readRecordingInChunks } from '../src/core/session/open-recording';
 import { answerReplay } from '../src/core/session/replay-answer';
 import { exportTranscriptFiles } from '../src/core/session/transcript-exports';
 import { parseTranscriptJson } from '../src/core/transcript/json-format';
 import { setKeepWhileRunningMs, whenKeepersQuiet } from '../src/core/session/transcript-keeper';
-import type { BridgeStatusListener, KeepingListener, SessionWorkerApi } from '../src/core/session/worker-api';
+import type {
+  BridgeStatusListener,
+  KeepingListener,
+  ReadableFile,
+  SessionWorkerApi,
+} from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import { keepLastTranscript, MAX_STORED_TRANSCRIPT_BYTES } from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
@@ -60,6 +65,32 @@ const bridge = new BridgeHolder({
   },
   onStatus: (status) => bridgeListener?.status(JSON.stringify(status)),
 });
+
+/**
+ * From this size a file whose format reads it in chunks is shown while it is read: the first chunk is on
+ * screen at once, however big the file. Smaller files are read whole (a few milliseconds).
+ */
+const CHUNKED_FROM_BYTES = 4 << 20;
+/** What detection looks at: the first bytes of a file. */
+const DETECTION_BYTES = 64 << 10;
+/** The first chunk is small, so the first slice reaches the page soon; the others are larger. */
+const FIRST_CHUNK_BYTES = 256 << 10;
+const CHUNK_BYTES = 1 << 20;
+
+/** Counts the opened files: a file being read in chunks stops once another is opened. */
+let openings = 0;
+
+/** A Blob's bytes, chunk by chunk, while `wanted()` says they are. */
+async function* chunksOf(file: ReadableFile, wanted: () => boolean): AsyncGenerator<Uint8Array> {
+  let at = 0;
+  let length = FIRST_CHUNK_BYTES;
+  while (at < file.size && wanted()) {
+    const end = Math.min(file.size, at + length);
+    yield new Uint8Array(await file.slice(at, end).arrayBuffer());
+    at = end;
+    length = CHUNK_BYTES;
+  }
+}
 
 /** Dedicated workers have requestAnimationFrame in Chromium and Firefox; elsewhere a frame's worth of time. */
 const nextFrame: (callback: () => void) => void =
@@ -105,6 +136,7 @@ function reportFailedStart(listener: SessionListener, error: unknown): void {
 
 const api: SessionWorkerApi = {
   async start(config, listener) {
+    openings++;
     replaceCurrent();
     try {
       const protocol = findProtocol(config.protocol);
@@ -116,6 +148,7 @@ const api: SessionWorkerApi = {
     }
   },
   async startBridged(config, route, listener) {
+    openings++;
     replaceCurrent();
     try {
       const protocol = findProtocol(config.protocol);
@@ -132,16 +165,50 @@ const api: SessionWorkerApi = {
     return bridge.connect(address);
   },
   bridgeDisconnect: () => bridge.disconnect(),
-  async open(files, origin, listener) {
+  async open(files, origin, listener, progress) {
+    const opening = ++openings;
+    const name = files.length === 1 ? files[0]!.name : undefined;
+    const big = files.length === 1 ? files[0]!.content : undefined;
+    if (big && !(big instanceof Uint8Array) && big.size >= CHUNKED_FROM_BYTES) {
+      let chunked;
+      try {
+        const start = new Uint8Array(await big.slice(0, DETECTION_BYTES).arrayBuffer());
+        chunked = await readRecordingInChunks(
+          { name: name!, size: big.size, start, chunks: chunksOf(big, () => opening === openings) },
+          PROTOCOLS,
+          (read) => progress?.progress(read.bytes, read.total),
+        );
+      } catch (error) {
+        throw new Error(describeError(error), { cause: error });
+      }
+      if (chunked) {
+        const runner = await runnerOf(chunked.protocol);
+        replaceCurrent();
+        // The session is on screen from its first chunk on; its summary comes once all of it is read.
+        current = runner.show(
+          { transcript: chunked.transcript, origin, name: name!, growing: chunked.growing },
+          services(chunked.protocol, listener),
+        );
+        return chunked.summary;
+      }
+    }
+    const inputs: ImportInput[] = await Promise.all(
+      files.map(async (file) => ({
+        name: file.name,
+        bytes:
+          file.content instanceof Uint8Array
+            ? file.content
+            : new Uint8Array(await file.content.slice(0, file.content.size).arrayBuffer()),
+      })),
+    );
     let opened;
     try {
-      opened = readRecording(files, PROTOCOLS);
+      opened = readRecording(inputs, PROTOCOLS);
     } catch (error) {
       throw new Error(describeError(error), { cause: error });
     }
     const runner = await runnerOf(opened.protocol);
     replaceCurrent();
-    const name = files.length === 1 ? files[0]!.name : undefined;
     // The first slice of the session goes to the page before it is validated: a big recording is on
     // screen (log and charts) while its violations are still being looked for.
     current = runner.show(

@@ -1,24 +1,35 @@
 /**
- * How fast a big recording opens in the page and how smooth the page stays meanwhile: an rddlsim wire
- * stream of about 100,000 messages (a recorded session's rounds repeated, see
- * bench/inspect/big-recording.ts) is opened through the page's Import dialog of the production build in
- * Chromium, and the time from handing over the file to the first drawn chart (the "Total reward per round"
- * chart with its points) is measured, while a PerformanceObserver records the page's long tasks (main-thread
- * tasks over 50 ms). The baseline, in the same run, is a file a tenth of the size. Times are wall clock and
- * grow on a loaded machine; the long tasks say whether the main thread was blocked.
+ * How fast a big recording opens in the page and how smooth the page stays meanwhile. Recordings of
+ * RDDLSim (a wire stream: a recorded session's rounds repeated, see bench/inspect/big-recording.ts) and
+ * MASSim (a merged timeline: the recorded basic run's steps repeated, see
+ * bench/inspect/big-massim-timeline.ts) of 100,000 messages and of 50 MB are opened through the page's
+ * Import dialog of the production build in Chromium. Measured from handing over the file: the first drawn
+ * chart (RDDLSim: a point of "Total reward per round"; MASSim: the scores per step), the whole import
+ * (the page says "Opened": read, validated and summed up), and the page's long tasks meanwhile (main-thread
+ * tasks over 50 ms, from a PerformanceObserver): how many, the longest, and their total. The baseline, in
+ * the same run, is a 1,000-message recording of the same protocol. Times are wall clock and grow on a
+ * loaded machine; the long tasks say whether the main thread was blocked.
+ *
+ * `IMPORT_MESSAGES` (default 100000) and `IMPORT_MB` (default 50) size the big files, `IMPORT_REPEATS`
+ * (default 1) repeats each import in a fresh page (the median is printed), `IMPORT_PROTOCOLS` picks
+ * `rddlsim`, `massim` or both (default).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { sharedPath } from '../../tests/cli/shared-folder';
 import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
+import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
-/** Messages in the big file (`IMPORT_MESSAGES`); its size follows (a real session's messages, ~0.8 kB each). */
 const BIG_MESSAGES = Number(process.env.IMPORT_MESSAGES ?? 100_000);
-const REPEATS = 2;
+const BIG_BYTES = Number(process.env.IMPORT_MB ?? 50) * 1e6;
+const BASELINE_MESSAGES = 1000;
+const REPEATS = Number(process.env.IMPORT_REPEATS ?? 1);
+const PROTOCOLS = (process.env.IMPORT_PROTOCOLS ?? 'rddlsim,massim').split(',');
 
 /** Records the page's long tasks from the moment it loads (as text: the page has no bundler helpers). */
 const OBSERVER_SCRIPT = `
@@ -28,35 +39,116 @@ const OBSERVER_SCRIPT = `
   }).observe({ type: 'longtask', buffered: true });
 `;
 
+/** What one import cost. */
 interface ImportFigures {
-  ms: number;
+  firstChartMs: number;
+  totalMs: number;
   longTasks: number;
   longestTaskMs: number;
   longTaskMs: number;
 }
 
-async function importOnce(page: Page, path: string): Promise<ImportFigures> {
+/** A recording of one protocol, written to a file of about so many messages or bytes. */
+interface Recording {
+  protocol: string;
+  /** Writes about `bytes` bytes to `path`; resolves with the file's size. */
+  write(path: string, bytes: number): Promise<number>;
+  count(path: string): Promise<number>;
+  /** A page condition: the first chart is drawn. */
+  firstChart: string;
+}
+
+const rddlsim: Recording = {
+  protocol: 'RDDLSim',
+  async write(path, bytes) {
+    const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
+    return (await writeBigRddlsimStream(recorded, path, bytes)).size;
+  },
+  // One message ends with each NUL byte.
+  count: async (path) => (await readFile(path)).reduce((sum, byte) => sum + (byte === 0 ? 1 : 0), 0),
+  firstChart: `document.querySelector('[aria-label="Total reward per round"] [aria-label^="Round "]') !== null`,
+};
+
+const massim: Recording = {
+  protocol: 'MASSim',
+  async write(path, bytes) {
+    const recorded = await readFile(sharedPath('conformance/massim/basic/all.timeline.jsonl'), 'utf8');
+    return (await writeBigMassimTimeline(recorded, path, bytes)).size;
+  },
+  // One line per message (the recorder writes no other lines in a merged timeline).
+  count: async (path) =>
+    (await readFile(path, 'utf8')).split('\n').filter((line) => line.includes('"dir"')).length,
+  firstChart: `(() => { const path = document.querySelector('[aria-label="Scores per step"] path'); return !!path && (path.getAttribute('d') ?? '').length > 10; })()`,
+};
+
+async function importOnce(page: Page, path: string, recording: Recording): Promise<ImportFigures> {
   await page.getByRole('button', { name: 'Import…' }).click();
   const start = await page.evaluate(() => performance.now());
   await page.getByLabel('Open a file').setInputFiles(path);
-  // The first chart: a bar of the total reward per round is drawn.
-  await page.waitForFunction(
-    `document.querySelector('[aria-label="Total reward per round"] [aria-label^="Round "]') !== null`,
+  const firstChart = await page.waitForFunction(
+    `(${recording.firstChart}) ? performance.now() : false`,
     undefined,
     { polling: 50, timeout: 600_000 },
   );
-  return page.evaluate((from) => {
-    const end = performance.now();
-    const tasks = (
-      window as unknown as { longTasks: { start: number; duration: number }[] }
-    ).longTasks.filter((task) => task.start + task.duration >= from && task.start <= end);
-    return {
-      ms: end - from,
-      longTasks: tasks.length,
-      longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
-      longTaskMs: tasks.reduce((sum, task) => sum + task.duration, 0),
-    };
-  }, start);
+  const chartAt = (await firstChart.jsonValue()) as number;
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Opened / })
+    .first()
+    .waitFor({ timeout: 600_000 });
+  return page.evaluate(
+    ({ from, chartAt }) => {
+      const end = performance.now();
+      const tasks = (
+        window as unknown as { longTasks: { start: number; duration: number }[] }
+      ).longTasks.filter((task) => task.start + task.duration >= from && task.start <= end);
+      return {
+        firstChartMs: chartAt - from,
+        totalMs: end - from,
+        longTasks: tasks.length,
+        longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
+        longTaskMs: tasks.reduce((sum, task) => sum + task.duration, 0),
+      };
+    },
+    { from: start, chartAt },
+  );
+}
+
+/** Imports the file `REPEATS` times, each in a fresh page; the medians. */
+async function measure(
+  browser: Browser,
+  url: string,
+  path: string,
+  recording: Recording,
+): Promise<ImportFigures> {
+  const runs: ImportFigures[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    // A fresh page each time: the previous import's views and stored transcript are not measured.
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.addInitScript(OBSERVER_SCRIPT);
+    await page.goto(url);
+    await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
+    await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
+    // The start-up's own work (the editor, the workers' boot) is over before the import starts.
+    await page.waitForTimeout(1000);
+    runs.push(await importOnce(page, path, recording));
+    await page.close();
+  }
+  const of = (key: keyof ImportFigures) => median(runs.map((run) => run[key]));
+  return {
+    firstChartMs: of('firstChartMs'),
+    totalMs: of('totalMs'),
+    longTasks: of('longTasks'),
+    longestTaskMs: of('longestTaskMs'),
+    longTaskMs: of('longTaskMs'),
+  };
+}
+
+/** Writes a file of about `messages` messages: a small one tells the size of a message. */
+async function writeMessages(recording: Recording, path: string, messages: number): Promise<number> {
+  await recording.write(path, 2e6);
+  const perMessage = (await stat(path)).size / (await recording.count(path));
+  return recording.write(path, messages * perMessage);
 }
 
 export default async function () {
@@ -65,51 +157,67 @@ export default async function () {
   const server = await startPreview();
   const browser = await launchChromium();
   try {
-    const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
-    const texts = recorded.filter((m) => m.kind === 'data').map((m) => m.text ?? '');
-    const bytesPerMessage = texts.reduce((sum, t) => sum + Buffer.byteLength(t) + 1, 0) / texts.length;
-    const bigBytes = BIG_MESSAGES * bytesPerMessage;
-    const files = [
-      { label: 'baseline (a tenth)', path: join(dir, 'small.log'), bytes: bigBytes / 10 },
-      { label: 'big', path: join(dir, 'big.log'), bytes: bigBytes },
-    ];
     const rows: (string | number)[][] = [];
-    for (const file of files) {
-      const { size } = await writeBigRddlsimStream(recorded, file.path, file.bytes);
-      const messages = (await readFile(file.path)).reduce((count, byte) => count + (byte === 0 ? 1 : 0), 0);
-      const runs: ImportFigures[] = [];
-      for (let i = 0; i < REPEATS; i++) {
-        // A fresh page each time: the previous import's views and stored transcript are not measured.
-        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-        await page.addInitScript(OBSERVER_SCRIPT);
-        await page.goto(server.url);
-        await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
-        await page
-          .getByRole('textbox', { name: 'Policy code' })
-          .waitFor({ state: 'attached', timeout: 60_000 });
-        await page.waitForTimeout(1000);
-        runs.push(await importOnce(page, file.path));
-        await page.close();
+    const ratios: string[] = [];
+    for (const recording of [rddlsim, massim].filter((r) => PROTOCOLS.includes(r.protocol.toLowerCase()))) {
+      const name = recording.protocol.toLowerCase();
+      const files = [
+        {
+          label: `baseline (${BASELINE_MESSAGES.toLocaleString('en')} messages)`,
+          messages: BASELINE_MESSAGES,
+        },
+        { label: `${BIG_MESSAGES.toLocaleString('en')} messages`, messages: BIG_MESSAGES },
+        { label: `${BIG_BYTES / 1e6} MB`, bytes: BIG_BYTES },
+      ];
+      let baseline: ImportFigures | undefined;
+      let baselineMessages = 1;
+      for (const [i, file] of files.entries()) {
+        const path = join(dir, `${name}-${i}.${name === 'massim' ? 'timeline.jsonl' : 'log'}`);
+        const size =
+          file.messages !== undefined
+            ? await writeMessages(recording, path, file.messages)
+            : await recording.write(path, file.bytes);
+        const messages = await recording.count(path);
+        const figures = await measure(browser, server.url, path, recording);
+        await rm(path);
+        rows.push([
+          recording.protocol,
+          file.label,
+          messages,
+          (size / 1e6).toFixed(1),
+          figures.firstChartMs,
+          figures.totalMs,
+          figures.longTasks,
+          figures.longestTaskMs,
+          figures.longTaskMs,
+        ]);
+        if (!baseline) {
+          baseline = figures;
+          baselineMessages = messages;
+          continue;
+        }
+        ratios.push(
+          `${recording.protocol} ${file.label} / baseline: ${(messages / baselineMessages).toFixed(0)}x the messages, ` +
+            `first chart ${(figures.firstChartMs / baseline.firstChartMs).toFixed(2)}x, ` +
+            `whole import ${(figures.totalMs / baseline.totalMs).toFixed(1)}x the time`,
+        );
       }
-      rows.push([
-        file.label,
-        messages,
-        (size / 1e6).toFixed(1),
-        median(runs.map((r) => r.ms)),
-        median(runs.map((r) => r.longTasks)),
-        median(runs.map((r) => r.longTaskMs)),
-        median(runs.map((r) => r.longestTaskMs)),
-      ]);
     }
-    const base = rows[0]!;
-    const big = rows[1]!;
-    printTable(`Importing an rddlsim recording in the page until the first chart (median of ${REPEATS})`, [
-      ['file', 'messages', 'MB', 'ms to first chart', 'long tasks', 'long-task ms', 'longest task ms'],
+    printTable(`Importing a recording in the page (median of ${REPEATS}; ms from handing over the file)`, [
+      [
+        'protocol',
+        'file',
+        'messages',
+        'MB',
+        'first chart ms',
+        'whole import ms',
+        'tasks > 50 ms',
+        'longest task ms',
+        'long-task ms',
+      ],
       ...rows,
     ]);
-    console.log(
-      `big / baseline: ${(Number(big[3]) / Number(base[3])).toFixed(1)}x the time for ${(Number(big[1]) / Number(base[1])).toFixed(1)}x the messages`,
-    );
+    for (const line of ratios) console.log(line);
   } finally {
     await browser.close();
     stopPreview(server);

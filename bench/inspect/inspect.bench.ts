@@ -1,8 +1,9 @@
 /**
  * `protoplay inspect` on big rddlsim streams (one sound session of a real recording's rounds, generated in
- * a temporary folder): MB/s and peak resident memory of the command run as a child process, reading the
- * file in chunks (what it does from 64 MiB) next to reading it whole (what it did before: the same
- * `inspectRecording` over the whole file's bytes), both measured in the same run.
+ * a temporary folder and deleted afterwards): MB/s and peak resident memory of the command run as a child
+ * process, reading the file in chunks (what it does from 64 MiB) next to reading it whole (what it did
+ * before: the same `inspectRecording` over the whole file's bytes), both measured in the same run. 100 MB
+ * by default; `--size 1g` for the full-size file (reading it whole then fails: V8's longest string).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,8 +14,23 @@ import { printTable } from '../lib';
 import { writeBigRddlsimStream } from './big-recording';
 
 const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
-/** File sizes in bytes; `BENCH_INSPECT_SIZES=5e6` for a quick run. */
-const SIZES = (process.env.BENCH_INSPECT_SIZES ?? '100e6,1e9').split(',').map(Number);
+/** A size as `100m`, `1g`, `5e6` or `5000000`, in bytes. */
+function bytesOf(size: string): number {
+  const match = /^([\d.e+]+)\s*([kmg]?)b?$/i.exec(size.trim());
+  const value = match ? Number(match[1]) : NaN;
+  if (!match || !Number.isFinite(value)) throw new Error(`not a size: '${size}' (say 100m, 1g or 5e6)`);
+  return value * { '': 1, k: 1e3, m: 1e6, g: 1e9 }[match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+}
+
+/**
+ * File sizes in bytes: `npm run bench -- inspect --size 1g` (several: `--size 100m,1g`), or
+ * `BENCH_INSPECT_SIZES`; 100 MB by default (1 GB takes minutes and a GB of disk).
+ */
+function sizes(): number[] {
+  const flag = process.argv.indexOf('--size');
+  const list = flag >= 0 ? process.argv[flag + 1] : process.env.BENCH_INSPECT_SIZES;
+  return (list ?? '100m').split(',').map(bytesOf);
+}
 
 /** Prints the process's peak resident memory when it exits. */
 const PEAK = `process.on('exit',()=>process.stderr.write('\\npeak-rss-kib '+process.resourceUsage().maxRSS+'\\n'))`;
@@ -73,7 +89,7 @@ export default async function inspectBench(): Promise<void> {
     const rows: (string | number)[][] = [
       ['file', 'path', 'MB/s', 'peak RSS MiB', 'time s', 'vs whole', 'note'],
     ];
-    for (const bytes of SIZES) {
+    for (const bytes of sizes()) {
       const file = join(dir, `big-${bytes}.log`);
       const { size } = await writeBigRddlsimStream(recorded, file, bytes);
       const mb = size / 1e6;

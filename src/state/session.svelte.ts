@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { PolicyFault } from '../core/policy/types';
-import type { ImportInput, Protocol } from '../core/protocols/contract';
+import type { Protocol } from '../core/protocols/contract';
 import { findProtocol } from '../core/protocols/registry';
 import type {
   ImportSummary,
@@ -12,13 +12,16 @@ import type {
 } from '../core/protocols/session-contract';
 import type { BridgeAddress } from '../core/bridge/bridge-link';
 import type { BridgeConnectionStatus, BridgeRoute } from '../core/session/bridge-route';
-import type { SessionWorkerApi } from '../core/session/worker-api';
+import type { FileToOpen, SessionWorkerApi } from '../core/session/worker-api';
 import type { ReplayAnswer, ReplaySetup } from '../core/protocols/replay';
 import type { TranscriptExport } from '../core/session/transcript-exports';
 import { TranscriptState } from './transcript.svelte';
 
 /** The shortest time between two refreshes of the views while a session reports (10 per second). */
 const VIEW_REFRESH_MS = 100;
+
+/** The longest stretch of applying updates before the views take them in and the page paints. */
+const APPLY_BUDGET_MS = 4;
 
 /** A refresh of the views waiting for its time (a timer) and then its frame. */
 interface ScheduledRefresh {
@@ -174,19 +177,23 @@ export class Session {
 
   /**
    * Opens the files of a recording (or a stored transcript) in every view, stopping any running session:
-   * the worker reads, validates and shows it. Resolves with what it found; rejects with a one-line,
-   * located reason when the files hold no session.
+   * the worker reads, validates and shows it (a big file from its first chunk on, while the rest is read:
+   * `onProgress` hears how far). Resolves with what it found; rejects with a one-line, located reason when
+   * the files hold no session.
    */
-  async open(files: readonly OpenedFile[], origin: 'imported' | 'restored'): Promise<ImportSummary> {
-    const inputs: ImportInput[] = await Promise.all(
-      files.map(async ({ name, content }) => ({
-        name,
-        bytes: content instanceof Uint8Array ? content : new Uint8Array(await content.arrayBuffer()),
-      })),
-    );
+  async open(
+    files: readonly OpenedFile[],
+    origin: 'imported' | 'restored',
+    onProgress?: (bytes: number, total: number) => void,
+  ): Promise<ImportSummary> {
+    // Files go as they are: the worker reads them (a File crosses without its bytes being copied).
+    const inputs: FileToOpen[] = files.map(({ name, content }) => ({ name, content }));
     const listener = this.#listener();
-    const buffers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
-    const summary = await this.#worker().open(Comlink.transfer(inputs, buffers), origin, listener);
+    const buffers = files.flatMap(({ content }) =>
+      content instanceof Uint8Array ? [content.buffer as ArrayBuffer] : [],
+    );
+    const progress = onProgress && Comlink.proxy({ progress: onProgress });
+    const summary = await this.#worker().open(Comlink.transfer(inputs, buffers), origin, listener, progress);
     this.imported = origin === 'imported' ? summary : undefined;
     return summary;
   }
@@ -283,14 +290,28 @@ export class Session {
     }, wait);
   }
 
+  /**
+   * Applies the updates waiting, as one change, for at most `APPLY_BUDGET_MS` (a big import's slices
+   * pile up faster than the views take them in); what is left waits for the next frame.
+   */
   #showPending(): void {
     this.#dropPending();
-    this.#lastShown = performance.now();
+    const started = performance.now();
+    this.#lastShown = started;
     const updates = this.#pending;
-    this.#pending = [];
-    this.transcript.batch(() =>
-      updates.forEach((pending) => this.#apply(pending.update, pending.deferredJson)),
-    );
+    let applied = 0;
+    this.transcript.batch(() => {
+      do {
+        const pending = updates[applied++]!;
+        this.#apply(pending.update, pending.deferredJson);
+      } while (applied < updates.length && performance.now() - started < APPLY_BUDGET_MS);
+    });
+    this.#pending = updates.slice(applied);
+    if (this.#pending.length === 0) return;
+    const scheduled: ScheduledRefresh = {};
+    this.#scheduled = scheduled;
+    scheduled.frame = requestAnimationFrame(() => this.#showPending());
+    scheduled.timer = setTimeout(() => this.#showPending(), VIEW_REFRESH_MS);
   }
 
   /** Forgets the scheduled refresh (and, when `updates` is true, the updates waiting for it). */

@@ -173,7 +173,7 @@ export async function inspectStreamed(
  * Drops the per-message rows, per-turn snapshots and notes a reader has built (what a log or a scrubber
  * shows), keeping its position and rounds: a streamed inspection has read what it needs from them.
  */
-function forgetRows(reader: TranscriptReader): void {
+export function forgetRows(reader: TranscriptReader): void {
   for (const rows of [reader.messages, reader.turns, reader.notes])
     if (Array.isArray(rows)) (rows as unknown[]).length = 0;
 }

@@ -153,12 +153,25 @@ export interface PlaygroundSession {
   exportJson(): string[];
 }
 
+/**
+ * A transcript still being read from its file: its messages grow (in place, at the end) until `done`.
+ * A big recording is shown from its first messages on, while the rest is read.
+ */
+export interface TranscriptGrowth {
+  /** True once the whole file has been read: the transcript grows no more. */
+  readonly done: boolean;
+  /** Calls `listener` whenever messages were added, and once more when the reading is done. */
+  onGrow(listener: () => void): void;
+}
+
 /** What the session worker's host says about a transcript it hands to `show`. */
 export interface ShownTranscript {
   transcript: Transcript;
   origin: Exclude<TranscriptOrigin, 'live'>;
   /** The file name, for the status line. */
   name?: string;
+  /** Present while the transcript is still being read: the runner shows what is there and follows. */
+  growing?: TranscriptGrowth;
 }
 
 /** A protocol's emulated sessions and transcript views in the session worker. */

@@ -3,12 +3,13 @@
  * what precedes any damage, validate the session with its protocol's machines, and sum it up for the line
  * the page shows after an import. Pure and protocol-blind: the protocols are handed in.
  */
-import { ProtoplayError } from '../errors';
+import { describeError, ProtoplayError } from '../errors';
 import type { ImportInput, ImportProblem, Protocol } from '../protocols/contract';
-import type { ImportSummary } from '../protocols/session-contract';
-import { importRecording } from '../transcript/import';
-import type { Transcript } from '../transcript/model';
-import { validateTranscript } from '../transcript/validate';
+import { forgetRows } from '../protocols/inspection';
+import type { ImportSummary, TranscriptGrowth } from '../protocols/session-contract';
+import { detectFormats, importRecording, PROTOPLAY_JSON_FORMAT } from '../transcript/import';
+import type { Transcript, TranscriptMessage } from '../transcript/model';
+import { ValidationFold, validateTranscript, type TranscriptViolation } from '../transcript/validate';
 
 /** An opened recording: the session to show, its protocol, and the summary. */
 export interface OpenedRecording {
@@ -54,25 +55,184 @@ export function readRecording(inputs: readonly ImportInput[], protocols: readonl
     const reader = protocol.createReader();
     reader.append(transcript.messages, transcript.annotations);
     const connections = new Set(transcript.messages.map((message) => message.conn));
-    for (const connection of transcript.connections) connections.add(connection.id);
-    return {
-      protocol: protocol.id,
-      format: result.description,
-      sessions: result.transcripts.length,
-      messages: transcript.messages.length,
-      connections: connections.size,
+    return summaryOf(protocol, result.description, result.transcripts.length, transcript, {
+      connections,
       rounds: reader.rounds.length,
-      violations: violations.map((violation) => ({
-        index: violation.index,
-        rule: violation.rule,
-        message: violation.message,
-        conn: violation.conn,
-        ...(violation.channel !== undefined ? { channel: violation.channel } : {}),
-      })),
-      problems: result.problems.map((problem) => ({ ...problem })),
-    };
+      violations,
+      problems: result.problems,
+    });
   };
   return { transcript, protocol, summarise };
+}
+
+function summaryOf(
+  protocol: Protocol,
+  format: string,
+  sessions: number,
+  transcript: Transcript,
+  found: {
+    connections: Set<string>;
+    rounds: number;
+    violations: readonly TranscriptViolation[];
+    problems: readonly ImportProblem[];
+  },
+): ImportSummary {
+  for (const connection of transcript.connections) found.connections.add(connection.id);
+  return {
+    protocol: protocol.id,
+    format,
+    sessions,
+    messages: transcript.messages.length,
+    connections: found.connections.size,
+    rounds: found.rounds,
+    violations: found.violations.map((violation) => ({
+      index: violation.index,
+      rule: violation.rule,
+      message: violation.message,
+      conn: violation.conn,
+      ...(violation.channel !== undefined ? { channel: violation.channel } : {}),
+    })),
+    problems: found.problems.map((problem) => ({ ...problem })),
+  };
+}
+
+/** One file read in chunks: its name, size, first bytes (for detection) and all its bytes, chunk by chunk. */
+export interface ChunkedFile {
+  name: string;
+  size: number;
+  /** At least the first 64 KiB (or the whole file when shorter). */
+  start: Uint8Array;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
+/** How far the reading of a file read in chunks has come. */
+export interface ReadingProgress {
+  bytes: number;
+  total: number;
+  messages: number;
+}
+
+/** A recording being read in chunks: shown as it grows, summed up once read and validated. */
+export interface ChunkedRecording {
+  /** Grows in place until `growing.done`. */
+  transcript: Transcript;
+  protocol: Protocol;
+  growing: TranscriptGrowth;
+  /** Resolves once the whole file is read and validated; a file that cannot be read on is a problem. */
+  summary: Promise<ImportSummary>;
+}
+
+/** Messages handed to the summary's reader at once. */
+const READER_BATCH = 1000;
+
+/**
+ * Reads one file in chunks with its format's streaming reader (`RecordingFormat.stream`), validating and
+ * reading rounds message by message: resolves once the first chunk is read, with a transcript that grows
+ * as the rest is read (the views show it from its first messages on, instead of after the whole file).
+ * The transcript's header (source, meta, connections) is the one the format gives the file's first bytes.
+ * Resolves undefined when the detected format needs its files whole (Protoplay JSON, several files, no
+ * streaming reader); throws a located ProtoplayError when the first chunk holds no message at all.
+ */
+export async function readRecordingInChunks(
+  file: ChunkedFile,
+  protocols: readonly Protocol[],
+  onProgress: (progress: ReadingProgress) => void = () => undefined,
+): Promise<ChunkedRecording | undefined> {
+  const best = detectFormats([{ name: file.name, bytes: file.start }], protocols)[0];
+  const protocol = protocols.find((candidate) => candidate.id === best?.protocol);
+  const format = protocol?.recordingFormats.find((candidate) => candidate.id === best?.format);
+  if (!best || best.format === PROTOPLAY_JSON_FORMAT || !protocol || !format?.stream) return undefined;
+  const head = format.read([{ name: file.name, bytes: file.start }]).transcripts[0];
+  if (!head) return undefined;
+  const transcript: Transcript = {
+    ...head,
+    connections: [...head.connections],
+    messages: [],
+    annotations: [],
+  };
+  const problems: ImportProblem[] = [];
+  const validation = new ValidationFold(protocol);
+  const reader = protocol.createReader({ forgetMessages: true });
+  const connections = new Set<string>();
+  let batch: TranscriptMessage[] = [];
+  const readBatch = () => {
+    reader.append(batch, []);
+    batch = [];
+    forgetRows(reader);
+  };
+  const stream = format.stream(file.name, {
+    message(message) {
+      transcript.messages.push(message);
+      if (!connections.has(message.conn)) {
+        connections.add(message.conn);
+        if (!transcript.connections.some((connection) => connection.id === message.conn))
+          transcript.connections.push({ id: message.conn });
+      }
+      validation.accept(message);
+      batch.push(message);
+      if (batch.length >= READER_BATCH) readBatch();
+    },
+    problem: (problem) => problems.push(problem),
+  });
+  const listeners: (() => void)[] = [];
+  const growing = {
+    done: false,
+    onGrow: (listener: () => void) => void listeners.push(listener),
+  };
+  const grew = () => listeners.forEach((listener) => listener());
+  let bytes = 0;
+  const chunks = file.chunks[Symbol.asyncIterator]();
+  /** Reads the next chunk; false at the end of the file (or where it could not be read on). */
+  const readChunk = async (): Promise<boolean> => {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      problems.push({
+        file: file.name,
+        byte: bytes,
+        message: `the file could not be read on: ${describeError(error)}`,
+      });
+      return false;
+    }
+    if (next.done) return false;
+    stream.push(next.value);
+    bytes += next.value.length;
+    onProgress({ bytes, total: file.size, messages: transcript.messages.length });
+    return true;
+  };
+  const finish = (): ImportSummary => {
+    stream.end();
+    readBatch();
+    growing.done = true;
+    grew();
+    onProgress({ bytes, total: file.size, messages: transcript.messages.length });
+    return summaryOf(protocol, best.description, 1, transcript, {
+      connections,
+      rounds: reader.rounds.length,
+      violations: validation.finish().violations,
+      problems,
+    });
+  };
+  // The first chunk decides: a file whose first chunk holds no message is read whole, to say why.
+  let more = await readChunk();
+  while (more && transcript.messages.length === 0) more = await readChunk();
+  if (transcript.messages.length === 0) {
+    const summary = finish();
+    const problem = summary.problems[0];
+    throw new ProtoplayError(
+      'transcript.import.damaged',
+      problem ? `${problemPlace(problem)}: ${problem.message}` : `${file.name} holds no session`,
+    );
+  }
+  const summary = (async () => {
+    while (more) {
+      grew();
+      more = await readChunk();
+    }
+    return finish();
+  })();
+  return { transcript, protocol, growing, summary };
 }
 
 /**

@@ -7,7 +7,6 @@
 import type { ReplayAnswer, ReplaySetup } from '../protocols/replay';
 import type { TranscriptExport } from './transcript-exports';
 import type { BridgeAddress } from '../bridge/bridge-link';
-import type { ImportInput } from '../protocols/contract';
 import type { ImportSummary, SessionConfig, SessionListener } from '../protocols/session-contract';
 import type { BridgeConnectionStatus, BridgeRoute } from './bridge-route';
 
@@ -33,9 +32,10 @@ export interface SessionWorkerApi {
    * machines; rejects with a located one-line reason when they hold no session.
    */
   open(
-    files: ImportInput[],
+    files: FileToOpen[],
     origin: 'imported' | 'restored',
     listener: SessionListener,
+    progress?: OpeningProgressListener,
   ): Promise<ImportSummary>;
   pause(): void;
   resume(): void;
@@ -87,7 +87,27 @@ export interface SessionWorkerApi {
   setKeepWhileRunning(ms: number): void;
 }
 
-/** A Blob holding a file (core is type-checked without the DOM's types, so only its shape here). */
+/**
+ * A file handed to `open`: its bytes, or a Blob (a File the page was given) the worker reads itself, in
+ * chunks when it is big (core is type-checked without the DOM's types, so only the Blob's shape here).
+ */
+export interface FileToOpen {
+  name: string;
+  content: Uint8Array | ReadableFile;
+}
+
+/** The part of a Blob the worker reads. */
+export interface ReadableFile {
+  readonly size: number;
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+/** Hears how far the worker has read a big file, and when it has read and validated all of it. */
+export interface OpeningProgressListener {
+  progress(bytes: number, total: number): void;
+}
+
+/** A Blob holding a JSON file (core is type-checked without the DOM's types, so only its shape here). */
 export interface JsonFile {
   readonly size: number;
   readonly type: string;

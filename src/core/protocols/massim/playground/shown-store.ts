@@ -55,6 +55,12 @@ export function showMassimTranscript(
   const store = TranscriptStore.fromTranscript(transcript, { packers: [new MassimWorldPacker()] });
   const reader = new MassimTranscriptReader(store, { judgeAgents: transcript.meta.origin !== 'emulated' });
   const view: MassimShown = { store, reader };
+  // A transcript still being read: what was read since goes into the store before each batch of news.
+  const catchUp = () => {
+    for (const connection of transcript.connections) store.addConnection(connection.id, connection.label);
+    for (let i = store.length; i < transcript.messages.length; i++)
+      store.appendMessage(transcript.messages[i]!);
+  };
   return showTranscript(
     shown,
     services,
@@ -63,5 +69,6 @@ export function showMassimTranscript(
       ask: (question, args) => answerMassimQuestion(view, question, args),
       exportJson: () => massimTranscriptJson(view),
     },
+    catchUp,
   );
 }

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PROTOCOLS } from '../../../src/core/protocols/registry';
+import {
+  readRecording,
+  readRecordingInChunks,
+  type ChunkedFile,
+  type ReadingProgress,
+} from '../../../src/core/session/open-recording';
+import { loadRecording } from '../protocols/rddlsim/recordings';
+import { sharedPath } from '../../cli/shared-folder';
+
+/** A real rddlsim session as its wire stream: each message ended by a NUL byte. */
+function wireStream(): Uint8Array {
+  const texts = loadRecording('sysadmin_inst_mdp__1')
+    .messages.filter((m) => m.kind === 'data')
+    .map((m) => `${m.text}\0`);
+  return new TextEncoder().encode(texts.join(''));
+}
+
+/** The file as the worker hands it: its first bytes, then chunks of `size` bytes, each read when asked. */
+function chunked(name: string, bytes: Uint8Array, size: number): ChunkedFile & { asked: () => number } {
+  let asked = 0;
+  return {
+    name,
+    size: bytes.length,
+    start: bytes.subarray(0, 65536),
+    asked: () => asked,
+    chunks: (async function* () {
+      for (let at = 0; at < bytes.length; at += size) {
+        asked++;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        yield bytes.slice(at, at + size);
+      }
+    })(),
+  };
+}
+
+describe('opening a big recording in chunks', () => {
+  it('is on show after its first chunk, grows to the whole session, and sums up as a whole read', async () => {
+    const bytes = wireStream();
+    const whole = readRecording([{ name: 'session.log', bytes }], PROTOCOLS);
+    const file = chunked('session.log', bytes, 4096);
+    const progress: ReadingProgress[] = [];
+    const opened = await readRecordingInChunks(file, PROTOCOLS, (read) => progress.push(read));
+    expect(opened).toBeDefined();
+    // Resolved long before the file is read: the views can show the first messages.
+    expect(opened!.growing.done).toBe(false);
+    expect(file.asked()).toBeLessThan(5);
+    expect(opened!.transcript.messages.length).toBeGreaterThan(0);
+    expect(opened!.transcript.messages.length).toBeLessThan(whole.transcript.messages.length);
+    let grew = 0;
+    opened!.growing.onGrow(() => grew++);
+    const summary = await opened!.summary;
+    expect(opened!.growing.done).toBe(true);
+    expect(grew).toBeGreaterThan(10);
+    expect(opened!.transcript).toEqual(whole.transcript);
+    expect(summary).toEqual(whole.summarise());
+    expect(summary).toMatchObject({ rounds: 3, violations: [], problems: [] });
+    expect(progress.at(-1)).toEqual({
+      bytes: bytes.length,
+      total: bytes.length,
+      messages: whole.transcript.messages.length,
+    });
+    expect(progress.map((p) => p.bytes)).toEqual([...progress.map((p) => p.bytes)].sort((a, b) => a - b));
+  });
+
+  it('finds the broken rules and a last message cut off, located, like a whole read', async () => {
+    const text = new TextDecoder().decode(wireStream()).replace('<round-request', '<round-requesX');
+    const bytes = new TextEncoder().encode(text.slice(0, text.length - 30));
+    const whole = readRecording([{ name: 'cut.log', bytes }], PROTOCOLS).summarise();
+    const opened = await readRecordingInChunks(chunked('cut.log', bytes, 5000), PROTOCOLS);
+    const summary = await opened!.summary;
+    expect(summary.violations[0]).toMatchObject({ index: 2 });
+    expect(summary.problems).toContainEqual({
+      file: 'cut.log',
+      byte: expect.any(Number) as number,
+      message: expect.stringMatching(/ends in the middle/) as string,
+    });
+    expect(summary).toEqual(whole);
+  });
+
+  it('reads a MASSim timeline in chunks to the same messages as a whole read', async () => {
+    const bytes = new Uint8Array(readFileSync(sharedPath('conformance/massim/basic/all.timeline.jsonl')));
+    const whole = readRecording([{ name: 'all.timeline.jsonl', bytes }], PROTOCOLS);
+    const opened = await readRecordingInChunks(chunked('all.timeline.jsonl', bytes, 8192), PROTOCOLS);
+    const summary = await opened!.summary;
+    expect(opened!.protocol.id).toBe(whole.protocol.id);
+    expect(summary.messages).toBe(whole.transcript.messages.length);
+    expect(summary.connections).toBe(whole.summarise().connections);
+    expect(summary.violations).toEqual(whole.summarise().violations);
+    expect(opened!.transcript.messages.map((m) => m.text)).toEqual(
+      whole.transcript.messages.map((m) => m.text),
+    );
+  });
+
+  it('leaves formats that need their files whole to the whole read', async () => {
+    const json = new TextEncoder().encode(
+      JSON.stringify({ ...loadRecording('sysadmin_inst_mdp__1'), format: 'protoplay-transcript' }),
+    );
+    await expect(readRecordingInChunks(chunked('t.json', json, 4096), PROTOCOLS)).resolves.toBeUndefined();
+    const notes = new TextEncoder().encode('hello\n'.repeat(20000));
+    await expect(
+      readRecordingInChunks(chunked('notes.txt', notes, 4096), PROTOCOLS),
+    ).resolves.toBeUndefined();
+  });
+});

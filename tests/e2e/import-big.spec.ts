@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadRecording } from '../core/protocols/rddlsim/recordings';
+import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
+import { status } from './playground-page';
+
+/**
+ * A recording too big to read at once before showing it (an rddlsim wire stream of about 8 MB, a real
+ * session's rounds repeated, with one client message misspelt far into the file): the session is on
+ * screen while the file is still being read, and once all of it is read and checked the summary counts
+ * every message and round, the broken rules, and the unreadable message with where it is.
+ */
+test('a big recording is shown while it is read, then summed up whole with its broken rule', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
+  const file = testInfo.outputPath('big.log');
+  const { rounds } = await writeBigRddlsimStream(recorded, file, 8e6);
+
+  const text = readFileSync(file, 'latin1');
+  // The client's round request of a round near the end misspelt (same length).
+  const at = text.lastIndexOf('<round-request', text.length - 200_000);
+  writeFileSync(file, `${text.slice(0, at)}<round-requesX${text.slice(at + 14)}`, 'latin1');
+  const messages = text.split('\0').length - 1;
+
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  // The first rounds are charted, and the page says how far it has read, before the import is done.
+  await expect(page.getByRole('group', { name: 'Total reward per round' })).toBeVisible({ timeout: 120_000 });
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Opening big\.log: .* read and checked…|^Opened big\.log/ })
+      .first(),
+  ).toBeVisible();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Opened big\.log/ })
+      .first(),
+  ).toBeVisible({
+    timeout: 240_000,
+  });
+  await expect(status(page)).toContainText('showing an imported transcript');
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  // The misspelt message is no rddlsim message: skipped and located; the server's answer to the round
+  // request it should have been then breaks the rules.
+  const kept = messages - 1;
+  await expect(summary).toContainText(`${kept.toLocaleString('en')} messages`);
+  await expect(summary).toContainText(`${rounds.toLocaleString('en')} rounds`);
+  await expect(summary).toContainText(/[1-9]\d* violations?/);
+  await expect(summary).toContainText('1 unreadable part');
+  await expect(summary).toContainText(
+    /big\.log: message \d+ is not an rddlsim message, skipped: [^]*<round-requesX/,
+  );
+  // Every message that was read reached the log.
+  await expect(page.getByRole('region', { name: 'Message log' })).toContainText(
+    `of ${kept.toLocaleString('en')} messages`,
+  );
+});
