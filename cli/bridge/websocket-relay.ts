@@ -51,6 +51,8 @@ export class WebSocketRelay implements RelayChannel {
       this.idle.touch();
       this.link.sendData(this.id, isBinary ? 'bytes' : 'text', data, this.backpressure.sending(data.length));
     });
+    // A target's socket waits paused from its handshake until now (see `connectWebSocket`).
+    this.socket.resume();
   }
 
   fromPage(kind: DataKind, payload: Uint8Array): string | undefined {
@@ -114,6 +116,10 @@ export function connectWebSocket(
     };
     socket.once('open', () => {
       socket.removeAllListeners();
+      // Frames that came with the handshake are read as soon as the socket flows, before the relay listens:
+      // hold them until it starts (a message would be lost, an oversized frame's error would be unheard).
+      socket.pause();
+      socket.on('error', () => undefined);
       resolve(socket);
     });
     socket.once('unexpected-response', (_request, response) =>

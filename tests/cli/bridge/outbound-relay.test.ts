@@ -2,7 +2,9 @@
  * The page opens targets by name through the real client and drives them: a NUL-framed TCP server, an HTTP
  * server that sends no CORS headers (as aisysprojserver), a WebSocket server; several connections at once.
  */
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import type { HttpMessage, SansIoEndpoint, WireData } from '../../../src/core/protocols/contract';
 import { afterTest } from './cleanup';
 import {
@@ -150,5 +152,40 @@ describe('outbound WebSocket relay', () => {
     await peer.until(() => peer.received.length === 2);
     expect(peer.received[0]).toBe('echo:{"type":"step"}');
     expect([...(peer.received[1] as Uint8Array)]).toEqual([0, 1, 2, 255]);
+  });
+
+  it('keeps the frames a server sends with its handshake, and survives an oversized one there', async () => {
+    // A server that speaks first (as a GAMA simulation can): its frames arrive with the handshake's bytes.
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await once(server, 'listening');
+    afterTest(() => closeServer(server));
+    server.on('connection', (socket, request) => {
+      socket.on('error', () => undefined);
+      if (request.url === '/huge') socket.send(Buffer.alloc(4096, 0x61), { binary: false });
+      else for (let n = 1; n <= 3; n++) socket.send(`hello ${n}`);
+    });
+    const port = (server.address() as { port: number }).port;
+    const bridge = await startBridge({
+      targets: [target('talker', 'websocket', port, '/talk'), target('huge', 'websocket', port, '/huge')],
+      limits: { websocketFrameBytes: 1024 },
+    });
+    afterTest(() => bridge.server.close());
+    const page = await connectPage(bridge);
+    afterTest(() => page.close());
+    for (let round = 0; round < 5; round++) {
+      const channel = await page.open('talker');
+      const peer = new RecordingPeer();
+      channel.attach(peer);
+      await peer.until(() => peer.received.length === 3);
+      expect(peer.received).toEqual(['hello 1', 'hello 2', 'hello 3']);
+      channel.close();
+    }
+    const huge = await page.open('huge');
+    expect(await huge.ended).toMatch(/frame cap/);
+    // The bridge is still there.
+    const again = await page.open('talker');
+    const peer = new RecordingPeer();
+    again.attach(peer);
+    await peer.until(() => peer.received.length === 3);
   });
 });

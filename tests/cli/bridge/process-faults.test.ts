@@ -114,9 +114,12 @@ describe('protoplay bridge between a page and misbehaving targets', () => {
     const ws = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await once(ws, 'listening');
     afterTest(() => new Promise((done) => ws.close(done)));
+    // The 100 MiB text frame is made before any page connects and sent as the bytes it is: made on demand,
+    // on a loaded machine it took longer than the bridge's idle timeout to start arriving.
+    const hugeText = Buffer.alloc(100 * MiB, 0x61);
     ws.on('connection', (socket) => {
       socket.on('error', () => undefined);
-      socket.send(Buffer.alloc(100 * MiB, 0x61).toString('latin1'));
+      socket.send(hugeText, { binary: false });
     });
     const wsPort = (ws.address() as { port: number }).port;
 
