@@ -101,7 +101,7 @@ function playAlong(untilStep: number, finish: (socket: Socket) => void): Script 
 }
 
 // Every case starts a policy thread first, which takes a few seconds on a busy machine.
-describe('connect massim against misbehaving servers', { timeout: 30_000 }, () => {
+describe('connect massim against misbehaving servers', () => {
   it('reports that nothing listens (exit 4)', async () => {
     const port = await fakeServer(() => undefined);
     await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));

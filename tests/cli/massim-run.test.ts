@@ -70,7 +70,7 @@ describe('run massim', () => {
     const rewards = transcript.annotations.filter((annotation) => annotation.type === 'reward');
     expect(rewards).toHaveLength(25);
     expect((rewards.at(-1)!.data as { scores: unknown }).scores).toEqual(document.simulations[0]!.scores);
-  }, 60_000);
+  });
 
   it('plays the same match again for the same seed and policies', async () => {
     const play = async (name: string) => {
@@ -95,7 +95,7 @@ describe('run massim', () => {
       .flat()
       .filter((text) => text.includes('"type":"move"'));
     expect(moves.length).toBeGreaterThan(50);
-  }, 60_000);
+  });
 
   it('offers the playground block fetcher, which completes 1-block tasks (a random mover never scores)', async () => {
     let fetched = 0;
@@ -117,7 +117,7 @@ describe('run massim', () => {
       expect(simulations[0]!.scores.B).toBe(0);
     }
     expect(fetched).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it('stops at the first throw of a policy file with a located line (exit 3)', async () => {
     const policy = join(dir, 'throws.ts');
@@ -148,7 +148,7 @@ describe('run massim', () => {
       /^warning: throws\.ts:2:\d+: .*no plan for step 4 \(team A does no_action at step 4\)/,
     );
     expect(skipping.stdout).toMatch(/simulation 1 +A \d+ {2}B \d+\n$/);
-  }, 60_000);
+  });
 
   it('reports a configuration file error as file:line:column for run and serve (exit 1)', async () => {
     const config = join(dir, 'broken.json');

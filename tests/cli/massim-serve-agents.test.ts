@@ -147,7 +147,7 @@ describe('serve massim with hand-written agents', () => {
       ]),
     );
     probe.close();
-  }, 60_000);
+  });
 });
 
 describe('serve massim --pacing real-server', () => {

@@ -116,7 +116,7 @@ describe('connect massim against serve massim', () => {
     const calls = logs.map((log) => /agentA1 team calls (\d+)/.exec((log.data as { text: string }).text));
     expect(Number(calls.find(Boolean)![1])).toBeGreaterThanOrEqual(7);
     expect(servedTranscript.meta).toMatchObject({ match: 1, teams: 'A,B', seed: 5 });
-  }, 60_000);
+  });
 
   it('writes one transcript per match of a three-team round robin from a configuration file', async () => {
     // The contest's configuration format, with a third team and short simulations.
@@ -167,5 +167,5 @@ describe('connect massim against serve massim', () => {
     }
     // Team C sat out the first match and played the next two.
     expect(results[2]!.stdout).toMatch(/simulation 1 +C \d+ {2}\(rank \d\)\nsimulation 2 +C \d+/);
-  }, 60_000);
+  });
 });

@@ -74,7 +74,7 @@ describe('a loaded transcript', () => {
     const whole = createRddlsimReader();
     whole.append(transcript.messages, transcript.annotations);
     await expect
-      .poll(() => state.messages.length, { timeout: 20_000, interval: 20 })
+      .poll(() => state.messages.length, { timeout: 90_000, interval: 20 })
       .toBe(transcript.messages.length);
     expect(state.messages).toEqual(whole.messages);
     expect(state.rounds).toEqual(whole.rounds);

@@ -53,7 +53,7 @@ function supervise(
 
 /** Resolves when every policy thread has exited (terminated threads exit asynchronously). */
 async function allThreadsExited(): Promise<void> {
-  await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 20_000, interval: 20 });
+  await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 90_000, interval: 20 });
 }
 
 function source(code: string): PolicySource {

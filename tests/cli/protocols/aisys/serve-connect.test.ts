@@ -55,7 +55,7 @@ beforeAll(async () => {
     });
     void serverExit.then((code) => reject(new Error(`serve exited early with ${code}`)));
   });
-}, 30_000);
+});
 
 afterAll(async () => {
   server.kill();

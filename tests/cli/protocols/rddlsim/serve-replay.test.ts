@@ -221,6 +221,6 @@ describe('serve with several clients at once', () => {
       replayedAfter.flatMap((step) => step.received).some((text) => text.includes('<session-end>')),
     ).toBe(true);
     // Each session ends when the server has seen its connection close.
-    await vi.waitFor(() => expect(server.endedSessions).toBe(clients.length + 1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(server.endedSessions).toBe(clients.length + 1), { timeout: 90_000 });
   });
 });
