@@ -16,6 +16,7 @@ import {
 import type { AisysEvaluationSettings } from '../../../core/protocols/aisys/evaluation';
 import { aisysProtocol } from '../../../core/protocols/aisys/protocol';
 import { PROTOCOLS } from '../../../core/protocols/registry';
+import { storeActivity } from '../../../state/store-activity.svelte';
 import { loadProtocolState, storeProtocolState } from '../../../storage/workspace-storage';
 import type { ProtocolPage, Shell } from '../adapter';
 import { aisysLinkFragment, aisysOptionsFromLink } from './link';
@@ -77,11 +78,8 @@ export class AisysPage implements ProtocolPage {
   keep(): () => void {
     this.#adoptWorkspace();
     const data = { options: $state.snapshot(this.options), configText: this.configText };
-    const timer = setTimeout(
-      () => void storeProtocolState(aisysProtocol.id, 'settings', data).catch(() => undefined),
-      400,
-    );
-    return () => clearTimeout(timer);
+    // Counted and reported like the shell's work: a refused write (the storage quota) is said in the page.
+    return storeActivity.later(() => storeProtocolState(aisysProtocol.id, 'settings', data), 400);
   }
 
   /**

@@ -197,6 +197,25 @@ describe('GAMA in the playground, through the protocol definition', () => {
     expect(close).toMatchObject({ dir: 's2c', text: 'the policy failed' });
   });
 
+  it('a chunk that never comes back: the close recorded after it is numbered after every message', async () => {
+    const run = recordingServices();
+    // The third scavenger never answers: the chunk's deadline ends it, and the close is recorded here.
+    const code = `export function act(o: Observation, r: number, s: Scavenger): Action | Promise<Action> {
+      return s.number === 3 ? new Promise<Action>(() => undefined) : 'idle';
+    }`;
+    await start(config('C', { cycles: 5 }, { budgetMs: 50, policy: policy(code) }), run.services);
+    expect(await run.ended).toBe('failed');
+    expect(run.last('fault')).toMatchObject({ kind: 'timeout' });
+    const indices = run.messages().map((m) => m.index);
+    expect(indices.length).toBeGreaterThan(1);
+    expect(indices).toEqual(indices.map((_, i) => i));
+    const close = run.messages().at(-1);
+    expect(close).toMatchObject({ kind: 'close', dir: 's2c', text: 'the policy failed' });
+    // The fault hangs off the last message recorded before it, not off the first.
+    const fault = run.annotations().find((a) => a.type === 'error');
+    expect(fault?.index).toBe(close!.index - 1);
+  });
+
   it('a throwing policy fails the session, naming the scavenger', async () => {
     const run = recordingServices();
     const code = `export function act(o: Observation, r: number, s: Scavenger): Action {

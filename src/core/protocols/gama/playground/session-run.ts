@@ -303,14 +303,9 @@ class GamaSessionRun extends GatedRun implements PlaygroundSession {
 
   /** Appends a chunk's news to the transcript, the worlds and the results. */
   #takeNews(news: GamaPlayNews): void {
-    const transcript = this.#recorder.transcript;
-    const shift = news.startedAt - transcript.startedAt;
-    transcript.connections.push(...news.connections);
-    for (const message of news.messages) {
-      message.t += shift;
-      transcript.messages.push(message);
-    }
-    transcript.annotations.push(...news.annotations);
+    // Through the recorder, so that what it records itself later (a close after a failed chunk, the
+    // fault's annotation) is numbered after these messages rather than over them.
+    this.#recorder.adopt(news, news.startedAt - this.#recorder.transcript.startedAt);
     if (this.#history) replayWorldOps(news.worlds, this.#history);
     this.#results.push(...news.results);
     if (news.fault) this.#fail(news.fault.fault, news.fault.owner);
