@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from '../../../../src/core/protocols/massim/strict-json';
+import { findJsonSyntaxError } from '../../../src/core/json/strict-json';
 import { decodeServerFrame } from '../../../../src/core/protocols/massim/codec';
 
 describe('findJsonSyntaxError', () => {
