@@ -15,6 +15,48 @@ const protocolFolders = [
   'cli/protocols',
 ].map((folder) => `${folder}/*/**`);
 
+// What each layer may not import, as `no-restricted-imports` patterns (a later block replaces an earlier
+// one's patterns for the files both match, so the protocol folders' blocks below repeat their layer's).
+const corePatterns = [
+  {
+    group: ['**/state/**', '**/ui/**', '**/app/**', '**/workers/**'],
+    message: 'src/core is below the page: it imports nothing of it.',
+  },
+  {
+    group: ['svelte', 'svelte/*', 'node:*'],
+    message: 'src/core runs in workers, Node and tests alike: no Svelte, no Node-only modules.',
+  },
+];
+const statePatterns = [{ group: ['**/ui/**', '**/app/**'], message: 'State is below the views.' }];
+const layerPatterns = {
+  'src/core/protocols': corePatterns,
+  'src/state/protocols': statePatterns,
+  'src/ui/protocols': [],
+  'cli/protocols': [],
+};
+// A protocol's folders import no other protocol's: what two protocols share lives in shared code.
+const protocolIsolation = protocolIds.flatMap((id) =>
+  Object.entries(layerPatterns).map(([folder, patterns]) => ({
+    files: [`${folder}/${id}/**/*.{ts,svelte}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...patterns,
+            {
+              group: protocolIds
+                .filter((other) => other !== id)
+                .flatMap((other) => [`**/${other}`, `**/${other}/**`]),
+              message: `A protocol's folder imports no other protocol's: move what they share to shared code.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+);
+
 export default ts.config(
   {
     ignores: [
@@ -43,16 +85,7 @@ export default ts.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/state/**', '**/ui/**', '**/app/**', '**/workers/**'],
-              message: 'src/core is below the page: it imports nothing of it.',
-            },
-            {
-              group: ['svelte', 'svelte/*', 'node:*'],
-              message: 'src/core runs in workers, Node and tests alike: no Svelte, no Node-only modules.',
-            },
-          ],
+          patterns: corePatterns,
         },
       ],
     },
@@ -97,10 +130,7 @@ export default ts.config(
   {
     files: ['src/state/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/ui/**', '**/app/**'], message: 'State is below the views.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: statePatterns }],
     },
   },
   {
@@ -117,6 +147,7 @@ export default ts.config(
       ],
     },
   },
+  ...protocolIsolation,
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: ts.parser } },

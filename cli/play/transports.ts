@@ -6,7 +6,13 @@
  * channel the definition's `channelOf` reads. The endpoints they carry do not know which it is; the
  * commands add only what they print.
  */
-import type { HttpMessage, Protocol, SansIoEndpoint, WireData } from '../../src/core/protocols/contract';
+import type {
+  HttpMessage,
+  Protocol,
+  SansIoEndpoint,
+  WireData,
+  WirePeer,
+} from '../../src/core/protocols/contract';
 import { httpSessions } from '../../src/core/session/http-sessions';
 import { recordingEndpoint } from '../../src/core/session/recording-endpoint';
 import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
@@ -102,6 +108,7 @@ async function startServer(
   switch (transport.kind) {
     case 'tcp': {
       const counts = { opened: 0, closed: 0 };
+      const clientTerminator = transport.framing.terminator ?? transport.framing.clientTerminator;
       const server = await TcpServer.start({
         endpoint: countingEndpoint(
           recorder
@@ -111,9 +118,7 @@ async function startServer(
         ) as SansIoEndpoint<Uint8Array, Uint8Array>,
         host,
         port: options.port,
-        ...(transport.framing.terminator !== undefined
-          ? { frameTerminator: transport.framing.terminator }
-          : {}),
+        ...(clientTerminator !== undefined ? { frameTerminator: clientTerminator } : {}),
         limits: options.limits,
         log: options.log,
       });
@@ -175,6 +180,9 @@ async function startServer(
   }
 }
 
+/** A peer with what the TCP server may read of it besides its messages (`ServedPeer`). */
+type LabelledPeer = WirePeer<WireData> & { readonly label?: string; readonly waitingForServer?: boolean };
+
 /** The endpoint, counting the connections it was handed and those that ended. */
 function countingEndpoint(
   endpoint: SansIoEndpoint<WireData, WireData>,
@@ -183,9 +191,16 @@ function countingEndpoint(
   return {
     connect(sink, connection) {
       counts.opened++;
-      const peer = endpoint.connect(sink, connection);
+      const peer: LabelledPeer = endpoint.connect(sink, connection);
       let ended = false;
+      // The TCP server reads the peer's `label` and `waitingForServer` when it needs them: pass them on.
       return {
+        get label() {
+          return peer.label;
+        },
+        get waitingForServer() {
+          return peer.waitingForServer;
+        },
         receive: (data) => peer.receive(data),
         end(reason) {
           if (!ended) counts.closed++;
@@ -202,7 +217,7 @@ function countingEndpoint(
  * (`interrupted`, or the limit's).
  */
 export async function serveUntilStopped(
-  server: PlayServer,
+  server: Pick<PlayServer, 'close'>,
   signal: AbortSignal,
   limit?: { reached: Promise<void>; reason: string },
 ): Promise<void> {

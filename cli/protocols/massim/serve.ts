@@ -2,18 +2,22 @@
  * `protoplay serve massim`: a MASSim server for real agents. Loads the configuration, listens, starts the
  * tournament when the launch setting says, logs logins, ignored frames and every step, prints the scores,
  * writes one transcript per match when recording, and exits when the tournament is over (as the real
- * server does) or on Ctrl-C.
+ * server does) or on Ctrl-C. The server is the command line's TCP server (`listenPlay`), stopped by
+ * `serveUntilStopped` like every `serve`.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MassimServerConfig } from '../../../src/core/envs/massim/api';
 import { MassimHost, type MassimHostEvent } from '../../../src/core/protocols/massim/host';
 import { MassimHostEndpoint } from '../../../src/core/protocols/massim/host-endpoint';
+import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { readTcpLimits } from '../../net/tcp-limit-options';
-import { DEFAULT_TCP_SERVER_LIMITS, describeListenError, TcpServer } from '../../net/tcp-server';
+import { DEFAULT_TCP_SERVER_LIMITS } from '../../net/tcp-server';
+import { listenPlay, serveUntilStopped } from '../../play/transports';
+import { timeOfDay } from '../../report/time-of-day';
 import { agentsOfFirstSimulation, LaunchControl, readLaunchSetting } from './launch-control';
 import { resolveMatchConfig } from './match-config';
 import { SEMANTICS } from './match-config-options';
@@ -107,22 +111,12 @@ export async function serveMassim(
     log,
     onAgentsChanged: () => launchControl.agentsChanged(endpoint.loggedIn),
   });
-  let server: TcpServer;
-  try {
-    server = await TcpServer.start({
-      endpoint,
-      host,
-      port,
-      frameTerminator: 0,
-      limits: { ...limits, maxFrameBytes },
-      log,
-    });
-  } catch (error) {
-    throw new CliError(
-      ExitCode.connection,
-      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
-    );
-  }
+  const server = await listenPlay(massimProtocol, endpoint, {
+    host,
+    port,
+    limits: { ...limits, maxFrameBytes },
+    log,
+  });
   const store = massimHost.store;
   if (recordDir) {
     matchFiles = new MatchFiles({
@@ -140,7 +134,7 @@ export async function serveMassim(
   }
   const teams = config.teams.map((team) => team.name).join(', ');
   io.stdout.write(
-    `MASSim server listening on ${host}:${server.address.port} (${description}; teams ${teams}, ` +
+    `MASSim server listening on ${host}:${server.port} (${description}; teams ${teams}, ` +
       `accounts ${accountExample(config)}; agent timeout ${config.server.agentTimeout} ms` +
       `${record ? `; recording to ${record}` : ''})\n`,
   );
@@ -157,19 +151,23 @@ export async function serveMassim(
     now: context.now,
   });
 
-  const interrupted = new Promise<void>((stop) => {
-    if (context.signal.aborted) stop();
-    context.signal.addEventListener('abort', () => stop(), { once: true });
-  });
-  await Promise.race([done, interrupted]);
-  const wasInterrupted = context.signal.aborted && massimHost.status.phase !== 'finished';
-  launchControl.dispose();
-  if (wasInterrupted) {
-    log('stopping: closing every connection');
-    massimHost.shutdown();
-  }
-  matchFiles?.finish();
-  await server.close();
+  let wasInterrupted = false;
+  await serveUntilStopped(
+    {
+      close: async () => {
+        wasInterrupted = context.signal.aborted && massimHost.status.phase !== 'finished';
+        launchControl.dispose();
+        if (wasInterrupted) {
+          log('stopping: closing every connection');
+          massimHost.shutdown();
+        }
+        matchFiles?.finish();
+        await server.close('the server stopped');
+      },
+    },
+    context.signal,
+    { reached: done, reason: 'the tournament is over' },
+  );
   reporter.stop();
   io.stdout.write(reporter.summary());
   return wasInterrupted ? ExitCode.interrupted : ExitCode.ok;
@@ -181,11 +179,4 @@ function accountExample(config: MassimServerConfig): string {
   const names = config.teams.map((team) => `${team.prefix}${team.name}1..${team.prefix}${team.name}${size}`);
   const passwords = [...new Set(config.teams.map((team) => team.password))];
   return `${names.join(' / ')}, password ${passwords.length === 1 ? passwords[0] : 'as configured'}`;
-}
-
-/** `22:04:12.345`, local time: enough to follow a log. */
-function timeOfDay(ms: number): string {
-  const date = new Date(ms);
-  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
 }

@@ -7,7 +7,8 @@ import type { CommandContext, OptionValues } from '../../command-line/command-sp
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { readTcpLimits } from '../../net/tcp-limit-options';
-import { describeListenError } from '../../net/tcp-server';
+import { serveUntilStopped } from '../../play/transports';
+import { timeOfDay } from '../../report/time-of-day';
 import { RddlLibrary } from './rddl-library';
 import { RddlsimServer } from './server';
 
@@ -40,33 +41,25 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
   };
   let finishedAll: () => void = () => undefined;
   const allDone = new Promise<void>((done) => (finishedAll = done));
-  let server: RddlsimServer;
-  try {
-    server = await RddlsimServer.start({
-      library,
-      host,
-      port,
-      rounds,
-      seed,
-      timeLimitSeconds,
-      monitorExecution: options.flag('monitor'),
-      noHeaderScope,
-      maxMessageBytes,
-      semantics,
-      limits,
-      ...(record ? { recordDir: resolve(io.cwd, record) } : {}),
-      log,
-      onSessionEnd: () => {
-        if (sessionLimit > 0 && server.endedSessions >= sessionLimit) finishedAll();
-      },
-      now: context.now,
-    });
-  } catch (error) {
-    throw new CliError(
-      ExitCode.connection,
-      `cannot listen on ${host}:${port}: ${describeListenError(error)}`,
-    );
-  }
+  const server: RddlsimServer = await RddlsimServer.start({
+    library,
+    host,
+    port,
+    rounds,
+    seed,
+    timeLimitSeconds,
+    monitorExecution: options.flag('monitor'),
+    noHeaderScope,
+    maxMessageBytes,
+    semantics,
+    limits,
+    ...(record ? { recordDir: resolve(io.cwd, record) } : {}),
+    log,
+    onSessionEnd: () => {
+      if (sessionLimit > 0 && server.endedSessions >= sessionLimit) finishedAll();
+    },
+    now: context.now,
+  });
   const { port: boundPort } = server.address;
   io.stdout.write(
     `rddlsim server listening on ${host}:${boundPort} (${instances.length} instances from ${rddlDir}; ` +
@@ -77,21 +70,17 @@ export async function serveRddlsim(values: OptionValues, context: CommandContext
   const checking = new AbortController();
   const checked = library.checkAll((warning) => io.stderr.write(`warning: ${warning}\n`), checking.signal);
 
-  const interrupted = new Promise<void>((stop) => {
-    if (context.signal.aborted) stop();
-    context.signal.addEventListener('abort', () => stop(), { once: true });
-  });
-  await Promise.race([interrupted, allDone]);
-  checking.abort();
-  await checked;
-  await server.close(context.signal.aborted ? 'interrupted' : 'session limit reached');
+  await serveUntilStopped(
+    {
+      close: async (reason) => {
+        checking.abort();
+        await checked;
+        await server.close(reason);
+      },
+    },
+    context.signal,
+    { reached: allDone, reason: 'session limit reached' },
+  );
   log(`stopped after ${server.endedSessions} session(s)`);
   return ExitCode.ok;
-}
-
-/** `22:04:12.345`, local time: enough to follow a log. */
-function timeOfDay(ms: number): string {
-  const date = new Date(ms);
-  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
 }

@@ -1,6 +1,6 @@
 /**
  * The server of `protoplay serve rddlsim`: one emulated rddlsim server process (`RddlsimHost`: session ids,
- * seeds, the no-header flag) behind the command line's TCP server, each connection served concurrently.
+ * seeds, the no-header flag) behind the command line's TCP server (`listenPlay`), each connection served concurrently.
  * Unlike rddlsim's server it binds 127.0.0.1 unless told otherwise, serves many clients at once, and never
  * exits because of one client: where the real server would, that session closes and a note says so. When
  * recording, each session's transcript is written when its connection has ended.
@@ -14,7 +14,10 @@ import {
   type RddlsimSessionEnd,
 } from '../../../src/core/protocols/rddlsim/host-endpoint';
 import { serialiseTranscript } from '../../../src/core/transcript/json-format';
-import { DEFAULT_TCP_SERVER_LIMITS, TcpServer, type TcpServerLimits } from '../../net/tcp-server';
+import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
+import { CliError, ExitCode } from '../../command-line/exit-codes';
+import { DEFAULT_TCP_SERVER_LIMITS, type TcpServerLimits } from '../../net/tcp-server';
+import { listenPlay, type PlayServer } from '../../play/transports';
 import { formatReward } from '../../report/round-report';
 import type { RddlLibrary } from './rddl-library';
 
@@ -52,7 +55,7 @@ export class RddlsimServer {
   readonly #endpoint: RddlsimHostEndpoint;
   readonly #pendingWrites = new Set<Promise<void>>();
   readonly #stamp: string;
-  #tcp: TcpServer | undefined;
+  #tcp: PlayServer | undefined;
   #ended = 0;
 
   private constructor(options: RddlsimServerOptions) {
@@ -92,16 +95,18 @@ export class RddlsimServer {
     });
   }
 
-  /** Starts listening; rejects with the socket error (address in use...) when it cannot. */
+  /** Starts listening; rejects with a `CliError` saying why (the address is in use...) when it cannot. */
   static async start(options: RddlsimServerOptions): Promise<RddlsimServer> {
     const server = new RddlsimServer(options);
-    if (options.recordDir) await mkdir(options.recordDir, { recursive: true });
+    if (options.recordDir) {
+      await mkdir(options.recordDir, { recursive: true }).catch((error: unknown) => {
+        throw new CliError(ExitCode.failure, `cannot create '${options.recordDir}': ${describeError(error)}`);
+      });
+    }
     const limits = options.limits ?? {};
-    server.#tcp = await TcpServer.start({
-      endpoint: server.#endpoint,
+    server.#tcp = await listenPlay(rddlsimProtocol, server.#endpoint, {
       host: options.host,
       port: options.port,
-      frameTerminator: 0,
       limits: {
         ...limits,
         // The host cuts a message at maxMessageBytes as rddlsim does; the transport must let it see that.
@@ -117,7 +122,7 @@ export class RddlsimServer {
 
   /** The bound address and port. */
   get address(): { host: string; port: number } {
-    return this.#tcp!.address;
+    return { host: this.#options.host, port: this.#tcp!.port };
   }
 
   /** Sessions whose connections are still open. */

@@ -41,6 +41,12 @@ export interface StreamFraming {
    * peer that sends too much without it.
    */
   terminator?: number;
+  /**
+   * The byte ending every message a client sends, when only that direction has one (rddlsim: a server in
+   * `<no-header/>` mode sends none): the command line's TCP server then refuses a client that sends too
+   * much without it.
+   */
+  clientTerminator?: number;
 }
 
 /** How a protocol's messages travel. */

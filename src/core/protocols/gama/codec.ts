@@ -5,7 +5,7 @@
  * `Scav. 3;move_ahead`. Every frame is one WebSocket text frame, without terminator.
  */
 import type { ScavengerObservation } from '../../envs/scavenger';
-import { findJsonSyntaxError } from '../massim/strict-json';
+import { findJsonSyntaxError } from '../../json/strict-json';
 import type { GamaMessage, GamaReply } from './messages';
 
 /** A value GAMA's encoder writes. */

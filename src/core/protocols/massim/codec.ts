@@ -7,7 +7,7 @@
  */
 import type { SourceLocation } from '../../errors';
 import type { MassimAction } from '../../envs/massim/api';
-import { findJsonSyntaxError } from './strict-json';
+import { findJsonSyntaxError } from '../../json/strict-json';
 import {
   isOrgJsonNumber,
   javaOptLong,

@@ -2,6 +2,7 @@
  * MASSim framing: every message is UTF-8 JSON followed by exactly one 0 byte, with no length prefix. Frames
  * may be split across reads or packed several to a read, so the splitter below is streaming.
  */
+import { NulSplitter, type OversizeJudge, type OversizePolicy } from '../../transport/nul-framing';
 
 const utf8 = new TextEncoder();
 
@@ -70,22 +71,42 @@ export function countFrameAgainstPacketLimit(
 }
 
 /**
- * Cuts a byte stream into 0-terminated frames. Keeps any unterminated tail until more bytes arrive.
+ * The real server's receive loop as a judge for the shared 0-byte framing: each call counts one frame of
+ * `length` bytes against `maxPacketLength` (`countFrameAgainstPacketLimit`), true when the frame is lost.
+ */
+export function packetLimitJudge(maxPacketLength: number): OversizeJudge {
+  let counter = freshPacketLimitCounter;
+  return (length) => {
+    const counted = countFrameAgainstPacketLimit(counter, length, maxPacketLength);
+    counter = counted.counter;
+    return counted.discarded;
+  };
+}
+
+/**
+ * MASSim's policy for the shared 0-byte framing: with a limit, a frame the real server's receive loop
+ * would lose is skipped (handed on whole, marked `oversize`); without one, every frame is read.
+ */
+export function massimOversizePolicy(maxPacketLength: number | undefined): OversizePolicy {
+  return maxPacketLength === undefined
+    ? { kind: 'none' }
+    : { kind: 'skip', judge: packetLimitJudge(maxPacketLength) };
+}
+
+/**
+ * Cuts a byte stream into 0-terminated frames, reading them one by one: the shared 0-byte framing
+ * (`NulSplitter`) with MASSim's oversize policy. Keeps any unterminated tail until more bytes arrive.
  */
 export class NulFrameSplitter {
-  readonly #limit: number | undefined;
-  /** Bytes of the current, still unterminated frame. */
-  #chunks: Uint8Array[] = [];
-  #pendingLength = 0;
-  #counter = freshPacketLimitCounter;
+  readonly #splitter: NulSplitter;
 
   constructor(options: FrameSplitterOptions = {}) {
-    this.#limit = options.maxPacketLength;
+    this.#splitter = new NulSplitter(massimOversizePolicy(options.maxPacketLength));
   }
 
   /** Bytes received that do not yet form a complete frame. */
   get pendingBytes(): number {
-    return this.#pendingLength;
+    return this.#splitter.pendingLength;
   }
 
   /**
@@ -95,28 +116,11 @@ export class NulFrameSplitter {
    * receive loop).
    */
   push(chunk: Uint8Array, onFrame: (frame: SplitFrame) => boolean | void): Uint8Array | undefined {
-    let start = 0;
-    while (start < chunk.length) {
-      const end = chunk.indexOf(0, start);
-      if (end < 0) {
-        this.#keep(chunk.subarray(start));
-        return undefined;
-      }
-      // A frame wholly inside the chunk is handed out as a view of it, without copying.
-      let bytes: Uint8Array;
-      if (this.#pendingLength === 0) bytes = chunk.subarray(start, end);
-      else {
-        this.#keep(chunk.subarray(start, end));
-        bytes = this.#takePending();
-      }
-      let discarded = false;
-      if (this.#limit !== undefined) {
-        const counted = countFrameAgainstPacketLimit(this.#counter, bytes.length, this.#limit);
-        this.#counter = counted.counter;
-        discarded = counted.discarded;
-      }
-      start = end + 1;
-      if (onFrame({ bytes, discarded }) === false) return chunk.subarray(start);
+    const splitter = this.#splitter;
+    splitter.append(chunk);
+    for (let frame = splitter.next(); frame; frame = splitter.next()) {
+      if (onFrame({ bytes: frame.bytes, discarded: frame.oversize === true }) === false)
+        return splitter.takeRest();
     }
     return undefined;
   }
@@ -126,35 +130,7 @@ export class NulFrameSplitter {
    * exactly as `push` would count it; true when the real server would discard it. Nothing may be pending.
    */
   countWholeFrame(length: number): boolean {
-    if (this.#pendingLength > 0) throw new Error('a whole frame cannot follow an unterminated one');
-    if (this.#limit === undefined) return false;
-    const counted = countFrameAgainstPacketLimit(this.#counter, length, this.#limit);
-    this.#counter = counted.counter;
-    return counted.discarded;
-  }
-
-  #keep(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    this.#chunks.push(bytes.slice());
-    this.#pendingLength += bytes.length;
-  }
-
-  #takePending(): Uint8Array {
-    const chunks = this.#chunks;
-    let bytes: Uint8Array;
-    if (chunks.length === 0) bytes = new Uint8Array(0);
-    else if (chunks.length === 1) bytes = chunks[0]!;
-    else {
-      bytes = new Uint8Array(this.#pendingLength);
-      let offset = 0;
-      for (const part of chunks) {
-        bytes.set(part, offset);
-        offset += part.length;
-      }
-    }
-    this.#chunks = [];
-    this.#pendingLength = 0;
-    return bytes;
+    return this.#splitter.judgeWhole(length);
   }
 }
 

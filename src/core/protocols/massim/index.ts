@@ -4,7 +4,7 @@
  */
 export { NulFrameSplitter, encodeFrame, countFrameAgainstPacketLimit, type SplitFrame } from './framing';
 export { parseOrgJson, javaString, type OrgJsonValue, type OrgJsonError } from './org-json';
-export { findJsonSyntaxError, type JsonSyntaxProblem } from './strict-json';
+export { findJsonSyntaxError, type JsonSyntaxProblem } from '../../json/strict-json';
 export {
   readClientFrame,
   decodeServerFrame,

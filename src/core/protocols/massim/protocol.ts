@@ -8,9 +8,9 @@ import type { Annotation, TranscriptMessage } from '../../transcript/model';
 import type { MessageSummary, RoundSummary, SessionNote, TranscriptReader } from '../reading';
 import type { Protocol, StreamFraming } from '../contract';
 import type { ProtocolMachine } from '../machine';
-import { NulSplitter } from '../rddlsim/framing';
+import { NulSplitter } from '../../transport/nul-framing';
 import { massimClientMachine } from './client-machine';
-import { encodeFrame } from './framing';
+import { encodeFrame, massimOversizePolicy } from './framing';
 import { MASSIM_RECORDING_FORMATS } from './recording-formats';
 import { createMassimServerMachine } from './server-machine';
 import { MASSIM_MESSAGE_TYPES, MassimTranscriptReader } from './reader';
@@ -79,9 +79,10 @@ export function createMassimReader({ forgetMessages = false } = {}): TranscriptR
 /** MASSim's byte streams: every frame ends with one 0 byte, both ways. */
 const massimStreamFraming: StreamFraming = {
   framing: 'nul',
-  splitter: (_dir, options = {}) =>
-    new NulSplitter(options.maxFrameBytes === undefined ? {} : { maxMessageBytes: options.maxFrameBytes }),
+  // A frame over the limit is skipped up to its 0 byte, as the real server's receive loop does.
+  splitter: (_dir, options = {}) => new NulSplitter(massimOversizePolicy(options.maxFrameBytes)),
   encode: encodeFrame,
+  terminator: 0,
 };
 
 /** The MASSim protocol. */

@@ -4,6 +4,7 @@
  * without NUL, simply concatenated, so a receiver must find where each root element ends. Splitters are
  * streaming: feed chunks as they arrive (several messages per chunk, or one message over many chunks).
  */
+import { ByteQueue, NulSplitter as SharedNulSplitter } from '../../transport/nul-framing';
 
 /** How one message was delimited: by a NUL byte, or by the end of its root element (no terminator). */
 export type WireFraming = 'nul' | 'none';
@@ -29,130 +30,16 @@ export interface SplitterOptions {
   maxMessageBytes?: number;
 }
 
-/**
- * The bytes received and not yet framed. Usually a chunk holds whole messages: it is then read in place and
- * frames are views of it, with no copy (a copy costs as much as everything else done with a turn message).
- * Only the unframed rest of a chunk is copied, into a growable buffer that the next chunk extends.
- */
-class ByteQueue {
-  #bytes: Uint8Array = new Uint8Array(0);
-  #start = 0;
-  #end = 0;
-  /** `#bytes` is the caller's chunk, read in place and never written. */
-  #borrowed = false;
-  /** Our own buffer, kept between uses. */
-  #owned: Uint8Array = new Uint8Array(0);
-
-  get length(): number {
-    return this.#end - this.#start;
-  }
-
-  append(chunk: Uint8Array): void {
-    if (chunk.length === 0) return;
-    if (this.length === 0) {
-      this.#bytes = chunk;
-      this.#start = 0;
-      this.#end = chunk.length;
-      this.#borrowed = true;
-      return;
-    }
-    if (this.#borrowed || this.#end + chunk.length > this.#bytes.length) this.#moveToOwned(chunk.length);
-    this.#bytes.set(chunk, this.#end);
-    this.#end += chunk.length;
-  }
-
-  /** Moves the live bytes to the front of our own buffer, grown to take `extra` more. */
-  #moveToOwned(extra: number): void {
-    const live = this.length;
-    let target = this.#owned;
-    if (live + extra > target.length) {
-      target = new Uint8Array(Math.max(live + extra, target.length * 2, 4096));
-      target.set(this.#bytes.subarray(this.#start, this.#end));
-    } else if (this.#borrowed) {
-      target.set(this.#bytes.subarray(this.#start, this.#end));
-    } else {
-      target.copyWithin(0, this.#start, this.#end);
-    }
-    this.#owned = target;
-    this.#bytes = target;
-    this.#borrowed = false;
-    this.#start = 0;
-    this.#end = live;
-  }
-
-  /** Byte at `offset` from the read position. */
-  at(offset: number): number {
-    return this.#bytes[this.#start + offset]!;
-  }
-
-  /** Offset of the first `byte` at or after `from`, or -1. */
-  indexOf(byte: number, from: number): number {
-    const found = this.#bytes.subarray(0, this.#end).indexOf(byte, this.#start + from);
-    return found < 0 ? -1 : found - this.#start;
-  }
-
-  /**
-   * Removes and returns the first `count` bytes, then drops `skip` more: a view of the caller's chunk when
-   * it is read in place, else a copy (our own buffer is written again).
-   */
-  take(count: number, skip = 0): Uint8Array {
-    const start = this.#start;
-    const taken = this.#borrowed
-      ? this.#bytes.subarray(start, start + count)
-      : this.#bytes.slice(start, start + count);
-    this.#start += count + skip;
-    if (this.#start >= this.#end) {
-      this.#bytes = this.#owned;
-      this.#borrowed = false;
-      this.#start = this.#end = 0;
-    }
-    return taken;
-  }
-}
-
 const NUL = 0;
 
 /**
  * Splits at NUL bytes: what the real server does with everything it reads, and what a client does in
- * default mode. Empty messages (two NULs in a row) are frames too: the server parses them (and fails).
+ * default mode. The shared 0-byte framing, with rddlsim's policy for an oversize message: its reader's
+ * buffer of `maxMessageBytes` cuts it.
  */
-export class NulSplitter {
-  readonly #queue = new ByteQueue();
-  readonly #max: number;
-  #scanned = 0;
-
+export class NulSplitter extends SharedNulSplitter {
   constructor({ maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES }: SplitterOptions = {}) {
-    this.#max = maxMessageBytes;
-  }
-
-  /** Bytes received that do not yet form a complete message. */
-  get pendingLength(): number {
-    return this.#queue.length;
-  }
-
-  /** Feeds a chunk (read in place: do not change it afterwards); returns the messages it completed. */
-  push(chunk: Uint8Array): WireFrame[] {
-    this.#queue.append(chunk);
-    const frames: WireFrame[] = [];
-    for (;;) {
-      const end = this.#queue.indexOf(NUL, this.#scanned);
-      if (end >= 0 && end < this.#max) {
-        frames.push({ bytes: this.#queue.take(end, 1), framing: 'nul' });
-        this.#scanned = 0;
-      } else if (this.#queue.length >= this.#max) {
-        frames.push({ bytes: this.#queue.take(this.#max - 1, 1), framing: 'nul', oversize: true });
-        this.#scanned = 0;
-      } else {
-        this.#scanned = this.#queue.length;
-        return frames;
-      }
-    }
-  }
-
-  /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
-  end(): WireFrame[] {
-    this.#scanned = 0;
-    return this.#queue.length ? [{ bytes: this.#queue.take(this.#queue.length), framing: 'none' }] : [];
+    super({ kind: 'cut', maxMessageBytes });
   }
 }
 

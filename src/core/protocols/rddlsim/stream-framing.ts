@@ -13,4 +13,5 @@ export const rddlsimStreamFraming: StreamFraming = {
     return dir === 'c2s' ? new NulSplitter(limit) : new ServerStreamSplitter(limit);
   },
   encode: (text) => encodeFrame(text, 'nul'),
+  clientTerminator: 0,
 };

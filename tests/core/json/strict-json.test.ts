@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from '../../../../src/core/protocols/massim/strict-json';
-import { decodeServerFrame } from '../../../../src/core/protocols/massim/codec';
+import { findJsonSyntaxError } from '../../../src/core/json/strict-json';
+import { decodeServerFrame } from '../../../src/core/protocols/massim/codec';
 
 describe('findJsonSyntaxError', () => {
   it('finds nothing wrong in what JSON.parse accepts', () => {

@@ -1,0 +1,204 @@
+/**
+ * The one 0-byte framing of stream protocols (rddlsim and MASSim): every message ends with one NUL byte.
+ * What differs between protocols is only what a receiver does with a message longer than its limit, so that
+ * is an explicit option each protocol sets (`OversizePolicy`). Splitters are streaming: feed chunks as they
+ * arrive (several messages per chunk, or one message over many chunks).
+ */
+import type { StreamFrame } from '../protocols/contract';
+
+/**
+ * The bytes received and not yet framed. Usually a chunk holds whole messages: it is then read in place and
+ * frames are views of it, with no copy (a copy costs as much as everything else done with a turn message).
+ * Only the unframed rest of a chunk is copied, into a growable buffer that the next chunk extends.
+ */
+export class ByteQueue {
+  #bytes: Uint8Array = new Uint8Array(0);
+  #start = 0;
+  #end = 0;
+  /** `#bytes` is the caller's chunk, read in place and never written. */
+  #borrowed = false;
+  /** Our own buffer, kept between uses. */
+  #owned: Uint8Array = new Uint8Array(0);
+
+  get length(): number {
+    return this.#end - this.#start;
+  }
+
+  append(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (this.length === 0) {
+      this.#bytes = chunk;
+      this.#start = 0;
+      this.#end = chunk.length;
+      this.#borrowed = true;
+      return;
+    }
+    if (this.#borrowed || this.#end + chunk.length > this.#bytes.length) this.#moveToOwned(chunk.length);
+    this.#bytes.set(chunk, this.#end);
+    this.#end += chunk.length;
+  }
+
+  /** Moves the live bytes to the front of our own buffer, grown to take `extra` more. */
+  #moveToOwned(extra: number): void {
+    const live = this.length;
+    let target = this.#owned;
+    if (live + extra > target.length) {
+      target = new Uint8Array(Math.max(live + extra, target.length * 2, 4096));
+      target.set(this.#bytes.subarray(this.#start, this.#end));
+    } else if (this.#borrowed) {
+      target.set(this.#bytes.subarray(this.#start, this.#end));
+    } else {
+      target.copyWithin(0, this.#start, this.#end);
+    }
+    this.#owned = target;
+    this.#bytes = target;
+    this.#borrowed = false;
+    this.#start = 0;
+    this.#end = live;
+  }
+
+  /** Byte at `offset` from the read position. */
+  at(offset: number): number {
+    return this.#bytes[this.#start + offset]!;
+  }
+
+  /** Offset of the first `byte` at or after `from`, or -1. */
+  indexOf(byte: number, from: number): number {
+    const found = this.#bytes.subarray(0, this.#end).indexOf(byte, this.#start + from);
+    return found < 0 ? -1 : found - this.#start;
+  }
+
+  /**
+   * Removes and returns the first `count` bytes, then drops `skip` more: a view of the caller's chunk when
+   * it is read in place, else a copy (our own buffer is written again).
+   */
+  take(count: number, skip = 0): Uint8Array {
+    const start = this.#start;
+    const taken = this.#borrowed
+      ? this.#bytes.subarray(start, start + count)
+      : this.#bytes.slice(start, start + count);
+    this.#start += count + skip;
+    if (this.#start >= this.#end) {
+      this.#bytes = this.#owned;
+      this.#borrowed = false;
+      this.#start = this.#end = 0;
+    }
+    return taken;
+  }
+}
+
+const NUL = 0;
+
+/** One message cut out of the stream: ended by its NUL, or (at the end of the stream) by nothing. */
+export interface NulFrame extends StreamFrame {
+  framing: 'nul' | 'none';
+}
+
+/**
+ * Counts each message's length against a receiver's limit, in the receiver's own way (it may keep count
+ * across messages); true when the receiver would throw the message away.
+ */
+export type OversizeJudge = (length: number) => boolean;
+
+/** What a receiver does with a message longer than its limit. */
+export type OversizePolicy =
+  /** No limit: every message is read whole, however long. */
+  | { kind: 'none' }
+  /**
+   * The reader's buffer holds `maxMessageBytes` bytes: a message that fills it without a NUL is cut there.
+   * The frame holds the first `maxMessageBytes - 1` bytes (marked `oversize`), one byte is lost, and the
+   * rest starts the next message (rddlsim's server and client).
+   */
+  | { kind: 'cut'; maxMessageBytes: number }
+  /**
+   * A message over the limit is skipped up to its NUL and reading goes on (MASSim's server). The splitter
+   * still hands it on whole, marked `oversize`, so a transcript shows what was sent; `judge` says which
+   * messages the receiver skips.
+   */
+  | { kind: 'skip'; judge: OversizeJudge };
+
+/** A judge that skips every message longer than `limit` bytes. */
+export function longerThan(limit: number): OversizeJudge {
+  return (length) => length > limit;
+}
+
+/**
+ * Splits a byte stream at NUL bytes. Empty messages (two NULs in a row) are frames too: a receiver reads
+ * them (and fails to parse them).
+ */
+export class NulSplitter {
+  readonly #queue = new ByteQueue();
+  readonly #policy: OversizePolicy;
+  #scanned = 0;
+
+  constructor(policy: OversizePolicy) {
+    this.#policy = policy;
+  }
+
+  /** Bytes received that do not yet form a complete message. */
+  get pendingLength(): number {
+    return this.#queue.length;
+  }
+
+  /** Feeds a chunk (read in place: do not change it afterwards); returns the messages it completed. */
+  push(chunk: Uint8Array): NulFrame[] {
+    this.append(chunk);
+    const frames: NulFrame[] = [];
+    for (let frame = this.next(); frame; frame = this.next()) frames.push(frame);
+    return frames;
+  }
+
+  /** Feeds a chunk without reading it: `next` then takes its messages one at a time. */
+  append(chunk: Uint8Array): void {
+    this.#queue.append(chunk);
+  }
+
+  /** The next complete message of what was fed, if any. */
+  next(): NulFrame | undefined {
+    const queue = this.#queue;
+    const policy = this.#policy;
+    const end = queue.indexOf(NUL, this.#scanned);
+    if (policy.kind === 'cut') {
+      const max = policy.maxMessageBytes;
+      if (end >= 0 && end < max) {
+        this.#scanned = 0;
+        return { bytes: queue.take(end, 1), framing: 'nul' };
+      }
+      if (queue.length >= max) {
+        this.#scanned = 0;
+        return { bytes: queue.take(max - 1, 1), framing: 'nul', oversize: true };
+      }
+    } else if (end >= 0) {
+      this.#scanned = 0;
+      const bytes = queue.take(end, 1);
+      return policy.kind === 'skip' && policy.judge(bytes.length)
+        ? { bytes, framing: 'nul', oversize: true }
+        : { bytes, framing: 'nul' };
+    }
+    this.#scanned = queue.length;
+    return undefined;
+  }
+
+  /**
+   * Counts a whole message of `length` bytes that arrives without its bytes (from a peer in the same
+   * process) as `next` would; true when the receiver would skip it or cut it. Nothing may be pending.
+   */
+  judgeWhole(length: number): boolean {
+    if (this.#queue.length > 0) throw new Error('a whole message cannot follow an unterminated one');
+    const policy = this.#policy;
+    if (policy.kind === 'skip') return policy.judge(length);
+    return policy.kind === 'cut' && length >= policy.maxMessageBytes;
+  }
+
+  /** Takes every byte fed and not yet framed, unread (for another reader to go on with). */
+  takeRest(): Uint8Array {
+    this.#scanned = 0;
+    return this.#queue.take(this.#queue.length);
+  }
+
+  /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
+  end(): NulFrame[] {
+    this.#scanned = 0;
+    return this.#queue.length ? [{ bytes: this.#queue.take(this.#queue.length), framing: 'none' }] : [];
+  }
+}

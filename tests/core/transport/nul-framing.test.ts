@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { longerThan, NulSplitter, type NulFrame } from '../../../src/core/transport/nul-framing';
+import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
+import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
+import type { StreamFrame } from '../../../src/core/protocols/contract';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const read = (frames: readonly (NulFrame | StreamFrame)[]) =>
+  frames.map((frame) => ({
+    text: new TextDecoder().decode(frame.bytes),
+    framing: frame.framing,
+    ...(frame.oversize ? { oversize: true } : {}),
+  }));
+
+describe('the shared 0-byte framing', () => {
+  it('cuts messages at each NUL across chunks, empty messages included', () => {
+    const splitter = new NulSplitter({ kind: 'none' });
+    expect(read(splitter.push(bytes('ab')))).toEqual([]);
+    expect(splitter.pendingLength).toBe(2);
+    expect(read(splitter.push(bytes('c\0\0de\0f')))).toEqual([
+      { text: 'abc', framing: 'nul' },
+      { text: '', framing: 'nul' },
+      { text: 'de', framing: 'nul' },
+    ]);
+    expect(read(splitter.end())).toEqual([{ text: 'f', framing: 'none' }]);
+  });
+
+  it('cut: a message filling the reader buffer is cut there, one byte lost, the rest starts the next', () => {
+    const splitter = new NulSplitter({ kind: 'cut', maxMessageBytes: 4 });
+    expect(read(splitter.push(bytes('abcdefg\0')))).toEqual([
+      { text: 'abc', framing: 'nul', oversize: true },
+      { text: 'efg', framing: 'nul' },
+    ]);
+  });
+
+  it('skip: a message the judge refuses is handed on whole, marked oversize, and reading goes on', () => {
+    const splitter = new NulSplitter({ kind: 'skip', judge: longerThan(3) });
+    expect(read(splitter.push(bytes('abcdefg\0xyz\0')))).toEqual([
+      { text: 'abcdefg', framing: 'nul', oversize: true },
+      { text: 'xyz', framing: 'nul' },
+    ]);
+    expect(splitter.judgeWhole(4)).toBe(true);
+    expect(splitter.judgeWhole(3)).toBe(false);
+  });
+
+  it('reads one message at a time and gives back the rest unread', () => {
+    const splitter = new NulSplitter({ kind: 'none' });
+    splitter.append(bytes('one\0two\0thr'));
+    expect(read([splitter.next()!])).toEqual([{ text: 'one', framing: 'nul' }]);
+    expect(new TextDecoder().decode(splitter.takeRest())).toBe('two\0thr');
+    expect(splitter.pendingLength).toBe(0);
+    expect(splitter.next()).toBeUndefined();
+  });
+
+  it('refuses to judge a whole message while one is unterminated', () => {
+    const splitter = new NulSplitter({ kind: 'none' });
+    splitter.push(bytes('half'));
+    expect(() => splitter.judgeWhole(1)).toThrow('unterminated');
+  });
+
+  it('each protocol sets its policy: rddlsim cuts an oversize message, MASSim skips it whole', () => {
+    const long = bytes('0123456789\0ok\0');
+    const rddlsim = rddlsimProtocol.transport;
+    const massim = massimProtocol.transport;
+    if (rddlsim.kind !== 'tcp' || massim.kind !== 'tcp') throw new Error('both protocols speak TCP');
+    expect(read(rddlsim.framing.splitter('c2s', { maxFrameBytes: 6 }).push(long))).toEqual([
+      { text: '01234', framing: 'nul', oversize: true },
+      { text: '6789', framing: 'nul' },
+      { text: 'ok', framing: 'nul' },
+    ]);
+    // MASSim's server counts as its receive loop does: the first frame may hold the limit, 6 bytes.
+    expect(read(massim.framing.splitter('c2s', { maxFrameBytes: 6 }).push(long))).toEqual([
+      { text: '0123456789', framing: 'nul', oversize: true },
+      { text: 'ok', framing: 'nul' },
+    ]);
+    expect(read(massim.framing.splitter('c2s').push(long))).toEqual([
+      { text: '0123456789', framing: 'nul' },
+      { text: 'ok', framing: 'nul' },
+    ]);
+  });
+});
