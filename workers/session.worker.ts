@@ -204,7 +204,7 @@ const api: SessionWorkerApi = {
   watchKeeping(listener) {
     keepingListener = listener;
   },
-  setKeepWhileRunning: (ms) => setKeepWhileRunningMs(ms),
+  setKeepWhileRunning: (ms, whole) => setKeepWhileRunningMs(ms, whole),
 };
 
 // The default endpoint is the worker global scope.

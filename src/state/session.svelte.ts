@@ -228,8 +228,8 @@ export class Session {
   }
 
   /** How often sessions started from now on store their transcript while running (the benchmark's). */
-  async setKeepWhileRunning(ms: number): Promise<void> {
-    await this.#worker().setKeepWhileRunning(ms);
+  async setKeepWhileRunning(ms: number, whole = false): Promise<void> {
+    await this.#worker().setKeepWhileRunning(ms, whole);
   }
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */

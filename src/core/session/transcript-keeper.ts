@@ -32,13 +32,16 @@ const ENDED: ReadonlySet<SessionStatus> = new Set(['finished', 'stopped', 'faile
 export const KEEP_WHILE_RUNNING_MS = 5000;
 
 let keepWhileRunningMs = KEEP_WHILE_RUNNING_MS;
+let keepWhole = false;
 
 /**
- * Changes how often keepers made from now on store a running session (0: only when it is quiet). The
- * product keeps the default; the storage benchmark measures what the stores while running cost.
+ * Changes how often keepers made from now on store a running session (0: only when it is quiet), and
+ * whether they write the whole transcript each time even when they could append (`whole`). The product
+ * keeps the defaults; the storage benchmark measures what the stores while running cost, either way.
  */
-export function setKeepWhileRunningMs(ms: number): void {
+export function setKeepWhileRunningMs(ms: number, whole = false): void {
   keepWhileRunningMs = ms;
+  keepWhole = whole;
 }
 
 /** Keepers with a store pending or under way (one worker: one at a time, a replaced one finishing). */
@@ -91,7 +94,7 @@ export class TranscriptKeeper {
   readonly #session = `${Date.now().toString(36)}-${(++sessions).toString(36)}-${Math.random().toString(36).slice(2)}`;
 
   constructor(options: TranscriptKeeperOptions) {
-    this.#options = options;
+    this.#options = keepWhole ? { ...options, source: undefined, keepPart: undefined } : options;
   }
 
   /**

@@ -84,7 +84,7 @@ export interface SessionWorkerApi {
    * How often the sessions started from now on store their transcript while they run, in ms (0: only
    * when quiet). Only the benchmark changes it.
    */
-  setKeepWhileRunning(ms: number): void;
+  setKeepWhileRunning(ms: number, whole?: boolean): void;
 }
 
 /** A Blob holding a file (core is type-checked without the DOM's types, so only its shape here). */
