@@ -205,6 +205,7 @@ const api: SessionWorkerApi = {
     keepingListener = listener;
   },
   setKeepWhileRunning: (ms, whole) => setKeepWhileRunningMs(ms, whole),
+  ping: () => true,
 };
 
 // The default endpoint is the worker global scope.

@@ -85,6 +85,8 @@ export interface SessionWorkerApi {
    * when quiet). Only the benchmark changes it.
    */
   setKeepWhileRunning(ms: number, whole?: boolean): void;
+  /** Answers at once: the page's check that the worker is still alive. */
+  ping(): true;
 }
 
 /** A Blob holding a file (core is type-checked without the DOM's types, so only its shape here). */
