@@ -29,7 +29,11 @@ import type {
   SessionWorkerApi,
 } from '../src/core/session/worker-api';
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
-import { keepLastTranscript, MAX_STORED_TRANSCRIPT_BYTES } from '../src/storage/transcript-storage';
+import {
+  keepLastTranscript,
+  keepTranscriptPart,
+  MAX_STORED_TRANSCRIPT_BYTES,
+} from '../src/storage/transcript-storage';
 import { prewarmPolicyWorker, spawnPolicyWorker } from './policy-endpoint';
 
 // The page's exercise, so a session's transcript is kept where the page looks for it.
@@ -114,6 +118,14 @@ function services(protocol: Protocol, listener: SessionListener): PlaygroundServ
       const blob = new Blob([...json], { type: 'application/json' });
       notKept = await keepLastTranscript(blob, MAX_STORED_TRANSCRIPT_BYTES, how?.unfinished ?? false);
       void keepingListener?.kept(notKept ?? null);
+    },
+    keepTranscriptPart: async (part) => {
+      const { outcome, reason } = await keepTranscriptPart(part, MAX_STORED_TRANSCRIPT_BYTES);
+      // A part of a session replaced meanwhile says nothing about the transcript stored now.
+      if (outcome === 'replaced') return outcome;
+      notKept = reason;
+      void keepingListener?.kept(notKept ?? null);
+      return outcome;
     },
   };
 }
@@ -259,7 +271,8 @@ const api: SessionWorkerApi = {
   watchKeeping(listener) {
     keepingListener = listener;
   },
-  setKeepWhileRunning: (ms) => setKeepWhileRunningMs(ms),
+  setKeepWhileRunning: (ms, whole) => setKeepWhileRunningMs(ms, whole),
+  ping: () => true,
 };
 
 // The default endpoint is the worker global scope.

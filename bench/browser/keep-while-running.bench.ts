@@ -3,9 +3,9 @@
  * crashed tab show the session again, marked unfinished): the built app in Chromium, a long RDDLSim
  * session and a long MASSim match played at full speed through the real workers, from Run until the page
  * holds the end, with the stores while running at the product's pace (every 5 s) and, as the baseline in
- * the same run, without them (stored only once the session is quiet). The runs alternate, so a load that
- * changes on the machine weighs on both alike. Each store writes the whole transcript so far, from the
- * session worker.
+ * the same run, without them (stored only once the session is quiet). Each store appends what was
+ * recorded since the last one; the earlier way, each store writing the whole transcript so far, is
+ * measured in the same run too. The runs rotate, so a load that changes on the machine weighs on all alike.
  */
 import { loadavg } from 'node:os';
 import { DEFAULT_EXAMPLE } from '../../src/core/envs/rddl';
@@ -41,13 +41,17 @@ interface Played {
   messages: number;
 }
 
-async function keepWhileRunning(page: Page, ms: number): Promise<void> {
+/** How the session's transcript is stored while it runs. */
+type Keeping = 'parts' | 'whole' | 'quiet';
+const KEEPINGS: readonly Keeping[] = ['parts', 'whole', 'quiet'];
+
+async function keepWhileRunning(page: Page, keeping: Keeping): Promise<void> {
   await page.evaluate(
-    (every) =>
+    ([every, whole]) =>
       (
-        window as unknown as { protoplayKeepWhileRunning: (ms: number) => Promise<void> }
-      ).protoplayKeepWhileRunning(every),
-    ms,
+        window as unknown as { protoplayKeepWhileRunning: (ms: number, whole: boolean) => Promise<void> }
+      ).protoplayKeepWhileRunning(every, whole),
+    [keeping === 'quiet' ? 0 : KEEP_WHILE_RUNNING_MS, keeping === 'whole'] as const,
   );
 }
 
@@ -92,26 +96,41 @@ async function playMassim(page: Page): Promise<Played> {
   return { rate: (result.steps / result.ms) * 1000, ms: result.ms, messages: result.messages };
 }
 
-/** Plays warm-up, then `REPEATS` rounds of on/off pairs; the medians of each. */
+/** Plays warm-up, then `REPEATS` rounds of one session per way of storing; the medians of each. */
 async function compare(page: Page, play: (page: Page) => Promise<Played>) {
-  await keepWhileRunning(page, 0);
+  await keepWhileRunning(page, 'quiet');
   await play(page); // warms the workers' code up
-  const on: Played[] = [];
-  const off: Played[] = [];
+  const runs: Record<Keeping, Played[]> = { parts: [], whole: [], quiet: [] };
   for (let i = 0; i < REPEATS; i++) {
-    // Each pair in the other order: neither setting always follows the same one.
-    for (const keeping of i % 2 === 0 ? [true, false] : [false, true]) {
-      await keepWhileRunning(page, keeping ? KEEP_WHILE_RUNNING_MS : 0);
-      (keeping ? on : off).push(await play(page));
+    // Each round starts with another way: none always follows the same one.
+    for (let k = 0; k < KEEPINGS.length; k++) {
+      const keeping = KEEPINGS[(i + k) % KEEPINGS.length]!;
+      await keepWhileRunning(page, keeping);
+      runs[keeping].push(await play(page));
     }
   }
-  await keepWhileRunning(page, KEEP_WHILE_RUNNING_MS);
-  const pick = (runs: Played[]) => ({
-    rate: median(runs.map((r) => r.rate)),
-    ms: median(runs.map((r) => r.ms)),
-    messages: runs[0]!.messages,
+  await keepWhileRunning(page, 'parts');
+  const pick = (played: Played[]) => ({
+    rate: median(played.map((r) => r.rate)),
+    ms: median(played.map((r) => r.ms)),
+    messages: played[0]!.messages,
   });
-  return { on: pick(on), off: pick(off) };
+  return { on: pick(runs.parts), whole: pick(runs.whole), off: pick(runs.quiet) };
+}
+
+/** A table row: the rates of each way, their ratios to storing only when quiet, times and messages. */
+function row(label: string, result: Awaited<ReturnType<typeof compare>>): (string | number)[] {
+  const { on, whole, off } = result;
+  return [
+    label,
+    on.rate,
+    whole.rate,
+    off.rate,
+    `${(on.rate / off.rate).toFixed(2)}x`,
+    `${(whole.rate / off.rate).toFixed(2)}x`,
+    `${Math.round(on.ms)} / ${Math.round(whole.ms)} / ${Math.round(off.ms)}`,
+    on.messages,
+  ];
 }
 
 export default async function () {
@@ -122,10 +141,12 @@ export default async function () {
     const rows: (string | number)[][] = [
       [
         'session (full speed)',
-        'rate, stored every 5 s',
-        'rate, stored only when quiet',
-        'ratio',
-        'ms per session (5 s / quiet)',
+        'rate, new parts every 5 s',
+        'rate, whole every 5 s',
+        'rate, only when quiet',
+        'ratio parts',
+        'ratio whole',
+        'ms per session (parts / whole / quiet)',
         'messages',
       ],
     ];
@@ -133,14 +154,7 @@ export default async function () {
     await rddlPage.goto(`${server.url}?bench`);
     await rddlPage.waitForFunction(() => 'protoplayBench' in window);
     const rddl = await compare(rddlPage, playRddl);
-    rows.push([
-      `RDDLSim, default domain, ${RDDL_ROUNDS} rounds (turns/s)`,
-      rddl.on.rate,
-      rddl.off.rate,
-      `${(rddl.on.rate / rddl.off.rate).toFixed(2)}x`,
-      `${Math.round(rddl.on.ms)} / ${Math.round(rddl.off.ms)}`,
-      rddl.on.messages,
-    ]);
+    rows.push(row(`RDDLSim, default domain, ${RDDL_ROUNDS} rounds (turns/s)`, rddl));
     await rddlPage.close();
 
     const massimPage = await browser.newPage();
@@ -148,16 +162,9 @@ export default async function () {
     await massimPage.goto(`${server.url}?bench#${link}`);
     await massimPage.waitForFunction(() => 'protoplayMassimBench' in window);
     const massim = await compare(massimPage, playMassim);
-    rows.push([
-      `MASSim, 2 x 5 on 40 x 40, ${MASSIM_STEPS} steps (steps/s)`,
-      massim.on.rate,
-      massim.off.rate,
-      `${(massim.on.rate / massim.off.rate).toFixed(2)}x`,
-      `${Math.round(massim.on.ms)} / ${Math.round(massim.off.ms)}`,
-      massim.on.messages,
-    ]);
+    rows.push(row(`MASSim, 2 x 5 on 40 x 40, ${MASSIM_STEPS} steps (steps/s)`, massim));
     printTable(
-      `Storing a running session every ${KEEP_WHILE_RUNNING_MS / 1000} s vs only when quiet (median of ${REPEATS} alternating pairs, load average ${loadavg()[0]!.toFixed(1)})`,
+      `Storing a running session every ${KEEP_WHILE_RUNNING_MS / 1000} s (new parts, or the whole transcript) vs only when quiet (median of ${REPEATS} rotating rounds, load average ${loadavg()[0]!.toFixed(1)})`,
       rows,
     );
   } finally {

@@ -10,15 +10,18 @@ import type { Shell } from '../ui/protocols/adapter';
 declare global {
   interface Window {
     protoplayBench?: (request: BenchRequest) => Promise<BenchResult>;
-    /** How often sessions started from now on store their transcript while running (0: never). */
-    protoplayKeepWhileRunning?: (ms: number) => Promise<void>;
+    /**
+     * How often sessions started from now on store their transcript while running (0: never), and
+     * whether each store writes the whole transcript instead of what is new (the benchmark's baseline).
+     */
+    protoplayKeepWhileRunning?: (ms: number, whole?: boolean) => Promise<void>;
   }
 }
 
 /** Installs `window.protoplayBench` when the URL asks for it. */
 export function installBenchHook(shell: Shell): void {
   if (!new URLSearchParams(location.search).has('bench')) return;
-  window.protoplayKeepWhileRunning = (ms) => shell.session.setKeepWhileRunning(ms);
+  window.protoplayKeepWhileRunning = (ms, whole) => shell.session.setKeepWhileRunning(ms, whole);
   window.protoplayBench = async (request) => {
     const started = performance.now();
     const { session } = shell;

@@ -17,6 +17,15 @@ import type { ReplayAnswer, ReplaySetup } from '../core/protocols/replay';
 import type { TranscriptExport } from '../core/session/transcript-exports';
 import { TranscriptState } from './transcript.svelte';
 
+/** How often the page checks that the session worker still answers, in ms. */
+const WORKER_CHECK_MS = 5000;
+/**
+ * How long the session worker may take to answer that check before the page takes it for dead, in ms:
+ * it answers between two frames of a session, so only a crash (or a worker busy for this long with one
+ * piece of work, which the page then says is back as soon as it answers) comes near.
+ */
+export const WORKER_DEADLINE_MS = 30_000;
+
 /** The shortest time between two refreshes of the views while a session reports (10 per second). */
 const VIEW_REFRESH_MS = 100;
 
@@ -85,6 +94,11 @@ export class Session {
    * succeeds: the session goes on, and what it recorded is kept in the worker for the export.
    */
   keepProblem = $state<string | undefined>();
+  /**
+   * Why the session worker stopped (it crashed, ran out of memory, or stopped answering), or undefined
+   * while it works. What it stored stays stored; the next run starts a new worker.
+   */
+  workerStopped = $state<string | undefined>();
   /** What the last import found: counts, broken rules, unreadable parts. */
   imported = $state.raw<ImportSummary | undefined>();
   readonly transcript = new TranscriptState();
@@ -101,6 +115,8 @@ export class Session {
   #lastShown = 0;
   /** Bumped by every run or open: updates from an older one are dropped. */
   #generation = 0;
+  /** Calls waiting on the worker that give up if it stops (see `#orStopped`). */
+  #deathWaiters: ((reason: string) => void)[] = [];
 
   constructor(createWorker: () => Worker, createViews: ViewStateFactory = () => undefined) {
     this.#createWorker = createWorker;
@@ -226,7 +242,26 @@ export class Session {
    * why it could not be stored, or undefined.
    */
   async whenKept(): Promise<string | undefined> {
-    return await this.#api?.whenKept();
+    if (!this.#api) return undefined;
+    return await this.#orStopped(this.#api.whenKept(), (reason) => `the session worker stopped (${reason})`);
+  }
+
+  /** `call`'s answer, or `instead`'s once the worker is found stopped (it will never answer). */
+  #orStopped<T>(call: Promise<T>, instead: (reason: string) => T): Promise<T> {
+    if (this.workerStopped !== undefined) return Promise.resolve().then(() => instead(this.workerStopped!));
+    return new Promise<T>((resolve, reject) => {
+      const stopped = (reason: string) => {
+        try {
+          resolve(instead(reason));
+        } catch (error) {
+          reject(error as Error);
+        }
+      };
+      this.#deathWaiters.push(stopped);
+      call.then(resolve, reject).finally(() => {
+        this.#deathWaiters = this.#deathWaiters.filter((waiter) => waiter !== stopped);
+      });
+    });
   }
 
   /** What is on show as other files (rewards CSV, raw bytes of one direction), named without a stem. */
@@ -235,23 +270,75 @@ export class Session {
   }
 
   /** How often sessions started from now on store their transcript while running (the benchmark's). */
-  async setKeepWhileRunning(ms: number): Promise<void> {
-    await this.#worker().setKeepWhileRunning(ms);
+  async setKeepWhileRunning(ms: number, whole = false): Promise<void> {
+    await this.#worker().setKeepWhileRunning(ms, whole);
   }
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
-    return (await this.#worker().exportJson()) as Blob | undefined;
+    const exported = this.#worker().exportJson() as Promise<Blob | undefined>;
+    return await this.#orStopped(exported, (reason) => {
+      throw new Error(`the session worker stopped (${reason}); what was stored for a reload opens after one`);
+    });
   }
 
   #worker(): Comlink.Remote<SessionWorkerApi> {
     if (!this.#api) {
-      this.#api = Comlink.wrap<SessionWorkerApi>(this.#createWorker());
-      void this.#api.watchKeeping(
+      const worker = this.#createWorker();
+      const api = Comlink.wrap<SessionWorkerApi>(worker);
+      this.#api = api;
+      this.workerStopped = undefined;
+      void api.watchKeeping(
         Comlink.proxy({ kept: (problem: string | null) => (this.keepProblem = problem ?? undefined) }),
       );
+      this.#watch(worker, api);
     }
     return this.#api;
+  }
+
+  /**
+   * Watches the session worker: an error it did not catch is noted, and a worker that does not answer
+   * the periodic check within `WORKER_DEADLINE_MS` (it crashed, ran out of memory, was stopped) is said
+   * to have stopped. An answer that comes after all takes that back.
+   */
+  #watch(worker: Worker, api: Comlink.Remote<SessionWorkerApi>): void {
+    let lastError: string | undefined;
+    let askedAt: number | undefined;
+    worker.addEventListener('error', (event) => {
+      lastError = event.message || 'it failed';
+    });
+    const check = () => {
+      if (this.#api !== api) return clearInterval(timer);
+      if (askedAt === undefined) {
+        const asked = (askedAt = performance.now());
+        void api.ping().then(() => {
+          if (askedAt !== asked) return;
+          askedAt = undefined;
+          if (this.workerStopped !== undefined) this.#workerBack();
+        });
+      } else if (performance.now() - askedAt > WORKER_DEADLINE_MS && this.workerStopped === undefined) {
+        this.#workerDied(
+          lastError ??
+            `it did not answer for ${Math.round(WORKER_DEADLINE_MS / 1000)} s (it crashed or ran out of memory)`,
+        );
+      }
+    };
+    const timer = setInterval(check, WORKER_CHECK_MS);
+    check();
+  }
+
+  #workerDied(reason: string): void {
+    this.workerStopped = reason;
+    const waiting = this.#deathWaiters;
+    this.#deathWaiters = [];
+    for (const resolve of waiting) resolve(reason);
+    this.error = `The session worker stopped: ${reason}. What was stored for a reload is kept (every few seconds while a session runs); reload the page to continue.`;
+    if (this.active) this.phase = 'failed';
+  }
+
+  #workerBack(): void {
+    this.workerStopped = undefined;
+    if (this.error?.startsWith('The session worker stopped')) this.error = undefined;
   }
 
   #forget(): void {

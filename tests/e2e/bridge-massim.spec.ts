@@ -217,13 +217,15 @@ function storedRequests(page: Page): Promise<number> {
           const store = db.transaction('keyval', 'readonly').objectStore('keyval');
           const keys = store.getAllKeys();
           keys.onsuccess = () => {
-            const key = keys.result.find((k) => String(k).includes('last-transcript'));
-            if (key === undefined) return done(0);
-            const value = store.get(key);
-            value.onsuccess = () => {
-              const blob = value.result as Blob | undefined;
-              if (!(blob instanceof Blob)) return done(0);
-              void blob.text().then((text) => done(text.split('request-action').length - 1));
+            // A live match is stored in parts (`kept-session-part`), an imported file whole.
+            const found = keys.result.filter((k) => /last-transcript|kept-session-part/.test(String(k)));
+            if (found.length === 0) return done(0);
+            const values = found.map((key) => store.get(key));
+            values.at(-1)!.onsuccess = () => {
+              const texts = values.map(({ result }) =>
+                result instanceof Blob ? result.text() : String((result as { messages?: string }).messages),
+              );
+              void Promise.all(texts).then((all) => done(all.join('').split('request-action').length - 1));
             };
           };
         };

@@ -21,7 +21,11 @@ export async function shownCount(page: Page): Promise<number> {
   return Number(text!.replace(/\D/g, ''));
 }
 
-/** The transcript the page stored for a reload: its message count, and whether it was marked unfinished. */
+/**
+ * The transcript the page stored for a reload: its message count, and whether it was marked unfinished.
+ * A live session's is stored in parts (a head, then parts of messages, see `transcript-storage.ts`); an
+ * imported one's as one file.
+ */
 export function stored(page: Page): Promise<{ messages: number; unfinished: boolean } | undefined> {
   return page.evaluate(
     () =>
@@ -32,9 +36,22 @@ export function stored(page: Page): Promise<{ messages: number; unfinished: bool
           const db = open.result;
           if (!db.objectStoreNames.contains('keyval')) return done(undefined);
           const store = db.transaction('keyval', 'readonly').objectStore('keyval');
+          const head = store.get('protoplay:kept-session:v3');
           const blob = store.get('protoplay:last-transcript:v2');
           const flag = store.get('protoplay:unfinished-session:v1');
           flag.onsuccess = () => {
+            const kept = head.result as { parts: number; unfinished: boolean } | undefined;
+            if (kept) {
+              const parts = Array.from({ length: kept.parts }, (_, n) =>
+                store.get(`protoplay:kept-session-part:v3:${n}`),
+              );
+              parts.at(-1)!.onsuccess = () => {
+                const lists = parts.map((part) => (part.result as { messages: string }).messages);
+                const messages = (JSON.parse(`[${lists.filter(Boolean).join(',')}]`) as unknown[]).length;
+                done({ messages, unfinished: kept.unfinished });
+              };
+              return;
+            }
             if (!(blob.result instanceof Blob)) return done(undefined);
             void (blob.result as Blob).text().then((text) => {
               const messages = (JSON.parse(text) as { messages: unknown[] }).messages.length;

@@ -10,6 +10,7 @@ import type { PolicyEndpoint } from '../policy/supervisor';
 import type { CallOutcome, LoadOutcome, PolicyFault, PolicySource } from '../policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../transcript/model';
 import type { MessageSummary, RoundSummary, SessionNote, TurnSnapshot } from './reading';
+import type { JournalOutcome, JournalPart } from '../session/transcript-journal';
 
 /** Everything needed to start a session. */
 export interface SessionConfig {
@@ -133,6 +134,11 @@ export interface PlaygroundServices {
    * `unfinished`: the session had not ended (a reload then shows it as interrupted).
    */
   keepTranscript(json: readonly string[], how?: { unfinished: boolean }): Promise<void>;
+  /**
+   * Appends to the stored transcript what a live session recorded since its last store (see
+   * `transcript-journal.ts`); hosts without it get the whole transcript through `keepTranscript`.
+   */
+  keepTranscriptPart?(part: JournalPart): Promise<JournalOutcome>;
 }
 
 /** A session or a shown transcript in the worker: the controls and the views' questions. */

@@ -5,6 +5,7 @@
 import type { PlaygroundServices } from '../protocols/session-contract';
 import { serialiseTranscript } from '../transcript/json-format';
 import { TranscriptKeeper } from './transcript-keeper';
+import { transcriptSource, type JournalSource } from './transcript-journal';
 import { UpdateBatcher, type BatchedContent } from './update-batcher';
 
 /** Options of `liveUpdates`. */
@@ -22,6 +23,11 @@ export interface LiveUpdatesOptions {
   maxKeptMessages?: number;
   /** How often to store while running (see `TranscriptKeeperOptions`). */
   everyMs?: number;
+  /**
+   * The transcript for stores that append (with `write`; without either, the content's transcript is
+   * the source). Without a source every store writes the whole transcript.
+   */
+  source?: JournalSource;
 }
 
 /** A live session's batcher and keeper, wired together. */
@@ -32,7 +38,7 @@ export interface LiveUpdates {
 
 /** Creates the batcher and keeper of a live session. */
 export function liveUpdates(
-  services: Pick<PlaygroundServices, 'listener' | 'nextFrame' | 'keepTranscript'>,
+  services: Pick<PlaygroundServices, 'listener' | 'nextFrame' | 'keepTranscript' | 'keepTranscriptPart'>,
   options: LiveUpdatesOptions,
 ): LiveUpdates {
   const { content, maxKeptMessages = Infinity } = options;
@@ -44,10 +50,17 @@ export function liveUpdates(
             ? undefined
             : [serialiseTranscript(content.transcript)]
       : () => undefined);
+  const source =
+    options.source ??
+    (options.write === undefined && content.kind === 'transcript'
+      ? transcriptSource(content.transcript, maxKeptMessages)
+      : undefined);
+  const keepPart = services.keepTranscriptPart?.bind(services);
   const keeper = new TranscriptKeeper({
     write,
     keep: (json, how) => services.keepTranscript(json, how),
     everyMs: options.everyMs,
+    ...(source && keepPart ? { source, keepPart } : {}),
   });
   const batcher = new UpdateBatcher({
     listener: services.listener,

@@ -1,11 +1,20 @@
 /**
  * Keeps a live session's transcript across reloads from the session worker, where it is recorded: stored
  * whenever the session pauses or ends, and every few seconds while it runs (a reload, or a tab the
- * browser kills, then loses at most those seconds; what was stored is marked unfinished). Storing writes out the whole transcript (tens of thousands of
- * messages for a long session), which the page would feel as a stall; in the worker it costs the page
- * nothing. How it is stored is the host's business (`PlaygroundServices.keepTranscript`).
+ * browser kills, then loses at most those seconds; what was stored is marked unfinished). With a
+ * journal source and a host that appends (`PlaygroundServices.keepTranscriptPart`), each store adds only
+ * what was recorded since the one before (`transcript-journal.ts`); otherwise it writes out the whole
+ * transcript. Either runs in the worker, costing the page nothing. Stores of one keeper run one after the
+ * other. How it is stored is the host's business.
  */
 import type { SessionStatus } from '../protocols/session-contract';
+import {
+  nextPart,
+  type JournalMark,
+  type JournalOutcome,
+  type JournalPart,
+  type JournalSource,
+} from './transcript-journal';
 
 /** Statuses in which the transcript stops growing for a while. */
 const QUIET: ReadonlySet<SessionStatus> = new Set([
@@ -23,13 +32,16 @@ const ENDED: ReadonlySet<SessionStatus> = new Set(['finished', 'stopped', 'faile
 export const KEEP_WHILE_RUNNING_MS = 5000;
 
 let keepWhileRunningMs = KEEP_WHILE_RUNNING_MS;
+let keepWhole = false;
 
 /**
- * Changes how often keepers made from now on store a running session (0: only when it is quiet). The
- * product keeps the default; the storage benchmark measures what the stores while running cost.
+ * Changes how often keepers made from now on store a running session (0: only when it is quiet), and
+ * whether they write the whole transcript each time even when they could append (`whole`). The product
+ * keeps the defaults; the storage benchmark measures what the stores while running cost, either way.
  */
-export function setKeepWhileRunningMs(ms: number): void {
+export function setKeepWhileRunningMs(ms: number, whole = false): void {
   keepWhileRunningMs = ms;
+  keepWhole = whole;
 }
 
 /** Keepers with a store pending or under way (one worker: one at a time, a replaced one finishing). */
@@ -58,7 +70,13 @@ export interface TranscriptKeeperOptions {
   keep: (json: readonly string[], how: { unfinished: boolean }) => Promise<void>;
   /** How often to store while the session runs, in ms (0: only when it is quiet). */
   everyMs?: number;
+  /** The live transcript, for stores that append (with `keepPart`; `write` is then not used). */
+  source?: JournalSource;
+  /** Appends a part to the stored transcript (see `JournalPart`). */
+  keepPart?: (part: JournalPart) => Promise<JournalOutcome>;
 }
+
+let sessions = 0;
 
 /** Stores one session's transcript when it is quiet. */
 export class TranscriptKeeper {
@@ -67,9 +85,16 @@ export class TranscriptKeeper {
   #ticker: ReturnType<typeof setInterval> | undefined;
   /** A store while running is under way: the next tick skips rather than queue another. */
   #ticking = false;
+  /** The stores asked for, one after the other. */
+  #chain: Promise<void> = Promise.resolve();
+  /** What the parts stored so far hold (undefined: the next part starts afresh). */
+  #mark: JournalMark | undefined;
+  /** The session is gone: stores still queued are dropped (a newer session's transcript is stored). */
+  #disposed = false;
+  readonly #session = `${Date.now().toString(36)}-${(++sessions).toString(36)}-${Math.random().toString(36).slice(2)}`;
 
   constructor(options: TranscriptKeeperOptions) {
-    this.#options = options;
+    this.#options = keepWhole ? { ...options, source: undefined, keepPart: undefined } : options;
   }
 
   /**
@@ -89,13 +114,13 @@ export class TranscriptKeeper {
     const unfinished = !ENDED.has(status);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      const json = this.#options.write();
-      if (!json) return settled(this);
-      void this.#options
-        .keep(json, { unfinished })
-        .catch(() => undefined)
-        .finally(() => settled(this));
+      void this.#store(unfinished).finally(() => settled(this));
     }, 200);
+  }
+
+  /** Stores what the session recorded so far, as unfinished, after any store under way. */
+  keepNow(): Promise<void> {
+    return this.#store(true);
   }
 
   /** Drops a pending store: a newer session's transcript replaces this one. */
@@ -109,6 +134,7 @@ export class TranscriptKeeper {
 
   /** Drops pending stores and stops storing while running: the session is gone. */
   dispose(): void {
+    this.#disposed = true;
     this.cancel();
     this.#stopTicking();
   }
@@ -118,14 +144,34 @@ export class TranscriptKeeper {
     if (everyMs <= 0 || this.#ticker !== undefined) return;
     this.#ticker = setInterval(() => {
       if (this.#ticking) return;
-      const json = this.#options.write();
-      if (!json) return;
       this.#ticking = true;
-      void this.#options
-        .keep(json, { unfinished: true })
-        .catch(() => undefined)
-        .finally(() => (this.#ticking = false));
+      void this.#store(true).finally(() => (this.#ticking = false));
     }, everyMs);
+  }
+
+  /** Queues a store after those under way; resolves once it is done (failures are the host's to report). */
+  #store(unfinished: boolean): Promise<void> {
+    const stored = this.#chain.then(() => this.#storeNow(unfinished)).catch(() => undefined);
+    this.#chain = stored;
+    return stored;
+  }
+
+  async #storeNow(unfinished: boolean): Promise<void> {
+    const { source, keepPart } = this.#options;
+    if (source && keepPart) {
+      if (this.#disposed || !source.keepable()) return;
+      const { part, mark } = nextPart(source, this.#session, this.#mark, unfinished);
+      let outcome: JournalOutcome = 'not-kept';
+      try {
+        outcome = await keepPart(part);
+      } finally {
+        // Not kept (or another transcript took its place): the next store starts afresh.
+        this.#mark = outcome === 'kept' ? mark : undefined;
+      }
+      return;
+    }
+    const json = this.#options.write();
+    if (json) await this.#options.keep(json, { unfinished });
   }
 
   #stopTicking(): void {

@@ -84,7 +84,9 @@ export interface SessionWorkerApi {
    * How often the sessions started from now on store their transcript while they run, in ms (0: only
    * when quiet). Only the benchmark changes it.
    */
-  setKeepWhileRunning(ms: number): void;
+  setKeepWhileRunning(ms: number, whole?: boolean): void;
+  /** Answers at once: the page's check that the worker is still alive. */
+  ping(): true;
 }
 
 /**

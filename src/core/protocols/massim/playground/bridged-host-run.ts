@@ -13,6 +13,7 @@ import { BridgeListener, wireBytes } from '../../../session/bridge-listener';
 import { UnpacedRun } from '../../../session/gated-run';
 import { liveUpdates } from '../../../session/live-updates';
 import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import { storeSource } from '../../../session/transcript-journal';
 import type { UpdateBatcher } from '../../../session/update-batcher';
 import { TranscriptStore } from '../../../transcript/store';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
@@ -93,6 +94,7 @@ class BridgedMassimRun extends UnpacedRun implements PlaygroundSession {
       content: { kind: 'views', news: () => reader.read() },
       protocol: config.protocol,
       write: () => (store.length > MAX_KEPT_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
+      source: storeSource(store, MAX_KEPT_MESSAGES),
     }));
   }
 

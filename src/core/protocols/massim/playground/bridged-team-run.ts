@@ -21,6 +21,7 @@ import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, PolicyFault, PolicySource } from '../../../policy/types';
 import type { BridgeAccess } from '../../../session/bridge-route';
 import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import { storeSource } from '../../../session/transcript-journal';
 import type { UpdateBatcher } from '../../../session/update-batcher';
 import { decodeWireBytes } from '../../../transcript/bytes';
 import type { Direction } from '../../../transcript/model';
@@ -127,7 +128,6 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
   readonly #target: string;
   readonly #bridge: BridgeAccess;
   readonly #tuning: Required<BridgedMassimTuning>;
-  readonly #services: PlaygroundServices;
   readonly #server: MassimServerConfig;
   readonly #store: TranscriptStore;
   readonly #shown: MassimShown;
@@ -161,7 +161,6 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
     this.#target = target;
     this.#bridge = bridge;
     this.#tuning = tuning;
-    this.#services = services;
     const options = config.options as MassimSessionOptions | undefined;
     if (!options?.match) throw new Error('a MASSim session needs its match settings');
     this.#server = serverConfig(options.match);
@@ -219,6 +218,7 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
       content: { kind: 'views', news: () => reader.read() },
       protocol: config.protocol,
       write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
+      source: storeSource(store, MAX_KEPT_MASSIM_MESSAGES),
       // Stored while running by `#keepWhileRunning`, at the tuning's pace.
       everyMs: 0,
     }));
@@ -308,9 +308,7 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
     if (keepEveryMs <= 0) return;
     this.#keepTimer = setInterval(() => {
       if (this.#over || this.#store.length > MAX_KEPT_MASSIM_MESSAGES) return;
-      void this.#services
-        .keepTranscript(massimTranscriptJson(this.#shown), { unfinished: true })
-        .catch(() => undefined);
+      void this.#keeper.keepNow();
     }, keepEveryMs);
   }
 

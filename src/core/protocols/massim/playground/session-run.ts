@@ -10,6 +10,7 @@ import { GatedRun, pacingGate } from '../../../session/gated-run';
 import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, PolicyFault, PolicySource } from '../../../policy/types';
 import type { TranscriptKeeper } from '../../../session/transcript-keeper';
+import { storeSource } from '../../../session/transcript-journal';
 import type { UpdateBatcher } from '../../../session/update-batcher';
 import type {
   PlaygroundServices,
@@ -100,6 +101,7 @@ class MassimSessionRun extends GatedRun implements PlaygroundSession {
       content: { kind: 'views', news: () => reader.read() },
       protocol: config.protocol,
       write: () => (store.length > MAX_KEPT_MASSIM_MESSAGES ? undefined : massimTranscriptJson(this.#shown)),
+      source: storeSource(store, MAX_KEPT_MASSIM_MESSAGES),
     }));
     this.gate = pacingGate(config, (status) => this.#batcher.note({ status }));
   }

@@ -1,0 +1,58 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ready, shownCount, stored } from './browser-fault-helpers';
+import { configure, status } from './playground-page';
+
+/**
+ * The session worker dying in the middle of a session (crashed, out of memory, stopped by the browser):
+ * the page finds out by itself (the worker no longer answers), says so, and what was stored while the
+ * session ran opens after a reload. The test stops the real worker from inside: a script prepended to the
+ * session worker's module (served by the test) closes the worker's global scope on a broadcast, so it
+ * stops at once, answering nothing more, as a crashed worker does.
+ */
+
+const STOP_CHANNEL = 'protoplay-test-stop-session-worker';
+
+async function installWorkerStop(page: Page): Promise<void> {
+  const script = `new BroadcastChannel(${JSON.stringify(STOP_CHANNEL)}).onmessage = () => self.close();\n`;
+  await page.route(/\/assets\/session\.worker[\w.-]*\.js(\?.*)?$/, async (route) => {
+    try {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: script + (await response.text()) });
+    } catch (error) {
+      if (!page.isClosed()) throw error;
+    }
+  });
+}
+
+test('the session worker dies mid-session: the page says so, and what was stored opens after a reload', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await installWorkerStop(page);
+  await page.goto('./');
+  await ready(page);
+  // Animated: the session lasts far longer than the test.
+  await configure(page, { rounds: 200, fast: false });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
+  await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
+
+  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
+  // Nothing is stored any more once the worker is gone: what is stored now is what a reload shows.
+  const said = page.getByText(/^The session worker stopped: /);
+  await expect(said).toBeVisible({ timeout: 90_000 });
+  await expect(said).toContainText('What was stored for a reload is kept');
+  await expect(said).toContainText('reload the page to continue');
+  await expect(status(page)).toContainText('Stopped by an error');
+  const kept = (await stored(page))!;
+  expect(kept.unfinished).toBe(true);
+  expect(kept.messages).toBeGreaterThan(0);
+
+  await page.reload();
+  await ready(page);
+  await expect(status(page)).toContainText('showing the last session', { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'interrupted' })).toContainText(
+    'The last session was interrupted',
+  );
+  expect(await shownCount(page)).toBe(kept.messages);
+});
