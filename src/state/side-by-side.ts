@@ -290,13 +290,29 @@ export class SideBySideSessions {
         sent += transcript.messages.length;
         continue;
       }
-      thread.post({ kind: 'transcript', key, transcript: { ...transcript, messages: [] } });
-      for (let k = 0; k < transcript.messages.length; k += SIDE_BY_SIDE_SLICE) {
+      thread.post({ kind: 'transcript', key, transcript: { ...transcript, messages: [], annotations: [] } });
+      // Annotations (a world's state per step, on some protocols) go with the messages they hang off.
+      const annotations = [...transcript.annotations].sort((x, y) => x.index - y.index);
+      let attached = 0;
+      for (
+        let k = 0;
+        k < transcript.messages.length || attached < annotations.length;
+        k += SIDE_BY_SIDE_SLICE
+      ) {
         // Each slice is cloned in a task of its own: the page keeps drawing and answering in between.
         await nextTask();
         stillHere();
         const messages = transcript.messages.slice(k, k + SIDE_BY_SIDE_SLICE);
-        thread.post({ kind: 'messages', key, messages });
+        const end = k + SIDE_BY_SIDE_SLICE;
+        let until = attached;
+        while (
+          until < annotations.length &&
+          until - attached < SIDE_BY_SIDE_SLICE &&
+          (end >= transcript.messages.length || annotations[until]!.index < end)
+        )
+          until++;
+        thread.post({ kind: 'messages', key, messages, annotations: annotations.slice(attached, until) });
+        attached = until;
         sent += messages.length;
         progress?.({ phase: 'sending', done: sent, total });
       }

@@ -13,15 +13,15 @@ import type { MessageSummary, SessionNote } from '../protocols/reading';
 import type { Annotation, Direction, Transcript, TranscriptMessage } from '../transcript/model';
 import { alignTranscripts, type AlignedRow, type TranscriptAlignment } from './transcript-alignment';
 
-/** Messages per slice, both ways: a slice is cloned in a few milliseconds. */
-export const SIDE_BY_SIDE_SLICE = 4000;
+/** Messages per slice, both ways: a slice of long MASSim messages is cloned in about 15 ms. */
+export const SIDE_BY_SIDE_SLICE = 1000;
 
 /** From the owner to the thread. */
 export type ToSideBySideThread =
-  /** A transcript's header (everything but its messages), under a key the owner chooses. */
+  /** A transcript's header (everything but its messages and annotations), under a key the owner chooses. */
   | { kind: 'transcript'; key: string; transcript: Transcript }
-  /** The next messages of the transcript under `key`. */
-  | { kind: 'messages'; key: string; messages: TranscriptMessage[] }
+  /** The next messages and annotations of the transcript under `key`. */
+  | { kind: 'messages'; key: string; messages: TranscriptMessage[]; annotations: Annotation[] }
   /** Read both transcripts (by key; absent: an empty side) and line them up. */
   | {
       kind: 'align';
@@ -123,12 +123,18 @@ export function serveSideBySide(endpoint: SideBySideEndpoint): void {
   const transcripts = new Map<string, Transcript>();
   endpoint.listen((message) => {
     if (message.kind === 'transcript') {
-      transcripts.set(message.key, { ...message.transcript, messages: [...message.transcript.messages] });
+      transcripts.set(message.key, {
+        ...message.transcript,
+        messages: [...message.transcript.messages],
+        annotations: [...message.transcript.annotations],
+      });
       return;
     }
     if (message.kind === 'messages') {
       const transcript = transcripts.get(message.key);
-      if (transcript) for (const m of message.messages) transcript.messages.push(m);
+      if (!transcript) return;
+      for (const m of message.messages) transcript.messages.push(m);
+      for (const a of message.annotations) transcript.annotations.push(a);
       return;
     }
     const { job } = message;
