@@ -16,3 +16,11 @@ export function createEvaluationWorker(): Worker {
     name: 'evaluation',
   });
 }
+
+/** Starts a side-by-side worker (reads and lines up two transcripts of one seed). */
+export function createSideBySideWorker(): Worker {
+  return new Worker(new URL('../../workers/side-by-side.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'side-by-side',
+  });
+}

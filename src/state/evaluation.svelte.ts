@@ -4,6 +4,7 @@
  * (for the histogram and the curves), the summary with its 95% interval, time per unit, failures, and for
  * Compare the paired differences with their verdict and the first decision where the two policies differ.
  */
+import { inProcessSideBySideThread, webWorkerSideBySideThread, type SideBySideThread } from './side-by-side';
 import {
   compareResults,
   Evaluation,
@@ -114,9 +115,22 @@ export class Evaluator {
   #lastRequest: EvaluationRequest | undefined;
   #lastPolicies: EvaluatedPolicy[] = [];
 
-  constructor(createWorker: () => Worker) {
+  readonly #createSideBySideWorker: (() => Worker) | undefined;
+
+  /**
+   * `createSideBySideWorker` starts the worker that reads and lines up the transcripts of "Find where they
+   * differ"; without one, that work runs on this thread.
+   */
+  constructor(createWorker: () => Worker, createSideBySideWorker?: () => Worker) {
     this.#createWorker = createWorker;
+    this.#createSideBySideWorker = createSideBySideWorker;
   }
+
+  /** A thread to read and line up a seed's transcripts side by side. */
+  readonly sideBySideThread = (): SideBySideThread =>
+    this.#createSideBySideWorker
+      ? webWorkerSideBySideThread(this.#createSideBySideWorker())
+      : inProcessSideBySideThread();
 
   get running(): boolean {
     return this.status === 'running';

@@ -42,7 +42,10 @@ async function compareAndOpenSeed2(page: Page) {
     'On seed 2, the two first differ on round 1, turn 4',
     { timeout: 60_000 },
   );
-  return { panel, view: panel.getByRole('region', { name: 'Transcripts side by side' }) };
+  const view = panel.getByRole('region', { name: 'Transcripts side by side' });
+  // Both transcripts are read and lined up in a worker: the view says when it is done.
+  await expect(view).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
+  return { panel, view };
 }
 
 test('both transcripts side by side, the first different action highlighted; N and P; export and open', async ({

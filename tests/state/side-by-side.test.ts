@@ -8,7 +8,16 @@ import type { EpisodePlayer } from '../../src/core/protocols/evaluation-contract
 import { createMassimEpisodePlayer } from '../../src/core/protocols/massim/evaluation';
 import { findProtocol } from '../../src/core/protocols/registry';
 import type { Transcript } from '../../src/core/transcript/model';
-import { SideBySideSessions } from '../../src/state/side-by-side';
+import { SIDE_BY_SIDE_SLICE } from '../../src/core/evaluation/side-by-side-thread';
+import type { Protocol } from '../../src/core/protocols/contract';
+import {
+  inProcessSideBySideThread,
+  sideBySide,
+  SideBySideCancelled,
+  SideBySideSessions,
+  type SideBySideProgress,
+  type SideBySideThread,
+} from '../../src/state/side-by-side';
 
 const SKIP = "export function act() {\n  return { type: 'skip', p: [] };\n}\n";
 /** Skips in the first match; in the second (the other side) moves from step 5. */
@@ -19,9 +28,13 @@ const MOVES_IN_MATCH_2 = [
   '}',
 ].join('\n');
 
-async function matches(player: EpisodePlayer, code: string): Promise<Transcript[]> {
+async function matches(
+  player: EpisodePlayer,
+  code: string,
+  size = { agentsPerTeam: 2, steps: 12 },
+): Promise<Transcript[]> {
   const settings = {
-    config: quickMassimConfig({ agentsPerTeam: 2, steps: 12, width: 15, height: 15 }),
+    config: quickMassimConfig({ ...size, width: 15, height: 15 }),
     opponent: { code: SKIP, language: 'ts' as const, level: 'policy' as const, fileName: 'opponent.ts' },
   };
   player.prepare(settings);
@@ -47,16 +60,85 @@ describe('SideBySideSessions', () => {
     const b = await matches(player, MOVES_IN_MATCH_2);
     const sessions = new SideBySideSessions(findProtocol('massim')!, [a, b]);
     expect(sessions.count).toBe(2);
-    expect(sessions.session(0).alignment.differences).toEqual([]);
-    expect(sessions.firstDiffering()).toBe(1);
-    const second = sessions.session(1);
-    expect(sessions.session(1)).toBe(second);
+    expect((await sessions.session(0)).alignment.differences).toEqual([]);
+    expect(await sessions.firstDiffering()).toBe(1);
+    const second = await sessions.session(1);
+    expect(await sessions.session(1)).toBe(second);
+    expect(sessions.readSoFar(1)).toBe(second);
     const row = second.alignment.rows[second.alignment.differences[0]!]!;
     const summary = second.sides[1].summaries[row.b!]!;
     // In the second match the policy plays team B.
     expect([summary.type, summary.turn, summary.conn]).toEqual(['action', 5, 'agentB1.conn1']);
     expect(second.sides[1].messages[summary.index]!.text).toContain('"move"');
     // The same policy on both sides: nothing differs anywhere, the view opens on the first match.
-    expect(new SideBySideSessions(findProtocol('massim')!, [a, a]).firstDiffering()).toBe(0);
+    expect(await new SideBySideSessions(findProtocol('massim')!, [a, a]).firstDiffering()).toBe(0);
+  });
+
+  it('reads in the worker what the caller would read itself, sending long transcripts in slices', async () => {
+    const player = createMassimEpisodePlayer();
+    const settings = { agentsPerTeam: 4, steps: 300 };
+    const a = await matches(player, SKIP, settings);
+    const b = await matches(player, MOVES_IN_MATCH_2, settings);
+    expect(a[1]!.messages.length).toBeGreaterThan(SIDE_BY_SIDE_SLICE);
+    const protocol = findProtocol('massim')!;
+    const progress: SideBySideProgress[] = [];
+    const read = await new SideBySideSessions(protocol, [a, b]).session(1, (p) => progress.push(p));
+    const here = sideBySide(protocol, [a, b], 1);
+    expect(read.alignment).toEqual(here.alignment);
+    expect(read.sides[0].summaries).toEqual(here.sides[0].summaries);
+    expect(read.sides[1].summaries).toEqual(here.sides[1].summaries);
+    expect(read.sides[1].notes).toEqual(here.sides[1].notes);
+    expect(read.sides[1].transcript).toBe(b[1]);
+    const total = a[1]!.messages.length + b[1]!.messages.length;
+    const sending = progress.filter((p) => p.phase === 'sending');
+    const reading = progress.filter((p) => p.phase === 'reading');
+    expect(sending.length).toBeGreaterThan(2);
+    expect(sending.at(-1)).toEqual({ phase: 'sending', done: total, total });
+    expect(reading.at(-1)).toEqual({ phase: 'reading', done: total, total });
+  });
+
+  it('cancels: the reading rejects, the worker ends, and a later reading starts afresh', async () => {
+    const player = createMassimEpisodePlayer();
+    const a = await matches(player, SKIP);
+    const b = await matches(player, MOVES_IN_MATCH_2);
+    let spawned = 0;
+    let terminated = 0;
+    const spawn = () => {
+      spawned++;
+      const thread = inProcessSideBySideThread();
+      return { ...thread, terminate: () => (terminated++, thread.terminate()) };
+    };
+    const sessions = new SideBySideSessions(findProtocol('massim')!, [a, b], spawn);
+    const reading = sessions.session(1);
+    sessions.cancel();
+    await expect(reading).rejects.toBeInstanceOf(SideBySideCancelled);
+    expect(terminated).toBe(1);
+    expect(sessions.readSoFar(1)).toBeUndefined();
+    const again = await sessions.session(1);
+    expect(spawned).toBe(2);
+    expect(again.alignment.differences.length).toBeGreaterThan(0);
+  });
+
+  it('reports a worker that stops, and a protocol the worker does not know', async () => {
+    const player = createMassimEpisodePlayer();
+    const a = await matches(player, SKIP);
+    const protocol = findProtocol('massim')!;
+    const dying = (): SideBySideThread => {
+      const thread = inProcessSideBySideThread();
+      return {
+        ...thread,
+        listen: (handlers) => {
+          thread.listen(handlers);
+          setTimeout(() => handlers.exit('the worker ran out of memory'), 0);
+        },
+      };
+    };
+    await expect(new SideBySideSessions(protocol, [a, a], dying).session(0)).rejects.toThrow(
+      /side-by-side worker stopped|ran out of memory/,
+    );
+    const unknown = { ...protocol, id: 'no-such-protocol' } as Protocol;
+    await expect(new SideBySideSessions(unknown, [a, a]).session(0)).rejects.toThrow(
+      'unknown protocol "no-such-protocol"',
+    );
   });
 });
