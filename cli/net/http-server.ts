@@ -79,6 +79,10 @@ interface ServedConnection {
   closed: boolean;
   /** Responses handed to Node and not yet flushed to the socket. */
   unflushed: number;
+  /** Requests begun (their head read), responses flushed, and the socket's bytes read when the last was. */
+  begun: number;
+  answered: number;
+  readAtAnswer: number;
 }
 
 /** A listening HTTP server. */
@@ -104,9 +108,20 @@ export class HttpServer {
       // With a listener, Node leaves the idle socket to it instead of destroying it silently.
       this.#server.on('timeout', (socket: Socket) => {
         const connection = this.#connections.get(socket);
-        options.log(
-          `${connection?.id ?? socket.remoteAddress}: no traffic for ${idleTimeoutMs / 1000} s; closing the connection`,
-        );
+        // A kept-alive connection idle between requests (all answered, nothing begun since) is closed
+        // quietly, as any HTTP server does; one idle before its first request or in the middle of one is
+        // a misbehaving peer, and said so.
+        const betweenRequests =
+          connection !== undefined &&
+          connection.answered > 0 &&
+          connection.answered === connection.begun &&
+          connection.waiting.length === 0 &&
+          connection.unflushed === 0 &&
+          socket.bytesRead === connection.readAtAnswer;
+        if (!betweenRequests)
+          options.log(
+            `${connection?.id ?? socket.remoteAddress}: no traffic for ${idleTimeoutMs / 1000} s; closing the connection`,
+          );
         socket.destroy();
       });
     }
@@ -165,6 +180,9 @@ export class HttpServer {
       socket,
       closed: false,
       unflushed: 0,
+      begun: 0,
+      answered: 0,
+      readAtAnswer: 0,
     };
     this.#connections.set(socket, connection);
     socket.once('close', () => {
@@ -196,6 +214,7 @@ export class HttpServer {
       response.writeHead(503, { 'content-type': 'text/plain' }).end('not accepting requests\n');
       return;
     }
+    connection.begun++;
     const maxUnread = this.#options.maxUnreadResponses ?? 256;
     if (connection.unflushed >= maxUnread) {
       if (!connection.socket.destroyed)
@@ -277,6 +296,8 @@ export class HttpServer {
     connection.unflushed++;
     waiting.response.end(body, () => {
       connection.unflushed--;
+      connection.answered++;
+      connection.readAtAnswer = connection.socket.bytesRead;
       if (!connection.closed || connection.waiting.length > 0) return;
       connection.socket.end();
       // A peer still sending a body it was told is too large does not get to keep the connection.

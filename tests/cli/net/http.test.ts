@@ -5,6 +5,7 @@
  * failure or a timeout.
  */
 import { createServer } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpMessage, SansIoEndpoint, WireSink } from '../../../src/core/protocols/contract';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
@@ -56,6 +57,32 @@ describe('the HTTP server', () => {
     expect(response.headers.get('server')).toBe('protoplay');
     expect(await response.text()).toBe('PUT /act/x?y=1 5 application/json');
     expect((await fetch(`${base}/teapot`)).status).toBe(418);
+  });
+
+  it('closes an idle kept-alive connection quietly, and says so of one idle before or inside a request', async () => {
+    const { logs } = await start({ idleTimeoutMs: 200 });
+    const port = server!.address.port;
+    const closedAfter = (socket: Socket) => new Promise<void>((done) => socket.once('close', () => done()));
+    // Kept alive after a whole exchange: closed without a line.
+    const kept = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    kept.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    kept.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closedAfter(kept);
+    expect(answer).toContain('GET /a 0');
+    // Silent from the start, and stopped in the middle of a second request: one line each.
+    const silent = connect({ host: '127.0.0.1', port });
+    await closedAfter(silent);
+    const halfway = connect({ host: '127.0.0.1', port });
+    halfway.on('data', () => undefined);
+    halfway.write(
+      'GET /b HTTP/1.1\r\nHost: x\r\n\r\nPUT /c HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\nabc',
+    );
+    await closedAfter(halfway);
+    expect(logs.filter((line) => /no traffic for 0\.2 s/.test(line))).toEqual([
+      'http2: no traffic for 0.2 s; closing the connection',
+      'http3: no traffic for 0.2 s; closing the connection',
+    ]);
   });
 
   it('cuts bodies at the cap and keeps the declared length for the endpoint', async () => {
