@@ -4,6 +4,7 @@ import {
   installStorageQuota,
   ready,
   refusedWrites,
+  shownMessages,
   setStorageFull,
   stored,
 } from './browser-fault-helpers';
@@ -18,13 +19,6 @@ import { configure, setPolicyCode, status } from './playground-page';
 
 // The quota tests serve the workers' scripts themselves: no service worker may answer for them.
 test.use({ serviceWorkers: 'block' });
-
-/** The message count of the status line (`1,234 messages`, `12.3k messages`). */
-async function shownMessages(page: Page): Promise<number> {
-  const text = await page.getByText(/^[\d,.]+k? messages$/).textContent();
-  const [, digits, thousands] = /^([\d,.]+)(k?)/.exec(text ?? '')!;
-  return Number(digits!.replace(/,/g, '')) * (thousands ? 1000 : 1);
-}
 
 interface Playground {
   name: string;

@@ -132,3 +132,10 @@ function quotaFault(channelName: string): void {
     };
   }
 }
+
+/** The message count of the status line (`1,234 messages`, `12.3k messages`). */
+export async function shownMessages(page: Page): Promise<number> {
+  const text = await page.getByText(/^[\d,.]+k? messages$/).textContent();
+  const [, digits, thousands] = /^([\d,.]+)(k?)/.exec(text ?? '')!;
+  return Number(digits!.replace(/,/g, '')) * (thousands ? 1000 : 1);
+}

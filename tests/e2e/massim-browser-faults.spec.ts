@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { exportedMessages, ready, stored } from './browser-fault-helpers';
+import { exportedMessages, ready, shownMessages, stored } from './browser-fault-helpers';
 import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
@@ -15,13 +15,6 @@ import {
 const status = (page: Page) =>
   page.getByRole('status').filter({ hasText: /Ready|Running|Paused|Finished|Stopped/ });
 const timeline = (page: Page) => page.getByRole('toolbar', { name: 'Timeline' });
-
-/** The message count of the status line (`1,234 messages`, `12.3k messages`). */
-async function shownMessages(page: Page): Promise<number> {
-  const text = await page.getByText(/^[\d,.]+k? messages$/).textContent();
-  const [, digits, thousands] = /^([\d,.]+)(k?)/.exec(text ?? '')!;
-  return Number(digits!.replace(/,/g, '')) * (thousands ? 1000 : 1);
-}
 
 /** Opens MASSim with team A's code; `speed` and `steps` of the match settings. */
 async function openMassim(page: Page, code: string | undefined, speed: 'fast' | 'animated', steps: number) {

@@ -4,6 +4,7 @@ import {
   installStorageQuota,
   ready,
   refusedWrites,
+  shownMessages,
   setStorageFull,
   stored,
 } from './browser-fault-helpers';
@@ -24,13 +25,6 @@ import {
 
 // The test serves the workers' scripts itself: no service worker may answer for it.
 test.use({ serviceWorkers: 'block' });
-
-/** The message count of the status line (`1,234 messages`, `12.3k messages`). */
-async function shownMessages(page: Page): Promise<number> {
-  const text = await page.getByText(/^[\d,.]+k? messages$/).textContent();
-  const [, digits, thousands] = /^([\d,.]+)(k?)/.exec(text ?? '')!;
-  return Number(digits!.replace(/,/g, '')) * (thousands ? 1000 : 1);
-}
 
 const sessions: { name: string; start: (page: Page) => Promise<void> }[] = [
   {
