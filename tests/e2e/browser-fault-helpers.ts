@@ -83,8 +83,11 @@ export async function installStorageQuota(page: Page): Promise<void> {
       const response = await route.fetch();
       await route.fulfill({ response, body: script + (await response.text()) });
     } catch (error) {
-      // A worker started as the test ends (the page is closing) needs no script.
-      if (!page.isClosed()) throw error;
+      // A worker started as the test ends needs no script: the page is closing, or its context already
+      // disposed of the response. Anything else is a failure of the test's own plumbing.
+      const ending = page.isClosed() || /disposed|closed/i.test(String(error));
+      if (!ending) throw error;
+      await route.abort().catch(() => undefined);
     }
   });
 }
