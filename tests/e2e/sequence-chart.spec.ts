@@ -228,7 +228,10 @@ test('an imported recording is scrubbed turn by turn: the state panel, its chang
   await turns.getByRole('button', { name: 'First turn' }).click();
   await expect(slider).toHaveAttribute('aria-valuetext', 'round 1, turn 1');
   await turns.getByRole('button', { name: 'Replay' }).click();
-  await expect(slider).toHaveAttribute('aria-valuetext', 'round 1, turn 3');
+  // It moves on by itself (at least two turns; how far by the time it is looked at depends on the machine).
+  await expect
+    .poll(async () => Number(await slider.inputValue()), { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(2);
   await turns.getByRole('button', { name: 'Pause' }).click();
   await expect(turns.getByRole('button', { name: 'Replay' })).toBeVisible();
 });
