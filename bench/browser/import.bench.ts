@@ -6,9 +6,12 @@
  * Import dialog of the production build in Chromium. Measured from handing over the file: the first drawn
  * chart (RDDLSim: a point of "Total reward per round"; MASSim: the scores per step), the whole import
  * (the page says "Opened": read, validated and summed up), and the page's long tasks meanwhile (main-thread
- * tasks over 50 ms, from a PerformanceObserver): how many, the longest, and their total. The baseline, in
- * the same run, is a 1,000-message recording of the same protocol. Times are wall clock and grow on a
- * loaded machine; the long tasks say whether the main thread was blocked.
+ * tasks over 50 ms, from a PerformanceObserver): how many, the longest, and their total. Beside them, from
+ * Chromium's trace of the same import, the CPU time of each main-thread task: how many took over 50 ms of
+ * CPU, the longest, and the main thread's CPU time in all. The baseline, in the same run, is a
+ * 1,000-message recording of the same protocol. Long tasks are wall clock and grow on a loaded machine
+ * (a task waiting for a core lasts longer); the CPU figures say what the page's own work cost, whatever
+ * the load.
  *
  * `IMPORT_MESSAGES` (default 100000) and `IMPORT_MB` (default 50) size the big files, `IMPORT_REPEATS`
  * (default 1) repeats each import in a fresh page (the median is printed), `IMPORT_PROTOCOLS` picks
@@ -23,6 +26,7 @@ import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
+import { traceMainThread } from './main-thread-trace';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const BIG_MESSAGES = Number(process.env.IMPORT_MESSAGES ?? 100_000);
@@ -46,6 +50,10 @@ interface ImportFigures {
   longTasks: number;
   longestTaskMs: number;
   longTaskMs: number;
+  /** Main-thread tasks over 50 ms of CPU time (from the trace). */
+  cpuLongTasks: number;
+  longestCpuMs: number;
+  mainThreadCpuMs: number;
 }
 
 /** A recording of one protocol, written to a file of about so many messages or bytes. */
@@ -81,22 +89,30 @@ const massim: Recording = {
   firstChart: `(() => { const path = document.querySelector('[aria-label="Scores per step"] path'); return !!path && (path.getAttribute('d') ?? '').length > 10; })()`,
 };
 
-async function importOnce(page: Page, path: string, recording: Recording): Promise<ImportFigures> {
+async function importOnce(
+  browser: Browser,
+  page: Page,
+  path: string,
+  recording: Recording,
+): Promise<ImportFigures> {
   await page.getByRole('button', { name: 'Import…' }).click();
   const start = await page.evaluate(() => performance.now());
-  await page.getByLabel('Open a file').setInputFiles(path);
-  const firstChart = await page.waitForFunction(
-    `(${recording.firstChart}) ? performance.now() : false`,
-    undefined,
-    { polling: 50, timeout: 600_000 },
-  );
-  const chartAt = (await firstChart.jsonValue()) as number;
-  await page
-    .getByRole('status')
-    .filter({ hasText: /^Opened / })
-    .first()
-    .waitFor({ timeout: 600_000 });
-  return page.evaluate(
+  let chartAt = 0;
+  const cpu = await traceMainThread(browser, page, async () => {
+    await page.getByLabel('Open a file').setInputFiles(path);
+    const firstChart = await page.waitForFunction(
+      `(${recording.firstChart}) ? performance.now() : false`,
+      undefined,
+      { polling: 50, timeout: 600_000 },
+    );
+    chartAt = (await firstChart.jsonValue()) as number;
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Opened / })
+      .first()
+      .waitFor({ timeout: 600_000 });
+  });
+  const wall = await page.evaluate(
     ({ from, chartAt }) => {
       const end = performance.now();
       const tasks = (
@@ -112,6 +128,12 @@ async function importOnce(page: Page, path: string, recording: Recording): Promi
     },
     { from: start, chartAt },
   );
+  return {
+    ...wall,
+    cpuLongTasks: cpu.cpuOver50,
+    longestCpuMs: cpu.longestCpuMs,
+    mainThreadCpuMs: cpu.cpuMs,
+  };
 }
 
 /** Imports the file `REPEATS` times, each in a fresh page; the medians. */
@@ -131,7 +153,7 @@ async function measure(
     await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
     // The start-up's own work (the editor, the workers' boot) is over before the import starts.
     await page.waitForTimeout(1000);
-    runs.push(await importOnce(page, path, recording));
+    runs.push(await importOnce(browser, page, path, recording));
     await page.close();
   }
   const of = (key: keyof ImportFigures) => median(runs.map((run) => run[key]));
@@ -141,6 +163,9 @@ async function measure(
     longTasks: of('longTasks'),
     longestTaskMs: of('longestTaskMs'),
     longTaskMs: of('longTaskMs'),
+    cpuLongTasks: of('cpuLongTasks'),
+    longestCpuMs: of('longestCpuMs'),
+    mainThreadCpuMs: of('mainThreadCpuMs'),
   };
 }
 
@@ -190,6 +215,9 @@ export default async function () {
           figures.longTasks,
           figures.longestTaskMs,
           figures.longTaskMs,
+          figures.cpuLongTasks,
+          Math.round(figures.longestCpuMs),
+          Math.round(figures.mainThreadCpuMs),
         ]);
         if (!baseline) {
           baseline = figures;
@@ -199,7 +227,8 @@ export default async function () {
         ratios.push(
           `${recording.protocol} ${file.label} / baseline: ${(messages / baselineMessages).toFixed(0)}x the messages, ` +
             `first chart ${(figures.firstChartMs / baseline.firstChartMs).toFixed(2)}x, ` +
-            `whole import ${(figures.totalMs / baseline.totalMs).toFixed(1)}x the time`,
+            `whole import ${(figures.totalMs / baseline.totalMs).toFixed(1)}x the time, ` +
+            `main-thread CPU ${(figures.mainThreadCpuMs / baseline.mainThreadCpuMs).toFixed(1)}x`,
         );
       }
     }
@@ -214,6 +243,9 @@ export default async function () {
         'tasks > 50 ms',
         'longest task ms',
         'long-task ms',
+        'tasks > 50 ms CPU',
+        'longest task CPU ms',
+        'main-thread CPU ms',
       ],
       ...rows,
     ]);

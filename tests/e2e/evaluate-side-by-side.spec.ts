@@ -7,7 +7,7 @@ import { editor, messageRows, setPolicyCode } from './playground-page';
  * server on turn 4 of each round as the current code; for a chosen seed both sessions' transcripts open
  * side by side, every message of both, the first different action highlighted and scrolled to, N and P
  * stepping between differences; each side exports as a file and opens in the message log; at phone width
- * one column shows at a time, with a switch.
+ * one column shows at a time, with a switch; the message-type filter hides rows by type, by keyboard.
  */
 
 const REBOOT_ON_TURN_4 = [
@@ -106,7 +106,9 @@ test('both transcripts side by side, the first different action highlighted; N a
   await expect(messageRows(page).first()).toHaveAttribute('aria-setsize', String(sizes[0]));
 });
 
-test('at phone width one column shows at a time, with a switch', async ({ page }) => {
+test('at phone width one column shows at a time, with a switch; the type filter works by keyboard', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const { view } = await compareAndOpenSeed2(page);
@@ -121,6 +123,44 @@ test('at phone width one column shows at a time, with a switch', async ({ page }
   await expect(first.locator('.side-1')).toContainText('reboot');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+
+  // The message-type filter, by keyboard: hiding the server's turns leaves the other rows, and N / P still
+  // step through the differences (the actions).
+  const list = view.getByRole('listbox', { name: 'Messages of both transcripts' });
+  const setSize = async () => Number(await list.getByRole('option').first().getAttribute('aria-setsize'));
+  const allRows = await setSize();
+  const filter = view.locator('summary', { hasText: 'Filter' });
+  await filter.focus();
+  await page.keyboard.press('Enter');
+  const turns = view.getByRole('checkbox', { name: 'turn', exact: true });
+  await expect(turns).toBeChecked();
+  await turns.focus();
+  await page.keyboard.press('Space');
+  await expect(turns).not.toBeChecked();
+  await expect(filter).toContainText('1 hidden');
+  await expect.poll(setSize).toBeLessThan(allRows);
+  const shownRows = await setSize();
+  await expect(view.getByText(`${shownRows} of ${allRows} rows`)).toBeVisible();
+  await expect(list.getByRole('option').filter({ hasText: /S→C\s*turn\b/ })).toHaveCount(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  const status = view.getByRole('status', { name: 'Difference' });
+  await list.focus();
+  await page.keyboard.press('n');
+  await expect(status).toContainText('Difference 2 of 2: round 2, turn 4');
+  await expect(list.locator('[role="option"][aria-selected="true"] .side-1')).toContainText(/r2 t4\s*reboot/);
+  // Hiding the actions too leaves no difference in view; showing all again brings every row back.
+  const actions = view.getByRole('checkbox', { name: 'actions', exact: true });
+  await actions.focus();
+  await page.keyboard.press('Space');
+  await expect(status).toHaveText('No differences in the message types shown.');
+  await actions.focus();
+  await page.keyboard.press('Space');
+  await turns.focus();
+  await page.keyboard.press('Space');
+  await expect.poll(setSize).toBe(allRows);
+  await expect(filter).not.toContainText('hidden');
 });
 
 /** Saves the `saved` sample, switches to `current`, compares on seeds 1..2 and opens seed 1 side by side. */

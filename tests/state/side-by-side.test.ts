@@ -8,7 +8,13 @@ import type { EpisodePlayer } from '../../src/core/protocols/evaluation-contract
 import { createMassimEpisodePlayer } from '../../src/core/protocols/massim/evaluation';
 import { findProtocol } from '../../src/core/protocols/registry';
 import type { Transcript } from '../../src/core/transcript/model';
-import { SIDE_BY_SIDE_SLICE } from '../../src/core/evaluation/side-by-side-thread';
+import {
+  packRows,
+  SIDE_BY_SIDE_SLICE,
+  unpackRows,
+  type FromSideBySideThread,
+} from '../../src/core/evaluation/side-by-side-thread';
+import type { AlignedRow } from '../../src/core/evaluation/transcript-alignment';
 import type { Protocol } from '../../src/core/protocols/contract';
 import {
   inProcessSideBySideThread,
@@ -140,5 +146,74 @@ describe('SideBySideSessions', () => {
     await expect(new SideBySideSessions(unknown, [a, a]).session(0)).rejects.toThrow(
       'unknown protocol "no-such-protocol"',
     );
+  });
+
+  it('takes a long lining up in over several tasks, and can be cancelled meanwhile', async () => {
+    const protocol = findProtocol('massim')!;
+    const empty = sideBySide(protocol, [[], []], 0).sides[0].transcript;
+    // 90,000 rows, some one-sided, every 7th differing.
+    const rows: AlignedRow[] = Array.from({ length: 90_000 }, (_, k) => ({
+      ...(k % 5 !== 4 ? { a: k } : {}),
+      ...(k % 5 !== 3 ? { b: k } : {}),
+      differs: k % 7 === 0,
+    }));
+    const differences = rows.flatMap((row, k) => (row.differs ? [k] : []));
+    let tasksWhileTaking = 0;
+    /** A thread that answers every lining up with `rows`, then counts the tasks the page runs after. */
+    const answering = (then?: () => void) => (): SideBySideThread => {
+      let owner: ((message: FromSideBySideThread) => void) | undefined;
+      return {
+        post: (message) => {
+          if (message.kind !== 'align') return;
+          setTimeout(() => {
+            owner?.({
+              kind: 'aligned',
+              job: message.job,
+              notes: [[], []],
+              rows: packRows(rows),
+              differences,
+            });
+            const tick = () => {
+              tasksWhileTaking++;
+              if (tasksWhileTaking < 100) setTimeout(tick, 0);
+            };
+            setTimeout(tick, 0);
+            then?.();
+          }, 0);
+        },
+        listen: (handlers) => (owner = handlers.message),
+        terminate: () => undefined,
+      };
+    };
+    const read = await new SideBySideSessions(protocol, [[empty], [empty]], answering()).session(0);
+    expect(read.alignment.rows).toEqual(rows);
+    expect(read.alignment.differences).toEqual(differences);
+    // Other tasks ran between the slices: the rows were not all unpacked in the task that brought them.
+    expect(tasksWhileTaking).toBeGreaterThan(0);
+
+    const cancelling: { sessions?: SideBySideSessions } = {};
+    const sessions = new SideBySideSessions(
+      protocol,
+      [[empty], [empty]],
+      answering(() => cancelling.sessions!.cancel()),
+    );
+    cancelling.sessions = sessions;
+    const cancelled = sessions.session(0);
+    await expect(cancelled).rejects.toBeInstanceOf(SideBySideCancelled);
+    expect(sessions.readSoFar(0)).toBeUndefined();
+  });
+});
+
+describe('unpackRows', () => {
+  it('unpacks any stretch of rows, and the stretches together are the whole', () => {
+    const rows: AlignedRow[] = [
+      { a: 0, b: 0, differs: false },
+      { a: 1, differs: true },
+      { b: 1, differs: true },
+    ];
+    const packed = packRows(rows);
+    expect(unpackRows(packed)).toEqual(rows);
+    expect(unpackRows(packed, 1, 2)).toEqual([rows[1]]);
+    expect(unpackRows(packed, 2, 10, unpackRows(packed, 0, 2))).toEqual(rows);
   });
 });

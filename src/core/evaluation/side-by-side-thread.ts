@@ -101,15 +101,23 @@ export function packRows(rows: readonly AlignedRow[]): PackedRows {
   return packed;
 }
 
-/** Rows back from typed arrays. */
-export function unpackRows(packed: PackedRows): AlignedRow[] {
-  const rows: AlignedRow[] = new Array<AlignedRow>(packed.a.length);
-  for (let k = 0; k < packed.a.length; k++) {
+/**
+ * Rows back from typed arrays: those from `from` up to `to` (default all), pushed onto `into` (default a
+ * new array), which is returned.
+ */
+export function unpackRows(
+  packed: PackedRows,
+  from = 0,
+  to = packed.a.length,
+  into: AlignedRow[] = [],
+): AlignedRow[] {
+  const end = Math.min(to, packed.a.length);
+  for (let k = from; k < end; k++) {
     const a = packed.a[k]!;
     const b = packed.b[k]!;
-    rows[k] = { ...(a >= 0 ? { a } : {}), ...(b >= 0 ? { b } : {}), differs: packed.differs[k] === 1 };
+    into.push({ ...(a >= 0 ? { a } : {}), ...(b >= 0 ? { b } : {}), differs: packed.differs[k] === 1 });
   }
-  return rows;
+  return into;
 }
 
 /** What a thread needs from where it runs. */

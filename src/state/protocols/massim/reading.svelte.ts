@@ -16,6 +16,11 @@ import type { ProtocolViewState } from '../../session.svelte';
 /** The log rows so far, as columns (never reactive: `rowCount` says when they grew). */
 export type MassimLogRows = Omit<MassimRows, 'from'>;
 
+/** `list` up to `from`, then `added`, as a new array (the views compare by reference). */
+function following<T>(list: readonly T[], from: number, added: readonly T[]): readonly T[] {
+  return from === list.length ? list.concat(added) : [...list.slice(0, from), ...added];
+}
+
 export class MassimReading implements ProtocolViewState {
   frames = $state.raw<readonly MassimFrame[]>([]);
   /** Outcome codes per frame and agent (see `MASSIM_RESULT_KINDS`). */
@@ -39,8 +44,9 @@ export class MassimReading implements ProtocolViewState {
     if (news.agents) this.agents = news.agents;
     if (news.teams) this.teams = news.teams;
     if (news.frames.length || news.framesFrom < this.frames.length) {
-      this.frames = [...this.frames.slice(0, news.framesFrom), ...news.frames];
-      this.results = [...this.results.slice(0, news.framesFrom), ...news.results];
+      // One copy, not two: news nearly always only adds frames at the end.
+      this.frames = following(this.frames, news.framesFrom, news.frames);
+      this.results = following(this.results, news.framesFrom, news.results);
     }
     if (news.stops.length || news.resumed.length) {
       const stops = [...this.stops, ...news.stops];
