@@ -376,7 +376,7 @@ export interface TcpDial {
   read(bytes: number): void;
   /** Drops the connection at once, both ways, without waiting for the server (`closedBy: 'client'`). */
   drop(): void;
-  /** Dropped, failed or over: nothing more can be sent. */
+  /** Dropped, failed, or the endpoint heard the server's close: nothing more can be sent. */
   readonly closed: boolean;
 }
 
@@ -409,7 +409,6 @@ export function openTcpDial(
   let closedBy: DialEnd['closedBy'] | undefined;
   let peer: ReturnType<typeof endpoint.connect> | undefined;
   let ended = false;
-  let socketClosed = false;
   /** Bytes handed to the endpoint and not yet read by it (with `maxUnreadBytes`). */
   let unread = 0;
   const end = (reason?: string) => {
@@ -473,7 +472,6 @@ export function openTcpDial(
         );
       },
       onClose: () => {
-        socketClosed = true;
         end(failure?.message);
         signal.removeEventListener('abort', stop);
         if (failure !== undefined)
@@ -507,7 +505,7 @@ export function openTcpDial(
       socket.destroy();
     },
     get closed() {
-      return socketClosed || socket.destroyed;
+      return ended || socket.destroyed;
     },
   };
 }
