@@ -20,7 +20,7 @@ import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import { runHttpClient } from '../net/http-client';
 import { HttpServer } from '../net/http-server';
 import { describeByteCount } from '../net/frame-counter';
-import { TcpClient } from '../net/tcp-client';
+import { DEFAULT_MAX_FRAME_BYTES, TcpClient } from '../net/tcp-client';
 import { describeListenError, TcpServer, type TcpServerLimits } from '../net/tcp-server';
 import { runWebSocketClient, WebSocketOpenError } from '../net/websocket-client';
 import { WebSocketEndpointServer } from '../net/websocket-server';
@@ -257,7 +257,10 @@ export type DialOptions = DialTarget & {
   recorder?: TranscriptRecorder;
   /** HTTP: give up on a request without an answer after this long, in ms; 0 = wait forever. */
   timeoutMs?: number;
-  /** WebSocket: the longest frame accepted, in bytes. */
+  /**
+   * WebSocket: the longest frame accepted, in bytes. TCP, with a framing that has a terminator: the longest
+   * message accepted without it (default 64 MiB); the connection is dropped before anything holds more.
+   */
   maxFrameBytes?: number;
 };
 
@@ -341,11 +344,6 @@ export type TcpDialOptions = DialOptions & {
   host: string;
   port: number;
   /**
-   * The longest message accepted from the server without the framing's terminator, in bytes (with a
-   * framing that has one; default 64 MiB): the connection is dropped before anything holds more.
-   */
-  maxFrameBytes?: number;
-  /**
    * Back-pressure for an endpoint that holds what it is handed while its policy thinks: it says how many
    * bytes it has read (`TcpDial.read`), and the socket stops reading while more than this many bytes handed
    * to it are unread, until every one is read. Without it the socket always reads.
@@ -355,18 +353,14 @@ export type TcpDialOptions = DialOptions & {
   onFailure?(failure: DialFailure): void;
 };
 
-/** How a TCP connection failed. */
-export type DialFailure = {
-  /** For people: `cannot connect to 127.0.0.1:2323: connection refused`, `the connection failed: ECONNRESET`. */
-  message: string;
-} & (
-  | /** No connection was made; `code` is the socket's (`ECONNREFUSED`, `ENOTFOUND`...). */
-    { kind: 'unreachable'; code: string }
-    /** The connection broke after it was made (`ECONNRESET`...). */
-  | { kind: 'socket'; code: string }
+/** How a TCP connection failed; `message` says it for people (`cannot connect to 127.0.0.1:2323: connection refused`). */
+export type DialFailure =
+  /** No connection was made; `code` is the socket's (`ECONNREFUSED`, `ENOTFOUND`...). */
+  | { kind: 'unreachable'; code: string; message: string }
+  /** The connection broke after it was made (`ECONNRESET`...). */
+  | { kind: 'socket'; code: string; message: string }
   /** The server sent more than `maxFrameBytes` without ending a message; the connection was dropped. */
-  | { kind: 'frame-too-long'; maxFrameBytes: number }
-);
+  | { kind: 'frame-too-long'; maxFrameBytes: number; message: string };
 
 /** A TCP connection being dialed, with the controls a stream protocol's `connect` uses. */
 export interface TcpDial {
@@ -379,8 +373,6 @@ export interface TcpDial {
   /** Dropped, failed, or the endpoint heard the server's close: nothing more can be sent. */
   readonly closed: boolean;
 }
-
-const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /**
  * Connects `endpoint` (a client) to a TCP protocol's server through the command line's one TCP client:

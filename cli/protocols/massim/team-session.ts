@@ -82,8 +82,6 @@ interface AgentLink {
   leaving: boolean;
 }
 
-/** The longest frame accepted from a server; a contest percept is a few kilobytes. */
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const REQUEST_STEP = /^\{"type":"request-action","content":\{"step":(\d+)/;
 
 /** A running team session. */
@@ -174,7 +172,6 @@ export class TeamSession {
         port,
         connection: conn,
         signal,
-        maxFrameBytes: MAX_FRAME_BYTES,
         onFailure: (failure) => this.#failed(link, failure),
       },
     );
