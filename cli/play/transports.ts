@@ -368,6 +368,8 @@ export interface TcpDial {
   readonly ended: Promise<DialEnd>;
   /** The endpoint read `bytes` of what it was handed (with `maxUnreadBytes`). */
   read(bytes: number): void;
+  /** The socket stopped reading: more than `maxUnreadBytes` handed to the endpoint are unread. */
+  readonly readingPaused: boolean;
   /** Drops the connection at once, both ways, without waiting for the server (`closedBy: 'client'`). */
   drop(): void;
   /** Dropped, failed, or the endpoint heard the server's close: nothing more can be sent. */
@@ -485,11 +487,11 @@ export function openTcpDial(
   return {
     ended: ended$,
     read(bytes) {
-      unread -= bytes;
-      if (unread <= 0 && socket.readingPaused) {
-        unread = 0;
-        socket.resumeReading();
-      }
+      unread = Math.max(0, unread - bytes);
+      if (unread === 0 && socket.readingPaused) socket.resumeReading();
+    },
+    get readingPaused() {
+      return socket.readingPaused;
     },
     drop() {
       if (socket.destroyed) return;
