@@ -340,9 +340,14 @@ export async function dialPlay(
 }
 
 /** Options of `openTcpDial`: those of `dialPlay`, and what a stream protocol's own `connect` steers. */
-export type TcpDialOptions = DialOptions & {
+export type TcpDialOptions = Omit<DialOptions, 'signal'> & {
   host: string;
   port: number;
+  /**
+   * Drops the connection when aborted. Optional here: a caller with many connections (a team of agents)
+   * drops them itself rather than add a listener per connection to one signal.
+   */
+  signal?: AbortSignal;
   /**
    * Back-pressure for an endpoint that holds what it is handed while its policy thinks: it says how many
    * bytes it has read (`TcpDial.read`), and the socket stops reading while more than this many bytes handed
@@ -467,7 +472,7 @@ export function openTcpDial(
       },
       onClose: () => {
         end(failure?.message);
-        signal.removeEventListener('abort', stop);
+        signal?.removeEventListener('abort', stop);
         if (failure !== undefined)
           settle({
             closedBy: 'failure',
@@ -475,15 +480,15 @@ export function openTcpDial(
             failure: failure.message,
             ...(failure.kind === 'unreachable' ? { unreachable: true } : {}),
           });
-        else if (closedBy === undefined && signal.aborted)
+        else if (closedBy === undefined && signal?.aborted)
           settle({ closedBy: 'interrupted', reason: 'interrupted' });
         else settle({ closedBy: closedBy ?? 'server', reason: 'closed' });
       },
     },
   );
   const stop = () => socket.destroy();
-  if (signal.aborted) stop();
-  signal.addEventListener('abort', stop, { once: true });
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
   return {
     ended: ended$,
     read(bytes) {

@@ -129,7 +129,7 @@ export class TeamSession {
   }
 
   #open(user: string): void {
-    const { host, port, team, password, store, signal } = this.#options;
+    const { host, port, team, password, store } = this.#options;
     const conn = `${user}.conn1`;
     store.addConnection(conn, user);
     const splitter = new NulFrameSplitter();
@@ -171,7 +171,7 @@ export class TeamSession {
         host,
         port,
         connection: conn,
-        signal,
+        // No signal per connection: on Ctrl-C the session drops every agent's (`#end`).
         onFailure: (failure) => this.#failed(link, failure),
       },
     );
