@@ -3,10 +3,10 @@
  * one TCP client (`openTcpDial`) and played by the core's sans-IO agent client driven by `driveClient` like
  * every protocol's client (login, an action with the request's id and a `p` array for every request-action,
  * the server checked by the client machine), every frame recorded in one transcript with one connection
- * per agent. The session
- * ends when every agent got bye (or, since the real server can lose bye, saw its connection close after a
- * sim-end); it fails, with everything recorded kept, when the server refuses a login, closes a connection
- * in the middle of a simulation, goes silent for too long, or breaks the protocol.
+ * per agent. The session ends when every agent got bye (or, since the real server can lose bye, saw its
+ * connection close after a sim-end); it fails, with everything recorded kept, when the server refuses a
+ * login, closes a connection in the middle of a simulation, goes silent for too long, or breaks the
+ * protocol.
  */
 import type { WirePeer, WireSink } from '../../../src/core/protocols/contract';
 import type { MassimAgentEvent, MassimDecide } from '../../../src/core/protocols/massim/client';
