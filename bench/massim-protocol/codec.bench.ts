@@ -5,7 +5,8 @@
  * request-actions with their content checked (baseline: `JSON.parse`).
  */
 import { createSimulation, sampleMassimConfig } from '../../src/core/envs/massim/index';
-import { NulFrameSplitter, encodeFrame } from '../../src/core/protocols/massim/framing';
+import { NulFrameSplitter } from '../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../src/core/transport/nul-framing';
 import { readClientFrame, decodeServerFrame } from '../../src/core/protocols/massim/codec';
 import { serializeMassimMessage } from '../../src/core/protocols/massim/messages';
 import { measureRate, printTable } from '../lib';
@@ -24,10 +25,10 @@ function requestActionFrames(): string[] {
 
 export default async function () {
   const frames = requestActionFrames();
-  const stream = new Uint8Array(frames.reduce((n, f) => n + encodeFrame(f).length, 0));
+  const stream = new Uint8Array(frames.reduce((n, f) => n + encodeNulFrame(f).length, 0));
   let offset = 0;
   for (const frame of frames) {
-    const bytes = encodeFrame(frame);
+    const bytes = encodeNulFrame(frame);
     stream.set(bytes, offset);
     offset += bytes.length;
   }

@@ -42,7 +42,8 @@ export interface TcpClientOptions {
   maxFrameBytes?: number;
 }
 
-const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
+/** The longest message accepted from a server by default: 64 MiB. */
+export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** One connection to a server. */
 export class TcpClient {

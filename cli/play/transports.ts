@@ -19,7 +19,8 @@ import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import { runHttpClient } from '../net/http-client';
 import { HttpServer } from '../net/http-server';
-import { TcpClient } from '../net/tcp-client';
+import { describeByteCount } from '../net/frame-counter';
+import { DEFAULT_MAX_FRAME_BYTES, TcpClient } from '../net/tcp-client';
 import { describeListenError, TcpServer, type TcpServerLimits } from '../net/tcp-server';
 import { runWebSocketClient, WebSocketOpenError } from '../net/websocket-client';
 import { WebSocketEndpointServer } from '../net/websocket-server';
@@ -256,7 +257,10 @@ export type DialOptions = DialTarget & {
   recorder?: TranscriptRecorder;
   /** HTTP: give up on a request without an answer after this long, in ms; 0 = wait forever. */
   timeoutMs?: number;
-  /** WebSocket: the longest frame accepted, in bytes. */
+  /**
+   * WebSocket: the longest frame accepted, in bytes. TCP, with a framing that has a terminator: the longest
+   * message accepted without it (default 64 MiB); the connection is dropped before anything holds more.
+   */
   maxFrameBytes?: number;
 };
 
@@ -272,13 +276,7 @@ export async function dialPlay(
     case 'tcp':
       if (options.url !== undefined)
         throw usageError(`${protocol.id} speaks TCP: give a host and a port, not a URL`);
-      return dialTcp(
-        (recorder
-          ? recordingEndpoint(endpoint, { protocol, side: 'client', recorderFor: () => recorder })
-          : endpoint) as SansIoEndpoint<Uint8Array, Uint8Array>,
-        options,
-        transport.framing.terminator,
-      );
+      return openTcpDial(protocol, endpoint as SansIoEndpoint<Uint8Array, Uint8Array>, options).ended;
     case 'websocket': {
       const url = options.url ?? `ws://${hostAndPort(options.host, options.port)}${transport.path ?? '/'}`;
       try {
@@ -341,66 +339,172 @@ export async function dialPlay(
   }
 }
 
-function dialTcp(
-  endpoint: SansIoEndpoint<Uint8Array, Uint8Array>,
-  options: DialOptions & { host: string; port: number },
-  frameTerminator: number | undefined,
-): Promise<DialEnd> {
-  const { host, port, signal } = options;
-  return new Promise<DialEnd>((done) => {
-    let failure: string | undefined;
-    let unreachable = false;
-    let closedBy: DialEnd['closedBy'] | undefined;
-    let peer: ReturnType<typeof endpoint.connect> | undefined;
-    let ended = false;
-    const end = (reason?: string) => {
-      if (ended || !peer) return;
-      ended = true;
-      peer.end(reason);
-    };
-    const socket: TcpClient = new TcpClient(
-      { host, port, ...(frameTerminator !== undefined ? { frameTerminator } : {}) },
-      {
-        onConnect: () => {
-          peer = endpoint.connect(
-            {
-              send: (bytes) => socket.send(bytes),
-              close: () => {
-                closedBy ??= 'client';
-                socket.end();
-              },
+/** Options of `openTcpDial`: those of `dialPlay`, and what a stream protocol's own `connect` steers. */
+export type TcpDialOptions = Omit<DialOptions, 'signal'> & {
+  host: string;
+  port: number;
+  /**
+   * Drops the connection when aborted. Optional here: a caller with many connections (a team of agents)
+   * drops them itself rather than add a listener per connection to one signal.
+   */
+  signal?: AbortSignal;
+  /**
+   * Back-pressure for an endpoint that holds what it is handed while its policy thinks: it says how many
+   * bytes it has read (`TcpDial.read`), and the socket stops reading while more than this many bytes handed
+   * to it are unread, until every one is read. Without it the socket always reads.
+   */
+  maxUnreadBytes?: number;
+  /** The connection failed, told as it happens, before the endpoint hears the end (a caller's report). */
+  onFailure?(failure: DialFailure): void;
+};
+
+/** How a TCP connection failed; `message` says it for people (`cannot connect to 127.0.0.1:2323: connection refused`). */
+export type DialFailure =
+  /** No connection was made; `code` is the socket's (`ECONNREFUSED`, `ENOTFOUND`...). */
+  | { kind: 'unreachable'; code: string; message: string }
+  /** The connection broke after it was made (`ECONNRESET`...). */
+  | { kind: 'socket'; code: string; message: string }
+  /** The server sent more than `maxFrameBytes` without ending a message; the connection was dropped. */
+  | { kind: 'frame-too-long'; maxFrameBytes: number; message: string };
+
+/** A TCP connection being dialed, with the controls a stream protocol's `connect` uses. */
+export interface TcpDial {
+  /** Resolves once the connection is over, after the endpoint heard its end. */
+  readonly ended: Promise<DialEnd>;
+  /** The endpoint read `bytes` of what it was handed (with `maxUnreadBytes`). */
+  read(bytes: number): void;
+  /** The socket stopped reading: more than `maxUnreadBytes` handed to the endpoint are unread. */
+  readonly readingPaused: boolean;
+  /** Drops the connection at once, both ways, without waiting for the server (`closedBy: 'client'`). */
+  drop(): void;
+  /** Dropped, failed, or the endpoint heard the server's close: nothing more can be sent. */
+  readonly closed: boolean;
+}
+
+/**
+ * Connects `endpoint` (a client) to a TCP protocol's server through the command line's one TCP client:
+ * with the protocol's terminator the server's messages are capped at `maxFrameBytes`; the endpoint is
+ * handed the bytes as they come (the framing is its own), hears the server's close (FIN, or a reset or
+ * failure with its reason), and its sink's `close` ends this side (FIN) after what it sent.
+ */
+export function openTcpDial(
+  protocol: Protocol,
+  client: SansIoEndpoint<Uint8Array, Uint8Array>,
+  options: TcpDialOptions,
+): TcpDial {
+  const transport = protocol.transport;
+  if (transport.kind !== 'tcp') throw usageError(`${protocol.id} does not speak TCP`);
+  const { host, port, signal, recorder, maxUnreadBytes } = options;
+  const endpoint = recorder
+    ? (recordingEndpoint(client, {
+        protocol,
+        side: 'client',
+        recorderFor: () => recorder,
+      }) as SansIoEndpoint<Uint8Array, Uint8Array>)
+    : client;
+  const terminator = transport.framing.terminator;
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  let failure: DialFailure | undefined;
+  let closedBy: DialEnd['closedBy'] | undefined;
+  let peer: ReturnType<typeof endpoint.connect> | undefined;
+  let ended = false;
+  /** Bytes handed to the endpoint and not yet read by it (with `maxUnreadBytes`). */
+  let unread = 0;
+  const end = (reason?: string) => {
+    if (ended || !peer) return;
+    ended = true;
+    peer.end(reason);
+  };
+  const fail = (found: DialFailure) => {
+    if (failure) return;
+    failure = found;
+    options.onFailure?.(found);
+  };
+  let settle: (end: DialEnd) => void = () => undefined;
+  const ended$ = new Promise<DialEnd>((done) => (settle = done));
+  const socket: TcpClient = new TcpClient(
+    { host, port, maxFrameBytes, ...(terminator !== undefined ? { frameTerminator: terminator } : {}) },
+    {
+      onConnect: () => {
+        peer = endpoint.connect(
+          {
+            send: (bytes) => {
+              if (!socket.destroyed) socket.send(bytes);
             },
-            { id: options.connection, remote: `${host}:${port}` },
-          );
-        },
-        onData: (chunk) => peer?.receive(chunk),
-        onEnd: () => {
-          closedBy ??= 'server';
-          end();
-        },
-        onFrameTooLong: () => {
-          failure = 'the server sent a message longer than the limit; connection dropped';
-          socket.destroy();
-        },
-        onError: (error) => {
-          if (failure === undefined) unreachable = error.connecting;
-          failure ??= error.connecting
-            ? `cannot connect to ${host}:${port}: ${error.description}`
-            : `the connection failed: ${error.description}`;
-        },
-        onClose: () => {
-          end(failure);
-          signal.removeEventListener('abort', stop);
-          if (failure !== undefined)
-            done({ closedBy: 'failure', reason: failure, failure, ...(unreachable ? { unreachable } : {}) });
-          else if (closedBy === undefined && signal.aborted)
-            done({ closedBy: 'interrupted', reason: 'interrupted' });
-          else done({ closedBy: closedBy ?? 'server', reason: 'closed' });
-        },
+            close: () => {
+              closedBy ??= 'client';
+              socket.end();
+            },
+          },
+          { id: options.connection, remote: `${host}:${port}` },
+        );
       },
-    );
-    const stop = () => socket.destroy();
-    if (signal.aborted) stop();
-    signal.addEventListener('abort', stop, { once: true });
-  });
+      onData: (chunk) => {
+        if (maxUnreadBytes !== undefined) {
+          // Counted before the endpoint reads (it may read at once): a pause is only for what it holds.
+          unread += chunk.length;
+          if (unread > maxUnreadBytes) socket.pauseReading();
+        }
+        peer?.receive(chunk);
+      },
+      onEnd: () => {
+        closedBy ??= 'server';
+        end();
+      },
+      onFrameTooLong: () => {
+        fail({
+          kind: 'frame-too-long',
+          maxFrameBytes,
+          message: `the server sent more than ${describeByteCount(maxFrameBytes)} without ending a message; connection dropped`,
+        });
+        socket.destroy();
+      },
+      onError: (error) => {
+        fail(
+          error.connecting
+            ? {
+                kind: 'unreachable',
+                code: error.code,
+                message: `cannot connect to ${host}:${port}: ${error.description}`,
+              }
+            : { kind: 'socket', code: error.code, message: `the connection failed: ${error.description}` },
+        );
+      },
+      onClose: () => {
+        end(failure?.message);
+        signal?.removeEventListener('abort', stop);
+        if (failure !== undefined)
+          settle({
+            closedBy: 'failure',
+            reason: failure.message,
+            failure: failure.message,
+            ...(failure.kind === 'unreachable' ? { unreachable: true } : {}),
+          });
+        else if (closedBy === undefined && signal?.aborted)
+          settle({ closedBy: 'interrupted', reason: 'interrupted' });
+        else settle({ closedBy: closedBy ?? 'server', reason: 'closed' });
+      },
+    },
+  );
+  const stop = () => socket.destroy();
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  return {
+    ended: ended$,
+    read(bytes) {
+      unread = Math.max(0, unread - bytes);
+      if (unread === 0 && socket.readingPaused) socket.resumeReading();
+    },
+    get readingPaused() {
+      return socket.readingPaused;
+    },
+    drop() {
+      if (socket.destroyed) return;
+      closedBy ??= 'client';
+      socket.destroy();
+    },
+    get closed() {
+      return ended || socket.destroyed;
+    },
+  };
 }

@@ -1,25 +1,29 @@
 /**
- * One team against a MASSim server over TCP: a connection per agent, each played by the core's sans-IO agent
- * client driven by `driveClient` like every protocol's client (login, an action with the request's id and a `p` array for every request-action, the server checked by
- * the client machine), every frame recorded in one transcript with one connection per agent. The session
- * ends when every agent got bye (or, since the real server can lose bye, saw its connection close after a
- * sim-end); it fails, with everything recorded kept, when the server refuses a login, closes a connection
- * in the middle of a simulation, goes silent for too long, or breaks the protocol.
+ * One team against a MASSim server over TCP: a connection per agent, each dialed through the command line's
+ * one TCP client (`openTcpDial`) and played by the core's sans-IO agent client driven by `driveClient` like
+ * every protocol's client (login, an action with the request's id and a `p` array for every request-action,
+ * the server checked by the client machine), every frame recorded in one transcript with one connection
+ * per agent. The session ends when every agent got bye (or, since the real server can lose bye, saw its
+ * connection close after a sim-end); it fails, with everything recorded kept, when the server refuses a
+ * login, closes a connection in the middle of a simulation, goes silent for too long, or breaks the
+ * protocol.
  */
-import type { WirePeer } from '../../../src/core/protocols/contract';
+import type { WirePeer, WireSink } from '../../../src/core/protocols/contract';
 import type { MassimAgentEvent, MassimDecide } from '../../../src/core/protocols/massim/client';
 import { NulFrameSplitter } from '../../../src/core/protocols/massim/framing';
 import {
   massimAgentSansIoClient,
   massimDecisionMaker,
 } from '../../../src/core/protocols/massim/sans-io-client';
+import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import { driveClient, type DecisionMaker } from '../../../src/core/session/client-driver';
 import { decodeWireBytes } from '../../../src/core/transcript/bytes';
 import type { TranscriptStore } from '../../../src/core/transcript/store/store';
 import type { Direction } from '../../../src/core/transcript/model';
+import { encodeNulFrame } from '../../../src/core/transport/nul-framing';
 import { ExitCode } from '../../command-line/exit-codes';
 import { describeByteCount } from '../../net/frame-counter';
-import { TcpClient } from '../../net/tcp-client';
+import { openTcpDial, type DialFailure, type TcpDial } from '../../play/transports';
 
 /** What a team session reports as it plays. */
 export type TeamSessionEvent =
@@ -59,7 +63,9 @@ type LinkPhase = 'connecting' | 'login' | 'waiting' | 'simulation' | 'between' |
 interface AgentLink {
   user: string;
   conn: string;
-  connection: TcpClient;
+  connection: TcpDial;
+  /** Where the agent's frames go, once connected: the connection's sink. */
+  wire?: WireSink<Uint8Array>;
   /** The driven agent client, once connected: it is fed whole frames. */
   peer?: WirePeer<string>;
   phase: LinkPhase;
@@ -76,9 +82,6 @@ interface AgentLink {
   leaving: boolean;
 }
 
-/** The longest frame accepted from a server; a contest percept is a few kilobytes. */
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
-const NUL = 0;
 const REQUEST_STEP = /^\{"type":"request-action","content":\{"step":(\d+)/;
 
 /** A running team session. */
@@ -130,47 +133,46 @@ export class TeamSession {
     const conn = `${user}.conn1`;
     store.addConnection(conn, user);
     const splitter = new NulFrameSplitter();
-    const connection = new TcpClient(
-      { host, port, frameTerminator: NUL, maxFrameBytes: MAX_FRAME_BYTES },
+    const connection = openTcpDial(
+      massimProtocol,
       {
-        onConnect: () => {
+        connect: (sink, connection) => {
           this.#event(link, 'c2s', 'open');
           link.phase = 'login';
+          link.wire = sink;
           this.#watch(link);
           // The client logs in as soon as it is connected.
           link.peer = client.connect(
             {
               send: (text) => {
-                if (link.leaving || connection.destroyed) return;
+                if (link.leaving || link.connection.closed) return;
                 this.#record(link, 'c2s', { text });
-                connection.send(`${text}\0`);
+                sink.send(encodeNulFrame(text));
               },
               // The agent client never leaves by itself; it is told the connection closed.
               close: () => undefined,
             },
-            { id: conn, remote: `${host}:${port}` },
+            connection,
           );
+          return {
+            receive: (chunk) => {
+              splitter.push(chunk, (frame) => {
+                if (this.#outcome) return false;
+                this.#receive(link, frame.bytes);
+                return !this.#outcome;
+              });
+            },
+            // The server closed (FIN, a reset, or a failure reported first), or this side left.
+            end: () => this.#closed(link),
+          };
         },
-        onData: (chunk) => {
-          splitter.push(chunk, (frame) => {
-            if (this.#outcome) return false;
-            this.#receive(link, frame.bytes);
-            return !this.#outcome;
-          });
-        },
-        onEnd: () => undefined,
-        onFrameTooLong: () =>
-          this.fail(
-            ExitCode.failure,
-            `the server sent ${user} more than ${describeByteCount(MAX_FRAME_BYTES)} without ending a frame (no 0 byte)`,
-          ),
-        onError: (error) => {
-          if (this.#outcome || link.leaving) return;
-          if (link.phase === 'connecting')
-            this.fail(ExitCode.connection, `cannot connect to ${host}:${port}: ${error.description}`);
-          else this.fail(ExitCode.connection, `${user}'s connection failed: ${error.code}`);
-        },
-        onClose: () => this.#closed(link),
+      },
+      {
+        host,
+        port,
+        connection: conn,
+        // No signal per connection: on Ctrl-C the session drops every agent's (`#end`).
+        onFailure: (failure) => this.#failed(link, failure),
       },
     );
     const link: AgentLink = {
@@ -190,6 +192,25 @@ export class TeamSession {
       this.#decide,
     );
     this.#links.push(link);
+  }
+
+  /** The agent's connection failed: could not connect, broke, or the server sent a frame too long. */
+  #failed(link: AgentLink, failure: DialFailure): void {
+    if (this.#outcome || link.leaving) return;
+    switch (failure.kind) {
+      case 'frame-too-long':
+        this.fail(
+          ExitCode.failure,
+          `the server sent ${link.user} more than ${describeByteCount(failure.maxFrameBytes)} without ending a frame (no 0 byte)`,
+        );
+        return;
+      case 'unreachable':
+        this.fail(ExitCode.connection, failure.message);
+        return;
+      case 'socket':
+        this.fail(ExitCode.connection, `${link.user}'s connection failed: ${failure.code}`);
+        return;
+    }
   }
 
   #receive(link: AgentLink, bytes: Uint8Array): void {
@@ -365,8 +386,8 @@ export class TeamSession {
     link.leaving = true;
     clearTimeout(link.timer);
     this.#event(link, 'c2s', 'close');
-    link.connection.end();
-    link.connection.destroy();
+    link.wire?.close();
+    link.connection.drop();
     this.#checkDone();
   }
 
@@ -401,8 +422,8 @@ export class TeamSession {
       clearTimeout(link.timer);
       if (link.leaving) continue;
       link.leaving = true;
-      if (link.phase !== 'connecting' && !link.connection.destroyed) this.#event(link, 'c2s', 'close');
-      link.connection.destroy();
+      if (link.phase !== 'connecting' && !link.connection.closed) this.#event(link, 'c2s', 'close');
+      link.connection.drop();
     }
     this.#settle(outcome);
   }

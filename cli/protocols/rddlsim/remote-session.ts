@@ -1,7 +1,8 @@
 /**
- * One session against a real rddlsim server (or `protoplay serve`) over TCP: the core's sans-IO client
- * (`rddlsimSansIoClient`, driven by `driveClient` like every protocol's client) speaks the protocol, the
- * policy in its supervised thread answers the decisions it asks for, every message is recorded. Whatever goes wrong
+ * One session against a real rddlsim server (or `protoplay serve`) over TCP, dialed through the command
+ * line's one TCP client (`openTcpDial`): the core's sans-IO client (`rddlsimSansIoClient`, driven by
+ * `driveClient` like every protocol's client) speaks the protocol, the policy in its supervised thread
+ * answers the decisions it asks for, every message is recorded. Whatever goes wrong
  * (the server closes early, never answers, sends something the client machine rejects, the policy fails)
  * ends the session with an outcome that names what happened and an exit code, and the transcript keeps
  * everything up to that point.
@@ -16,17 +17,19 @@ import type {
   DecisionRequest,
   SansIoClient,
   WirePeer,
+  WireSink,
 } from '../../../src/core/protocols/contract';
 import type { ActionProblem } from '../../../src/core/protocols/rddlsim/action-encoding';
 import type { ClientEvent, RddlsimClientOptions } from '../../../src/core/protocols/rddlsim/client';
 import type { Observation } from '../../../src/core/protocols/rddlsim/policy-api';
+import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import { rddlsimSansIoClient } from '../../../src/core/protocols/rddlsim/sans-io-client';
 import type { PolicyHook, SessionPolicy } from '../../../src/core/protocols/rddlsim/session-policy';
 import { driveClient } from '../../../src/core/session/client-driver';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { ExitCode } from '../../command-line/exit-codes';
-import { TcpClient, type TcpClientError } from '../../net/tcp-client';
+import { openTcpDial, type DialFailure, type TcpDial } from '../../play/transports';
 import type { ReportedRound } from '../../report/round-report';
 import type { PreparedPolicy } from './policies';
 import type { RddlLibrary } from './rddl-library';
@@ -107,7 +110,9 @@ class RemoteSession {
   readonly #options: RemoteSessionOptions;
   readonly #recorder: TranscriptRecorder;
   readonly #client: SansIoClient<Uint8Array, Uint8Array>;
-  #connection!: TcpClient;
+  #dial!: TcpDial;
+  /** Where the client's bytes go, once connected: the connection's sink. */
+  #wire: WireSink<Uint8Array> | undefined;
   /** The driven client's side of the connection, once connected. */
   #peer: WirePeer<Uint8Array> | undefined;
   readonly #rounds: ReportedRound[] = [];
@@ -138,8 +143,6 @@ class RemoteSession {
   #finished = false;
   /** Decisions asked of the policy and not yet handed back to the client. */
   #deciding = 0;
-  /** Received bytes the client has not read yet; reading pauses when a server floods a thinking client. */
-  #unhandledBytes = 0;
   #finish: () => void = () => undefined;
   /** After session-end: how long the server may take to close before the connection is dropped. */
   #linger: ReturnType<typeof setTimeout> | undefined;
@@ -181,35 +184,45 @@ class RemoteSession {
     const abort = () => this.#fail({ kind: 'interrupted' }, 'interrupted');
     const { host, port } = this.#options;
     const endpoint = driveClient(this.#watched(), (request) => this.#decide(request));
-    this.#connection = new TcpClient(
-      { host, port },
+    this.#dial = openTcpDial(
+      rddlsimProtocol,
       {
-        onConnect: () => {
+        connect: (sink, connection) => {
           this.#connected = true;
+          this.#wire = sink;
           this.#peer = endpoint.connect(
             { send: (bytes) => this.#send(bytes), close: (reason) => this.#clientClosed(reason) },
-            { id: REMOTE_CONNECTION, remote: `${host}:${port}` },
+            connection,
           );
-        },
-        onData: (chunk) => {
-          this.#disarm();
-          // The driver holds what arrives while the policy thinks; the socket keeps reading (pausing and
-          // resuming it would cost two system calls a turn) unless unread bytes pile up.
-          this.#unhandledBytes += chunk.length;
-          if (this.#unhandledBytes > MAX_UNHANDLED_BYTES) this.#connection.pauseReading();
-          this.#peer?.receive(chunk);
-        },
-        onEnd: () => this.#serverClosed(),
-        onError: (error) => this.#onSocketError(error),
-        onClose: () => {
-          // Closed without a FIN first (reset): to the client that is the server closing too.
-          if (this.#connected && !this.#outcome) this.#serverClosed();
-          this.#socketClosed = true;
-          this.#options.signal.removeEventListener('abort', abort);
-          this.#maybeFinish();
+          return {
+            receive: (chunk) => {
+              this.#disarm();
+              this.#peer!.receive(chunk);
+            },
+            // The server closed (FIN), or the connection broke (the failure was reported first); after
+            // the session ended from this side, it is only the socket closing.
+            end: () => {
+              if (!this.#outcome) this.#serverClosed();
+            },
+          };
         },
       },
+      {
+        host,
+        port,
+        connection: REMOTE_CONNECTION,
+        signal: this.#options.signal,
+        // The driver holds what arrives while the policy thinks; the socket keeps reading (pausing and
+        // resuming it would cost two system calls a turn) unless unread bytes pile up.
+        maxUnreadBytes: MAX_UNHANDLED_BYTES,
+        onFailure: (failure) => this.#onSocketFailure(failure),
+      },
     );
+    void this.#dial.ended.then(() => {
+      this.#socketClosed = true;
+      this.#options.signal.removeEventListener('abort', abort);
+      this.#maybeFinish();
+    });
     if (this.#options.signal.aborted) abort();
     this.#options.signal.addEventListener('abort', abort, { once: true });
     return done.then(() => ({
@@ -230,10 +243,8 @@ class RemoteSession {
         const peer = this.#client.connect(sink, connection);
         const watched: ClientPeer<Uint8Array> = {
           receive: (bytes) => {
-            this.#unhandledBytes -= bytes.length;
             this.#guard(() => peer.receive(bytes));
-            if (this.#unhandledBytes === 0 && this.#connection.readingPaused)
-              this.#connection.resumeReading();
+            this.#dial.read(bytes.length);
           },
           end: (reason) => {
             this.#serverCloseFed = true;
@@ -288,8 +299,8 @@ class RemoteSession {
 
   /** What the client writes: sent at once (a burst is one write), then the answer is awaited. */
   #send(bytes: Uint8Array): void {
-    if (this.#outcome || this.#stopping || this.#connection.destroyed) return;
-    this.#connection.send(bytes);
+    if (this.#outcome || this.#stopping || this.#dial.closed) return;
+    this.#wire!.send(bytes);
     this.#arm();
   }
 
@@ -300,7 +311,7 @@ class RemoteSession {
       // Nothing more is expected: leave, as rddlsim's Java client does, and do not wait for ever for a
       // server that keeps the connection open.
       this.#closeOurSide();
-      this.#linger ??= setTimeout(() => this.#connection.destroy(), LINGER_MS);
+      this.#linger ??= setTimeout(() => this.#dial.drop(), LINGER_MS);
       return;
     }
     const message = `internal error: ${reason ?? 'the client closed the connection'}`;
@@ -499,7 +510,7 @@ class RemoteSession {
     // Close both directions, as rddlsim's Java client does: rddlsim's server answers a half-closed
     // connection with resource-notifications for ever, and stops only when a write fails.
     this.#recordClientClose();
-    this.#connection.destroy();
+    this.#dial.drop();
   }
 
   #countedRounds(): number {
@@ -546,23 +557,23 @@ class RemoteSession {
     return `the server closed the connection before the session ended${where}`;
   }
 
-  #onSocketError(error: TcpClientError): void {
+  #onSocketFailure(failure: DialFailure): void {
     this.#stopTimer();
-    const address = `${this.#options.host}:${this.#options.port}`;
-    if (error.connecting) {
+    if (failure.kind !== 'socket') {
+      // Nothing listens (`cannot connect to ...`), or (with a capped framing) a message too long.
       this.#fail({
         kind: 'failed',
-        exitCode: ExitCode.connection,
-        message: `cannot connect to ${address}: ${error.description}`,
+        exitCode: failure.kind === 'unreachable' ? ExitCode.connection : ExitCode.failure,
+        message: failure.message,
       });
       return;
     }
-    this.#recorder.event(REMOTE_CONNECTION, 's2c', 'error', error.code);
+    this.#recorder.event(REMOTE_CONNECTION, 's2c', 'error', failure.code);
     if (!this.#outcome && !this.#sessionEnded) {
       this.#fail({
         kind: 'failed',
         exitCode: ExitCode.connection,
-        message: `${this.#closedEarlyMessage()} (${error.code})`,
+        message: `${this.#closedEarlyMessage()} (${failure.code})`,
       });
     }
   }
@@ -623,14 +634,14 @@ class RemoteSession {
       this.#recorder.annotate('note', { code: 'protoplay.connect.interrupted', message: note });
     }
     this.#recordClientClose();
-    this.#connection.destroy();
+    this.#dial.drop();
   }
 
   #closeOurSide(): void {
     if (this.#ourSideClosed) return;
     this.#ourSideClosed = true;
     this.#recordClientClose();
-    this.#connection.end();
+    this.#wire?.close();
   }
 
   #recordClientClose(): void {

@@ -88,6 +88,28 @@ export class ByteQueue {
 }
 
 const NUL = 0;
+const utf8 = new TextEncoder();
+
+/**
+ * The wire bytes of one message: its UTF-8 text followed by the 0 byte. The one encoder of the 0-byte
+ * framing, for every protocol and direction.
+ */
+export function encodeNulFrame(text: string): Uint8Array {
+  // Most frames are short ASCII (MASSim's actions): copied character by character, with no intermediate
+  // array. A long text is encoded natively (a loop costs several times more there); appending the 0 to
+  // the text costs less than copying the encoded bytes into a longer array.
+  if (text.length > SHORT_FRAME) return utf8.encode(text + '\0');
+  const bytes = new Uint8Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return utf8.encode(text + '\0');
+    bytes[i] = code;
+  }
+  return bytes;
+}
+
+/** Up to this many characters a frame is copied by hand (`encodeNulFrame`). */
+const SHORT_FRAME = 128;
 
 /** One message cut out of the stream: ended by its NUL, or (at the end of the stream) by nothing. */
 export interface NulFrame extends StreamFrame {

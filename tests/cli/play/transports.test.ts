@@ -5,10 +5,19 @@
  * keeps its sessions itself is served as it is; a port in use is exit 4 naming it; a server that is not
  * there is told apart from one that closed; the server stops at its limit or on the signal.
  */
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../../cli/command-line/exit-codes';
-import { dialPlay, listenPlay, serveUntilStopped, type PlayServer } from '../../../cli/play/transports';
+import {
+  dialPlay,
+  listenPlay,
+  openTcpDial,
+  serveUntilStopped,
+  type DialFailure,
+  type PlayServer,
+  type TcpDial,
+} from '../../../cli/play/transports';
+import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import type { HttpMessage, Protocol, SansIoEndpoint, WireData } from '../../../src/core/protocols/contract';
 import { recordingEndpoint } from '../../../src/core/session/recording-endpoint';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
@@ -305,5 +314,195 @@ describe('listenPlay and dialPlay', () => {
       signal: new AbortController().signal,
     });
     expect(end).toMatchObject({ closedBy: 'failure', unreachable: true });
+  });
+});
+
+/** A raw TCP server that does `serve` with each connection; closed by the returned function. */
+async function rawServer(serve: (socket: Socket) => void): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', ignore);
+    socket.on('close', () => sockets.delete(socket));
+    serve(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A client that keeps what it is handed and what it hears, and never sends. */
+function keepingClient() {
+  const kept = { bytes: 0, ends: [] as (string | undefined)[] };
+  const endpoint: SansIoEndpoint<Uint8Array, Uint8Array> = {
+    connect: () => ({
+      receive: (chunk) => (kept.bytes += chunk.length),
+      end: (reason) => kept.ends.push(reason),
+    }),
+  };
+  return { kept, endpoint };
+}
+
+describe('openTcpDial (the TCP dial of connect rddlsim and connect massim)', () => {
+  it('stops reading while the endpoint holds more than maxUnreadBytes, and reads on once it has read them', async () => {
+    const total = 4 * 1024 * 1024;
+    const server = await rawServer((socket) => socket.end(new Uint8Array(total).fill(7)));
+    const maxUnreadBytes = 64 * 1024;
+    let received = 0;
+    let readAtOnce = false;
+    let pausedWhileReadingAtOnce = false;
+    const ends: (string | undefined)[] = [];
+    const dial: TcpDial = openTcpDial(
+      counterProtocol,
+      {
+        connect: () => ({
+          receive: (chunk) => {
+            received += chunk.length;
+            if (!readAtOnce) return;
+            dial.read(chunk.length);
+            if (dial.readingPaused) pausedWhileReadingAtOnce = true;
+          },
+          end: (reason) => ends.push(reason),
+        }),
+      },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        connection: 'c1',
+        signal: new AbortController().signal,
+        maxUnreadBytes,
+      },
+    );
+    await until(() => dial.readingPaused);
+    // Paused at the first chunk over the limit: far from everything the server wrote.
+    const held = received;
+    expect(held).toBeGreaterThan(maxUnreadBytes);
+    expect(held).toBeLessThan(total);
+    readAtOnce = true;
+    dial.read(held);
+    expect(dial.readingPaused).toBe(false);
+    // Every later chunk is read as it comes: the socket does not pause again, and the whole stream arrives.
+    expect((await dial.ended).closedBy).toBe('server');
+    expect(received).toBe(total);
+    expect(pausedWhileReadingAtOnce).toBe(false);
+    expect(ends).toEqual([undefined]);
+    await server.close();
+  });
+
+  it('reports a reset with its socket code before the endpoint hears the end', async () => {
+    let accepted: (socket: Socket) => void = ignore;
+    const serverSide = new Promise<Socket>((resolve) => (accepted = resolve));
+    const server = await rawServer((socket) => accepted(socket));
+    const order: string[] = [];
+    const failures: DialFailure[] = [];
+    const dial = openTcpDial(
+      counterProtocol,
+      {
+        connect: () => {
+          // Reset once this side is connected (a reset before that is a failure to connect).
+          void serverSide.then((socket) => socket.resetAndDestroy());
+          return { receive: ignore, end: (reason) => order.push(`end: ${reason}`) };
+        },
+      },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        connection: 'c1',
+        signal: new AbortController().signal,
+        onFailure: (failure) => {
+          failures.push(failure);
+          order.push('failure');
+        },
+      },
+    );
+    const end = await dial.ended;
+    expect(failures).toEqual([
+      { kind: 'socket', code: 'ECONNRESET', message: 'the connection failed: ECONNRESET' },
+    ]);
+    expect(order).toEqual(['failure', 'end: the connection failed: ECONNRESET']);
+    expect(end).toMatchObject({ closedBy: 'failure', failure: 'the connection failed: ECONNRESET' });
+    expect(end.unreachable).toBeUndefined();
+    expect(dial.closed).toBe(true);
+    await server.close();
+  });
+
+  it('names the code of a server that is not there', async () => {
+    const port = await freePort();
+    const failures: DialFailure[] = [];
+    const { kept, endpoint } = keepingClient();
+    const end = await openTcpDial(counterProtocol, endpoint, {
+      host: '127.0.0.1',
+      port,
+      connection: 'c1',
+      signal: new AbortController().signal,
+      onFailure: (failure) => failures.push(failure),
+    }).ended;
+    expect(failures).toEqual([
+      {
+        kind: 'unreachable',
+        code: 'ECONNREFUSED',
+        message: `cannot connect to 127.0.0.1:${port}: connection refused`,
+      },
+    ]);
+    expect(end).toMatchObject({ closedBy: 'failure', unreachable: true });
+    // No connection, so no endpoint connection to end.
+    expect(kept.ends).toEqual([]);
+  });
+
+  it("drops a server that sends more than maxFrameBytes without the framing's terminator, before handing it on", async () => {
+    // MASSim's framing ends every message with a 0 byte: 3 KiB without one, after a whole message.
+    const server = await rawServer((socket) =>
+      socket.write(Buffer.concat([Buffer.from('{}\0'), Buffer.alloc(3 * 1024, 0x61)])),
+    );
+    const failures: DialFailure[] = [];
+    const { kept, endpoint } = keepingClient();
+    const end = await openTcpDial(massimProtocol, endpoint, {
+      host: '127.0.0.1',
+      port: server.port,
+      connection: 'c1',
+      signal: new AbortController().signal,
+      maxFrameBytes: 1024,
+      onFailure: (failure) => failures.push(failure),
+    }).ended;
+    expect(failures).toEqual([
+      {
+        kind: 'frame-too-long',
+        maxFrameBytes: 1024,
+        message: 'the server sent more than 1 KiB without ending a message; connection dropped',
+      },
+    ]);
+    expect(end).toMatchObject({ closedBy: 'failure' });
+    expect(kept.bytes).toBe(0);
+    await server.close();
+  });
+
+  it('drops the connection at once when asked, and the server sees it close', async () => {
+    let serverSaw: Promise<void> = Promise.resolve();
+    const server = await rawServer((socket) => {
+      serverSaw = new Promise((resolve) => socket.on('close', () => resolve()));
+    });
+    let connected = false;
+    const dial = openTcpDial(
+      counterProtocol,
+      {
+        connect: () => {
+          connected = true;
+          return { receive: ignore, end: ignore };
+        },
+      },
+      { host: '127.0.0.1', port: server.port, connection: 'c1', signal: new AbortController().signal },
+    );
+    await until(() => connected);
+    dial.drop();
+    expect(dial.closed).toBe(true);
+    expect((await dial.ended).closedBy).toBe('client');
+    await serverSaw;
+    await server.close();
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { longerThan, NulSplitter, type NulFrame } from '../../../src/core/transport/nul-framing';
+import {
+  encodeNulFrame,
+  longerThan,
+  NulSplitter,
+  type NulFrame,
+} from '../../../src/core/transport/nul-framing';
 import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import type { StreamFrame } from '../../../src/core/protocols/contract';
@@ -77,5 +82,27 @@ describe('the shared 0-byte framing', () => {
       { text: '0123456789', framing: 'nul' },
       { text: 'ok', framing: 'nul' },
     ]);
+  });
+});
+
+describe('encodeNulFrame', () => {
+  const utf8 = (text: string) => [...new TextEncoder().encode(text)];
+
+  it.each([
+    ['empty', ''],
+    ['short ASCII', '{"type":"action","content":{"id":3,"type":"skip","p":[]}}'],
+    ['short with non-ASCII', '{"é":1,"emoji":"😀"}'],
+    ['long ASCII', '<turn>'.repeat(100)],
+    ['long with non-ASCII at the end', `${'x'.repeat(500)}é`],
+  ])('encodes %s text as UTF-8 followed by one 0 byte', (_, text) => {
+    expect([...encodeNulFrame(text)]).toEqual([...utf8(text), 0]);
+  });
+
+  it('is what both stream protocols encode with', () => {
+    for (const protocol of [rddlsimProtocol, massimProtocol]) {
+      const transport = protocol.transport;
+      if (transport.kind !== 'tcp') throw new Error(`${protocol.id} is not a stream protocol`);
+      expect(transport.framing.encode).toBe(encodeNulFrame);
+    }
   });
 });

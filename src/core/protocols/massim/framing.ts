@@ -4,8 +4,6 @@
  */
 import { NulSplitter, type OversizeJudge, type OversizePolicy } from '../../transport/nul-framing';
 
-const utf8 = new TextEncoder();
-
 /** One frame cut out of a byte stream, without its terminating 0 byte. */
 export interface SplitFrame {
   /**
@@ -132,21 +130,4 @@ export class NulFrameSplitter {
   countWholeFrame(length: number): boolean {
     return this.#splitter.judgeWhole(length);
   }
-}
-
-/** The wire bytes of one frame: the UTF-8 text followed by its 0 terminator. */
-export function encodeFrame(text: string): Uint8Array {
-  // Frames are mostly short ASCII actions: copied character by character, without an intermediate array.
-  const ascii = new Uint8Array(text.length + 1);
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) {
-      const body = utf8.encode(text);
-      const bytes = new Uint8Array(body.length + 1);
-      bytes.set(body);
-      return bytes;
-    }
-    ascii[i] = code;
-  }
-  return ascii;
 }

@@ -7,7 +7,7 @@
  * logins, refusals and disconnections in log lines.
  */
 import type { SansIoEndpoint, WirePeer, WireSink } from '../contract';
-import { encodeFrame } from './framing';
+import { encodeNulFrame } from '../../transport/nul-framing';
 import type { MassimHost, MassimHostConnection } from './host';
 import type { MassimOutgoingFrame } from './outgoing';
 
@@ -120,7 +120,7 @@ class FrameBatch {
 
   add(frame: MassimOutgoingFrame): void {
     if (this.#discarded) return;
-    const bytes = encodeFrame(frame.text);
+    const bytes = encodeNulFrame(frame.text);
     this.#frames.push(bytes);
     this.#bytes += bytes.length;
     this.#schedule();

@@ -26,7 +26,8 @@ import { Rng } from '../../random';
 import type { Transcript } from '../../transcript/model';
 import { TranscriptStore, type TranscriptStoreOptions } from '../../transcript/store/store';
 import { readClientFrame, readPlainAction, type ClientFrameReading } from './codec';
-import { encodeFrame, NulFrameSplitter, type SplitFrame } from './framing';
+import { encodeNulFrame } from '../../transport/nul-framing';
+import { NulFrameSplitter, type SplitFrame } from './framing';
 import { serializeMassimMessage, type MassimServerMessage } from './messages';
 import {
   EagerFrame,
@@ -99,7 +100,7 @@ export interface MassimHostOptions {
 export type MassimConnectionSink =
   | {
       /**
-       * One frame: its text without the 0 terminator (`encodeFrame` gives the wire bytes). `message` is the
+       * One frame: its text without the 0 terminator (`encodeNulFrame` gives the wire bytes). `message` is the
        * object the text was serialised from, for in-memory agents that need not parse it (do not modify it).
        */
       send(text: string, message: MassimServerMessage): void;
@@ -186,7 +187,7 @@ export interface MassimHostConnection {
   receive(bytes: Uint8Array): void;
   /**
    * One whole frame from an agent in the same process, as text without its 0 byte: the same as
-   * `receive(encodeFrame(text))`, cheaper for the plain actions nearly every frame of a match is.
+   * `receive(encodeNulFrame(text))`, cheaper for the plain actions nearly every frame of a match is.
    */
   receiveText(text: string): void;
   /** The agent closed the connection (or it broke). */
@@ -739,11 +740,11 @@ class Connection implements MassimHostConnection {
       const plain =
         this.#phase === 'agent' && this.#splitter.pendingBytes === 0 ? readPlainAction(text) : undefined;
       if (plain?.kind !== 'action') {
-        this.#feed(encodeFrame(text));
+        this.#feed(encodeNulFrame(text));
         return;
       }
       if (this.#splitter.countWholeFrame(text.length))
-        this.#onFrame({ bytes: encodeFrame(text).subarray(0, text.length), discarded: true });
+        this.#onFrame({ bytes: encodeNulFrame(text).subarray(0, text.length), discarded: true });
       else this.#onFrame({ bytes: EMPTY_BYTES, discarded: false }, { strict: text, plain });
     });
   }

@@ -2,7 +2,7 @@
  * The MASSim protocol (massim_2022 as the real server speaks it): framing and codec, the machines of both
  * roles, the emulated server, the agent client with team policies, and an in-memory match runner.
  */
-export { NulFrameSplitter, encodeFrame, countFrameAgainstPacketLimit, type SplitFrame } from './framing';
+export { NulFrameSplitter, countFrameAgainstPacketLimit, type SplitFrame } from './framing';
 export { parseOrgJson, javaString, type OrgJsonValue, type OrgJsonError } from './org-json';
 export { findJsonSyntaxError, type JsonSyntaxProblem } from '../../json/strict-json';
 export {

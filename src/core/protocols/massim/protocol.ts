@@ -10,7 +10,8 @@ import type { Protocol, StreamFraming } from '../contract';
 import type { ProtocolMachine } from '../machine';
 import { NulSplitter } from '../../transport/nul-framing';
 import { massimClientMachine } from './client-machine';
-import { encodeFrame, massimOversizePolicy } from './framing';
+import { encodeNulFrame } from '../../transport/nul-framing';
+import { massimOversizePolicy } from './framing';
 import { MASSIM_RECORDING_FORMATS } from './recording-formats';
 import { createMassimServerMachine } from './server-machine';
 import { MASSIM_MESSAGE_TYPES, MassimTranscriptReader } from './reader';
@@ -81,7 +82,7 @@ const massimStreamFraming: StreamFraming = {
   framing: 'nul',
   // A frame over the limit is skipped up to its 0 byte, as the real server's receive loop does.
   splitter: (_dir, options = {}) => new NulSplitter(massimOversizePolicy(options.maxFrameBytes)),
-  encode: encodeFrame,
+  encode: encodeNulFrame,
   terminator: 0,
 };
 

@@ -4,7 +4,7 @@
  * without NUL, simply concatenated, so a receiver must find where each root element ends. Splitters are
  * streaming: feed chunks as they arrive (several messages per chunk, or one message over many chunks).
  */
-import { ByteQueue, NulSplitter as SharedNulSplitter } from '../../transport/nul-framing';
+import { ByteQueue, encodeNulFrame, NulSplitter as SharedNulSplitter } from '../../transport/nul-framing';
 
 /** How one message was delimited: by a NUL byte, or by the end of its root element (no terminator). */
 export type WireFraming = 'nul' | 'none';
@@ -290,8 +290,7 @@ function isSpace(byte: number): boolean {
 
 const utf8Encoder = new TextEncoder();
 
-/** The bytes of one message on the wire: its text (already ASCII when it comes from a serialiser), then a NUL unless the framing is `none`. */
+/** The bytes of one message on the wire: its text, then a NUL (the shared encoder) unless the framing is `none`. */
 export function encodeFrame(text: string, framing: WireFraming): Uint8Array {
-  // Appending the NUL to the text costs less than copying the encoded bytes into a longer array.
-  return utf8Encoder.encode(framing === 'none' ? text : text + '\0');
+  return framing === 'none' ? utf8Encoder.encode(text) : encodeNulFrame(text);
 }

@@ -12,6 +12,7 @@ import { loadRddl } from '../../envs/rddl/load';
 import { ProtoplayError } from '../../errors';
 import type { Transcript } from '../../transcript/model';
 import { decodeTask } from './client';
+import { encodeFrame } from './framing';
 import { RddlsimHost } from './host';
 
 /** Where the emulator's answer first differs from the recording's. */
@@ -73,7 +74,6 @@ export function replayOnEmulatedHost(
   const connection = host.accept();
   const session = data.filter((m) => m.conn === init.conn);
   const recorded = session.filter((m) => m.dir === 's2c');
-  const encoder = new TextEncoder();
   let agreed = 0;
   let lastClient: number | undefined;
   const compare = (emulated: string): HostReplayDifference | undefined => {
@@ -99,7 +99,7 @@ export function replayOnEmulatedHost(
   for (const message of session) {
     if (message.dir !== 'c2s') continue;
     lastClient = message.index;
-    const bytes = encoder.encode(message.framing === 'none' ? message.text! : `${message.text!}\0`);
+    const bytes = encodeFrame(message.text!, message.framing === 'none' ? 'none' : 'nul');
     for (const effect of connection.receive(bytes)) {
       if (effect.kind !== 'send') continue;
       const difference = compare(effect.text);

@@ -3,7 +3,8 @@
  * does too, except in `<no-header/>` mode, where a message ends where its root element closes.
  */
 import type { StreamFraming } from '../contract';
-import { NulSplitter, ServerStreamSplitter, encodeFrame } from './framing';
+import { encodeNulFrame } from '../../transport/nul-framing';
+import { NulSplitter, ServerStreamSplitter } from './framing';
 
 /** The framing of both directions of an rddlsim connection. */
 export const rddlsimStreamFraming: StreamFraming = {
@@ -12,6 +13,6 @@ export const rddlsimStreamFraming: StreamFraming = {
     const limit = options.maxFrameBytes === undefined ? {} : { maxMessageBytes: options.maxFrameBytes };
     return dir === 'c2s' ? new NulSplitter(limit) : new ServerStreamSplitter(limit);
   },
-  encode: (text) => encodeFrame(text, 'nul'),
+  encode: encodeNulFrame,
   clientTerminator: 0,
 };

@@ -117,6 +117,25 @@ describe('connect against misbehaving servers', () => {
     expect(run.transcript.messages.at(-2)).toMatchObject({ dir: 's2c', kind: 'close' });
   });
 
+  it('reports a server that resets the connection in the middle of a round with the socket code (exit 4)', async () => {
+    const port = await fakeServer((n, socket) => {
+      if (n === 1) socket.write(sessionInit);
+      if (n === 2) socket.write(Buffer.concat([roundInit, turn(1)]));
+      if (n === 3) socket.resetAndDestroy();
+    });
+    const run = await connectTo(port, 'resets');
+    expect(run.code).toBe(4);
+    expect(run.errorLines).toHaveLength(1);
+    expect(run.errorLines[0]).toMatch(
+      /^error: the server closed the connection before the session ended in round 1, after turn 1 \(ECONNRESET\)/,
+    );
+    // The socket's error is recorded where it happened, then this side's close.
+    expect(run.transcript.messages.slice(-2)).toMatchObject([
+      { dir: 's2c', kind: 'error', text: 'ECONNRESET' },
+      { dir: 'c2s', kind: 'close' },
+    ]);
+  });
+
   it('names the message and the rule when the server sends garbage (exit 1)', async () => {
     const garbage = '<?xml version="1.0" encoding="UTF-8"?>\n<turn><turn-num>1</turn-num><oops></turn>';
     const port = await fakeServer((n, socket) => {

@@ -9,7 +9,7 @@ import {
 } from '../../../../src/core/protocols/massim/client';
 import type { MassimStepPerceptInfo } from '../../../../src/core/protocols/massim/policy-api';
 import { VirtualScheduler } from '../../../../src/core/protocols/massim/scheduler';
-import { encodeFrame } from '../../../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../../../src/core/transport/nul-framing';
 import { Rng } from '../../../../src/core/random';
 
 /** Splits bytes into random chunks, as TCP may deliver them. */
@@ -34,7 +34,7 @@ describe('MassimAgentClient', () => {
     const clients = ['agentA1', 'agentB1'].map((name) => {
       const connection = host.connect({
         send: (text) => {
-          for (const chunk of chunked(encodeFrame(text), rng)) client.receive(chunk);
+          for (const chunk of chunked(encodeNulFrame(text), rng)) client.receive(chunk);
         },
         close: () => client.closed(),
       });
@@ -51,7 +51,7 @@ describe('MassimAgentClient', () => {
           return work;
         },
         send: (text) => {
-          for (const chunk of chunked(encodeFrame(text), rng)) connection.receive(chunk);
+          for (const chunk of chunked(encodeNulFrame(text), rng)) connection.receive(chunk);
         },
         onEvent: (e) => events.push(e),
       });
@@ -193,7 +193,7 @@ describe('MassimAgentClient joining late', () => {
       send: () => {},
       onEvent: (event) => events.push(event),
     });
-    const frame = (message: object) => client.receive(encodeFrame(JSON.stringify(message)));
+    const frame = (message: object) => client.receive(encodeNulFrame(JSON.stringify(message)));
     const request = (step: number) =>
       frame({ type: 'request-action', content: { id: step, step, time: 1, deadline: 2, percept: {} } });
     frame({ type: 'auth-response', content: { result: 'ok' } });

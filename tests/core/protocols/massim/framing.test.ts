@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  encodeFrame,
-  NulFrameSplitter,
-  type SplitFrame,
-} from '../../../../src/core/protocols/massim/framing';
+import { NulFrameSplitter, type SplitFrame } from '../../../../src/core/protocols/massim/framing';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (frame: SplitFrame) => new TextDecoder().decode(frame.bytes);
@@ -75,9 +71,5 @@ describe('NulFrameSplitter', () => {
     const partial = new NulFrameSplitter();
     partial.push(bytes('{"a"'), () => undefined);
     expect(() => partial.countWholeFrame(3)).toThrow(/unterminated/);
-  });
-
-  it('encodes a frame as UTF-8 followed by one 0 byte', () => {
-    expect([...encodeFrame('{"é":1}')]).toEqual([...bytes('{"é":1}'), 0]);
   });
 });

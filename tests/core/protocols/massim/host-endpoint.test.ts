@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { quickMassimConfig } from '../../../../src/core/envs/massim/index';
 import type { WireSink } from '../../../../src/core/protocols/contract';
-import { encodeFrame } from '../../../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../../../src/core/transport/nul-framing';
 import { MassimHost } from '../../../../src/core/protocols/massim/host';
 import { MassimHostEndpoint } from '../../../../src/core/protocols/massim/host-endpoint';
 import { VirtualScheduler } from '../../../../src/core/protocols/massim/scheduler';
@@ -47,7 +47,7 @@ function sink() {
 }
 
 const login = (user: string, pw = '1') =>
-  encodeFrame(JSON.stringify({ type: 'auth-request', content: { user, pw } }));
+  encodeNulFrame(JSON.stringify({ type: 'auth-request', content: { user, pw } }));
 const types = (frames: string[]) => frames.map((text) => (JSON.parse(text) as { type: string }).type);
 /** Lets queued microtasks (the endpoint's batches) run. */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -111,7 +111,7 @@ describe('MassimHostEndpoint', () => {
     const asker = sink();
     endpoint
       .connect(asker.target, { id: 'tcp1', remote: 'x:1' })
-      .receive(encodeFrame(JSON.stringify({ type: 'status-request', content: {} })));
+      .receive(encodeNulFrame(JSON.stringify({ type: 'status-request', content: {} })));
     await settle();
     expect(asker.state.sends.map(types)).toEqual([['status-response']]);
     expect(log).toEqual(['conn1: status-request from x:1']);

@@ -3,7 +3,7 @@ import { quickMassimConfig } from '../../../../src/core/envs/massim/index';
 import type { MassimServerConfig } from '../../../../src/core/envs/massim/api';
 import { MassimHost, type MassimHostEvent } from '../../../../src/core/protocols/massim/host';
 import { VirtualScheduler } from '../../../../src/core/protocols/massim/scheduler';
-import { encodeFrame } from '../../../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../../../src/core/transport/nul-framing';
 import type { MassimServerMessage } from '../../../../src/core/protocols/massim/messages';
 
 function smallConfig(
@@ -30,7 +30,7 @@ function agent(
       expect(JSON.parse(text)).toEqual(message);
       received.push(message);
       const reply = answer(message);
-      if (reply !== undefined) connection.receive(encodeFrame(reply));
+      if (reply !== undefined) connection.receive(encodeNulFrame(reply));
     },
     close: () => (closed = true),
   });
@@ -38,9 +38,9 @@ function agent(
     connection,
     received,
     isClosed: () => closed,
-    send: (...frames: string[]) => connection.receive(encodeFrame(frames.join('\0'))),
+    send: (...frames: string[]) => connection.receive(encodeNulFrame(frames.join('\0'))),
     login: (user: string, pw = '1') =>
-      connection.receive(encodeFrame(JSON.stringify({ type: 'auth-request', content: { user, pw } }))),
+      connection.receive(encodeNulFrame(JSON.stringify({ type: 'auth-request', content: { user, pw } }))),
   };
 }
 
@@ -136,7 +136,7 @@ describe('MassimHost', () => {
     const a = agent(host);
     host.start();
     // agentA1 logs in late, in one write with its answer to the (known) first id; then byte by byte.
-    const wire = encodeFrame(
+    const wire = encodeNulFrame(
       JSON.stringify({ type: 'auth-request', content: { user: 'agentA1', pw: '1' } }) +
         '\0' +
         action(0, 'move', ['n']),
@@ -199,7 +199,7 @@ describe('MassimHost', () => {
           for (const frame of script(message.content.id).slice(step * 4, ++step * 4)) {
             if (typeof frame !== 'string') a.connection.receive(new TextEncoder().encode(frame.partial));
             else if (deliver === 'text') a.connection.receiveText(frame);
-            else a.connection.receive(encodeFrame(frame));
+            else a.connection.receive(encodeNulFrame(frame));
           }
           return undefined;
         });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { quickMassimConfig } from '../../../../src/core/envs/massim/index';
-import { encodeFrame } from '../../../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../../../src/core/transport/nul-framing';
 import { MassimHost } from '../../../../src/core/protocols/massim/host';
 import type { MassimOutgoingFrame } from '../../../../src/core/protocols/massim/outgoing';
 import { VirtualScheduler } from '../../../../src/core/protocols/massim/scheduler';
@@ -42,7 +42,7 @@ describe('the host’s recording', () => {
         close: () => undefined,
       });
       connection.receive(
-        encodeFrame(JSON.stringify({ type: 'auth-request', content: { user: name, pw: '1' } })),
+        encodeNulFrame(JSON.stringify({ type: 'auth-request', content: { user: name, pw: '1' } })),
       );
       if (name === 'agentA1')
         sent.push(utf8.encode(JSON.stringify({ type: 'auth-request', content: { user: name, pw: '1' } })));

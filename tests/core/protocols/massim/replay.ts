@@ -7,7 +7,7 @@
 import { parseMassimConfig } from '../../../../src/core/envs/massim/index';
 import { MassimHost, type MassimHostConnection } from '../../../../src/core/protocols/massim/host';
 import { VirtualScheduler } from '../../../../src/core/protocols/massim/scheduler';
-import { encodeFrame } from '../../../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../../../src/core/transport/nul-framing';
 import type { MassimServerMessage } from '../../../../src/core/protocols/massim/messages';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
 import { loadConfigText, loadRecording, runConfigs, type recordedRuns } from './recordings';
@@ -74,7 +74,7 @@ export function replayRecording(run: (typeof recordedRuns)[number], seed = 1): R
         open.set(message.conn, connection);
       }
       if (message.kind === 'data') {
-        connection!.receive(encodeFrame(message.text ?? ''));
+        connection!.receive(encodeNulFrame(message.text ?? ''));
         connections.get(message.conn)!.hostId = connection!.id;
       } else if (message.kind === 'close' && connection) {
         connection.disconnect();

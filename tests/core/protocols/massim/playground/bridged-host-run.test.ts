@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SansIoEndpoint, WireData, WirePeer } from '../../../../../src/core/protocols/contract';
-import { encodeFrame } from '../../../../../src/core/protocols/massim/framing';
+import { encodeNulFrame } from '../../../../../src/core/transport/nul-framing';
 import { startBridgedMassimHostRun } from '../../../../../src/core/protocols/massim/playground/bridged-host-run';
 import type { MassimSessionOptions } from '../../../../../src/core/protocols/massim/playground/options';
 import type { SessionConfig } from '../../../../../src/core/protocols/session-contract';
@@ -46,7 +46,7 @@ function agent(endpoint: SansIoEndpoint<WireData, WireData>, user: string) {
     },
     { id: `massim#${user}`, remote: `127.0.0.1:${user}` },
   );
-  peer.receive(encodeFrame(JSON.stringify({ type: 'auth-request', content: { user, pw: '1' } })));
+  peer.receive(encodeNulFrame(JSON.stringify({ type: 'auth-request', content: { user, pw: '1' } })));
   return { received, state, peer };
 }
 
@@ -91,7 +91,7 @@ describe('the MASSim inbound run', () => {
       { id: 'massim#x', remote: '127.0.0.1:1' },
     );
     intruder.receive(
-      encodeFrame(JSON.stringify({ type: 'auth-request', content: { user: 'agentB1', pw: 'no' } })),
+      encodeNulFrame(JSON.stringify({ type: 'auth-request', content: { user: 'agentB1', pw: 'no' } })),
     );
     await expect.poll(() => answers.join('')).toContain('"fail"');
     expect(answers.join('')).not.toContain('sim-start');
