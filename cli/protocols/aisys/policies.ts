@@ -11,8 +11,8 @@ import type { AisysDecide } from '../../../src/core/protocols/aisys/policy-api';
 import { AISYS_SAMPLES } from '../../../src/core/protocols/aisys/samples';
 import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import type { PolicyLogLine } from '../../../src/core/policy/types';
-import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { aisysProtocol } from '../../../src/core/protocols/aisys/protocol';
+import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
 import { BUILTIN_SAMPLES } from './builtin-policies';
 
