@@ -2,9 +2,9 @@
  * A policy running in a Node worker thread, seen as a `PolicyEndpoint`: the same contract as the browser's
  * policy worker, and the same runtime, the one the protocol's definition gives (its playground's
  * `loadPolicyRuntime`). One thread entry serves every protocol: it is told the protocol's id and finds the
- * runtime in the registry. The thread can be terminated in the middle of a call, which is how the supervisor stops a
- * policy stuck in `while (true)`. A thread that fails to start or dies rejects the calls waiting on it, so
- * the supervisor learns of the crash at once instead of waiting out the budget.
+ * runtime in the registry. The thread can be terminated in the middle of a call, which is how the
+ * supervisor stops a policy stuck in `while (true)`. A thread that fails to start or dies rejects the calls
+ * waiting on it, so the supervisor learns of the crash at once instead of waiting out the budget.
  */
 import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
