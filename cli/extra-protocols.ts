@@ -25,30 +25,48 @@ function looksLikeProtocol(value: unknown): value is Protocol {
   );
 }
 
+/** The module files loaded so far (absolute paths), for policy threads to load them too. */
+const loadedModules: string[] = [];
+
+/** The module files of the extra protocols loaded in this thread, as absolute paths. */
+export function extraProtocolModules(): readonly string[] {
+  return loadedModules;
+}
+
 /** Loads and registers the modules the list names; a module that cannot be used stops the command. */
 export async function loadExtraProtocols(list: string | undefined, cwd: string): Promise<Protocol[]> {
   const paths = (list ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
+  return loadProtocolModules(
+    paths.map((path) => ({ path, absolute: resolve(cwd, path) })),
+    EXTRA_PROTOCOLS_VARIABLE,
+  );
+}
+
+/**
+ * Loads and registers protocol modules (`path` as the user named it, for messages): what
+ * `loadExtraProtocols` does with the variable's list, and what a policy thread does with the modules its
+ * parent loaded (its registry starts with the built-in protocols only).
+ */
+export async function loadProtocolModules(
+  modules: readonly { path: string; absolute: string }[],
+  origin: string,
+): Promise<Protocol[]> {
   const loaded: Protocol[] = [];
-  for (const path of paths) {
+  for (const { path, absolute } of modules) {
     let module: { default?: unknown };
     try {
-      module = (await import(pathToFileURL(resolve(cwd, path)).href)) as { default?: unknown };
+      module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
     } catch (error) {
-      throw new CliError(
-        ExitCode.usage,
-        `${EXTRA_PROTOCOLS_VARIABLE}: cannot load '${path}': ${(error as Error).message}`,
-      );
+      throw new CliError(ExitCode.usage, `${origin}: cannot load '${path}': ${(error as Error).message}`);
     }
     if (!looksLikeProtocol(module.default))
-      throw new CliError(
-        ExitCode.usage,
-        `${EXTRA_PROTOCOLS_VARIABLE}: '${path}' has no Protocol as its default export`,
-      );
+      throw new CliError(ExitCode.usage, `${origin}: '${path}' has no Protocol as its default export`);
     loaded.push(module.default);
   }
   addProtocols(loaded);
+  loadedModules.push(...modules.map(({ absolute }) => absolute));
   return loaded;
 }

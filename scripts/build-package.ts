@@ -3,9 +3,10 @@
  * compiles what the package runs, so nothing is compiled when a user starts it.
  *
  * - `lib/cli/`: the command line, one ES module bundle per entry with a shared chunk per lazily loaded
- *   command, all in one folder. The policy threads are entries too: the sources name each thread's file
- *   relative to the module that starts it (`new URL('./aisys-policy-thread-entry.js', import.meta.url)`),
- *   and in one flat folder that name finds the compiled thread, so the names are unique across cli/.
+ *   command, all in one folder. The threads are entries too (one policy thread for every protocol, and
+ *   the evaluation thread): the sources name each thread's file relative to the module that starts it
+ *   (`new URL('./policy-thread-entry.js', import.meta.url)`), and in one flat folder that name finds the
+ *   compiled thread, so the names are unique across cli/.
  * - `lib/index.js` and `lib/types/`: the engine's public API (src/core/index.ts) and its declarations.
  *
  * Dependencies stay imports (`npm install` brings them); only this repository's own code is bundled.
@@ -52,9 +53,6 @@ const cli = await build({
   entryPoints: {
     protoplay: join(root, 'cli/protoplay.ts'),
     'policy-thread-entry': join(root, 'cli/policy/policy-thread.ts'),
-    'aisys-policy-thread-entry': join(root, 'cli/protocols/aisys/policy-thread.ts'),
-    'gama-policy-thread-entry': join(root, 'cli/protocols/gama/policy-thread.ts'),
-    'massim-team-policy-thread-entry': join(root, 'cli/protocols/massim/team-policy-thread.ts'),
     'evaluation-thread-entry': join(root, 'cli/evaluate/evaluation-thread.ts'),
   },
   outdir: join(out, 'cli'),

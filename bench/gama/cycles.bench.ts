@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommandLine } from '../../cli/command-line/dispatch';
 import { PROTOCOL_COMMANDS } from '../../cli/protocols';
-import { prepareGamaPolicy, spawnGamaPolicyThread } from '../../cli/protocols/gama/policies';
+import { prepareGamaPolicy } from '../../cli/protocols/gama/policies';
 import { playInThread } from '../../cli/protocols/gama/run';
 import { loadPolicyFile } from '../../cli/policy/policy-file';
 import { GAMA_CHUNK_SLACK_MS } from '../../src/core/protocols/gama/chunked-play';
@@ -26,7 +26,7 @@ import {
   observe,
   observationWindow,
 } from '../../src/core/envs/scavenger';
-import { playGamaEpisodes } from '../../src/core/protocols/gama';
+import { gamaProtocol, playGamaEpisodes } from '../../src/core/protocols/gama';
 import { Rng } from '../../src/core/random';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { measureRate, printTable, type Rate } from '../lib';
@@ -91,8 +91,8 @@ async function inThreadBatch(cwd: string, cycles: number, record: boolean) {
   const loaded = await loadPolicyFile('wanderer.ts', {
     cwd,
     seed: 1,
+    protocol: gamaProtocol,
     budgetMs: 1000 + GAMA_CHUNK_SLACK_MS,
-    spawn: spawnGamaPolicyThread,
   });
   return {
     batch: async () => {

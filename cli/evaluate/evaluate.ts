@@ -150,11 +150,7 @@ async function readPolicies(paths: readonly string[], cwd: string): Promise<Eval
     const key = resolve(cwd, file);
     if (seen.has(key)) continue;
     seen.add(key);
-    const {
-      seed: _seed,
-      context: _context,
-      ...source
-    } = await readPolicySource(file, { cwd, seed: 0, budgetMs: 0 });
+    const { seed: _seed, context: _context, ...source } = await readPolicySource(file, { cwd, seed: 0 });
     policies.push({ label: source.fileName, source });
   }
   return policies;

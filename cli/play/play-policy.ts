@@ -4,15 +4,12 @@
  * command with exit code 3.
  */
 import type { PolicySupervisor } from '../../src/core/policy/supervisor';
-import { PolicySupervisor as Supervisor } from '../../src/core/policy/supervisor';
 import type { CallOutcome, PolicySource } from '../../src/core/policy/types';
 import type { DecisionRequest, Protocol } from '../../src/core/protocols/contract';
 import type { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import type { CommandContext } from '../command-line/command-spec';
-import { CliError, ExitCode } from '../command-line/exit-codes';
 import type { OptionReader } from '../command-line/option-values';
-import { checkPolicySyntax, describePolicyFault, loadPolicyFile } from '../policy/policy-file';
-import { spawnPolicyThread } from '../policy/thread-endpoint';
+import { describePolicyFault, loadPolicy, loadPolicyFile } from '../policy/policy-file';
 
 /** A loaded policy and how to ask it. */
 export interface PlayPolicy {
@@ -34,28 +31,18 @@ export async function loadPlayPolicy(
   const name = options.string('policy', protocol.defaultSample);
   const budgetMs = options.integer('budget', 2000, { min: 1 });
   const sample = protocol.samples.find((candidate) => candidate.id === name);
-  let supervisor: PolicySupervisor;
-  let source: PolicySource;
-  if (sample) {
-    source = {
-      code: sample.code,
-      language: sample.language,
-      fileName: `${sample.id}.${sample.language}`,
-      level: sample.level,
-      seed,
-    };
-    checkPolicySyntax(source);
-    supervisor = new Supervisor({ spawn: () => spawnPolicyThread(), budgetMs });
-    const loaded = await supervisor.load(source);
-    if (!loaded.ok) {
-      supervisor.dispose();
-      throw new CliError(ExitCode.policy, describePolicyFault(loaded.fault, source.fileName), {
-        located: true,
-      });
-    }
-  } else {
-    ({ supervisor, source } = await loadPolicyFile(name, { cwd: context.io.cwd, seed, budgetMs }));
-  }
+  const { supervisor, source } = sample
+    ? await loadPolicy(
+        {
+          code: sample.code,
+          language: sample.language,
+          fileName: `${sample.id}.${sample.language}`,
+          level: sample.level,
+          seed,
+        },
+        { protocol, budgetMs },
+      )
+    : await loadPolicyFile(name, { cwd: context.io.cwd, seed, protocol, budgetMs });
   let fault: string | undefined;
   return {
     supervisor,

@@ -1,29 +1,43 @@
 /**
  * A policy running in a Node worker thread, seen as a `PolicyEndpoint`: the same contract as the browser's
- * policy worker. The thread can be terminated in the middle of a call, which is how the supervisor stops a
- * policy stuck in `while (true)`. A thread that fails to start or dies rejects the calls waiting on it, so
- * the supervisor learns of the crash at once instead of waiting out the budget.
+ * policy worker, and the same runtime, the one the protocol's definition gives (its playground's
+ * `loadPolicyRuntime`). One thread entry serves every protocol: it is told the protocol's id and finds the
+ * runtime in the registry. The thread can be terminated in the middle of a call, which is how the
+ * supervisor stops a policy stuck in `while (true)`. A thread that fails to start or dies rejects the calls
+ * waiting on it, so the supervisor learns of the crash at once instead of waiting out the budget.
  */
 import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import type { PolicyRuntime } from '../../src/core/policy/runtime';
 import type { PolicyEndpoint } from '../../src/core/policy/supervisor';
 import type { CallOutcome, LoadOutcome } from '../../src/core/policy/types';
+import type { Protocol } from '../../src/core/protocols/contract';
+import type { PolicyRuntimeApi } from '../../src/core/protocols/session-contract';
+import { extraProtocolModules } from '../extra-protocols';
 
 /**
- * A thread's script, named relative to this module. The compiled command line puts every module and thread
- * script in one folder (scripts/build-package.ts), so each thread's file name is unique across cli/.
+ * The thread's script, named relative to this module. The compiled command line puts every module and
+ * thread script in one folder (scripts/build-package.ts), so each thread's file name is unique across cli/.
  */
 const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
 
+/** What a policy thread is started with. */
+export interface PolicyThreadData {
+  /** The id of the protocol whose policy runtime the thread runs. */
+  protocol: string;
+  /** Protocol modules from outside `src/` this process loaded (absolute paths), for the thread's registry. */
+  extraProtocols: readonly string[];
+}
+
 /**
- * Starts a policy thread. `entry` is the thread's script: by default the plain policy runtime; a protocol
- * whose policies are called differently (a whole team per step) gives its own, with the same contract.
+ * Starts a policy thread running the protocol's policy runtime. A call whose buffers the protocol says can
+ * be handed over (`policyTransfer`) moves them into the thread instead of copying them, as in the page.
  */
-export function spawnPolicyThread(entry: URL = THREAD_ENTRY): PolicyEndpoint {
-  const worker = new Worker(entry);
-  const runtime = Comlink.wrap<PolicyRuntime>(nodeEndpoint(worker));
+export function spawnPolicyThread(protocol: Protocol): PolicyEndpoint {
+  const workerData: PolicyThreadData = { protocol: protocol.id, extraProtocols: extraProtocolModules() };
+  const worker = new Worker(THREAD_ENTRY, { workerData });
+  const runtime = Comlink.wrap<PolicyRuntimeApi>(nodeEndpoint(worker));
+  const transfer = protocol.playground?.policyTransfer;
   let failure: Error | undefined;
   let terminated = false;
   // The calls waiting, to reject when the thread fails. (Racing each call against one long-lived promise
@@ -56,7 +70,12 @@ export function spawnPolicyThread(entry: URL = THREAD_ENTRY): PolicyEndpoint {
   };
   return {
     load: (source) => guarded<LoadOutcome>(() => runtime.load(source)),
-    call: (hook, args, context) => guarded<CallOutcome>(() => runtime.call(hook, [...args], context)),
+    call: (hook, args, context) =>
+      guarded<CallOutcome>(() => {
+        const moved = transfer?.(hook, args) ?? [];
+        const sent = moved.length ? Comlink.transfer([...args], moved) : [...args];
+        return runtime.call(hook, sent, context);
+      }),
     terminate: () => {
       terminated = true;
       void worker.terminate();

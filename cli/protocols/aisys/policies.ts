@@ -11,12 +11,10 @@ import type { AisysDecide } from '../../../src/core/protocols/aisys/policy-api';
 import { AISYS_SAMPLES } from '../../../src/core/protocols/aisys/samples';
 import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import type { PolicyLogLine } from '../../../src/core/policy/types';
+import { aisysProtocol } from '../../../src/core/protocols/aisys/protocol';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
-import { spawnPolicyThread } from '../../policy/thread-endpoint';
 import { BUILTIN_SAMPLES } from './builtin-policies';
-
-const THREAD_ENTRY = new URL('./aisys-policy-thread-entry.js', import.meta.url);
 
 /** The built-in an environment plays when `--policy` is not given: the first sample made for it. */
 export function defaultAisysPolicy(env: string): string {
@@ -64,8 +62,9 @@ export async function prepareAisysPolicy(
   const loaded = await loadPolicyFile(argument, {
     cwd: options.cwd,
     seed: options.seed,
+    protocol: aisysProtocol,
     budgetMs: options.budgetMs,
-    spawn: options.spawn ?? (() => spawnPolicyThread(THREAD_ENTRY)),
+    spawn: options.spawn,
   });
   return withFaults(argument, loaded.source.fileName, loaded.logs, loaded.supervisor, options.env, () =>
     loaded.supervisor.dispose(),

@@ -7,16 +7,9 @@
 import type { CallOutcome, PolicyLogLine, PolicySource } from '../../../src/core/policy/types';
 import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import { GAMA_ACT, GAMA_SAMPLES, GamaPolicyRuntime, type GamaDecide } from '../../../src/core/protocols/gama';
+import { gamaProtocol } from '../../../src/core/protocols/gama/protocol';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
-import { spawnPolicyThread } from '../../policy/thread-endpoint';
-
-const THREAD_ENTRY = new URL('./gama-policy-thread-entry.js', import.meta.url);
-
-/** Starts a GAMA policy thread: the GAMA policy runtime (which can also play whole runs beside the policy). */
-export function spawnGamaPolicyThread(): PolicyEndpoint {
-  return spawnPolicyThread(THREAD_ENTRY);
-}
 
 /** The samples usable by name. */
 export const GAMA_POLICY_NAMES = GAMA_SAMPLES.map((sample) => sample.id);
@@ -76,8 +69,9 @@ export async function prepareGamaPolicy(
     const loaded = await loadPolicyFile(argument, {
       cwd: options.cwd,
       seed: options.seed,
+      protocol: gamaProtocol,
       budgetMs: options.budgetMs,
-      spawn: options.spawn ?? spawnGamaPolicyThread,
+      spawn: options.spawn,
     });
     const { supervisor } = loaded;
     let calls = 0;

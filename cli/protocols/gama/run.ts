@@ -25,6 +25,7 @@ import {
   type GamaRunNews,
   type GamaRunPlan,
 } from '../../../src/core/protocols/gama/chunked-run';
+import { gamaProtocol } from '../../../src/core/protocols/gama/protocol';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode } from '../../command-line/exit-codes';
@@ -32,7 +33,7 @@ import { OptionReader } from '../../command-line/option-values';
 import { TranscriptFileStream } from '../../transcript-stream';
 import { loadPolicyFile } from '../../policy/policy-file';
 import { EpisodeReporter } from './episode-report';
-import { GAMA_POLICY_NAMES, prepareGamaPolicy, spawnGamaPolicyThread } from './policies';
+import { GAMA_POLICY_NAMES, prepareGamaPolicy } from './policies';
 import { readSimulationOptions } from './simulation-options';
 
 /** What plays the episodes: returns the first policy fault, if any. */
@@ -81,8 +82,8 @@ export async function runGama(values: OptionValues, context: CommandContext): Pr
     const loaded = await loadPolicyFile(policyArgument, {
       cwd: io.cwd,
       seed,
+      protocol: gamaProtocol,
       budgetMs: budgetMs + GAMA_CHUNK_SLACK_MS,
-      spawn: spawnGamaPolicyThread,
     });
     name = loaded.source.fileName;
     loadLogs = loaded.logs;

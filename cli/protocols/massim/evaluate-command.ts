@@ -48,7 +48,7 @@ export const evaluateMassimCommand = evaluateCommand({
     const { seed: _seed, ...opponent } = await teamPolicySource(
       options.string('opponent', 'random'),
       'opponent',
-      { cwd: context.io.cwd, seed: 0, budgetMs: 1000 },
+      { cwd: context.io.cwd, seed: 0 },
     );
     const settings: MassimEvaluationSettings = { config, opponent };
     return { settings, label: `${description} vs ${opponent.fileName}` };

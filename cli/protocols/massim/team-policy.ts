@@ -6,23 +6,24 @@
  * (in memory) calls once per agent and step. Faults (a throw, a bad action, an overrun) are reported to
  * the caller, which stops or carries on; the team then does no_action for that step.
  */
-import { extname } from 'node:path';
 import type { MassimDecide } from '../../../src/core/protocols/massim/client';
 import {
   batchedTeamDecide,
   type MassimTeamBatch,
   type MassimTeamBatchReply,
 } from '../../../src/core/protocols/massim/team-batch';
-import { PolicySupervisor, type PolicyEndpoint } from '../../../src/core/policy/supervisor';
+import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import type { PolicyLogLine, PolicySource } from '../../../src/core/policy/types';
 import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
+import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import { MASSIM_TEAM_STEP } from '../../../src/core/protocols/massim/team-runtime';
-import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
-import { checkPolicySyntax, describePolicyFault, readPolicySource } from '../../policy/policy-file';
-import { spawnPolicyThread } from '../../policy/thread-endpoint';
-
-const TEAM_THREAD_ENTRY = new URL('./massim-team-policy-thread-entry.js', import.meta.url);
-const POLICY_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
+import { usageError } from '../../command-line/exit-codes';
+import {
+  describePolicyFault,
+  isPolicyFileName,
+  loadPolicy,
+  readPolicySource,
+} from '../../policy/policy-file';
 
 /** The playground's samples `--policy` names, by the name used on the command line. */
 const BUILTIN_SAMPLES: Readonly<Record<string, string>> = {
@@ -86,20 +87,9 @@ export async function prepareTeamPolicy(
   options: TeamPolicyOptions,
 ): Promise<TeamPolicy> {
   const { cwd, seed, budgetMs, team, onFault, onLog } = options;
-  const source = await teamPolicySource(argument, option, { cwd, seed, budgetMs });
-  checkPolicySyntax(source);
-  // Loading has the time every protocol's policies have (POLICY_LOAD_LIMIT_MS).
-  const supervisor = new PolicySupervisor({
-    spawn: options.spawn ?? (() => spawnPolicyThread(TEAM_THREAD_ENTRY)),
-    budgetMs,
-  });
-  const loaded = await supervisor.load(source);
-  if (!loaded.ok) {
-    supervisor.dispose();
-    throw new CliError(ExitCode.policy, describePolicyFault(loaded.fault, source.fileName), {
-      located: true,
-    });
-  }
+  const source = await teamPolicySource(argument, option, { cwd, seed });
+  const loaded = await loadPolicy(source, { protocol: massimProtocol, budgetMs, spawn: options.spawn });
+  const { supervisor } = loaded;
   let step = 0;
   const transport = async (batch: MassimTeamBatch): Promise<MassimTeamBatchReply> => {
     const batchStep = step;
@@ -133,7 +123,7 @@ export async function prepareTeamPolicy(
 export async function teamPolicySource(
   argument: string,
   option: string,
-  file: { cwd: string; seed: number; budgetMs: number },
+  file: { cwd: string; seed: number },
 ): Promise<PolicySource> {
   const sampleId = BUILTIN_SAMPLES[argument];
   if (sampleId !== undefined) {
@@ -146,7 +136,7 @@ export async function teamPolicySource(
       seed: file.seed,
     };
   }
-  if (!POLICY_EXTENSIONS.has(extname(argument).toLowerCase()))
+  if (!isPolicyFileName(argument))
     throw usageError(
       `--${option} must be a .ts or .js file or one of ${BUILTIN_TEAM_POLICIES.join(', ')}, got '${argument}'`,
     );

@@ -9,6 +9,7 @@ import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import type { CallOutcome, PolicyLogLine } from '../../../src/core/policy/types';
 import { encodeActions, instanceSummary } from '../../../src/core/protocols/rddlsim/action-encoding';
 import type { Action, ActFunction, InstanceSummary } from '../../../src/core/protocols/rddlsim/policy-api';
+import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import { createLocalPolicy, type SessionPolicy } from '../../../src/core/protocols/rddlsim/session-policy';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
 
@@ -53,7 +54,7 @@ export async function preparePolicy(
   options: PreparePolicyOptions,
 ): Promise<PreparedPolicy> {
   if (argument === 'noop' || argument === 'random') return builtinPolicy(argument, options);
-  const loaded = await loadPolicyFile(argument, options);
+  const loaded = await loadPolicyFile(argument, { ...options, protocol: rddlsimProtocol });
   const { supervisor, source } = loaded;
   let fault: string | undefined;
   return {

@@ -11,6 +11,7 @@ import { CliError, ExitCode } from '../../../cli/command-line/exit-codes';
 import { loadPolicyFile } from '../../../cli/policy/policy-file';
 import { prepareTeamPolicy } from '../../../cli/protocols/massim/team-policy';
 import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
+import { PROTOCOLS } from '../../../src/core/protocols/registry';
 
 let dir: string;
 
@@ -48,6 +49,7 @@ describe('policy syntax errors', () => {
       loadPolicyFile('broken.ts', {
         cwd: dir,
         seed: 0,
+        protocol: PROTOCOLS[0]!,
         budgetMs: 1000,
         spawn: () => {
           spawned++;
