@@ -201,8 +201,11 @@ export class RddlLibrary {
    * Loads an instance (once; later calls return the same model). Throws a located ProtoplayError for
    * problems in the RDDL, and a CliError when the instance does not exist.
    */
-  load(instance: string): LoadedInstance {
-    const cached = this.#cache.get(instance);
+  load(instance: string, options: { rddlsimSemantics?: boolean } = {}): LoadedInstance {
+    // rddlsim's semantics accept some domains the language's refuse (see loadRddl), so each has its model.
+    const rddlsimSemantics = options.rddlsimSemantics ?? false;
+    const key = `${rddlsimSemantics ? 'rddlsim' : 'protoplay'} ${instance}`;
+    const cached = this.#cache.get(key);
     if (cached) return cached;
     const instanceFile = this.#find('instance', instance);
     if (!instanceFile) {
@@ -231,7 +234,7 @@ export class RddlLibrary {
     }
     // A missing domain or non-fluents block is reported by loadRddl, located at the reference.
     const sources: RddlSource[] = [...needed].map((file) => ({ name: file.path, text: file.text }));
-    const model = loadRddl(sources, { instance });
+    const model = loadRddl(sources, { instance, rddlsimQuirks: rddlsimSemantics });
     this.#sources.set(instance, sources);
     const domainFile = this.#find('domain', model.info.domain);
     const task =
@@ -239,7 +242,7 @@ export class RddlLibrary {
         ? rddlsimTaskText(domainFile.taskText, instanceFile.taskText)
         : null;
     const loaded = { model, task };
-    this.#cache.set(instance, loaded);
+    this.#cache.set(key, loaded);
     return loaded;
   }
 
