@@ -660,8 +660,12 @@ export class ExpressionChecker {
         return BOOL;
       }
       case 'aggregation': {
-        if (!(AGGREGATIONS as readonly string[]).includes(expr.op)) {
-          sink.error(`unknown aggregation '${expr.op}' (use sum, prod, min or max)`, expr.opLoc);
+        if (expr.op === 'argmin' || expr.op === 'argmax') return this.checkArgExtreme(expr, scope, context);
+        if (!(AGGREGATIONS as readonly string[]).includes(expr.op) && expr.op !== 'avg') {
+          sink.error(
+            `unknown aggregation '${expr.op}' (use sum, prod, min or max, or pyRDDLGym's avg, argmin and argmax)`,
+            expr.opLoc,
+          );
           return undefined;
         }
         const inner = this.bind(expr.variables, scope);
@@ -671,6 +675,8 @@ export class ExpressionChecker {
         if (!this.isArithmetic(body)) {
           return this.mismatch(`${expr.op} needs a numeric body, not ${describeType(body)}`, expr.body.loc);
         }
+        // pyRDDLGym's avg: the sum divided by the number of bindings, a real.
+        if (expr.op === 'avg') return REAL;
         return arithmeticType(body, body, '+');
       }
       case 'if': {
@@ -728,6 +734,32 @@ export class ExpressionChecker {
       `${what} have different types (${describeType(a)} and ${describeType(b)})`,
       location,
     );
+  }
+
+  /**
+   * pyRDDLGym's `argmin_{?x : t} e` and `argmax_{?x : t} e`: the value of t (an enum value or object) whose
+   * numeric `e` is smallest or largest, the first such in t's order on a tie. One variable only.
+   */
+  private checkArgExtreme(
+    expr: Extract<Expr, { kind: 'aggregation' }>,
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    if (expr.variables.length !== 1) {
+      return this.mismatch(
+        `${expr.op} ranges over one variable (${expr.op}_{?x : type} ...), not ${expr.variables.length}`,
+        expr.opLoc,
+      );
+    }
+    const inner = this.bind(expr.variables, scope);
+    if (!inner) return undefined;
+    const body = this.check(expr.body, inner, context);
+    if (!body) return undefined;
+    if (!this.isArithmetic(body)) {
+      return this.mismatch(`${expr.op} needs a numeric body, not ${describeType(body)}`, expr.body.loc);
+    }
+    const type = this.domain.types.get(expr.variables[0]!.type)!;
+    return { kind: type.kind === 'enum' ? 'enum' : 'object', name: type.name };
   }
 
   private bind(
@@ -1066,6 +1098,30 @@ export class ExpressionChecker {
       case 'Poisson':
         numericArgs();
         return INT;
+      case 'Binomial':
+        numericArgs();
+        if (args[0] && args[0].kind !== 'int' && args[0].kind !== 'bool') {
+          this.mismatch(
+            `the trials of Binomial must be an int, not ${describeType(args[0])}`,
+            expr.args[0]!.loc,
+          );
+        }
+        return INT;
+      case 'NegativeBinomial':
+      case 'Geometric':
+        numericArgs();
+        return INT;
+      case 'Beta':
+      case 'Pareto':
+      case 'Student':
+      case 'Gumbel':
+      case 'Laplace':
+      case 'Cauchy':
+      case 'Gompertz':
+      case 'ChiSquare':
+      case 'Kumaraswamy':
+        numericArgs();
+        return REAL;
       case 'Discrete':
       case 'Multinomial': {
         if (expr.name === 'Multinomial' && args[0] && args[0].kind !== 'int') {
