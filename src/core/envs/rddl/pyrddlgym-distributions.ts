@@ -24,8 +24,8 @@ import { DistributionError, type RandomSource } from './distributions';
 
 const INT_MAX = 2147483647;
 
-/** Trials below this many are drawn one by one; larger ones are split with a Beta draw first. */
-const DIRECT_TRIALS = 64;
+/** Below this mean (n × the smaller of p and 1 − p), a binomial is drawn by inversion from one uniform. */
+const INVERSION_MEAN = 30;
 
 function show(x: number): string {
   return Number.isInteger(x) ? x.toFixed(1) : String(x);
@@ -58,9 +58,10 @@ function beta(random: RandomSource, a: number, b: number): number {
 }
 
 /**
- * Binomial(n, p). Large n is halved repeatedly with the order-statistic split (the a-th smallest of n
- * uniforms is Beta(a, n + 1 - a); the uniforms below p then lie on one side of it), so a draw costs
- * O(log n) Beta draws plus at most DIRECT_TRIALS Bernoulli trials.
+ * Binomial(n, p). While the mean is large, n is halved with the order-statistic split (the a-th smallest
+ * of n uniforms is Beta(a, n + 1 − a), and the uniforms below p lie on one side of it); the rest is drawn
+ * by inversion, walking the probabilities from 0 successes (of the rarer outcome) up with one uniform.
+ * So a draw costs O(log n) Beta draws and O(INVERSION_MEAN) steps at most.
  */
 export function drawBinomial(random: RandomSource, trials: number, p: number): number {
   if (!(Number.isInteger(trials) && trials >= 0)) {
@@ -70,7 +71,7 @@ export function drawBinomial(random: RandomSource, trials: number, p: number): n
   let n = trials;
   let prob = p;
   let successes = 0;
-  while (n > DIRECT_TRIALS) {
+  while (n * Math.min(prob, 1 - prob) >= INVERSION_MEAN) {
     const a = 1 + Math.floor(n / 2);
     const b = n + 1 - a;
     const x = beta(random, a, b);
@@ -83,8 +84,24 @@ export function drawBinomial(random: RandomSource, trials: number, p: number): n
       prob = (prob - x) / (1 - x);
     }
   }
-  for (let i = 0; i < n; i++) if (random.uniform() < prob) successes++;
-  return successes;
+  return successes + binomialByInversion(random, n, prob);
+}
+
+/** Binomial(n, p) with a small mean: the first k whose cumulative probability passes one uniform. */
+function binomialByInversion(random: RandomSource, n: number, p: number): number {
+  const flipped = p > 0.5;
+  const q = flipped ? 1 - p : p;
+  if (q === 0 || n === 0) return flipped ? n : 0;
+  const odds = q / (1 - q);
+  let probability = Math.pow(1 - q, n);
+  let u = random.uniform();
+  let k = 0;
+  while (u >= probability && k < n) {
+    u -= probability;
+    k++;
+    probability *= (odds * (n - k + 1)) / k;
+  }
+  return flipped ? n - k : k;
 }
 
 /** NegativeBinomial(r, p): a Poisson draw whose mean is Gamma(r, (1 - p) / p), as NumPy draws it. */

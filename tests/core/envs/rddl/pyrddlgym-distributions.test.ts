@@ -14,6 +14,7 @@ import { expectLoadError, testSources } from './fixtures';
  */
 const draws: { name: string; expr: string; range: 'int' | 'real' }[] = [
   { name: 'binomial', expr: 'Binomial(20, 0.3)', range: 'int' },
+  { name: 'binomialHigh', expr: 'Binomial(20, 0.9)', range: 'int' },
   { name: 'binomialLarge', expr: 'Binomial(1000, 0.25)', range: 'int' },
   { name: 'negBinomial', expr: 'NegativeBinomial(3, 0.4)', range: 'int' },
   { name: 'geometric', expr: 'Geometric(0.25)', range: 'int' },
@@ -66,10 +67,11 @@ describe("pyRDDLGym's distributions", () => {
 
   it('draw ints with the means and variances pyRDDLGym gives them', () => {
     expectMean('binomial', 6, 4.2);
+    expectMean('binomialHigh', 18, 1.8);
     expectMean('binomialLarge', 250, 187.5);
     expectMean('negBinomial', 4.5, 11.25);
     expectMean('geometric', 4, 12);
-    for (const name of ['binomial', 'binomialLarge', 'negBinomial', 'geometric']) {
+    for (const name of ['binomial', 'binomialHigh', 'binomialLarge', 'negBinomial', 'geometric']) {
       expect(values.get(name)!.every((x) => Number.isInteger(x) && x >= 0)).toBe(true);
     }
     expect(Math.min(...values.get('geometric')!)).toBe(1);
