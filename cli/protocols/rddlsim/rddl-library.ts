@@ -14,7 +14,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ProtoplayError } from '../../../src/core/errors';
-import type { RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
+import type { RddlDiagnostic, RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
 import { type BlockHeader, scanRddlBlocks } from '../../../src/core/envs/rddl/block-index';
 import { loadRddl, parseRddl } from '../../../src/core/envs/rddl/index';
 import { rddlsimTaskText } from '../../../src/core/protocols/rddlsim/host';
@@ -26,6 +26,8 @@ export interface LoadedInstance {
   model: RddlModel;
   /** session-init's task text, or null when the real server could not read it (it then sends `null`). */
   task: string | null;
+  /** What loading found worth saying without stopping (located), e.g. what only rddlsim's semantics run. */
+  warnings: readonly RddlDiagnostic[];
 }
 
 /** One parsed file. */
@@ -241,7 +243,7 @@ export class RddlLibrary {
       domainFile?.taskText != null && instanceFile.taskText !== null
         ? rddlsimTaskText(domainFile.taskText, instanceFile.taskText)
         : null;
-    const loaded = { model, task };
+    const loaded = { model, task, warnings: model.warnings };
     this.#cache.set(key, loaded);
     return loaded;
   }

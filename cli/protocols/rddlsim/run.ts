@@ -44,8 +44,8 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
     mode: 'strict',
   });
   const instance = options.string('instance-name') ?? onlyInstance(library, instanceFiles);
-  const { model, task } = library.load(instance, { rddlsimSemantics: semantics === 'rddlsim' });
-  for (const warning of model.warnings)
+  const { model, task, warnings } = library.load(instance, { rddlsimSemantics: semantics === 'rddlsim' });
+  for (const warning of warnings)
     io.stderr.write(`warning: ${formatLocated(warning.message, warning.location)}\n`);
   const policy = await preparePolicy(options.string('policy', 'noop'), {
     cwd: io.cwd,

@@ -151,7 +151,7 @@ export class RddlsimServer {
       const loaded = library.load(name, { rddlsimSemantics: this.#options.semantics === 'rddlsim' });
       if (!this.#warned.has(name)) {
         this.#warned.add(name);
-        for (const warning of loaded.model.warnings)
+        for (const warning of loaded.warnings)
           log(`${name}: warning: ${formatLocated(warning.message, warning.location)}`);
       }
       return loaded;
