@@ -40,8 +40,8 @@ export const evaluateRddlsimCommand = evaluateCommand({
       mode: 'strict',
     });
     const instance = options.string('instance-name') ?? onlyInstance(library, instanceFiles);
-    library.load(instance);
     const semantics = options.choice('semantics', ['protoplay', 'rddlsim'] as const, 'protoplay');
+    library.load(instance, { rddlsimSemantics: semantics === 'rddlsim' });
     const settings: RddlEvaluationSettings = {
       files: library.sources(instance),
       instance,

@@ -14,7 +14,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ProtoplayError } from '../../../src/core/errors';
-import type { RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
+import type { RddlDiagnostic, RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
 import { type BlockHeader, scanRddlBlocks } from '../../../src/core/envs/rddl/block-index';
 import { loadRddl, parseRddl } from '../../../src/core/envs/rddl/index';
 import { rddlsimTaskText } from '../../../src/core/protocols/rddlsim/host';
@@ -26,6 +26,8 @@ export interface LoadedInstance {
   model: RddlModel;
   /** session-init's task text, or null when the real server could not read it (it then sends `null`). */
   task: string | null;
+  /** What loading found worth saying without stopping (located), e.g. what only rddlsim's semantics run. */
+  warnings: readonly RddlDiagnostic[];
 }
 
 /** One parsed file. */
@@ -201,8 +203,11 @@ export class RddlLibrary {
    * Loads an instance (once; later calls return the same model). Throws a located ProtoplayError for
    * problems in the RDDL, and a CliError when the instance does not exist.
    */
-  load(instance: string): LoadedInstance {
-    const cached = this.#cache.get(instance);
+  load(instance: string, options: { rddlsimSemantics?: boolean } = {}): LoadedInstance {
+    // rddlsim's semantics accept some domains the language's refuse (see loadRddl), so each has its model.
+    const rddlsimSemantics = options.rddlsimSemantics ?? false;
+    const key = `${rddlsimSemantics ? 'rddlsim' : 'protoplay'} ${instance}`;
+    const cached = this.#cache.get(key);
     if (cached) return cached;
     const instanceFile = this.#find('instance', instance);
     if (!instanceFile) {
@@ -231,15 +236,15 @@ export class RddlLibrary {
     }
     // A missing domain or non-fluents block is reported by loadRddl, located at the reference.
     const sources: RddlSource[] = [...needed].map((file) => ({ name: file.path, text: file.text }));
-    const model = loadRddl(sources, { instance });
+    const model = loadRddl(sources, { instance, rddlsimQuirks: rddlsimSemantics });
     this.#sources.set(instance, sources);
     const domainFile = this.#find('domain', model.info.domain);
     const task =
       domainFile?.taskText != null && instanceFile.taskText !== null
         ? rddlsimTaskText(domainFile.taskText, instanceFile.taskText)
         : null;
-    const loaded = { model, task };
-    this.#cache.set(instance, loaded);
+    const loaded = { model, task, warnings: model.warnings };
+    this.#cache.set(key, loaded);
     return loaded;
   }
 

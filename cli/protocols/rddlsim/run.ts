@@ -5,6 +5,7 @@
  * transcript is streamed to its file as the session runs, never held; without one (and without
  * `--wire`) the session is played directly on the simulator (`DirectSession`), with the same results.
  */
+import { formatLocated } from '../../../src/core/errors';
 import { openSession, type PlayedSession } from '../../../src/core/protocols/rddlsim/direct-session';
 import { EmulatedSession } from '../../../src/core/protocols/rddlsim/session';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
@@ -43,7 +44,9 @@ export async function runRddlsim(values: OptionValues, context: CommandContext):
     mode: 'strict',
   });
   const instance = options.string('instance-name') ?? onlyInstance(library, instanceFiles);
-  const { model, task } = library.load(instance);
+  const { model, task, warnings } = library.load(instance, { rddlsimSemantics: semantics === 'rddlsim' });
+  for (const warning of warnings)
+    io.stderr.write(`warning: ${formatLocated(warning.message, warning.location)}\n`);
   const policy = await preparePolicy(options.string('policy', 'noop'), {
     cwd: io.cwd,
     seed,

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeError } from '../../../src/core/errors';
+import { describeError, formatLocated } from '../../../src/core/errors';
 import { RddlsimHost, type HostedInstance } from '../../../src/core/protocols/rddlsim/host';
 import {
   RddlsimHostEndpoint,
@@ -54,6 +54,8 @@ export class RddlsimServer {
   readonly #options: RddlsimServerOptions;
   readonly #endpoint: RddlsimHostEndpoint;
   readonly #pendingWrites = new Set<Promise<void>>();
+  /** Instances whose load warnings were logged (once each). */
+  readonly #warned = new Set<string>();
   readonly #stamp: string;
   #tcp: PlayServer | undefined;
   #ended = 0;
@@ -146,7 +148,13 @@ export class RddlsimServer {
     const { library, log } = this.#options;
     if (!library.has(name)) return undefined;
     try {
-      return library.load(name);
+      const loaded = library.load(name, { rddlsimSemantics: this.#options.semantics === 'rddlsim' });
+      if (!this.#warned.has(name)) {
+        this.#warned.add(name);
+        for (const warning of loaded.warnings)
+          log(`${name}: warning: ${formatLocated(warning.message, warning.location)}`);
+      }
+      return loaded;
     } catch (error) {
       log(`cannot load ${name}: ${describeError(error)}`);
       return undefined;

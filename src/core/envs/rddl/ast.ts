@@ -168,6 +168,28 @@ export interface DiscreteCase {
   loc: SourceLocation;
 }
 
+/**
+ * pyRDDLGym's distributions beyond rddlsim's, with their parameter counts. rddlsim does not reserve these
+ * names, so they are read as distributions only where no fluent of the text has the name.
+ */
+export const PYRDDLGYM_DISTRIBUTIONS = {
+  Binomial: 2,
+  NegativeBinomial: 2,
+  Geometric: 1,
+  Beta: 2,
+  Pareto: 2,
+  Student: 1,
+  Gumbel: 2,
+  Laplace: 2,
+  Cauchy: 2,
+  Gompertz: 2,
+  ChiSquare: 1,
+  Kumaraswamy: 2,
+} as const;
+
+/** A distribution of pyRDDLGym that rddlsim does not have. */
+export type PyRddlGymDistributionName = keyof typeof PYRDDLGYM_DISTRIBUTIONS;
+
 /** Names of the distributions. */
 export type DistributionName =
   | 'Bernoulli'
@@ -181,7 +203,13 @@ export type DistributionName =
   | 'Gamma'
   | 'Discrete'
   | 'Multinomial'
-  | 'Dirichlet';
+  | 'Dirichlet'
+  | PyRddlGymDistributionName;
+
+/** True for the names in `PYRDDLGYM_DISTRIBUTIONS`. */
+export function isPyRddlGymDistribution(name: string): name is PyRddlGymDistributionName {
+  return Object.prototype.hasOwnProperty.call(PYRDDLGYM_DISTRIBUTIONS, name);
+}
 
 export interface DistributionExpr {
   kind: 'distribution';

@@ -1090,6 +1090,8 @@ export class ExpressionCompiler {
       return this.compileShadowing(expr, env, () => this.compileAggregation(expr, env, true));
     }
     const op = expr.op;
+    if (op === 'argmin' || op === 'argmax') return this.compileArgExtreme(expr, env, op);
+    if (op === 'avg') return this.compileAverage(expr, env);
     if (op !== 'sum' && op !== 'prod' && op !== 'min' && op !== 'max') {
       throw new CompileError(`unknown aggregation '${op}' (use sum, prod, min or max)`, expr.opLoc);
     }
@@ -1163,6 +1165,57 @@ export class ExpressionCompiler {
     }
     const statements = kept.slice(1).map((t) => `r = ${combine('r', t.js)};`);
     return { js: this.helperChain(statements, `return r${plusZero};`, 'g', kept[0]!.js), type, random };
+  }
+
+  /** pyRDDLGym's avg: the sum over every binding divided by how many there are, a real. */
+  private compileAverage(expr: Extract<Expr, { kind: 'aggregation' }>, env: Env): Code {
+    const total = expr.variables.reduce((n, v) => n * (this.grounded.typeValues.get(v.type)?.length ?? 0), 1);
+    if (total === 0) throw new CompileError(`avg over no objects has no value`, expr.loc);
+    const sum = this.asNumber(this.compileAggregation({ ...expr, op: 'sum' }, env, true));
+    if (sum.value !== undefined) return constant((sum.value as number) / total, REAL);
+    return { js: `((${sum.js}) / ${total})`, type: REAL, random: sum.random };
+  }
+
+  /**
+   * pyRDDLGym's argmin/argmax over one variable: the first value (in the type's order) whose term is
+   * strictly the smallest/largest. Constant terms are decided now; otherwise one helper function compares
+   * the terms in order.
+   */
+  private compileArgExtreme(
+    expr: Extract<Expr, { kind: 'aggregation' }>,
+    env: Env,
+    op: 'argmin' | 'argmax',
+  ): Code {
+    const variable = expr.variables[0]!;
+    const envs = this.bindings([variable], env, expr.loc);
+    if (envs.length === 0) throw new CompileError(`${op} over no values has no value`, expr.loc);
+    const reference: Expr = { kind: 'variable', name: variable.name, loc: variable.loc };
+    const values = envs.map((e) => this.compile(reference, e));
+    const terms = envs.map((e) => this.asNumber(this.compile(expr.body, e)));
+    const type = values[0]!.type;
+    const better = op === 'argmin' ? (a: number, b: number) => a < b : (a: number, b: number) => a > b;
+    if (terms.every((t) => t.value !== undefined)) {
+      let best = 0;
+      terms.forEach((t, i) => {
+        if (better(t.value as number, terms[best]!.value as number)) best = i;
+      });
+      return values[best]!;
+    }
+    const comparison = op === 'argmin' ? '<' : '>';
+    const statements = [
+      `let b = ${terms[0]!.js}, r = ${values[0]!.js}, x;`,
+      ...terms
+        .slice(1)
+        .map((t, i) => `x = ${t.js}; if (x ${comparison} b) { b = x; r = ${values[i + 1]!.js}; }`),
+    ];
+    const temps = this.#temps;
+    const declare =
+      temps > 0 ? `  let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')};\n` : '';
+    const name = this.module.name('m');
+    this.module.addFunction(
+      `function ${name}(${ARRAY_PARAMS}) {\n${declare}  ${statements.join('\n  ')}\n  return r;\n}`,
+    );
+    return { js: `${name}(${ARRAY_PARAMS})`, type, random: terms.some((t) => t.random) };
   }
 
   /**
@@ -1467,6 +1520,27 @@ export class ExpressionCompiler {
         return {
           js: `${expr.name === 'Weibull' ? 'weib' : 'gam'}(${shape!.js}, ${scale!.js}, ${loc})`,
           type: REAL,
+          random: true,
+        };
+      }
+      case 'Binomial':
+      case 'NegativeBinomial':
+      case 'Geometric':
+      case 'Beta':
+      case 'Pareto':
+      case 'Student':
+      case 'Gumbel':
+      case 'Laplace':
+      case 'Cauchy':
+      case 'Gompertz':
+      case 'ChiSquare':
+      case 'Kumaraswamy': {
+        const [a, b] = numbers();
+        const integer =
+          expr.name === 'Binomial' || expr.name === 'NegativeBinomial' || expr.name === 'Geometric';
+        return {
+          js: `pyd.${expr.name}(${a!.js}, ${b?.js ?? '0'}, ${loc})`,
+          type: integer ? INT : REAL,
           random: true,
         };
       }

@@ -168,11 +168,34 @@ function resolveRange(name: string, types: Map<string, DomainType>): ValueType |
   return { kind: type.kind, name };
 }
 
+/**
+ * How a domain is checked. With `rddlsim` set, what rddlsim's simulator runs although the types do not
+ * fit (it checks no types) is accepted with a located warning and simulated as rddlsim evaluates it:
+ *
+ * - a bool, int or real fluent whose default is an object (`PREV(c) : { non-fluent, int, default = c1 }`)
+ *   holds objects, so it is read as a fluent of that object's type;
+ * - an int fluent whose cpf gives a real holds the real unconverted, so it is read as real;
+ * - a cpf head with fewer parameters than its fluent (`randDir' = ...` for `randDir(t)`) is evaluated
+ *   anew for every grounding, the missing parameters bound to nothing the body reads.
+ *
+ * Without it these are located errors that say so.
+ */
+export interface DomainOptions {
+  /** The instance's objects by name with their type: set for rddlsim's semantics. */
+  rddlsim?: { objectTypes: ReadonlyMap<string, string> };
+}
+
+/** Appended to an error rddlsim's semantics would turn into a warning. */
+export const RDDLSIM_RUNS_IT = 'rddlsim checks no types and runs it, and so does `--semantics rddlsim`';
+
 /** Builds and checks a domain. */
-export function buildDomain(block: DomainBlock): { domain: Domain; diagnostics: RddlDiagnostic[] } {
+export function buildDomain(
+  block: DomainBlock,
+  options: DomainOptions = {},
+): { domain: Domain; diagnostics: RddlDiagnostic[] } {
   const sink = new DiagnosticSink();
   const types = collectTypes(block, sink);
-  const { pvariables, pvariableList } = collectPvariables(block, types, sink);
+  const { pvariables, pvariableList } = collectPvariables(block, types, sink, options);
   for (const requirement of block.requirements) {
     if (!KNOWN_REQUIREMENTS.has(requirement.name)) {
       sink.warning(`unrecognized requirement '${requirement.name}' (rddlsim ignores it)`, requirement.loc);
@@ -193,7 +216,7 @@ export function buildDomain(block: DomainBlock): { domain: Domain; diagnostics: 
     cpfs: new Map(),
     partiallyObserved: pvariableList.some((p) => p.kind === 'observ-fluent'),
   };
-  const checker = new ExpressionChecker(domain, sink);
+  const checker = new ExpressionChecker(domain, sink, options);
   checker.checkCpfs();
   if (block.reward) {
     const type = checker.check(block.reward, new Map(), 'reward');
@@ -289,6 +312,7 @@ function collectPvariables(
   block: DomainBlock,
   types: Map<string, DomainType>,
   sink: DiagnosticSink,
+  options: DomainOptions,
 ): { pvariables: Map<string, PvarInfo>; pvariableList: PvarInfo[] } {
   const pvariables = new Map<string, PvarInfo>();
   const pvariableList: PvarInfo[] = [];
@@ -338,7 +362,25 @@ function collectPvariables(
     if (decl.level !== undefined && kind !== 'interm-fluent' && kind !== 'derived-fluent') {
       sink.error(`only interm and derived fluents have a level`, decl.loc);
     }
-    if (decl.default)
+    const objectDefault = decl.default?.kind === 'object' ? decl.default.value : undefined;
+    if (
+      objectDefault !== undefined &&
+      (range.kind === 'bool' || range.kind === 'int' || range.kind === 'real')
+    ) {
+      const objectType = options.rddlsim?.objectTypes.get(objectDefault);
+      if (objectType !== undefined && types.get(objectType)?.kind === 'object') {
+        sink.warning(
+          `'${decl.name}' is declared ${range.kind} but its default ${objectDefault} is an object: rddlsim checks no types and runs it, so '${decl.name}' is simulated as holding objects of type ${objectType}`,
+          decl.defaultLoc ?? decl.loc,
+        );
+        range = { kind: 'object', name: objectType };
+      } else {
+        sink.error(
+          `the default of '${decl.name}' must be ${range.kind === 'bool' ? 'true or false' : range.kind === 'int' ? 'an integer' : 'a number'}, but the object ${objectDefault} was given (${RDDLSIM_RUNS_IT})`,
+          decl.defaultLoc ?? decl.loc,
+        );
+      }
+    } else if (decl.default)
       checkConstant(
         decl.default,
         range,
@@ -428,11 +470,14 @@ export class ExpressionChecker {
   constructor(
     private readonly domain: Domain,
     private readonly sink: DiagnosticSink,
+    private readonly options: DomainOptions = {},
   ) {}
 
   /** Checks every cpf head and body, and that each fluent that needs one has exactly one cpf. */
   checkCpfs(): void {
     const { domain, sink } = this;
+    // Fluents whose cpf has the wrong number of parameters (reported there, not as missing).
+    const misfit = new Set<string>();
     for (const cpf of domain.block.cpfs) {
       const head = cpf.head;
       const info = domain.pvariables.get(canonicalFluentName(head.name));
@@ -466,15 +511,27 @@ export class ExpressionChecker {
         continue;
       }
       const scope: Scope = new Map();
-      if (head.args.length !== info.params.length) {
+      let defined = cpf;
+      if (head.args.length < info.params.length && this.options.rddlsim) {
+        sink.warning(
+          `'${info.name}' takes ${info.params.length} parameter${info.params.length === 1 ? '' : 's'}, but its cpf has ${head.args.length}: rddlsim runs it, evaluating the cpf anew for each grounding of '${info.name}'`,
+          head.loc,
+        );
+        // Variables no expression can name (a written one starts with ?), so the body cannot read them.
+        const unbound = info.params
+          .slice(head.args.length)
+          .map((_, i): Term => ({ kind: 'variable', name: `?${head.args.length + i + 1}`, loc: head.loc }));
+        defined = { ...cpf, head: { ...head, args: [...head.args, ...unbound] } };
+      } else if (head.args.length !== info.params.length) {
+        misfit.add(info.canonical);
         sink.error(
-          `'${info.name}' takes ${info.params.length} parameter${info.params.length === 1 ? '' : 's'}, but its cpf has ${head.args.length}`,
+          `'${info.name}' takes ${info.params.length} parameter${info.params.length === 1 ? '' : 's'}, but its cpf has ${head.args.length}${head.args.length < info.params.length ? ' (rddlsim runs it, evaluating the cpf anew for each grounding, and so does `--semantics rddlsim`)' : ''}`,
           head.loc,
         );
         continue;
       }
       let headOk = true;
-      head.args.forEach((arg, i) => {
+      defined.head.args.forEach((arg, i) => {
         if (arg.kind !== 'variable') {
           sink.error(`the parameters of a cpf head must be variables such as ?x`, arg.loc);
           headOk = false;
@@ -486,7 +543,7 @@ export class ExpressionChecker {
         }
       });
       if (!headOk) continue;
-      domain.cpfs.set(info.canonical, cpf);
+      domain.cpfs.set(info.canonical, defined);
       const context: ExprContext =
         info.kind === 'state-fluent'
           ? 'state-cpf'
@@ -500,7 +557,7 @@ export class ExpressionChecker {
     }
     for (const info of domain.pvariableList) {
       if (info.kind === 'non-fluent' || info.kind === 'action-fluent') continue;
-      if (!domain.cpfs.has(info.canonical)) {
+      if (!domain.cpfs.has(info.canonical) && !misfit.has(info.canonical)) {
         const head = `${info.name}${info.kind === 'state-fluent' ? "'" : ''}${info.params.length ? `(${info.params.map((_, i) => `?p${i + 1}`).join(', ')})` : ''}`;
         sink.error(`${info.kind} '${info.name}' has no cpf (add ${head} = ...; to cpfs)`, info.decl.nameLoc);
       }
@@ -518,6 +575,21 @@ export class ExpressionChecker {
             ? type.kind === 'bool'
             : range.kind === type.kind &&
               (type.kind !== 'enum' || sameType(range, type) || !('name' in type) || type.name === '');
+    if (!ok && range.kind === 'int' && type.kind === 'real') {
+      if (this.options.rddlsim) {
+        this.sink.warning(
+          `'${info.name}' is int, but its cpf gives real: rddlsim runs it and keeps the real unconverted, so '${info.name}' is simulated as real`,
+          location,
+        );
+        info.range = type;
+      } else {
+        this.sink.error(
+          `'${info.name}' is int, but its cpf gives real (rddlsim keeps the real unconverted and runs it, and so does \`--semantics rddlsim\`)`,
+          location,
+        );
+      }
+      return;
+    }
     if (!ok) {
       // Multinomial and Dirichlet give a vector over their type, which no declaration names.
       const given =
@@ -588,8 +660,12 @@ export class ExpressionChecker {
         return BOOL;
       }
       case 'aggregation': {
-        if (!(AGGREGATIONS as readonly string[]).includes(expr.op)) {
-          sink.error(`unknown aggregation '${expr.op}' (use sum, prod, min or max)`, expr.opLoc);
+        if (expr.op === 'argmin' || expr.op === 'argmax') return this.checkArgExtreme(expr, scope, context);
+        if (!(AGGREGATIONS as readonly string[]).includes(expr.op) && expr.op !== 'avg') {
+          sink.error(
+            `unknown aggregation '${expr.op}' (use sum, prod, min or max, or pyRDDLGym's avg, argmin and argmax)`,
+            expr.opLoc,
+          );
           return undefined;
         }
         const inner = this.bind(expr.variables, scope);
@@ -599,6 +675,8 @@ export class ExpressionChecker {
         if (!this.isArithmetic(body)) {
           return this.mismatch(`${expr.op} needs a numeric body, not ${describeType(body)}`, expr.body.loc);
         }
+        // pyRDDLGym's avg: the sum divided by the number of bindings, a real.
+        if (expr.op === 'avg') return REAL;
         return arithmeticType(body, body, '+');
       }
       case 'if': {
@@ -656,6 +734,32 @@ export class ExpressionChecker {
       `${what} have different types (${describeType(a)} and ${describeType(b)})`,
       location,
     );
+  }
+
+  /**
+   * pyRDDLGym's `argmin_{?x : t} e` and `argmax_{?x : t} e`: the value of t (an enum value or object) whose
+   * numeric `e` is smallest or largest, the first such in t's order on a tie. One variable only.
+   */
+  private checkArgExtreme(
+    expr: Extract<Expr, { kind: 'aggregation' }>,
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    if (expr.variables.length !== 1) {
+      return this.mismatch(
+        `${expr.op} ranges over one variable (${expr.op}_{?x : type} ...), not ${expr.variables.length}`,
+        expr.opLoc,
+      );
+    }
+    const inner = this.bind(expr.variables, scope);
+    if (!inner) return undefined;
+    const body = this.check(expr.body, inner, context);
+    if (!body) return undefined;
+    if (!this.isArithmetic(body)) {
+      return this.mismatch(`${expr.op} needs a numeric body, not ${describeType(body)}`, expr.body.loc);
+    }
+    const type = this.domain.types.get(expr.variables[0]!.type)!;
+    return { kind: type.kind === 'enum' ? 'enum' : 'object', name: type.name };
   }
 
   private bind(
@@ -764,8 +868,10 @@ export class ExpressionChecker {
       case 'pvar': {
         const type = this.checkPvar(arg, scope, context);
         if (type && expectedType && type.kind !== 'enum' && type.kind !== 'object') {
+          const holdsObjects =
+            this.domain.pvariables.get(canonicalFluentName(arg.name))?.default?.kind === 'object';
           this.sink.error(
-            `${where} must be a ${expected}, but '${arg.name}' gives ${describeType(type)}`,
+            `${where} must be a ${expected}, but '${arg.name}' gives ${describeType(type)}${holdsObjects ? ` (its default is an object: ${RDDLSIM_RUNS_IT})` : ''}`,
             arg.loc,
           );
         } else if (type && expectedType && 'name' in type && !this.related(type.name, expected)) {
@@ -992,6 +1098,30 @@ export class ExpressionChecker {
       case 'Poisson':
         numericArgs();
         return INT;
+      case 'Binomial':
+        numericArgs();
+        if (args[0] && args[0].kind !== 'int' && args[0].kind !== 'bool') {
+          this.mismatch(
+            `the trials of Binomial must be an int, not ${describeType(args[0])}`,
+            expr.args[0]!.loc,
+          );
+        }
+        return INT;
+      case 'NegativeBinomial':
+      case 'Geometric':
+        numericArgs();
+        return INT;
+      case 'Beta':
+      case 'Pareto':
+      case 'Student':
+      case 'Gumbel':
+      case 'Laplace':
+      case 'Cauchy':
+      case 'Gompertz':
+      case 'ChiSquare':
+      case 'Kumaraswamy':
+        numericArgs();
+        return REAL;
       case 'Discrete':
       case 'Multinomial': {
         if (expr.name === 'Multinomial' && args[0] && args[0].kind !== 'int') {

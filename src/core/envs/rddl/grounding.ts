@@ -160,6 +160,7 @@ export function groundInstance(
   domain: Domain,
   instance: InstanceBlock,
   nonFluents: NonFluentsBlock | undefined,
+  options: { rddlsimSemantics?: boolean } = {},
 ): { grounded?: GroundedInstance; diagnostics: RddlDiagnostic[] } {
   const sink = new DiagnosticSink();
   const typeValues = collectTypeValues(domain, nonFluents, instance, sink);
@@ -222,7 +223,14 @@ export function groundInstance(
   }
   if (sink.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: sink.diagnostics };
 
-  const ground: GroundContext = { domain, layouts, symbols, typeValues, sink };
+  const ground: GroundContext = {
+    domain,
+    rddlsimSemantics: options.rddlsimSemantics ?? false,
+    layouts,
+    symbols,
+    typeValues,
+    sink,
+  };
   for (const info of domain.pvariableList) {
     if (info.default)
       checkObjectValue(ground, info.default, info.range, info.decl.defaultLoc ?? info.decl.loc);
@@ -311,6 +319,8 @@ function rddlsimPvariableOrder(domain: Domain): PvarInfo[] {
 
 interface GroundContext {
   domain: Domain;
+  /** rddlsim's semantics: an assignment to a grounding that does not exist is kept by rddlsim, unread. */
+  rddlsimSemantics: boolean;
   layouts: Map<string, FluentLayout>;
   symbols: SymbolTable;
   typeValues: Map<string, string[]>;
@@ -477,7 +487,14 @@ function applyAssignments(
     let ok = true;
     assignment.args.forEach((arg, i) => {
       const position = valuePosition(layout, i, arg.value);
-      if (position < 0) {
+      if (position < 0 && arg.value.startsWith('@') && ground.rddlsimSemantics) {
+        // rddlsim stores the value under arguments no grounding has, where nothing reads it.
+        ok = false;
+        sink.warning(
+          `${describeUnknownValue(ground, info.params[i]!, arg.value)}: rddlsim runs it and sets a grounding that no expression reads, so this line has no effect`,
+          arg.loc,
+        );
+      } else if (position < 0) {
         ok = false;
         reportUnknownValue(ground, info.params[i]!, arg.value, arg.loc);
       } else {
@@ -536,12 +553,17 @@ function reportUnknownValue(
   value: string,
   location: SourceLocation,
 ): void {
-  const values = ground.typeValues.get(type) ?? [];
-  const shown = values.length > 8 ? `${values.slice(0, 8).join(', ')}, ...` : values.join(', ');
+  const rddlsimRuns = value.startsWith('@') && ground.domain.types.get(type)?.kind === 'enum';
   ground.sink.error(
-    `'${value}' is not ${value.startsWith('@') ? 'a value' : 'an object'} of type ${type} (${shown})${didYouMean(value, values)}`,
+    `${describeUnknownValue(ground, type, value)}${rddlsimRuns ? ' (rddlsim runs it, setting a grounding no expression reads, and so does `--semantics rddlsim`)' : ''}`,
     location,
   );
+}
+
+function describeUnknownValue(ground: GroundContext, type: string, value: string): string {
+  const values = ground.typeValues.get(type) ?? [];
+  const shown = values.length > 8 ? `${values.slice(0, 8).join(', ')}, ...` : values.join(', ');
+  return `'${value}' is not ${value.startsWith('@') ? 'a value' : 'an object'} of type ${type} (${shown})${didYouMean(value, values)}`;
 }
 
 /**

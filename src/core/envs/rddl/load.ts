@@ -73,6 +73,7 @@ function resolveInstance(
   workspace: RddlWorkspace,
   instance: InstanceBlock,
   domainCache: Map<string, ReturnType<typeof buildDomain>>,
+  rddlsimSemantics = false,
 ): Resolved {
   const diagnostics: RddlDiagnostic[] = [];
   const domainBlock = workspace.domains.get(instance.domain);
@@ -104,22 +105,28 @@ function resolveInstance(
       return { diagnostics };
     }
   }
-  let built = domainCache.get(domainBlock.name);
+  const objectLists = [domainBlock.objects, nonFluents?.objects ?? [], instance.objects];
+  let built = rddlsimSemantics ? undefined : domainCache.get(domainBlock.name);
   if (!built) {
-    built = buildDomain(domainBlock);
-    domainCache.set(domainBlock.name, built);
+    // Under rddlsim's semantics what the domain accepts depends on the instance's objects.
+    built = buildDomain(
+      domainBlock,
+      rddlsimSemantics ? { rddlsim: { objectTypes: objectTypes(objectLists) } } : {},
+    );
+    if (!rddlsimSemantics) domainCache.set(domainBlock.name, built);
   }
-  diagnostics.push(
-    ...explainObjectNames(built.diagnostics, [
-      domainBlock.objects,
-      nonFluents?.objects ?? [],
-      instance.objects,
-    ]),
-  );
+  diagnostics.push(...explainObjectNames(built.diagnostics, objectLists));
   if (built.diagnostics.some((d) => d.severity === 'error')) return { domain: built.domain, diagnostics };
-  const grounding = groundInstance(built.domain, instance, nonFluents);
+  const grounding = groundInstance(built.domain, instance, nonFluents, { rddlsimSemantics });
   diagnostics.push(...grounding.diagnostics);
   return { domain: built.domain, grounded: grounding.grounded, diagnostics };
+}
+
+/** Every listed object's type, by object name. */
+function objectTypes(objectLists: ObjectsDecl[][]): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const decl of objectLists.flat()) for (const object of decl.objects) types.set(object.name, decl.type);
+  return types;
 }
 
 /**
@@ -200,7 +207,8 @@ export interface LoadOptions {
   instance?: string;
   /**
    * Also prepare rddlsim's semantics (`rddlsimQuirks`), so that what rddlsim's server fails on before it
-   * simulates (its fluent ordering) fails the load, located.
+   * simulates (its fluent ordering) fails the load, located, and what rddlsim runs although its types do
+   * not fit loads with a warning (see `DomainOptions`) and is simulated as rddlsim evaluates it.
    */
   rddlsimQuirks?: boolean;
 }
@@ -234,7 +242,7 @@ export function loadRddl(sources: readonly RddlSource[], options: LoadOptions = 
         : `the texts define several instances (${names.join(', ')}): choose one`,
     );
   }
-  const resolved = resolveInstance(workspace, instance!, new Map());
+  const resolved = resolveInstance(workspace, instance!, new Map(), options.rddlsimQuirks ?? false);
   throwFirstError(resolved.diagnostics, 'rddl-semantic');
   const grounded = resolved.grounded!;
   let program;

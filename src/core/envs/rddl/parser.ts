@@ -13,6 +13,7 @@ import {
   type IToken,
   type ParserMethod,
   type TokenType,
+  tokenMatcher,
 } from 'chevrotain';
 import type { SourceLocation } from '../../errors';
 import type {
@@ -35,13 +36,16 @@ import type {
   PvarDecl,
   PvarKindKeyword,
   PvarRef,
+  PyRddlGymDistributionName,
   RddlFile,
   SwitchCase,
   Term,
   TypeDecl,
   TypedVariable,
 } from './ast';
+import { isPyRddlGymDistribution, PYRDDLGYM_DISTRIBUTIONS } from './ast';
 import type { RddlDiagnostic, RddlSource } from './api';
+import { canonicalFluentName } from './names';
 import {
   ALL_TOKENS,
   Ampersand,
@@ -132,7 +136,7 @@ const PVAR_KINDS: PvarKindKeyword[] = [
   'observ-fluent',
 ];
 
-const SIMPLE_DISTRIBUTIONS: { name: DistributionName; arity: 1 | 2 }[] = [
+const SIMPLE_DISTRIBUTIONS: { name: Exclude<DistributionName, PyRddlGymDistributionName>; arity: 1 | 2 }[] = [
   { name: 'Bernoulli', arity: 1 },
   { name: 'KronDelta', arity: 1 },
   { name: 'DiracDelta', arity: 1 },
@@ -175,6 +179,11 @@ function finite(x: number | undefined): number | undefined {
 class RddlParser extends EmbeddedActionsParser {
   /** Name of the text being parsed, copied into every location. */
   source = '';
+  /**
+   * Canonical names of the fluents the text declares: `Beta(...)` is pyRDDLGym's distribution unless the
+   * text declares a fluent of that name (rddlsim does not reserve the distribution names).
+   */
+  declaredFluents: ReadonlySet<string> = new Set();
 
   /**
    * Chevrotain's checks of the grammar (ambiguities, left recursion) run only when `validate` is set: they
@@ -1546,6 +1555,36 @@ class RddlParser extends EmbeddedActionsParser {
             }));
           },
         },
+        {
+          // pyRDDLGym's distributions (`Binomial(n, p)`): parameters are expressions, not fluent arguments.
+          GATE: () =>
+            isPyRddlGymDistribution(name.image) && !this.declaredFluents.has(canonicalFluentName(name.image)),
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME1(LParen);
+            const args: Expr[] = [];
+            this.AT_LEAST_ONE_SEP1({
+              SEP: Comma,
+              DEF: () => {
+                const arg = this.SUBRULE2(this.expression);
+                this.ACTION(() => args.push(arg));
+              },
+            });
+            const close = this.CONSUME1(RParen);
+            return this.ACTION((): Expr => {
+              const distribution = name.image as keyof typeof PYRDDLGYM_DISTRIBUTIONS;
+              const arity = PYRDDLGYM_DISTRIBUTIONS[distribution];
+              if (args.length !== arity) {
+                this.extraErrors.push({
+                  severity: 'error',
+                  message: `${distribution} takes ${arity === 1 ? 'one parameter' : 'two parameters'}, not ${args.length}`,
+                  location: this.loc(name, close),
+                });
+              }
+              return { kind: 'distribution', name: distribution, args, loc: this.loc(name, close) };
+            });
+          },
+        },
         { ALT: () => this.SUBRULE(this.pvarRest, { ARGS: [name] }) },
       ]);
     },
@@ -1681,6 +1720,28 @@ export interface ParsedRddl {
  * Parses one RDDL text. Never throws: syntax errors come back as diagnostics with line:column and what was
  * expected, and the blocks that could be read are still returned (the parser recovers after an error).
  */
+/**
+ * Canonical names declared as pvariables (`name : {`, `name(...) : {` followed by a fluent kind), read from
+ * the tokens before parsing, so expressions can tell a fluent from a distribution of the same name.
+ */
+function declaredFluentNames(tokens: readonly IToken[]): Set<string> {
+  const kinds = new Set(PVAR_KINDS.map((kind) => K[kind]));
+  const names = new Set<string>();
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (!kinds.has(tokens[i + 2]!.tokenType) || tokens[i + 1]!.tokenType !== LCurly) continue;
+    if (tokens[i]!.tokenType !== Colon) continue;
+    // Back from the colon: the name, or a parameter list and then the name.
+    let j = i - 1;
+    if (tokens[j]?.tokenType === RParen) {
+      while (j >= 0 && tokens[j]!.tokenType !== LParen) j--;
+      j--;
+    }
+    const name = tokens[j];
+    if (name && tokenMatcher(name, Identifier)) names.add(canonicalFluentName(name.image));
+  }
+  return names;
+}
+
 export function parseRddlText(source: RddlSource): ParsedRddl {
   const lexed = tokenize(source.text);
   const diagnostics: RddlDiagnostic[] = [];
@@ -1716,6 +1777,7 @@ export function parseRddlText(source: RddlSource): ParsedRddl {
   }
   const parser = getParser();
   parser.source = source.name;
+  parser.declaredFluents = declaredFluentNames(lexed.tokens);
   parser.extraErrors = [];
   parser.extraWarnings = [];
   parser.input = lexed.tokens;

@@ -5,7 +5,22 @@
  */
 import type { SourceLocation } from '../../errors';
 import type { SimulationNotice } from './api';
+import type { PyRddlGymDistributionName } from './ast';
 import { DistributionError, drawDirichlet, drawMultinomial, type RandomSource } from './distributions';
+import {
+  drawBeta,
+  drawBinomial,
+  drawCauchy,
+  drawChiSquare,
+  drawGeometric,
+  drawGompertz,
+  drawGumbel,
+  drawKumaraswamy,
+  drawLaplace,
+  drawNegativeBinomial,
+  drawPareto,
+  drawStudent,
+} from './pyrddlgym-distributions';
 
 /** An error while simulating, at a known place in the RDDL text. */
 export class RddlEvalError extends Error {
@@ -29,6 +44,8 @@ export interface CompiledRuntime {
   pois: (mean: number, loc: number) => number;
   weib: (shape: number, scale: number, loc: number) => number;
   gam: (shape: number, scale: number, loc: number) => number;
+  /** pyRDDLGym's distributions by name (`pyd.Beta(a, b, loc)`); one-parameter ones ignore `b`. */
+  pyd: Readonly<Record<PyRddlGymDistributionName, (a: number, b: number, loc: number) => number>>;
   disc: (probabilities: Float64Array, count: number, loc: number) => number;
   /** Multinomial: `count` Discrete draws counted into `out`, case `i` adding to member `members[i]`. */
   mult: (
@@ -118,6 +135,20 @@ export function createRuntime(
     pois: (mean, loc) => at(loc, () => random.poisson(mean)),
     weib: (shape, scale, loc) => at(loc, () => random.weibull(shape, scale)),
     gam: (shape, scale, loc) => at(loc, () => random.gamma(shape, scale)),
+    pyd: {
+      Binomial: (n, p, loc) => at(loc, () => drawBinomial(random, n, p)),
+      NegativeBinomial: (r, p, loc) => at(loc, () => drawNegativeBinomial(random, r, p)),
+      Geometric: (p, _, loc) => at(loc, () => drawGeometric(random, p)),
+      Beta: (a, b, loc) => at(loc, () => drawBeta(random, a, b)),
+      Pareto: (shape, scale, loc) => at(loc, () => drawPareto(random, shape, scale)),
+      Student: (df, _, loc) => at(loc, () => drawStudent(random, df)),
+      Gumbel: (location, scale, loc) => at(loc, () => drawGumbel(random, location, scale)),
+      Laplace: (location, scale, loc) => at(loc, () => drawLaplace(random, location, scale)),
+      Cauchy: (location, scale, loc) => at(loc, () => drawCauchy(random, location, scale)),
+      Gompertz: (shape, scale, loc) => at(loc, () => drawGompertz(random, shape, scale)),
+      ChiSquare: (df, _, loc) => at(loc, () => drawChiSquare(random, df)),
+      Kumaraswamy: (a, b, loc) => at(loc, () => drawKumaraswamy(random, a, b)),
+    },
     disc: (probabilities, count, loc) => {
       discreteLoc = loc;
       return at(loc, () => random.discrete(probabilities, count, onNegative));

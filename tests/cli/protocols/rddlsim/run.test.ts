@@ -12,6 +12,7 @@ import { readOneTranscript } from '../../../../src/core/protocols/registry';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol';
+import { RELAY_ACC_RDDL } from '../../../core/envs/rddl/fixtures';
 import { loadRecording } from '../../../core/protocols/rddlsim/recordings';
 import { runChild, runInProcess } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
@@ -223,5 +224,37 @@ describe('protoplay run rddlsim on RDDL rddlsim cannot order', () => {
     const played = await runInProcess(args);
     expect(played.code).toBe(0);
     expect(played.stdout).toMatch(/total reward\s+10\.0/);
+  });
+});
+
+describe('protoplay run rddlsim on RDDL rddlsim runs although its types do not fit', () => {
+  it('plays it under --semantics rddlsim with located warnings, and refuses it by default saying so', async () => {
+    await writeFile(join(dir, 'relay_acc.rddl'), RELAY_ACC_RDDL);
+    const args = [
+      'run',
+      'rddlsim',
+      '--domain',
+      'relay_acc.rddl',
+      '--instance',
+      'relay_acc.rddl',
+      '--rounds',
+      '2',
+    ];
+    const played = await runInProcess([...args, '--semantics', 'rddlsim', '--json'], { cwd: dir });
+    expect(played.code).toBe(0);
+    const warnings = played.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toMatch(
+      /^warning: relay_acc\.rddl:8:\d+: 'NEXT' is declared int but its default c1 is an object/,
+    );
+    // rddlsim's own simulator scores every round of this domain 23.5.
+    const report = JSON.parse(played.stdout) as { rounds: { reward: number }[] };
+    expect(report.rounds.map((round) => round.reward)).toEqual([23.5, 23.5]);
+
+    const refused = await runInProcess(args, { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(
+      /relay_acc\.rddl:8:\d+: .*rddlsim checks no types and runs it, and so does `--semantics rddlsim`/,
+    );
   });
 });

@@ -54,3 +54,52 @@ export function expectLoadError(load: () => unknown): ProtoplayError {
   }
   throw new Error('loading succeeded, but an error was expected');
 }
+
+/**
+ * A domain with the four constructs rddlsim runs although their types do not fit (an int fluent holding
+ * objects, an int interm fluent given a real, a cpf head with fewer parameters than its fluent, a
+ * non-fluent set under a misspelt enum value). rddlsim's own simulator scores every round 23.5.
+ */
+export const RELAY_ACC_RDDL = `domain relay_acc {
+  requirements = { reward-deterministic };
+  types {
+    cell : object;
+    phase : {@red, @green};
+  };
+  pvariables {
+    NEXT(cell) : { non-fluent, int, default = c1 };
+    FLOW(cell, phase) : { non-fluent, bool, default = false };
+    W(cell) : { non-fluent, real, default = 1.0 };
+    load(cell) : { state-fluent, real, default = 0.0 };
+    noise(cell) : { state-fluent, real, default = 0.0 };
+    half(cell) : { interm-fluent, int, level = 1 };
+    go : { action-fluent, bool, default = false };
+  };
+  cpfs {
+    half(?c) = W(NEXT(?c)) / 2;
+    load'(?c) = load(NEXT(?c)) + half(?c) + 1;
+    noise' = Normal(0, 1);
+  };
+  reward = sum_{?c : cell} [load(?c) + (if (exists_{?p : phase} [FLOW(?c, ?p)]) then 1 else 0)];
+}
+
+non-fluents relay_acc_nf {
+  domain = relay_acc;
+  objects { cell : {c1, c2, c3}; };
+  non-fluents {
+    NEXT(c2) = $c1;
+    NEXT(c3) = $c2;
+    W(c1) = 3.0;
+    FLOW(c1, @gren);
+    FLOW(c2, @green);
+  };
+}
+
+instance relay_acc_1 {
+  domain = relay_acc;
+  non-fluents = relay_acc_nf;
+  max-nondef-actions = 1;
+  horizon = 3;
+  discount = 1.0;
+}
+`;

@@ -37,6 +37,42 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; do
     signature: 'Dirichlet(type, alpha)',
     doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent)',
   },
+  Binomial: {
+    signature: 'Binomial(n, p)',
+    doc: 'an int: successes in n trials of probability p (pyRDDLGym; not in rddlsim)',
+  },
+  NegativeBinomial: {
+    signature: 'NegativeBinomial(r, p)',
+    doc: 'an int: failures before the r-th success, p in (0, 1] (pyRDDLGym; not in rddlsim)',
+  },
+  Geometric: {
+    signature: 'Geometric(p)',
+    doc: 'an int >= 1: trials up to and including the first success (pyRDDLGym; not in rddlsim)',
+  },
+  Beta: { signature: 'Beta(a, b)', doc: 'a real in [0, 1] (pyRDDLGym; not in rddlsim)' },
+  Pareto: {
+    signature: 'Pareto(shape, scale)',
+    doc: 'a real >= 0: scale × NumPy’s Pareto (Lomax) draw, as pyRDDLGym draws it (pyRDDLGym; not in rddlsim)',
+  },
+  Student: {
+    signature: 'Student(df)',
+    doc: 'Student’s t, df degrees of freedom (pyRDDLGym; not in rddlsim)',
+  },
+  Gumbel: { signature: 'Gumbel(location, scale)', doc: 'a real (pyRDDLGym; not in rddlsim)' },
+  Laplace: { signature: 'Laplace(location, scale)', doc: 'a real (pyRDDLGym; not in rddlsim)' },
+  Cauchy: { signature: 'Cauchy(location, scale)', doc: 'a real, no mean (pyRDDLGym; not in rddlsim)' },
+  Gompertz: {
+    signature: 'Gompertz(shape, scale)',
+    doc: 'a real >= 0: ln(1 - ln(1 - U) / shape) / scale (pyRDDLGym; not in rddlsim)',
+  },
+  ChiSquare: {
+    signature: 'ChiSquare(df)',
+    doc: 'a real >= 0, df degrees of freedom (pyRDDLGym; not in rddlsim)',
+  },
+  Kumaraswamy: {
+    signature: 'Kumaraswamy(a, b)',
+    doc: 'a real in [0, 1], a Beta-like law with a closed-form inverse (pyRDDLGym; not in rddlsim)',
+  },
 };
 
 /** Built-in functions, written with square brackets: `abs[x]`. */
@@ -77,6 +113,11 @@ export const RDDL_AGGREGATIONS: Readonly<Record<string, string>> = {
   prod: 'product over all bindings',
   min: 'smallest value over all bindings',
   max: 'largest value over all bindings',
+  avg: 'the sum divided by the number of bindings, a real (pyRDDLGym; not in rddlsim)',
+  argmin:
+    'the value of the one variable whose body is smallest, the first in the type’s order on a tie (pyRDDLGym; not in rddlsim)',
+  argmax:
+    'the value of the one variable whose body is largest, the first in the type’s order on a tie (pyRDDLGym; not in rddlsim)',
   forall: 'true when the body is true for every binding',
   exists: 'true when the body is true for some binding',
 };

@@ -118,6 +118,38 @@ describe('hover', () => {
     ]);
   });
 
+  it("explains pyRDDLGym's distributions and argmax, except where a fluent has the name", () => {
+    const text = `domain g {
+  types { obj : object; };
+  pvariables {
+    Beta(obj) : { non-fluent, real, default = 0.5 };
+    x : { state-fluent, real, default = 0.0 };
+    best : { state-fluent, obj, default = $o1 };
+  };
+  cpfs {
+    x' = Gumbel(0, 1) + Beta($o1);
+    best' = argmax_{?o : obj} Beta(?o);
+  };
+  reward = x;
+}
+`;
+    const own = [{ name: 'g.rddl', text }];
+    const position = (line: number, needle: string) => ({
+      line,
+      column: text.split('\n')[line - 1]!.indexOf(needle) + 1,
+    });
+    expect(hoverAt(own, 'g.rddl', position(9, 'Gumbel'))!.contents).toEqual([
+      '```rddl\nGumbel(location, scale)\n```',
+      'a real (pyRDDLGym; not in rddlsim)',
+    ]);
+    expect(hoverAt(own, 'g.rddl', position(9, 'Beta'))!.contents[0]).toBe(
+      '```rddl\nBeta(obj) : { non-fluent, real, default = 0.5 };\n```',
+    );
+    expect(hoverAt(own, 'g.rddl', position(10, 'argmax'))!.contents[1]).toMatch(
+      /^the value of the one variable whose body is largest/,
+    );
+  });
+
   it('returns nothing on punctuation', () => {
     expect(hoverAt(sources, DOMAIN, at('reward =', '='))).toBeUndefined();
   });
