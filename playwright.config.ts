@@ -12,8 +12,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
   expect: { timeout: 15_000 },
+  // Two spec files at a time (each test stays serial within its file): most of a browser test is waiting
+  // (on workers, timers, the bridge), so two overlap well even on a 2-core machine. E2E_WORKERS=1 runs them
+  // one by one.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2) || 1,
   retries: 0,
   reporter: [['list']],
   use: {
