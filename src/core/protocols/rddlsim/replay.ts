@@ -28,12 +28,13 @@ export const rddlsimReplay: TranscriptReplay = {
     };
   },
 
-  run(transcript, setup = {}): ReplayReport {
+  async run(transcript, setup = {}, watch): Promise<ReplayReport> {
     const plan = rddlsimReplay.plan(transcript);
     if (plan.impossible) throw new ProtoplayError('rddlsim.replay.no-task', plan.impossible);
-    const result = replayOnEmulatedHost(
+    const result = await replayOnEmulatedHost(
       transcript,
       plan.seed === undefined && setup.seed !== undefined ? { seed: setup.seed } : {},
+      watch,
     );
     const difference = result.difference;
     const recorded =
