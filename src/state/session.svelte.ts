@@ -232,9 +232,25 @@ export class Session {
     return (await this.#worker().ask(question, args)) as T | undefined;
   }
 
-  /** Plays what is on show again against its protocol's emulated host (see `answerReplay`). */
-  async replay(setup: ReplaySetup = {}): Promise<ReplayAnswer> {
-    return await this.#worker().replay(setup);
+  /**
+   * Plays what is on show again against its protocol's emulated host (see `answerReplay`), telling
+   * `onProgress` how many of the recording's messages were played again; a worker found stopped answers
+   * with the reason.
+   */
+  async replay(
+    setup: ReplaySetup = {},
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<ReplayAnswer> {
+    const listener = onProgress && Comlink.proxy({ progress: onProgress });
+    const answer: Promise<ReplayAnswer> = this.#worker().replay(setup, listener);
+    return await this.#orStopped(answer, (reason): ReplayAnswer => ({
+      error: `the session worker stopped (${reason})`,
+    }));
+  }
+
+  /** Stops the replay under way (its answer then says it was cancelled). */
+  cancelReplay(): void {
+    void this.#api?.cancelReplay();
   }
 
   /**

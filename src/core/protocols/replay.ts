@@ -159,6 +159,8 @@ export type ReplayAnswer =
   | { report: ReplayReport }
   /** The recording names no environment: the user picks one of these (and may give a seed). */
   | { choose: ReplayPlan }
+  /** The user cancelled it. */
+  | { cancelled: true }
   | { error: string };
 
 /** Where two JSON values first differ, depth first in the recorded value's key order. */
