@@ -282,7 +282,10 @@ export class Session {
 
   /** What is on show as other files (rewards CSV, raw bytes of one direction), named without a stem. */
   async exportFiles(format: TranscriptExport): Promise<{ fileName: string; file: Blob }[]> {
-    return (await this.#worker().exportFiles(format)) as { fileName: string; file: Blob }[];
+    const exported = this.#worker().exportFiles(format) as Promise<{ fileName: string; file: Blob }[]>;
+    return await this.#orStopped(exported, (reason) => {
+      throw new Error(`the session worker stopped (${reason})`);
+    });
   }
 
   /** How often sessions started from now on store their transcript while running (the benchmark's). */
