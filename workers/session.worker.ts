@@ -83,6 +83,8 @@ const CHUNK_BYTES = 1 << 20;
 
 /** Counts the opened files: a file being read in chunks stops once another is opened. */
 let openings = 0;
+/** Set by `cancelReplay`: the replay under way stops at its next pause. */
+let replayCancelled = false;
 
 /** A Blob's bytes, chunk by chunk, while `wanted()` says they are. */
 async function* chunksOf(file: ReadableFile, wanted: () => boolean): AsyncGenerator<Uint8Array> {
@@ -241,7 +243,8 @@ const api: SessionWorkerApi = {
     if (protocol && protocol.playground) prewarmPolicyWorker(protocol);
   },
   ask: (question, args) => current?.ask(question, args),
-  async replay(setup) {
+  async replay(setup, listener) {
+    replayCancelled = false;
     const pieces = current?.exportJson();
     if (!pieces) return { error: 'nothing is on show' };
     let transcript;
@@ -250,7 +253,13 @@ const api: SessionWorkerApi = {
     } catch (error) {
       return { error: describeError(error) };
     }
-    return answerReplay(transcript, PROTOCOLS, setup);
+    return answerReplay(transcript, PROTOCOLS, setup, {
+      ...(listener ? { progress: (done: number, total: number) => void listener.progress(done, total) } : {}),
+      cancelled: () => replayCancelled,
+    });
+  },
+  cancelReplay() {
+    replayCancelled = true;
   },
   exportJson() {
     const pieces = current?.exportJson();

@@ -56,7 +56,7 @@ export async function runInspect(
  * Every file under the folders among `paths` (a MASSim replay folder, a whole run folder), in name order;
  * files are kept as given. A path that does not exist is left for the reading to report.
  */
-async function expandFolders(paths: readonly string[], cwd: string): Promise<string[]> {
+export async function expandFolders(paths: readonly string[], cwd: string): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     const isFolder = await stat(resolve(cwd, path)).then(
@@ -85,7 +85,7 @@ async function filesUnder(folder: string, prefix = ''): Promise<string[]> {
   return files;
 }
 
-async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
+export async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
   const inputs: ImportInput[] = [];
   for (const path of paths) {
     try {

@@ -3,6 +3,7 @@
  * are read in the session worker: see `Session.open`.)
  */
 import { protocolOrDefault } from '../core/protocols/registry';
+import { exportTranscriptFiles } from '../core/session/transcript-exports';
 import { serialiseTranscript } from '../core/transcript/json-format';
 import type { Direction, Transcript } from '../core/transcript/model';
 import { exportWireStreams } from '../core/transcript/wire-export';
@@ -52,4 +53,15 @@ export function downloadWireStream(transcript: Transcript, dir: Direction): void
       'application/octet-stream',
     );
   }
+}
+
+/**
+ * Downloads the rewards of `transcript` as CSV, read in the page (when the worker that reads them is
+ * gone); false when it has no rewards.
+ */
+export function downloadRewardsCsv(transcript: Transcript): boolean {
+  const files = exportTranscriptFiles(transcript, protocolOrDefault(transcript.protocol), 'csv');
+  for (const { fileName, type, content } of files)
+    download(`${fileStem(transcript)}.${fileName}`, content as BlobPart, type);
+  return files.length > 0;
 }

@@ -232,9 +232,25 @@ export class Session {
     return (await this.#worker().ask(question, args)) as T | undefined;
   }
 
-  /** Plays what is on show again against its protocol's emulated host (see `answerReplay`). */
-  async replay(setup: ReplaySetup = {}): Promise<ReplayAnswer> {
-    return await this.#worker().replay(setup);
+  /**
+   * Plays what is on show again against its protocol's emulated host (see `answerReplay`), telling
+   * `onProgress` how many of the recording's messages were played again; a worker found stopped answers
+   * with the reason.
+   */
+  async replay(
+    setup: ReplaySetup = {},
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<ReplayAnswer> {
+    const listener = onProgress && Comlink.proxy({ progress: onProgress });
+    const answer: Promise<ReplayAnswer> = this.#worker().replay(setup, listener);
+    return await this.#orStopped(answer, (reason): ReplayAnswer => ({
+      error: `the session worker stopped (${reason})`,
+    }));
+  }
+
+  /** Stops the replay under way (its answer then says it was cancelled). */
+  cancelReplay(): void {
+    void this.#api?.cancelReplay();
   }
 
   /**
@@ -266,7 +282,10 @@ export class Session {
 
   /** What is on show as other files (rewards CSV, raw bytes of one direction), named without a stem. */
   async exportFiles(format: TranscriptExport): Promise<{ fileName: string; file: Blob }[]> {
-    return (await this.#worker().exportFiles(format)) as { fileName: string; file: Blob }[];
+    const exported = this.#worker().exportFiles(format) as Promise<{ fileName: string; file: Blob }[]>;
+    return await this.#orStopped(exported, (reason) => {
+      throw new Error(`the session worker stopped (${reason})`);
+    });
   }
 
   /** How often sessions started from now on store their transcript while running (the benchmark's). */

@@ -1,6 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ready, shownCount, stored } from './browser-fault-helpers';
+import { exportedMessages, ready, shownCount, stored } from './browser-fault-helpers';
 import { configure, status } from './playground-page';
+import {
+  defaultMassimWorkspace,
+  encodeMassimWorkspace,
+  massimLinkParameter,
+} from '../../src/state/protocols/massim/workspace-data';
 
 /**
  * The session worker dying in the middle of a session (crashed, out of memory, stopped by the browser):
@@ -55,4 +60,56 @@ test('the session worker dies mid-session: the page says so, and what was stored
     'The last session was interrupted',
   );
   expect(await shownCount(page)).toBe(kept.messages);
+});
+
+test('the session worker dies mid-session: Export still gives the transcript, and says which copy it is', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await installWorkerStop(page);
+  await page.goto('./');
+  await ready(page);
+  await configure(page, { rounds: 200, fast: false });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
+  await expect.poll(() => shownCount(page), { timeout: 60_000 }).toBeGreaterThan(10);
+
+  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
+  await expect(page.getByText(/^The session worker stopped: /)).toBeVisible({ timeout: 90_000 });
+  const shown = await shownCount(page);
+
+  // Every message the page shows is in the export: the page's own copy, and the page says so.
+  const messages = await exportedMessages(page);
+  expect(messages.length).toBe(shown);
+  expect(messages.some((m) => m.text?.includes('<session-init>'))).toBe(true);
+  await expect(
+    page.getByRole('status').filter({ hasText: "exported the page's own copy of the transcript" }),
+  ).toContainText(`${shown} messages, all the page received`);
+});
+
+test('the session worker dies mid-match with the transcript it kept: Export gives the stored copy, and says so', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await installWorkerStop(page);
+  const data = defaultMassimWorkspace();
+  data.settings = { ...data.settings, speed: 'animated', steps: 5000 };
+  await page.goto(`./#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
+  await ready(page);
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
+  await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
+
+  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
+  await expect(page.getByText(/^The session worker stopped: /)).toBeVisible({ timeout: 90_000 });
+  const kept = (await stored(page))!;
+
+  // The match stayed in the worker: the copy stored for a reload is exported, whole, and the page says so.
+  const messages = await exportedMessages(page);
+  expect(messages.length).toBe(kept.messages);
+  expect(messages.length).toBeGreaterThan(0);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'exported the copy stored for a reload' }),
+  ).toContainText('its last messages may be missing');
 });

@@ -9,6 +9,7 @@
  * A protocol offers this through `Protocol.replay` (loaded on first use); this file holds what every
  * protocol's replay shares: the answer's shape and the JSON differ. It names no protocol.
  */
+import { ProtoplayError } from '../errors';
 import type { Transcript, TranscriptMessage } from '../transcript/model';
 
 /** An environment a recording may be played again in, when the recording does not say which. */
@@ -83,14 +84,74 @@ export interface ReplayReport {
   notes: string[];
 }
 
+/** Who watches a long replay: how far it got, and whether it should stop. */
+export interface ReplayWatch {
+  /**
+   * Called now and then (every few tens of milliseconds of work) with how many of the recording's
+   * messages have been played again and how many there are.
+   */
+  progress?(done: number, total: number): void;
+  /** Asked at the same moments: true stops the replay, which then throws `REPLAY_CANCELLED`. */
+  cancelled?(): boolean;
+}
+
+/** The code of the error a replay stopped by its watcher throws. */
+export const REPLAY_CANCELLED = 'replay.cancelled';
+
+/**
+ * Paces a replay's loop: `due()` is cheap and says when a pause is owed; `pause(done)` then reports the
+ * progress, lets other work run (a cancel arriving in a worker, a progress line being written), and throws
+ * when the watcher cancelled. A replay without a watcher never pauses.
+ */
+export class ReplayPacer {
+  readonly #watch: ReplayWatch | undefined;
+  readonly #total: number;
+  readonly #every: number;
+  /** The first check is due at once: the watcher hears the total and may cancel before any work. */
+  #last = -Infinity;
+
+  constructor(total: number, watch?: ReplayWatch, everyMs = 40) {
+    this.#watch = watch && (watch.progress || watch.cancelled) ? watch : undefined;
+    this.#total = total;
+    this.#every = everyMs;
+  }
+
+  get total(): number {
+    return this.#total;
+  }
+
+  due(): boolean {
+    return this.#watch !== undefined && performance.now() - this.#last >= this.#every;
+  }
+
+  async pause(done: number): Promise<void> {
+    this.#watch?.progress?.(Math.min(done, this.#total), this.#total);
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    this.#last = performance.now();
+    this.check();
+  }
+
+  /** Throws when the watcher cancelled. */
+  check(): void {
+    if (this.#watch?.cancelled?.())
+      throw new ProtoplayError(REPLAY_CANCELLED, 'the comparison was cancelled');
+  }
+
+  /** The last report: everything done. */
+  finish(): void {
+    this.#watch?.progress?.(this.#total, this.#total);
+  }
+}
+
 /** A protocol's replay of its recordings against its emulated host. */
 export interface TranscriptReplay {
   plan(transcript: Transcript): ReplayPlan;
   /**
    * Plays the recording again. Throws a `ProtoplayError` when it cannot (the plan's `impossible`, an
-   * environment to choose that was not chosen, an unknown choice).
+   * environment to choose that was not chosen, an unknown choice), or `REPLAY_CANCELLED` when `watch`
+   * cancelled it.
    */
-  run(transcript: Transcript, setup?: ReplaySetup): ReplayReport | Promise<ReplayReport>;
+  run(transcript: Transcript, setup?: ReplaySetup, watch?: ReplayWatch): Promise<ReplayReport>;
 }
 
 /** How the page asks for a replay: the answer the session worker gives. */
@@ -98,6 +159,8 @@ export type ReplayAnswer =
   | { report: ReplayReport }
   /** The recording names no environment: the user picks one of these (and may give a seed). */
   | { choose: ReplayPlan }
+  /** The user cancelled it. */
+  | { cancelled: true }
   | { error: string };
 
 /** Where two JSON values first differ, depth first in the recorded value's key order. */

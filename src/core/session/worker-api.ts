@@ -62,7 +62,9 @@ export interface SessionWorkerApi {
    * "Continue in the playground": what is on show played again against its protocol's emulated host,
    * and where the two differ (`answerReplay`).
    */
-  replay(setup: ReplaySetup): Promise<ReplayAnswer>;
+  replay(setup: ReplaySetup, listener?: ReplayProgressListener): Promise<ReplayAnswer>;
+  /** Stops the replay under way at its next pause (its answer then says it was cancelled). */
+  cancelReplay(): void;
   /**
    * What is on show as a Protoplay JSON file, or undefined when nothing is. A Blob, made in the worker:
    * handing the page the text of a big transcript would cost it a long task to take in.
@@ -102,6 +104,11 @@ export interface FileToOpen {
 export interface ReadableFile {
   readonly size: number;
   slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+/** Hears how many of the recording's messages a replay has played again, of how many. */
+export interface ReplayProgressListener {
+  progress(done: number, total: number): void;
 }
 
 /** Hears how far the worker has read a big file, and when it has read and validated all of it. */

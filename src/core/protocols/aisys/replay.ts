@@ -14,6 +14,7 @@ import type { HttpMessage } from '../contract';
 import {
   compareConversation,
   mergeComparisons,
+  ReplayPacer,
   type ReplayPlan,
   type ReplayReport,
   type ReplaySetup,
@@ -63,7 +64,7 @@ export const aisysReplay: TranscriptReplay = {
     };
   },
 
-  run(transcript, setup: ReplaySetup = {}): ReplayReport {
+  async run(transcript, setup: ReplaySetup = {}, watch): Promise<ReplayReport> {
     const plan = aisysReplay.plan(transcript);
     if (plan.impossible) throw new ProtoplayError('aisys.replay.empty', plan.impossible);
     const environmentId = plan.environment ?? setup.environment;
@@ -89,7 +90,9 @@ export const aisysReplay: TranscriptReplay = {
       if (message.kind === 'data' && message.dir === 's2c' && message.http)
         responses.set(message.http.exchange, message);
     const parts = [];
+    const pacer = new ReplayPacer(requests.length, watch);
     for (const [position, request] of requests.entries()) {
+      if (pacer.due()) await pacer.pause(position);
       now = transcript.startedAt + request.t;
       const emulated = host.handle(requestOf(request));
       const recorded = responses.get(request.index);
@@ -112,6 +115,7 @@ export const aisysReplay: TranscriptReplay = {
         ),
       );
     }
+    pacer.finish();
     const notes: string[] = [];
     if (!faithfulBugs) notes.push("the real server's bugs fixed, as the recording was played");
     if (!plan.environment)

@@ -15,6 +15,7 @@ import type { Transcript, TranscriptMessage } from '../../transcript/model';
 import {
   compareConversation,
   mergeComparisons,
+  ReplayPacer,
   type EmulatedMessage,
   type ReplayPlan,
   type ReplayReport,
@@ -55,7 +56,7 @@ export const gamaReplay: TranscriptReplay = {
     };
   },
 
-  run(transcript, setup: ReplaySetup = {}): ReplayReport {
+  async run(transcript, setup: ReplaySetup = {}, watch): Promise<ReplayReport> {
     const plan = gamaReplay.plan(transcript);
     if (plan.impossible) throw new ProtoplayError('gama.replay.empty', plan.impossible);
     const named = recordedScenario(transcript);
@@ -72,7 +73,14 @@ export const gamaReplay: TranscriptReplay = {
     const meta = transcript.meta;
     const seed = plan.seed ?? setup.seed ?? 0;
     const notes: string[] = [];
-    const parts = episodesOf(transcript).map((messages, episode) => {
+    const episodes = episodesOf(transcript);
+    const pacer = new ReplayPacer(
+      episodes.reduce((sum, messages) => sum + messages.length, 0),
+      watch,
+    );
+    let done = 0;
+    const parts = [];
+    for (const [episode, messages] of episodes.entries()) {
       const sent = messages.filter((m) => m.dir === 'c2s');
       const wire = readWire(sent);
       const emulated: EmulatedMessage[] = [];
@@ -88,9 +96,14 @@ export const gamaReplay: TranscriptReplay = {
         { send: (text) => emulated.push({ text }), close: () => undefined },
         { id: messages[0]!.conn },
       );
-      for (const reply of messages) if (reply.dir === 's2c') peer.receive(reply.text ?? '');
-      return compareConversation(sent, emulated, { conn: messages[0]!.conn });
-    });
+      for (const reply of messages) {
+        done++;
+        if (pacer.due()) await pacer.pause(done);
+        if (reply.dir === 's2c') peer.receive(reply.text ?? '');
+      }
+      parts.push(compareConversation(sent, emulated, { conn: messages[0]!.conn }));
+    }
+    pacer.finish();
     if (!plan.environment)
       notes.push(
         `${named === undefined ? 'the recording names no scenario' : `'${named}' is not one of Protoplay's scenarios`}: compared with ${scenario.label}, which you chose`,

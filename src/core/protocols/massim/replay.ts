@@ -19,6 +19,7 @@ import type { Transcript, TranscriptMessage } from '../../transcript/model';
 import {
   compareConversation,
   mergeComparisons,
+  ReplayPacer,
   type EmulatedMessage,
   type ReplayEnvironmentChoice,
   type ReplayPlan,
@@ -28,14 +29,27 @@ import {
 } from '../replay';
 import { MassimMatchRunner, type MassimWireReply, type MassimWireTeam } from './runner';
 
-/** One agent's first connection in the recording. */
-interface RecordedAgent {
-  agent: string;
+/** One connection of an agent in the recording. */
+interface RecordedConnection {
   conn: string;
   /** Its data messages, both ways, in order. */
   messages: TranscriptMessage[];
-  /** Connections of the same agent after the first (not replayed). */
-  laterConnections: number;
+  /** Transcript index of its first message (its opening, where recorded). */
+  openedAt: number;
+  /** Position among its server frames after which the agent closed it (-1: before any), if it did. */
+  closedAfter?: number;
+}
+
+/** One agent of the recording: its connections in the order they opened. */
+interface RecordedAgent {
+  agent: string;
+  connections: RecordedConnection[];
+}
+
+/** Where a connection opened: after the server frame at `position` of the connection `conn`. */
+interface Anchor {
+  conn: string;
+  position: number;
 }
 
 function parse(text: string | undefined): { type?: string; content?: Record<string, unknown> } | undefined {
@@ -51,21 +65,58 @@ function parse(text: string | undefined): { type?: string; content?: Record<stri
 function recordedAgents(transcript: Transcript): RecordedAgent[] {
   const byConnection = new Map<string, TranscriptMessage[]>();
   for (const message of transcript.messages) {
-    if (message.kind !== 'data') continue;
     const list = byConnection.get(message.conn) ?? [];
     byConnection.set(message.conn, list);
     list.push(message);
   }
   const agents = new Map<string, RecordedAgent>();
-  for (const [conn, messages] of byConnection) {
+  for (const [conn, all] of byConnection) {
+    const messages = all.filter((m) => m.kind === 'data');
     const auth = messages.find((m) => m.dir === 'c2s' && parse(m.text)?.type === 'auth-request');
     const user = auth && parse(auth.text)?.content?.user;
     if (typeof user !== 'string') continue;
+    const connection: RecordedConnection = { conn, messages, openedAt: all[0]!.index };
+    const close = all.find((m) => m.kind === 'close');
+    if (close?.dir === 'c2s') {
+      const before = messages.filter((m) => m.dir === 's2c' && m.index < close.index).length;
+      connection.closedAfter = before - 1;
+    }
     const known = agents.get(user);
-    if (known) known.laterConnections++;
-    else agents.set(user, { agent: user, conn, messages, laterConnections: 0 });
+    if (known) known.connections.push(connection);
+    else agents.set(user, { agent: user, connections: [connection] });
   }
   return [...agents.values()];
+}
+
+/**
+ * Where each connection that did not open with the match opened: after the last server frame recorded
+ * before it (on any agent's connection). A first connection opens with the match unless it opened after
+ * the match's first sim-start (an agent that joined late).
+ */
+function anchorsOf(agents: readonly RecordedAgent[]): Map<RecordedConnection, Anchor> {
+  const frames: { index: number; conn: string; position: number; start: boolean }[] = [];
+  for (const { connections } of agents)
+    for (const { conn, messages } of connections) {
+      let position = 0;
+      for (const m of messages)
+        if (m.dir === 's2c')
+          frames.push({
+            index: m.index,
+            conn,
+            position: position++,
+            start: m.text?.includes('"sim-start"') === true,
+          });
+    }
+  frames.sort((a, b) => a.index - b.index);
+  const firstStart = frames.find((f) => f.start)?.index;
+  const anchors = new Map<RecordedConnection, Anchor>();
+  for (const { connections } of agents)
+    for (const [k, connection] of connections.entries()) {
+      if (k === 0 && (firstStart === undefined || connection.openedAt < firstStart)) continue;
+      const before = frames.filter((f) => f.index < connection.openedAt && f.conn !== connection.conn).at(-1);
+      if (before) anchors.set(connection, { conn: before.conn, position: before.position });
+    }
+  return anchors;
 }
 
 /** The shape of the recorded match: teams, agents per team and steps, as the sim-starts tell. */
@@ -73,7 +124,7 @@ function recordedShape(agents: readonly RecordedAgent[]) {
   const teams: string[] = [];
   let agentsPerTeam = 1;
   let steps: number | undefined;
-  for (const { messages } of agents) {
+  for (const { messages } of agents.flatMap((a) => a.connections)) {
     const start = messages.find((m) => m.dir === 's2c' && parse(m.text)?.type === 'sim-start');
     const percept = parse(start?.text)?.content?.percept as
       { team?: unknown; teamSize?: unknown; steps?: unknown } | undefined;
@@ -178,7 +229,7 @@ export const massimReplay: TranscriptReplay = {
     };
   },
 
-  async run(transcript, setup: ReplaySetup = {}): Promise<ReplayReport> {
+  async run(transcript, setup: ReplaySetup = {}, watch): Promise<ReplayReport> {
     const plan = massimReplay.plan(transcript);
     if (plan.impossible) throw new ProtoplayError('massim.replay.empty', plan.impossible);
     const agents = recordedAgents(transcript);
@@ -205,26 +256,68 @@ export const massimReplay: TranscriptReplay = {
       environment = choice.label;
     }
     const seed = plan.seed ?? setup.seed;
-    const emulated = new Map<string, EmulatedMessage[]>();
-    const wireTeam: MassimWireTeam = (event): MassimWireReply | undefined => {
-      const recorded = agents.find((a) => a.agent === event.agent);
-      if (!recorded || event.connection !== 1) return undefined;
-      if (event.kind === 'connected') return { frames: framesBefore(recorded.messages, 0) };
+    // Emulated frames by agent, then by connection number (the agent's k-th recorded connection is k).
+    const emulated = new Map<string, EmulatedMessage[][]>();
+    const anchors = anchorsOf(agents);
+    /** Agents to connect once a frame arrives: by `<connection id>|<frame key>`, in recording order. */
+    const triggers = new Map<string, string[]>();
+    for (const [connection, anchor] of anchors) {
+      const recorded = connectionById(agents, anchor.conn);
+      const text = recorded?.messages.filter((m) => m.dir === 's2c')[anchor.position]?.text;
+      const agent = agents.find((a) => a.connections.includes(connection))!.agent;
+      const key = `${anchor.conn}|${frameKey(parse(text))}`;
+      triggers.set(key, [...(triggers.get(key) ?? []), agent]);
+    }
+    const late = new Set(agents.filter((a) => anchors.has(a.connections[0]!)).map((a) => a.agent));
+    const total = agents.reduce(
+      (sum, a) =>
+        sum + a.connections.reduce((n, c) => n + c.messages.filter((m) => m.dir === 's2c').length, 0),
+      0,
+    );
+    const pacer = new ReplayPacer(total, watch);
+    let done = 0;
+    let cancelled: unknown;
+    const wireTeam: MassimWireTeam = async (event): Promise<MassimWireReply | undefined> => {
+      const agent = agents.find((a) => a.agent === event.agent);
+      const recorded = agent?.connections[event.connection - 1];
+      if (!agent || !recorded) return undefined;
+      if (event.kind === 'connected')
+        return { frames: framesBefore(recorded.messages, 0), close: recorded.closedAfter === -1 };
       if (event.kind !== 'frame') return undefined;
-      const frames = emulated.get(event.agent) ?? [];
-      emulated.set(event.agent, frames);
+      const byConnection = emulated.get(event.agent) ?? [];
+      emulated.set(event.agent, byConnection);
+      const frames = (byConnection[event.connection - 1] ??= []);
       frames.push({ text: event.text });
+      done++;
+      if (pacer.due())
+        try {
+          await pacer.pause(done);
+        } catch (error) {
+          cancelled = error;
+          runner.stop();
+          return undefined;
+        }
       const message = parse(event.text);
-      if (message?.type !== 'request-action') return undefined;
-      // The frames the agent recorded after the request of this id, up to the next server frame.
-      const at = requestPositions(recorded).get(message.content?.id);
-      return at === undefined ? undefined : { frames: framesBefore(recorded.messages, at + 1) };
+      const key = frameKey(message);
+      const trigger = `${recorded.conn}|${key}`;
+      const connect = triggers.get(trigger);
+      triggers.delete(trigger);
+      const reply: MassimWireReply = connect ? { connect } : {};
+      // The frames the agent recorded after this server frame (a request-action: the one of this id).
+      const position = framePositions(recorded).get(key);
+      if (position === undefined) return reply;
+      return {
+        ...reply,
+        frames: framesBefore(recorded.messages, position.at + 1),
+        ...(recorded.closedAfter === position.server ? { close: true } : {}),
+      };
     };
     const teams = new Set(config.teams.map((t) => t.name));
     const runner = new MassimMatchRunner({
       config,
       teams: {},
       wireTeams: Object.fromEntries([...teams].map((team) => [team, wireTeam])),
+      connectAtStart: (name) => !late.has(name),
       ...(seed !== undefined ? { seed } : {}),
       ...(semantics ? { semantics } : {}),
       faithfulRaces: transcript.meta.faithfulRaces === true,
@@ -233,12 +326,16 @@ export const massimReplay: TranscriptReplay = {
       startTime: transcript.startedAt,
     });
     await runner.run();
-    const parts = agents.map((agent) =>
-      compareConversation(
-        agent.messages.filter((m) => m.dir === 's2c'),
-        emulated.get(agent.agent) ?? [],
-        { conn: agent.conn },
-        { ignore: isClock, normalise: sortSetLists },
+    if (cancelled) throw cancelled;
+    pacer.finish();
+    const parts = agents.flatMap((agent) =>
+      agent.connections.map((connection, k) =>
+        compareConversation(
+          connection.messages.filter((m) => m.dir === 's2c'),
+          emulated.get(agent.agent)?.[k] ?? [],
+          { conn: connection.conn },
+          { ignore: isClock, normalise: sortSetLists },
+        ),
       ),
     );
     const notes = [
@@ -257,9 +354,11 @@ export const massimReplay: TranscriptReplay = {
           ? "the recording carries no seed: each simulation used its configuration's seed"
           : 'the recording carries no seed: compared with the seed you gave',
       );
-    const reconnected = agents.filter((a) => a.laterConnections > 0).map((a) => a.agent);
-    if (reconnected.length)
-      notes.push(`only the first connection of ${reconnected.join(', ')} was replayed (they reconnected)`);
+    const reconnected = agents.filter((a) => a.connections.length > 1).map((a) => a.agent);
+    if (reconnected.length || late.size)
+      notes.push(
+        `${[...new Set([...late, ...reconnected])].join(', ')} connected during the match: each connection was opened again after the server frame the recording shows before it (frames sent to several agents at once may come in another order)`,
+      );
     return {
       environment: environment ?? 'the configuration the recording carries',
       environmentFrom: plan.environment ? 'recording' : 'chosen',
@@ -271,21 +370,39 @@ export const massimReplay: TranscriptReplay = {
   },
 };
 
-const positions = new WeakMap<RecordedAgent, Map<unknown, number>>();
+/** What a server frame is matched by: a request-action by its id, any other frame by its type. */
+function frameKey(message: { type?: string; content?: Record<string, unknown> } | undefined): string {
+  return message?.type === 'request-action'
+    ? `request-action ${String(message.content?.id)}`
+    : String(message?.type);
+}
 
-/** Where each request-action id was recorded among the agent's messages (read once per agent). */
-function requestPositions(agent: RecordedAgent): Map<unknown, number> {
-  let found = positions.get(agent);
+function connectionById(agents: readonly RecordedAgent[], conn: string): RecordedConnection | undefined {
+  for (const agent of agents) for (const c of agent.connections) if (c.conn === conn) return c;
+  return undefined;
+}
+
+/** Where a server frame was recorded: among the connection's messages, and among its server frames. */
+interface FramePosition {
+  at: number;
+  server: number;
+}
+
+const positions = new WeakMap<RecordedConnection, Map<string, FramePosition>>();
+
+/** Where each server frame was recorded on the connection, by its key (the first one). */
+function framePositions(connection: RecordedConnection): Map<string, FramePosition> {
+  let found = positions.get(connection);
   if (found) return found;
   found = new Map();
-  agent.messages.forEach((m, i) => {
-    // Only request-actions are read: a percept is the bulk of a frame, and this is one parse per frame.
-    if (m.dir !== 's2c' || !m.text?.includes('"request-action"')) return;
-    const request = parse(m.text);
-    if (request?.type === 'request-action' && !found.has(request.content?.id))
-      found.set(request.content?.id, i);
+  let server = 0;
+  connection.messages.forEach((m, i) => {
+    if (m.dir !== 's2c') return;
+    const key = frameKey(parse(m.text));
+    if (!found.has(key)) found.set(key, { at: i, server });
+    server++;
   });
-  positions.set(agent, found);
+  positions.set(connection, found);
   return found;
 }
 

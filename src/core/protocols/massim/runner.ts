@@ -26,11 +26,16 @@ export type MassimWireEvent =
 
 /**
  * A wire-level team's answer: frames to send on the connection the event came from, written as they are
- * (the runner only adds each 0 terminator), then optionally a new connection for the same agent.
+ * (the runner only adds each 0 terminator), then optionally the agent closes that connection, then
+ * optionally a new connection for the same agent and for other agents of wire-level teams.
  */
 export interface MassimWireReply {
   frames?: readonly string[];
+  /** The agent closes the connection after sending `frames`. */
+  close?: boolean;
   reconnect?: boolean;
+  /** Agents (of wire-level teams) whose next connection opens now. */
+  connect?: readonly string[];
 }
 
 /**
@@ -54,6 +59,11 @@ export interface MassimMatchRunnerOptions {
    */
   teams: Readonly<Record<string, MassimDecide>>;
   wireTeams?: Readonly<Record<string, MassimWireTeam>>;
+  /**
+   * Whether an agent of a wire-level team connects when the match starts (default: every one); the others
+   * connect when a reply names them (`MassimWireReply.connect`).
+   */
+  connectAtStart?(agent: string): boolean;
   /** Session seed (see `MassimHostOptions.seed`). */
   seed?: number;
   /** Whose random numbers (see `MassimHostOptions.semantics`). */
@@ -92,6 +102,8 @@ export class MassimMatchRunner {
   #stepWaiters: (() => void)[] = [];
   #finished = false;
   #connected = false;
+  /** The last connection number of each agent of a wire-level team. */
+  readonly #serials = new Map<string, number>();
 
   constructor(options: MassimMatchRunnerOptions) {
     this.#options = options;
@@ -154,8 +166,9 @@ export class MassimMatchRunner {
     for (const account of this.host.accounts) {
       const wire = this.#options.wireTeams?.[account.team];
       const decide = this.#options.teams[account.team];
-      if (wire) this.#connectWireAgent(account, wire, 1);
-      else if (decide) this.#connectAgent(account, decide);
+      if (wire) {
+        if (this.#options.connectAtStart?.(account.name) !== false) this.#connectWireAgent(account, wire);
+      } else if (decide) this.#connectAgent(account, decide);
     }
     await this.#settled();
     this.host.start();
@@ -185,12 +198,10 @@ export class MassimMatchRunner {
     client.login();
   }
 
-  #connectWireAgent(
-    account: { name: string; team: string; password: string },
-    wire: MassimWireTeam,
-    serial: number,
-  ): void {
+  #connectWireAgent(account: { name: string; team: string; password: string }, wire: MassimWireTeam): void {
     const agent = account.name;
+    const serial = (this.#serials.get(agent) ?? 0) + 1;
+    this.#serials.set(agent, serial);
     const deliver = async (event: MassimWireEvent): Promise<void> => {
       let reply: MassimWireReply | undefined;
       try {
@@ -200,7 +211,9 @@ export class MassimMatchRunner {
         return;
       }
       for (const frame of reply?.frames ?? []) connection.receiveText(frame);
-      if (reply?.reconnect) this.#connectWireAgent(account, wire, serial + 1);
+      if (reply?.close) connection.disconnect();
+      if (reply?.reconnect) this.#connectWireAgent(account, wire);
+      for (const other of reply?.connect ?? []) this.#connectWireByName(other);
     };
     const connection = this.host.connect({
       send: (text) => void this.#track(deliver({ kind: 'frame', agent, connection: serial, text })),
@@ -215,6 +228,14 @@ export class MassimMatchRunner {
         connection: serial,
       }),
     );
+  }
+
+  /** Opens the next connection of an agent of a wire-level team (unknown agents are ignored). */
+  #connectWireByName(agent: string): void {
+    if (this.#finished) return;
+    const account = this.host.accounts.find((a) => a.name === agent);
+    const wire = account && this.#options.wireTeams?.[account.team];
+    if (account && wire) this.#connectWireAgent(account, wire);
   }
 
   /**

@@ -11,6 +11,7 @@
 import { loadRddl } from '../../envs/rddl/load';
 import { ProtoplayError } from '../../errors';
 import type { Transcript } from '../../transcript/model';
+import { ReplayPacer, type ReplayWatch } from '../replay';
 import { decodeTask } from './client';
 import { encodeFrame } from './framing';
 import { RddlsimHost } from './host';
@@ -42,10 +43,11 @@ const sameClock = (text: string) => text.replace(/<time-left>[^<]*<\/time-left>/
  * Replays the first session of `transcript` against the emulated server. Throws a ProtoplayError when the
  * recording does not say what it played (no session-init with a task) or its task does not compile.
  */
-export function replayOnEmulatedHost(
+export async function replayOnEmulatedHost(
   transcript: Transcript,
   options: { seed?: number } = {},
-): HostReplayResult {
+  watch?: ReplayWatch,
+): Promise<HostReplayResult> {
   const data = transcript.messages.filter((m) => m.kind === 'data' && m.text !== undefined);
   const init = data.find((m) => m.dir === 's2c' && m.text!.includes('<session-init>'));
   const task = init && /<task>([^<]*)<\/task>/.exec(init.text!)?.[1];
@@ -96,7 +98,9 @@ export function replayOnEmulatedHost(
     agreed,
     difference,
   });
-  for (const message of session) {
+  const pacer = new ReplayPacer(session.length, watch);
+  for (const [position, message] of session.entries()) {
+    if (pacer.due()) await pacer.pause(position);
     if (message.dir !== 'c2s') continue;
     lastClient = message.index;
     const bytes = encodeFrame(message.text!, message.framing === 'none' ? 'none' : 'nul');
@@ -106,6 +110,7 @@ export function replayOnEmulatedHost(
       if (difference) return result(difference);
     }
   }
+  pacer.finish();
   const missing = recorded[agreed];
   return result(
     missing

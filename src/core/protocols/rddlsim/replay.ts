@@ -28,12 +28,13 @@ export const rddlsimReplay: TranscriptReplay = {
     };
   },
 
-  run(transcript, setup = {}): ReplayReport {
+  async run(transcript, setup = {}, watch): Promise<ReplayReport> {
     const plan = rddlsimReplay.plan(transcript);
     if (plan.impossible) throw new ProtoplayError('rddlsim.replay.no-task', plan.impossible);
-    const result = replayOnEmulatedHost(
+    const result = await replayOnEmulatedHost(
       transcript,
       plan.seed === undefined && setup.seed !== undefined ? { seed: setup.seed } : {},
+      watch,
     );
     const difference = result.difference;
     const recorded =
@@ -51,9 +52,11 @@ export const rddlsimReplay: TranscriptReplay = {
               recordedIndex: difference.recordedIndex,
               position: result.agreed,
               conn: recorded?.conn ?? transcript.messages.find((m) => m.kind === 'data')?.conn ?? '',
-              path: '$',
-              recorded: difference.recorded,
-              emulated: difference.emulated,
+              ...(xmlDifference(difference.recorded, difference.emulated) ?? {
+                path: '$',
+                recorded: difference.recorded,
+                emulated: difference.emulated,
+              }),
               recordedText: difference.recorded,
               emulatedText: difference.emulated,
             },
@@ -66,3 +69,34 @@ export const rddlsimReplay: TranscriptReplay = {
     };
   },
 };
+
+const withoutClock = (text: string) => text.replace(/<time-left>[^<]*<\/time-left>/g, '<time-left/>');
+
+/**
+ * Where two server messages first differ, read as XML (the clock left out): the path of the elements open
+ * there (`turn/immediate-reward`) and the text of that element on each side. Undefined when a side is
+ * missing or the difference is inside a tag (the whole messages are then shown).
+ */
+export function xmlDifference(
+  recorded: string | undefined,
+  emulated: string | undefined,
+): { path: string; recorded: string; emulated: string } | undefined {
+  if (recorded === undefined || emulated === undefined) return undefined;
+  const a = withoutClock(recorded);
+  const b = withoutClock(emulated);
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === a.length && i === b.length) return undefined;
+  const start = a.lastIndexOf('>', i - 1) + 1;
+  if (a.lastIndexOf('<', i - 1) >= start) return undefined;
+  const open: string[] = [];
+  for (const tag of a.slice(0, start).matchAll(/<(\/?)([A-Za-z_][\w.-]*)[^>]*?(\/?)>/g))
+    if (tag[1]) open.pop();
+    else if (!tag[3]) open.push(tag[2]!);
+  if (open.length === 0) return undefined;
+  const end = (text: string) => {
+    const at = text.indexOf('<', i);
+    return at < 0 ? text.length : at;
+  };
+  return { path: open.join('/'), recorded: a.slice(start, end(a)), emulated: b.slice(start, end(b)) };
+}

@@ -108,7 +108,7 @@ describe('aisys replay on the emulated server', () => {
     const { environment: _environment, seed: _seed, ...meta } = transcript.meta;
     const unnamed = { ...transcript, meta };
     expect(aisysReplay.plan(unnamed).environment).toBeUndefined();
-    expect(() => aisysReplay.run(unnamed)).toThrow(/choose one/);
+    await expect(aisysReplay.run(unnamed)).rejects.toThrow(/choose one/);
     const report = await aisysReplay.run(unnamed, { environment: 'nim', seed: 3 });
     expect(report).toMatchObject({ environmentFrom: 'chosen', seedFrom: 'chosen', differing: 0 });
     expect(report.notes.join(' ')).toMatch(/does not say which environment/);

@@ -111,7 +111,7 @@ describe('GAMA replay on the emulated simulation', () => {
       ),
     };
     expect(gamaReplay.plan(renamed).environment).toBeUndefined();
-    expect(() => gamaReplay.run(renamed)).toThrow(/'my_own_map' is not one of Protoplay's scenarios/);
+    await expect(gamaReplay.run(renamed)).rejects.toThrow(/'my_own_map' is not one of Protoplay's scenarios/);
     const report = await gamaReplay.run(renamed, { environment: 'C_basic_single_entrance_region' });
     expect(report.environmentFrom).toBe('chosen');
     // Only the scenario messages differ (one per episode), and the first is named.
