@@ -20,7 +20,7 @@ import { MassimMatchRunner } from '../../src/core/protocols/massim/runner';
 import { parseTranscriptJson, serialiseTranscript } from '../../src/core/transcript/json-format';
 import type { Transcript } from '../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
-import { writeTranscriptJson } from '../../src/core/transcript/store/json-export';
+import { writeTranscriptJson } from '../../src/core/transcript/json-export';
 import { TranscriptStore } from '../../src/core/transcript/store/store';
 import { formatNumber, printTable } from '../lib';
 
