@@ -46,7 +46,13 @@ export class TranscriptRecorder {
     this.store =
       'store' in options
         ? options.store
-        : new TranscriptStore({ ...options, startedAt: options.startedAt ?? this.#now() });
+        : new TranscriptStore({
+            // Deflating sealed chunks of plain text costs small sessions more time than it saves memory:
+            // only stores that ask for it deflate (MASSim's host, whose bulk is phrases anyway).
+            compression: 'none',
+            ...options,
+            startedAt: options.startedAt ?? this.#now(),
+          });
   }
 
   /**

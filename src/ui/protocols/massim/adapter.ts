@@ -5,7 +5,7 @@
  */
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
 import { MassimReading } from './reading.svelte';
-import { isMassimLink } from '../../../core/protocols/massim/playground/workspace-data';
+import { isMassimLink } from './link';
 import { pageAdapter } from '../adapter';
 import { MassimPage } from './page.svelte';
 import Workbench from './Workbench.svelte';

@@ -9,10 +9,10 @@ import { MassimReading } from './reading.svelte';
 import {
   encodeMassimWorkspace,
   massimLinkParameter,
-  massimWorkspaceFromLink,
   sanitizeMassimWorkspace,
 } from '../../../core/protocols/massim/playground/workspace-data';
 import { MassimWorkspace } from './workspace.svelte';
+import { massimWorkspaceFromLink } from './link';
 import { storeActivity } from '../../../state/store-activity.svelte';
 import type { PolicyLanguage } from '../../../core/policy/types';
 import type { EvaluatedPolicySource } from '../../../core/protocols/evaluation-contract';

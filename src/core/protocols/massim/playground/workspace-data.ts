@@ -189,14 +189,3 @@ export function decodeMassimWorkspace(encoded: string): MassimWorkspaceData | un
 
 /** The link fragment parameter of a MASSim workspace: `#m=...`. */
 export const massimLinkParameter = 'm';
-
-/** True when a link fragment carries a MASSim workspace (the page then opens on MASSim). */
-export function isMassimLink(fragment: string): boolean {
-  return new URLSearchParams(fragment.replace(/^#/, '')).has(massimLinkParameter);
-}
-
-/** The MASSim workspace a link fragment carries, if any (undefined when absent or damaged). */
-export function massimWorkspaceFromLink(fragment: string): MassimWorkspaceData | undefined {
-  const encoded = new URLSearchParams(fragment.replace(/^#/, '')).get(massimLinkParameter);
-  return encoded ? decodeMassimWorkspace(encoded) : undefined;
-}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isMassimLink } from '../../../../../src/ui/protocols/massim/link';
 import { MASSIM_SAMPLES } from '../../../../../src/core/protocols/massim/samples';
 import {
   DEFAULT_MASSIM_SETTINGS,
@@ -6,7 +7,6 @@ import {
   decodeMassimWorkspace,
   defaultMassimWorkspace,
   encodeMassimWorkspace,
-  isMassimLink,
   massimLinkParameter,
   sanitizeMassimWorkspace,
 } from '../../../../../src/core/protocols/massim/playground/workspace-data';
