@@ -7,9 +7,8 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Annotation, Transcript, TranscriptMessage } from '../src/core/transcript/model';
+import type { Transcript } from '../src/core/transcript/model';
 import type { TranscriptSink } from '../src/core/transcript/recorder';
-import type { TranscriptStoreSink } from '../src/core/transcript/store/store';
 import { CliError, ExitCode } from './command-line/exit-codes';
 
 /** Text gathered before a write: large enough to make writes rare, small enough to stay flat. */
@@ -58,7 +57,7 @@ class BufferedFile {
 }
 
 /** Streams one transcript to a file. Call `finish` once the session is over. */
-export class TranscriptFileStream implements TranscriptSink, TranscriptStoreSink {
+export class TranscriptFileStream implements TranscriptSink {
   /** The absolute path of the transcript. */
   readonly path: string;
   readonly #file: BufferedFile;
@@ -86,14 +85,6 @@ export class TranscriptFileStream implements TranscriptSink, TranscriptStoreSink
     this.#file.write(
       `{\n  "format": "protoplay-transcript",\n  "version": 2,\n  "protocol": ${JSON.stringify(protocol)},\n  "messages": [`,
     );
-  }
-
-  message(message: TranscriptMessage): void {
-    this.messageJson(JSON.stringify(message));
-  }
-
-  annotation(annotation: Annotation): void {
-    this.annotationJson(JSON.stringify(annotation));
   }
 
   /** A message already written as JSON (a transcript store's `messageJson`). */

@@ -16,7 +16,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 import type { BenchRequest, BenchResult } from '../../src/app/bench-api';
 import type { MassimBenchRequest, MassimBenchResult } from '../../src/ui/protocols/massim/bench-api';
 import { median, printTable } from '../lib';

@@ -23,7 +23,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 import type { MassimBenchRequest, MassimBenchResult } from '../../src/ui/protocols/massim/bench-api';
 import { measureRate, median, printTable } from '../lib';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';

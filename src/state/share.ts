@@ -3,10 +3,10 @@
  * and base64url-encoded), so a teacher can hand out or embed a ready-to-run setup. The fragment is used
  * (`#p=rddlsim&e=...`): it never reaches a server, and static hosting needs nothing special.
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { PolicyLanguage, PolicyLevel } from '../core/policy/types';
 import { findProtocol } from '../core/protocols/registry';
 import type { ProtocolId } from '../core/transcript/model';
+import { compressToBase64Url, decompressFromBase64Url } from '../core/url-text';
 
 /** What a shared link carries. Every field is optional: a link may set only a seed. */
 export interface SharedConfig {
@@ -20,21 +20,7 @@ export interface SharedConfig {
   code?: string;
 }
 
-/** Encodes text as deflated base64url (no padding), compact enough for a URL. */
-export function compressToBase64Url(text: string): string {
-  const bytes = deflateSync(strToU8(text), { level: 9 });
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** Decodes what `compressToBase64Url` made; throws on anything else. */
-export function decompressFromBase64Url(encoded: string): string {
-  const base64 = encoded.replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  return strFromU8(inflateSync(bytes));
-}
+export { compressToBase64Url, decompressFromBase64Url };
 
 /** The URL fragment (without `#`) for a configuration. */
 export function encodeSharedConfig(config: SharedConfig): string {

@@ -23,7 +23,7 @@ afterAll(async () => {
 /** Records the same messages and annotations into a kept transcript and a streamed one. */
 function record(recorders: TranscriptRecorder[], count: number): void {
   for (const recorder of recorders) {
-    recorder.transcript.connections.push({ id: 'c1', label: 'one' });
+    recorder.addConnection('c1', 'one');
     for (let i = 0; i < count; i++) {
       recorder.text('c1', i % 2 ? 's2c' : 'c2s', `<turn><turn-num>${i}</turn-num>${'x'.repeat(200)}</turn>`);
       if (i % 3 === 0) recorder.annotate('reward', { kind: 'step', turn: i, reward: -i });

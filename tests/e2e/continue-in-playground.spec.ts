@@ -57,7 +57,7 @@ function aisysRecording(): Transcript {
     now: () => 0,
     meta: { source: 'emulated', env: 'nim', environment: 'nim', agent: 'ada', seed: 3, faithfulBugs: true },
   });
-  recorder.transcript.connections.push({ id: 'http', label: 'emulated server' });
+  recorder.addConnection('http', 'emulated server');
   let actions: { run: number; act_no: number; action: number }[] = [];
   for (let i = 0; i < 6; i++) {
     const body = JSON.stringify({

@@ -5,7 +5,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 
 /**
  * The embedding API (docs/embedding.md) from a course page of another origin: two players on one page,

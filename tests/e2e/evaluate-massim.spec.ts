@@ -3,7 +3,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 
 /**
  * Evaluate on MASSim in the built page: team A's code plays small matches against team B's code, on both

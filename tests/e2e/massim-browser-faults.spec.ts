@@ -4,7 +4,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 
 /**
  * Faults of the browser itself on the MASSim playground: a team policy that allocates without end, a

@@ -9,7 +9,7 @@ import {
   encodeMassimWorkspace,
   massimLinkParameter,
   type MassimWorkspaceData,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 
 /**
  * The MASSim playground end to end, in real Chromium against the production build: matches in the session

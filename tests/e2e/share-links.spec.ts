@@ -4,7 +4,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 import { RDDLSIM_SAMPLES } from '../../src/core/protocols/rddlsim/samples';
 import { compressToBase64Url } from '../../src/state/share';
 import { exportAs, status } from './playground-page';

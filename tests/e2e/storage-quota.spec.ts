@@ -13,7 +13,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 
 /**
  * The browser's storage full in the middle of a live session (IndexedDB aborting writes with a

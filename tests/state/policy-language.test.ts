@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compilePolicy, typeScriptToJavaScript } from '../../src/core/policy/compile';
 import { MASSIM_SAMPLES } from '../../src/core/protocols/massim/samples';
 import { codeForLanguage } from '../../src/state/policy-language';
-import { MassimWorkspace } from '../../src/state/protocols/massim/workspace.svelte';
+import { MassimWorkspace } from '../../src/ui/protocols/massim/workspace.svelte';
 import { RDDLSIM_SAMPLES } from '../../src/core/protocols/rddlsim/samples';
 import { Workspace } from '../../src/state/workspace.svelte';
 import { playMatch, sampleCode } from './massim/play-match';

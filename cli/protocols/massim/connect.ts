@@ -12,7 +12,7 @@ import { ON_POLICY_ERROR } from './policy-options';
 import { gatherSteps } from '../../../src/core/protocols/massim/step-gatherer';
 import { TeamSession } from './team-session';
 import { prepareTeamPolicy, type TeamPolicyFault, type TeamPolicyLog } from './team-policy';
-import { writeStoreFile } from './transcript-files';
+import { writeTranscriptJsonFile } from '../../transcript-file';
 
 /** How long a request waits for the rest of its team's step before the policy gets what arrived. */
 const GATHER_WINDOW_MS = 20;
@@ -122,7 +122,7 @@ export async function connectMassim(values: OptionValues, context: CommandContex
     policy.dispose();
   }
 
-  const written = transcriptPath ? writeStoreFile(transcriptPath, store, io.cwd) : undefined;
+  const written = transcriptPath ? writeTranscriptJsonFile(transcriptPath, store, io.cwd) : undefined;
   const status = outcome.kind === 'failed' && stopFault ? 'policy-error' : outcome.kind;
   if (json) {
     const document = {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { MassimHostEvent } from '../../../src/core/protocols/massim/host';
 import type { TranscriptStore } from '../../../src/core/transcript/store/store';
 import { describeError } from '../../../src/core/errors';
-import { writeStoreRangeFile } from './transcript-files';
+import { storeRangeSource } from '../../../src/core/transcript/store/range';
+import { writeTranscriptJsonFile } from '../../transcript-file';
 
 /** Options of the match files. */
 export interface MatchFilesOptions {
@@ -77,8 +78,7 @@ export class MatchFiles {
       current.match < 0 ? 'before-start' : `match-${current.match + 1}-${current.teams.join('-vs-')}`;
     const path = join(dir, `${stamp}-${what.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
     try {
-      writeStoreRangeFile(
-        path,
+      const part = storeRangeSource(
         store,
         {
           from: current.from,
@@ -87,12 +87,12 @@ export class MatchFiles {
           annotationsFrom: current.annotationsFrom,
           annotationsTo,
         },
-        dir,
         {
           ...meta,
           ...(current.match >= 0 ? { match: current.match + 1, teams: current.teams.join(',') } : {}),
         },
       );
+      writeTranscriptJsonFile(path, part, dir);
       this.#written.push(path);
       log(`transcript written: ${path}`);
     } catch (error) {

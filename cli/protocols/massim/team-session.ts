@@ -19,6 +19,7 @@ import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import { driveClient, type DecisionMaker } from '../../../src/core/session/client-driver';
 import { decodeWireBytes } from '../../../src/core/transcript/bytes';
 import type { TranscriptStore } from '../../../src/core/transcript/store/store';
+import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { Direction } from '../../../src/core/transcript/model';
 import { encodeNulFrame } from '../../../src/core/transport/nul-framing';
 import { ExitCode } from '../../command-line/exit-codes';
@@ -87,6 +88,8 @@ const REQUEST_STEP = /^\{"type":"request-action","content":\{"step":(\d+)/;
 /** A running team session. */
 export class TeamSession {
   readonly #options: TeamSessionOptions;
+  /** Records the agents' frames into the session's store, by the session's clock. */
+  readonly #recorder: TranscriptRecorder;
   readonly #links: AgentLink[] = [];
   /** How the agents' decisions are made: the team policy, through the client driver. */
   readonly #decide: DecisionMaker;
@@ -101,6 +104,7 @@ export class TeamSession {
 
   constructor(options: TeamSessionOptions) {
     this.#options = options;
+    this.#recorder = new TranscriptRecorder({ store: options.store, now: () => options.now() });
     this.#decide = massimDecisionMaker(options.decide);
   }
 
@@ -429,20 +433,10 @@ export class TeamSession {
   }
 
   #record(link: AgentLink, dir: Direction, payload: { text: string } | { base64: string }): void {
-    const { store, now } = this.#options;
-    const index = store.appendMessage({
-      conn: link.conn,
-      dir,
-      t: now() - store.startedAt,
-      kind: 'data',
-      ...payload,
-      framing: 'nul',
-    });
-    link.records.push(index);
+    link.records.push(this.#recorder.data(link.conn, dir, payload, 'nul').index);
   }
 
   #event(link: AgentLink, dir: Direction, kind: 'open' | 'close'): number {
-    const { store, now } = this.#options;
-    return store.appendEvent(link.conn, dir, now() - store.startedAt, kind);
+    return this.#recorder.event(link.conn, dir, kind).index;
   }
 }

@@ -159,10 +159,7 @@ class RemoteSession {
         policy: options.policy.name,
       },
     });
-    this.#recorder.transcript.connections.push({
-      id: REMOTE_CONNECTION,
-      label: `${options.host}:${options.port}`,
-    });
+    this.#recorder.addConnection(REMOTE_CONNECTION, `${options.host}:${options.port}`);
     const info = options.library?.load(options.problemName).model.info;
     const clientOptions: RddlsimClientOptions = {
       problemName: options.problemName,

@@ -4,6 +4,7 @@
  * wrong, since transcripts are pasted and hand-edited.
  */
 import { ProtoplayError } from '../errors';
+import { plainTranscriptSource, transcriptJson } from './json-export';
 import {
   TRANSCRIPT_FORMAT_VERSION,
   type Annotation,
@@ -24,23 +25,9 @@ const ANNOTATION_TYPES: readonly Annotation['type'][] = [
 const KINDS: readonly TranscriptMessage['kind'][] = ['data', 'open', 'close', 'error'];
 const FRAMINGS: readonly string[] = ['nul', 'none', 'frame'];
 
-/** Writes a transcript as Protoplay JSON. */
+/** Writes a transcript as Protoplay JSON (the one writer of `json-export.ts`, gathered into a string). */
 export function serialiseTranscript(transcript: Transcript): string {
-  const list = (items: readonly unknown[]) =>
-    items.length === 0 ? '[]' : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
-  return [
-    '{',
-    `  "format": ${JSON.stringify(transcript.format)},`,
-    `  "version": ${transcript.version},`,
-    `  "protocol": ${JSON.stringify(transcript.protocol)},`,
-    `  "startedAt": ${transcript.startedAt},`,
-    `  "meta": ${JSON.stringify(transcript.meta)},`,
-    `  "connections": ${list(transcript.connections)},`,
-    `  "messages": ${list(transcript.messages)},`,
-    `  "annotations": ${list(transcript.annotations)}`,
-    '}',
-    '',
-  ].join('\n');
+  return transcriptJson(plainTranscriptSource(transcript));
 }
 
 /** True when the text looks like a Protoplay JSON transcript (cheap test for format detection). */

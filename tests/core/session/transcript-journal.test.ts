@@ -13,7 +13,7 @@ import {
 import { TranscriptKeeper, whenKeepersQuiet } from '../../../src/core/session/transcript-keeper';
 import { parseTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
 import { TRANSCRIPT_FORMAT_VERSION, type Transcript } from '../../../src/core/transcript/model';
-import { transcriptJson } from '../../../src/core/transcript/store/json-export';
+import { transcriptJson } from '../../../src/core/transcript/json-export';
 import { TranscriptStore } from '../../../src/core/transcript/store/store';
 
 const protocol = PROTOCOLS[0]!.id;

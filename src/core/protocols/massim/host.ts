@@ -783,7 +783,7 @@ class Connection implements MassimHostConnection {
   send(message: MassimServerMessage, text = serializeMassimMessage(message)): void {
     if (this.#phase === 'closed') return;
     const recording = this.hooks.recording();
-    const index = recording.text(this.id, 's2c', text, 'nul');
+    const index = recording.text(this.id, 's2c', text, 'nul').index;
     this.#deliver(new EagerFrame(recording.store, index, message, text));
   }
 
@@ -836,7 +836,7 @@ class Connection implements MassimHostConnection {
     const recorded =
       plain?.kind === 'action'
         ? recording.plainAction(this.id, strict!, { id: plain.id, ...plain.action }, 'nul')
-        : recording.bytes(this.id, 'c2s', frame.bytes, 'nul', strict);
+        : recording.agentFrame(this.id, 'c2s', frame.bytes, 'nul', strict);
     // Valid UTF-8 decodes the same with replacement; only other bytes need the second decoding.
     const text = strict ?? serverDecoder.decode(frame.bytes);
     switch (this.#phase) {
@@ -867,7 +867,7 @@ class Connection implements MassimHostConnection {
   #atFrontDesk(frame: SplitFrame): void {
     const reading = readClientFrame(serverDecoder.decode(frame.bytes));
     this.#ensureOpened(reading.kind === 'auth-request' ? reading.user : undefined);
-    const recorded = this.hooks.recording().bytes(this.id, 'c2s', frame.bytes, 'nul');
+    const recorded = this.hooks.recording().agentFrame(this.id, 'c2s', frame.bytes, 'nul');
     // Whatever happens next, the front desk never reads another frame of this connection.
     this.#phase = 'unread';
     this.#splitter = new NulFrameSplitter();

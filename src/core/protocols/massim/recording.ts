@@ -1,11 +1,12 @@
 /**
- * The host's transcript: a transcript store plus the host's clock, so every entry gets its time, and the
- * request-actions go in as phrases (the percept writer's pieces) rather than as text.
+ * The host's recording: the shared recorder over the host's transcript store and clock, plus what only
+ * MASSim writes: agents' actions kept as phrases (id, type, parameters) and frames whose text the host has
+ * already decoded.
  */
-import type { Annotation, Direction, TranscriptMessage } from '../../transcript/model';
-import { bytesToBase64 } from '../../transcript/bytes';
-import type { PhraseBook, PhraseOutput } from '../../transcript/store/phrases';
-import { TranscriptStore } from '../../transcript/store/store';
+import type { Direction, TranscriptMessage } from '../../transcript/model';
+import type { PhraseBook } from '../../transcript/store/phrases';
+import { TranscriptRecorder } from '../../transcript/recorder';
+import type { TranscriptStore } from '../../transcript/store/store';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -25,15 +26,12 @@ interface ActionPhrases {
   lastId: { id: number; phrase: number } | undefined;
 }
 
-export class MassimRecording {
-  readonly store: TranscriptStore;
-  readonly #now: () => number;
+export class MassimRecording extends TranscriptRecorder {
   /** Phrases of action frames, in the store's phrase book of the moment. */
   #actions: ActionPhrases | undefined;
 
   constructor(store: TranscriptStore, now: () => number) {
-    this.store = store;
-    this.#now = now;
+    super({ store, now });
     this.#actionPhrases();
   }
 
@@ -50,26 +48,6 @@ export class MassimRecording {
         lastId: undefined,
       };
     return this.#actions;
-  }
-
-  /** Milliseconds since the transcript started. */
-  elapsed(): number {
-    return this.#now() - this.store.startedAt;
-  }
-
-  /** A frame the server sends, as text. */
-  text(conn: string, dir: Direction, text: string, framing: TranscriptMessage['framing']): number {
-    return this.store.appendText(conn, dir, this.elapsed(), text, framing);
-  }
-
-  /** A frame written as phrases of the store's book. */
-  phrased(
-    conn: string,
-    dir: Direction,
-    write: (out: PhraseOutput) => void,
-    framing: TranscriptMessage['framing'],
-  ): number {
-    return this.store.appendPhrased(conn, dir, this.elapsed(), write, framing);
   }
 
   /**
@@ -100,10 +78,9 @@ export class MassimRecording {
       p = book.intern(JSON.stringify(action.p));
       phrases.parameters.set(key, p);
     }
-    const index = this.store.appendPhrased(
+    const index = this.phrased(
       conn,
       'c2s',
-      this.elapsed(),
       (out) => {
         out.push(phrases.head);
         out.push(id);
@@ -116,29 +93,19 @@ export class MassimRecording {
     return { index, text };
   }
 
-  /** A frame received as bytes: kept as text when valid UTF-8 (`text`, if known), else as base64. */
-  bytes(
+  /** An agent's frame received as bytes: kept as text when valid UTF-8 (`text`, if known), else as base64. */
+  agentFrame(
     conn: string,
     dir: Direction,
     bytes: Uint8Array,
     framing: TranscriptMessage['framing'],
     text = strictText(bytes),
   ): RecordedFrame {
-    const t = this.elapsed();
     const index =
       text !== undefined
-        ? this.store.appendText(conn, dir, t, text, framing)
-        : this.store.appendMessage({ conn, dir, t, kind: 'data', base64: bytesToBase64(bytes), framing });
+        ? this.text(conn, dir, text, framing).index
+        : this.bytes(conn, dir, bytes, framing).index;
     return { index, text };
-  }
-
-  event(conn: string, dir: Direction, kind: 'open' | 'close' | 'error', detail?: string): number {
-    return this.store.appendEvent(conn, dir, this.elapsed(), kind, detail);
-  }
-
-  /** Hangs an annotation off a message index (defaults to the last message); see `TranscriptStore.annotate`. */
-  annotate(type: Annotation['type'], data: unknown, index?: number, options?: { packLater?: boolean }): void {
-    this.store.annotate(type, data, index, options);
   }
 }
 

@@ -153,10 +153,7 @@ class ServedSession implements RddlsimServedPeer {
         meta: options.record.meta({ sessionId: id, seed: seed + id - 1, rounds, client: remote }),
       });
     }
-    this.#recorder?.transcript.connections.push({
-      id: this.#connectionId,
-      label: `session ${id} (${remote})`,
-    });
+    this.#recorder?.addConnection(this.#connectionId, `session ${id} (${remote})`);
     options.log(`${this.label}: connection from ${remote}`);
   }
 

@@ -157,7 +157,7 @@ export class EmulatedSession {
       sendInvalidActions: options.sendInvalidActions ?? false,
       ...(options.executePolicy !== undefined ? { executePolicy: options.executePolicy } : {}),
     });
-    this.recorder.transcript.connections.push({ id: EMULATED_CONNECTION, label: 'session 1' });
+    this.recorder.addConnection(EMULATED_CONNECTION, 'session 1');
   }
 
   /** The transcript so far (append-only; safe to read at any time). */

@@ -11,5 +11,5 @@ export {
 } from './store';
 export type { LiteralCompression } from './chunk';
 export { PhraseBook, PhraseList, type PhraseOutput } from './phrases';
-export { writeTranscriptJson, transcriptJson } from './json-export';
+export { writeTranscriptJson, transcriptJson, type TranscriptJsonSource } from '../json-export';
 export { PhraseJsonReader } from './phrase-json';

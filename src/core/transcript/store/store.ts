@@ -195,6 +195,11 @@ export class TranscriptStore {
     this.#phraseOutput = this.#newPhraseOutput();
   }
 
+  /** Whether the store keeps the whole session (`keep`), rather than only what a step in progress reads. */
+  get keepsRecords(): boolean {
+    return this.#keep;
+  }
+
   /** Texts shared by phrased messages. Not kept (`keep: false`), a store starts a new book now and then. */
   get phrases(): PhraseBook {
     return this.#phrases;
@@ -224,9 +229,14 @@ export class TranscriptStore {
 
   // ---- writing --------------------------------------------------------------------------------------------
 
-  /** Lists a connection (with an optional label) before it has messages; keeps the first label given. */
+  /**
+   * Lists a connection (with an optional label), before or after its first message; keeps the first label
+   * given (a connection listed by its first message gets the label given later).
+   */
   addConnection(id: string, label?: string): number {
     let number = this.#connectionNumbers.get(id);
+    if (number !== undefined && label !== undefined && this.#connections[number]!.label === undefined)
+      this.#connections[number] = { id, label };
     if (number === undefined) {
       number = this.#connections.length;
       this.#connections.push(label === undefined ? { id } : { id, label });

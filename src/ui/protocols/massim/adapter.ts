@@ -4,8 +4,8 @@
  * worker; the views read the news its runner reports (`MassimReading`).
  */
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
-import { MassimReading } from '../../../state/protocols/massim/reading.svelte';
-import { isMassimLink } from '../../../state/protocols/massim/workspace-data';
+import { MassimReading } from './reading.svelte';
+import { isMassimLink } from './link';
 import { pageAdapter } from '../adapter';
 import { MassimPage } from './page.svelte';
 import Workbench from './Workbench.svelte';

@@ -5,20 +5,20 @@
  */
 import type { MassimSessionOptions } from '../../../core/protocols/massim/playground/options';
 import { loadProtocolState, storeProtocolState } from '../../../storage/workspace-storage';
-import { MassimPlayback } from '../../../state/protocols/massim/playback.svelte';
-import { MassimReading } from '../../../state/protocols/massim/reading.svelte';
+import { MassimReading } from './reading.svelte';
 import {
   encodeMassimWorkspace,
   massimLinkParameter,
-  massimWorkspaceFromLink,
   sanitizeMassimWorkspace,
-} from '../../../state/protocols/massim/workspace-data';
-import { MassimWorkspace } from '../../../state/protocols/massim/workspace.svelte';
+} from '../../../core/protocols/massim/playground/workspace-data';
+import { MassimWorkspace } from './workspace.svelte';
+import { massimWorkspaceFromLink } from './link';
 import { storeActivity } from '../../../state/store-activity.svelte';
 import type { PolicyLanguage } from '../../../core/policy/types';
 import type { EvaluatedPolicySource } from '../../../core/protocols/evaluation-contract';
 import type { MassimEvaluationSettings } from '../../../core/protocols/massim/evaluation';
 import type { ProtocolPage, RoundResult, Shell } from '../adapter';
+import type { Playback } from '../../../state/playback.svelte';
 import { massimProtocol } from '../../../core/protocols/massim/protocol';
 
 /** Nothing shown yet: an empty reading for the views. */
@@ -27,12 +27,16 @@ const EMPTY_READING = new MassimReading();
 /** The MASSim page. */
 export class MassimPage implements ProtocolPage {
   readonly workspace = new MassimWorkspace();
-  readonly playback = new MassimPlayback();
   readonly shareDescription = 'it opens both teams’ code and the match settings.';
   readonly #shell: Shell;
 
   constructor(shell: Shell) {
     this.#shell = shell;
+  }
+
+  /** Where the learner is looking (a step, an agent, a message): the shell's, as for every protocol. */
+  get playback(): Playback {
+    return this.#shell.playback;
   }
 
   /** The reading of the MASSim transcript on show (empty when another protocol's is). */
@@ -75,7 +79,7 @@ export class MassimPage implements ProtocolPage {
 
   /** Selects a message and shows the step it belongs to (the world, the timeline, the agent's view). */
   seek(index: number): void {
-    this.playback.message = index;
+    this.playback.select(index);
     const frame = this.reading.rows.frame[index];
     if (frame !== undefined && frame >= 0) this.playback.frame = frame;
   }

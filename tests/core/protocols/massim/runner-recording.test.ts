@@ -8,7 +8,7 @@ import type { MassimServerConfig } from '../../../../src/core/envs/massim/api';
 import { MassimMatchRunner } from '../../../../src/core/protocols/massim/runner';
 import { createTeamDecide } from '../../../../src/core/protocols/massim/client';
 import type { MassimAct } from '../../../../src/core/protocols/massim/policy-api';
-import { transcriptJson } from '../../../../src/core/transcript/store/json-export';
+import { transcriptJson } from '../../../../src/core/transcript/json-export';
 import type { Transcript } from '../../../../src/core/transcript/model';
 
 function config(): MassimServerConfig {

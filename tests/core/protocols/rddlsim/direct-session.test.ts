@@ -255,7 +255,7 @@ describe('a session played directly equals the session played through its messag
     expect(openSession(quiet, { wire: true })).toBeInstanceOf(EmulatedSession);
     const cases: [Partial<EmulatedSessionOptions>, RegExp][] = [
       [{ keepTranscript: true }, /transcript/],
-      [{ transcriptSink: { message: () => undefined, annotation: () => undefined } }, /transcript/],
+      [{ transcriptSink: { messageJson: () => undefined, annotationJson: () => undefined } }, /transcript/],
       [{ recordWorld: true }, /world/],
       [{ monitorExecution: true }, /monitor/],
       [{ executePolicy: 'yes' }, /execute-policy/],
@@ -331,8 +331,8 @@ describe('a session that keeps no transcript', () => {
     const policy = createLocalPolicy(() => null, { info: model.info });
     const streamed = { messages: 0, annotations: 0 };
     const sink = {
-      message: () => void streamed.messages++,
-      annotation: () => void streamed.annotations++,
+      messageJson: () => void streamed.messages++,
+      annotationJson: () => void streamed.annotations++,
     };
     const options = { model, task, policy, rounds: 25, keepTranscript: false, recordWorld: true };
     const kept = new EmulatedSession({ ...options, keepTranscript: true });

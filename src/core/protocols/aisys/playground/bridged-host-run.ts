@@ -128,8 +128,7 @@ class BridgedAisysHostRun extends UnpacedRun implements PlaygroundSession {
     return {
       connect: (sink, connection) => {
         const conn = connection.remote ?? connection.id;
-        if (!recorder.transcript.connections.some((known) => known.id === conn))
-          recorder.transcript.connections.push({ id: conn, label: `client ${conn}` });
+        recorder.addConnection(conn, `client ${conn}`);
         const waiting: { exchange: number; channel: string | undefined }[] = [];
         const peer = this.#host.connect({
           send: (response) => {

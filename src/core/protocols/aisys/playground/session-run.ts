@@ -149,10 +149,10 @@ class AisysSessionRun extends GatedRun implements PlaygroundSession {
         budgetMs: config.budgetMs,
       },
     });
-    this.#recorder.transcript.connections.push({
-      id: AISYS_PLAYGROUND_CONNECTION,
-      label: server.kind === 'bridge' ? `${server.target} (${address})` : 'emulated server',
-    });
+    this.#recorder.addConnection(
+      AISYS_PLAYGROUND_CONNECTION,
+      server.kind === 'bridge' ? `${server.target} (${address})` : 'emulated server',
+    );
     this.#supervisor = new PolicySupervisor({
       spawn: () => services.spawnPolicy(),
       budgetMs: config.budgetMs,

@@ -173,7 +173,7 @@ class BridgedApiRun extends GatedRun implements PlaygroundSession {
         const number = this.#episodes.size + 1;
         const conn = `episode ${number}`;
         this.#episodes.set(connection.id, { number, conn, requests: 0 });
-        recorder.transcript.connections.push({ id: conn, label: `${conn} (${connection.remote ?? '?'})` });
+        recorder.addConnection(conn, `${conn} (${connection.remote ?? '?'})`);
         recorder.event(conn, 'c2s', 'open', connection.remote);
         const peer = api.connect(
           {

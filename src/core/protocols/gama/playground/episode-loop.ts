@@ -129,7 +129,7 @@ export class GamaEpisodeLoop {
         new ScavengerWorld(scenario, { faithfulQuirks: options.faithfulQuirks }).snapshot(),
       );
       const conn = `episode ${episode}`;
-      recorder.transcript.connections.push({ id: conn, label: conn });
+      recorder.addConnection(conn, conn);
       recorder.event(conn, 'c2s', 'open');
       await linkInMemory(this.#abortable(simulation), api, {
         id: conn,

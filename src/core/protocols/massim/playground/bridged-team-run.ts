@@ -26,6 +26,7 @@ import type { UpdateBatcher } from '../../../session/update-batcher';
 import { decodeWireBytes } from '../../../transcript/bytes';
 import type { Direction } from '../../../transcript/model';
 import { TranscriptStore } from '../../../transcript/store';
+import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { WireData, WireSink } from '../../contract';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
 import { MassimAgentClient, type MassimAgentEvent, type MassimDecide } from '../client';
@@ -130,6 +131,8 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
   readonly #tuning: Required<BridgedMassimTuning>;
   readonly #server: MassimServerConfig;
   readonly #store: TranscriptStore;
+  /** Records the agents' frames into the store. */
+  readonly #recorder: TranscriptRecorder;
   readonly #shown: MassimShown;
   readonly #teams: TeamPlay[];
   readonly #links: AgentLink[] = [];
@@ -177,6 +180,7 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
         seed: config.seed,
       },
     });
+    this.#recorder = new TranscriptRecorder({ store: this.#store });
     this.#teams = this.#server.teams.map((account) => {
       const supervisor = new PolicySupervisor({
         spawn: () => services.spawnPolicy(),
@@ -664,20 +668,10 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
   }
 
   #record(link: AgentLink, dir: Direction, payload: { text: string } | { base64: string }): void {
-    const store = this.#store;
-    const index = store.appendMessage({
-      conn: link.conn,
-      dir,
-      t: Date.now() - store.startedAt,
-      kind: 'data',
-      ...payload,
-      framing: 'nul',
-    });
-    link.records.push(index);
+    link.records.push(this.#recorder.data(link.conn, dir, payload, 'nul').index);
   }
 
   #event(link: AgentLink, dir: Direction, kind: 'open' | 'close', reason?: string): number {
-    const store = this.#store;
-    return store.appendEvent(link.conn, dir, Date.now() - store.startedAt, kind, reason);
+    return this.#recorder.event(link.conn, dir, kind, reason).index;
   }
 }

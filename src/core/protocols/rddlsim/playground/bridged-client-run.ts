@@ -104,7 +104,7 @@ class BridgedClientRun extends GatedRun implements PlaygroundSession {
         budgetMs: config.budgetMs,
       },
     });
-    this.#recorder.transcript.connections.push({ id: BRIDGED_CONNECTION, label: `${target} (${address})` });
+    this.#recorder.addConnection(BRIDGED_CONNECTION, `${target} (${address})`);
     this.#client = new RddlsimClient({
       problemName: model.info.instance,
       clientName: 'protoplay',

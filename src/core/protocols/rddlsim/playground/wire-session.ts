@@ -60,7 +60,7 @@ export class RddlsimWireSession {
         ...options.meta,
       },
     });
-    this.recorder.transcript.connections.push({ id: CONNECTION, label: 'session 1' });
+    this.recorder.addConnection(CONNECTION, 'session 1');
     const host = new RddlsimHost({
       resolveInstance: (name) => (name === model.info.instance ? { model, task: options.task } : undefined),
       rounds: options.rounds,

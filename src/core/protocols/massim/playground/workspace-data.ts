@@ -3,10 +3,10 @@
  * in links. Anything read back (storage written by an older version, a hand-edited link) goes through
  * `sanitizeMassimWorkspace`, which keeps what is valid and fills the rest with defaults.
  */
-import { compressToBase64Url, decompressFromBase64Url } from '../../share';
-import type { PolicyLanguage, PolicyLevel } from '../../../core/policy/types';
-import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from '../../../core/protocols/massim/samples';
-import type { MassimSemantics } from '../../../core/envs/massim/api';
+import { compressToBase64Url, decompressFromBase64Url } from '../../../url-text';
+import type { PolicyLanguage, PolicyLevel } from '../../../policy/types';
+import { DEFAULT_MASSIM_SAMPLE, MASSIM_SAMPLES } from '../samples';
+import type { MassimSemantics } from '../../../envs/massim/api';
 
 /** A team policy written in the editor. */
 export interface MassimTeamCode {
@@ -189,14 +189,3 @@ export function decodeMassimWorkspace(encoded: string): MassimWorkspaceData | un
 
 /** The link fragment parameter of a MASSim workspace: `#m=...`. */
 export const massimLinkParameter = 'm';
-
-/** True when a link fragment carries a MASSim workspace (the page then opens on MASSim). */
-export function isMassimLink(fragment: string): boolean {
-  return new URLSearchParams(fragment.replace(/^#/, '')).has(massimLinkParameter);
-}
-
-/** The MASSim workspace a link fragment carries, if any (undefined when absent or damaged). */
-export function massimWorkspaceFromLink(fragment: string): MassimWorkspaceData | undefined {
-  const encoded = new URLSearchParams(fragment.replace(/^#/, '')).get(massimLinkParameter);
-  return encoded ? decodeMassimWorkspace(encoded) : undefined;
-}

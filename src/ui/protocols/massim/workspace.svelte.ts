@@ -1,5 +1,5 @@
 /** The MASSim workspace, reactive: both teams' policies and the match settings. Persisted and shareable. */
-import { codeForLanguage } from '../../policy-language';
+import { codeForLanguage } from '../../../state/policy-language';
 import type { MassimQuickSetup } from '../../../core/envs/massim/api';
 import type { PolicySource } from '../../../core/policy/types';
 import type { MassimMatchSetup } from '../../../core/protocols/massim/playground/options';
@@ -11,7 +11,7 @@ import {
   type MassimSettingsData,
   type MassimTeamCode,
   type MassimWorkspaceData,
-} from './workspace-data';
+} from '../../../core/protocols/massim/playground/workspace-data';
 
 /** Which team's code the editor shows. */
 export type MassimEditorTab = 'A' | 'B';

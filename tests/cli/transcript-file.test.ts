@@ -1,13 +1,14 @@
 /**
- * Writing MASSim transcripts from a store through the core's JSON writer: the whole store reads back as the
- * store's transcript, and a part of it (one match) as a transcript of its own, numbered from 0, timed from
- * its first message, with only the connections that speak in it and its annotations moved along.
+ * Writing transcript files through the one JSON writer: a plain transcript and a whole store read back as
+ * their transcript, and a part of a store (one match) as a transcript of its own, numbered from 0, timed
+ * from its first message, with only the connections that speak in it and its annotations moved along.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeStoreFile, writeStoreRangeFile } from '../../cli/protocols/massim/transcript-files';
+import { writeTranscriptFile, writeTranscriptJsonFile } from '../../cli/transcript-file';
+import { storeRangeSource, type StoreRange } from '../../src/core/transcript/store/range';
 import { parseTranscriptJson, serialiseTranscript } from '../../src/core/transcript/json-format';
 import { TranscriptStore } from '../../src/core/transcript/store/store';
 
@@ -37,19 +38,26 @@ function sampleStore(): TranscriptStore {
   return store;
 }
 
-describe('MASSim transcript files', () => {
+describe('transcript files', () => {
   it('writes the whole store as its transcript', () => {
     const store = sampleStore();
-    const path = writeStoreFile('whole.json', store, dir, { extra: true });
+    const path = writeTranscriptJsonFile('whole.json', store, dir);
     expect(readFileSync(path, 'utf8')).toBe(serialiseTranscript(store.toTranscript()));
-    expect(parseTranscriptJson(readFileSync(path, 'utf8')).meta).toEqual({ origin: 'test', extra: true });
+    expect(parseTranscriptJson(readFileSync(path, 'utf8'))).toEqual(store.toTranscript());
+  });
+
+  it('writes a plain transcript as serialising it does', async () => {
+    const transcript = sampleStore().toTranscript();
+    const path = await writeTranscriptFile('plain.json', transcript, dir);
+    expect(readFileSync(path, 'utf8')).toBe(serialiseTranscript(transcript));
+    expect(parseTranscriptJson(readFileSync(path, 'utf8'))).toEqual(transcript);
   });
 
   it('writes a part as a transcript of its own', () => {
     const store = sampleStore();
     // Messages 10..39, preceded by the carried logins 1, 2 and 4; annotations 2..5.
     const range = { from: 10, to: 40, carried: [1, 2, 4], annotationsFrom: 2, annotationsTo: 6 };
-    const path = writeStoreRangeFile('part.json', store, range, dir, { match: 1 });
+    const path = writeTranscriptJsonFile('part.json', storeRangeSource(store, range, { match: 1 }), dir);
     const part = parseTranscriptJson(readFileSync(path, 'utf8'));
     const originals = [1, 2, 4, ...Array.from({ length: 30 }, (_, i) => 10 + i)];
     const offset = Math.min(...originals.map((i) => store.message(i).t));
@@ -74,18 +82,8 @@ describe('MASSim transcript files', () => {
 
   it('leaves out connections that do not speak in the part', () => {
     const store = sampleStore();
-    const path = writeStoreRangeFile(
-      'x-only.json',
-      store,
-      {
-        from: 0,
-        to: 1,
-        carried: [],
-        annotationsFrom: 0,
-        annotationsTo: 0,
-      },
-      dir,
-    );
+    const range: StoreRange = { from: 0, to: 1, carried: [], annotationsFrom: 0, annotationsTo: 0 };
+    const path = writeTranscriptJsonFile('x-only.json', storeRangeSource(store, range), dir);
     const part = parseTranscriptJson(readFileSync(path, 'utf8'));
     expect(part.connections).toEqual([{ id: 'x', label: 'agent x' }]);
     expect(part.messages).toHaveLength(1);
@@ -94,7 +92,8 @@ describe('MASSim transcript files', () => {
 
   it('names the file it cannot write', () => {
     const store = sampleStore();
-    expect(() => writeStoreFile(join(dir, 'whole.json', 'inside-a-file.json'), store, dir)).toThrow(
+    writeTranscriptJsonFile('whole.json', store, dir);
+    expect(() => writeTranscriptJsonFile(join(dir, 'whole.json', 'inside-a-file.json'), store, dir)).toThrow(
       /cannot write the transcript to '.*inside-a-file\.json'/,
     );
   });

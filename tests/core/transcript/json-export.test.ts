@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseTranscriptJson, serialiseTranscript } from '../../../../src/core/transcript/json-format';
-import { transcriptJson, writeTranscriptJson } from '../../../../src/core/transcript/store/json-export';
-import { TranscriptStore } from '../../../../src/core/transcript/store/store';
+import { parseTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
+import {
+  plainTranscriptSource,
+  transcriptJson,
+  writeTranscriptJson,
+} from '../../../src/core/transcript/json-export';
+import type { Transcript } from '../../../src/core/transcript/model';
+import { TranscriptStore } from '../../../src/core/transcript/store/store';
 
 function sampleStore(messages: number): TranscriptStore {
   const store = new TranscriptStore({ protocol: 'massim', startedAt: 5, meta: { origin: 'test', seed: 2 } });
@@ -26,6 +31,48 @@ function sampleStore(messages: number): TranscriptStore {
   store.appendEvent('agentA1.conn1', 's2c', 100, 'close');
   return store;
 }
+
+describe('Protoplay JSON', () => {
+  it('is written one message or annotation per line, in the format files written before read', () => {
+    const transcript: Transcript = {
+      format: 'protoplay-transcript',
+      version: 2,
+      protocol: 'rddlsim',
+      startedAt: 7,
+      meta: { seed: 1 },
+      connections: [{ id: 'c', label: 'session 1' }],
+      messages: [
+        { index: 0, t: 0, conn: 'c', dir: 'c2s', kind: 'open' },
+        { index: 1, t: 1.5, conn: 'c', dir: 'c2s', kind: 'data', text: '<session-request/>', framing: 'nul' },
+      ],
+      annotations: [{ index: 1, type: 'note', data: 'é' }],
+    };
+    const expected = [
+      '{',
+      '  "format": "protoplay-transcript",',
+      '  "version": 2,',
+      '  "protocol": "rddlsim",',
+      '  "startedAt": 7,',
+      '  "meta": {"seed":1},',
+      '  "connections": [',
+      '    {"id":"c","label":"session 1"}',
+      '  ],',
+      '  "messages": [',
+      '    {"index":0,"t":0,"conn":"c","dir":"c2s","kind":"open"},',
+      '    {"index":1,"t":1.5,"conn":"c","dir":"c2s","kind":"data","text":"<session-request/>","framing":"nul"}',
+      '  ],',
+      '  "annotations": [',
+      '    {"index":1,"type":"note","data":"é"}',
+      '  ]',
+      '}',
+      '',
+    ].join('\n');
+    expect(serialiseTranscript(transcript)).toBe(expected);
+    expect(transcriptJson(plainTranscriptSource(transcript))).toBe(expected);
+    expect(transcriptJson(TranscriptStore.fromTranscript(transcript))).toBe(expected);
+    expect(parseTranscriptJson(expected)).toEqual(transcript);
+  });
+});
 
 describe('Protoplay JSON written from a store', () => {
   it('is the same text as serialising the converted transcript, in pieces or whole', () => {

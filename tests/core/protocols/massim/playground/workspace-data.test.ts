@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MASSIM_SAMPLES } from '../../../src/core/protocols/massim/samples';
+import { isMassimLink } from '../../../../../src/ui/protocols/massim/link';
+import { MASSIM_SAMPLES } from '../../../../../src/core/protocols/massim/samples';
 import {
   DEFAULT_MASSIM_SETTINGS,
   MASSIM_SETTING_LIMITS,
   decodeMassimWorkspace,
   defaultMassimWorkspace,
   encodeMassimWorkspace,
-  isMassimLink,
   massimLinkParameter,
   sanitizeMassimWorkspace,
-} from '../../../src/state/protocols/massim/workspace-data';
+} from '../../../../../src/core/protocols/massim/playground/workspace-data';
 
 describe('the MASSim workspace as data', () => {
   it('starts with the block fetcher against the random mover, 2 x 5 agents on 40 x 40, 200 steps', () => {

@@ -11,7 +11,7 @@ import type {
   MassimReceiverStop,
   MassimRows,
 } from '../../../core/protocols/massim/reading';
-import type { ProtocolViewState } from '../../session.svelte';
+import type { ProtocolViewState } from '../../../state/session.svelte';
 
 /** The log rows so far, as columns (never reactive: `rowCount` says when they grew). */
 export type MassimLogRows = Omit<MassimRows, 'from'>;
