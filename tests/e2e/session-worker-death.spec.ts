@@ -5,7 +5,7 @@ import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
   massimLinkParameter,
-} from '../../src/state/protocols/massim/workspace-data';
+} from '../../src/core/protocols/massim/playground/workspace-data';
 
 /**
  * The session worker dying in the middle of a session (crashed, out of memory, stopped by the browser):
