@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ImportInput } from '../../src/core/protocols/contract';
+import type { ImportInput, ImportProblem } from '../../src/core/protocols/contract';
 import {
   inspectionIsClean,
   inspectRecording,
@@ -133,12 +133,7 @@ export function reportJson(report: InspectionReport) {
         reason: part.reason,
       })),
     ),
-    errors: report.problems.map((problem) => ({
-      file: problem.file,
-      line: problem.line ?? null,
-      ...(problem.byte !== undefined ? { byte: problem.byte } : {}),
-      message: problem.message,
-    })),
+    errors: report.problems.map(problemJson),
   };
 }
 
@@ -161,7 +156,22 @@ function printReport(report: InspectionReport, out: CliOutput): void {
       );
     for (const part of session.unreadable) out.write(`  unreadable message ${part.index}: ${part.reason}\n`);
   }
-  for (const problem of report.problems) {
+  writeProblems(report.problems, out);
+}
+
+/** An unreadable part as `--json` gives it: its file, line (or null) and byte when known, and why. */
+export function problemJson(problem: ImportProblem) {
+  return {
+    file: problem.file,
+    line: problem.line ?? null,
+    ...(problem.byte !== undefined ? { byte: problem.byte } : {}),
+    message: problem.message,
+  };
+}
+
+/** Unreadable parts as text, one line each: `file:line: why` (or `file (byte N): why`). */
+export function writeProblems(problems: readonly ImportProblem[], out: CliOutput): void {
+  for (const problem of problems) {
     const where =
       problem.line !== undefined
         ? `:${problem.line}`

@@ -23,7 +23,7 @@ import type { Transcript } from '../../src/core/transcript/model';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import type { CliIo, CliOutput } from '../command-line/io';
-import { expandFolders, readWhole } from '../inspect/run-inspect';
+import { expandFolders, problemJson, readWhole, writeProblems } from '../inspect/run-inspect';
 
 /** What became of one session. */
 type SessionOutcome =
@@ -183,12 +183,7 @@ export function replayJson(document: ReplayDocument) {
     ),
     compared: reports.reduce((sum, r) => sum + r.compared, 0),
     differing: reports.reduce((sum, r) => sum + r.differing, 0),
-    errors: document.problems.map((problem) => ({
-      file: problem.file,
-      line: problem.line ?? null,
-      ...(problem.byte !== undefined ? { byte: problem.byte } : {}),
-      message: problem.message,
-    })),
+    errors: document.problems.map(problemJson),
   };
 }
 
@@ -234,15 +229,7 @@ function printOutcomes(document: ReplayDocument, transcripts: readonly Transcrip
     }
     for (const note of r.notes) out.write(`  note: ${note}\n`);
   }
-  for (const problem of document.problems) {
-    const where =
-      problem.line !== undefined
-        ? `:${problem.line}`
-        : problem.byte !== undefined
-          ? ` (byte ${problem.byte})`
-          : '';
-    out.write(`${problem.file}${where}: ${problem.message}\n`);
-  }
+  writeProblems(document.problems, out);
 }
 
 /** A bar on stderr while a session replays, on a terminal only (a pipe gets the result alone). */
