@@ -1545,6 +1545,7 @@ export class ExpressionCompiler {
         };
       }
       case 'Discrete':
+      case 'UnnormDiscrete':
         return this.compileDiscrete(expr, env, loc);
       case 'Multinomial':
       case 'Dirichlet':
@@ -1562,13 +1563,38 @@ export class ExpressionCompiler {
     if (!values || !declared || (declared.kind !== 'enum' && declared.kind !== 'object')) {
       throw new CompileError(`unknown type '${typeName}'`, expr.typeLoc ?? expr.loc);
     }
-    const { assignments, probabilities, labels, cases } = this.discreteTables(expr, env, values, typeName);
+    const { assignments, probabilities, labels, cases } = expr.body
+      ? this.discreteOverValues(expr, env, values, typeName)
+      : this.discreteTables(expr, env, values, typeName);
     const labelTable = this.module.table(labels);
+    // UnnormDiscrete's weights are divided by their sum (pyRDDLGym); Discrete's must sum to 1 (rddlsim).
+    const draw = expr.name === 'UnnormDiscrete' ? 'udisc' : 'disc';
     return {
-      js: `(${assignments.join(', ')}, ${labelTable}[disc(${probabilities}, ${cases}, ${loc})])`,
+      js: `(${assignments.join(', ')}, ${labelTable}[${draw}(${probabilities}, ${cases}, ${loc})])`,
       type: { kind: declared.kind, name: typeName },
       random: true,
     };
+  }
+
+  /**
+   * pyRDDLGym's `Discrete_{?v : t} p(?v)`: one case per value of t in the type's order, its probability
+   * the body with ?v bound to that value.
+   */
+  private discreteOverValues(
+    expr: Extract<Expr, { kind: 'distribution' }>,
+    env: Env,
+    values: readonly string[],
+    typeName: string,
+  ): { assignments: string[]; probabilities: string; labels: Int32Array; cases: number } {
+    const variable = expr.variables![0]!.name;
+    const labels = Int32Array.from(values, (value) => this.grounded.symbols.id(value));
+    const probabilities = this.module.table(new Float64Array(values.length));
+    const assignments = values.map((value, i) => {
+      const inner = new Map(env);
+      inner.set(variable, this.binding(value, typeName));
+      return `${probabilities}[${i}] = ${this.asNumber(this.compile(expr.body!, inner)).js}`;
+    });
+    return { assignments, probabilities, labels, cases: values.length };
   }
 
   /**
@@ -1593,6 +1619,8 @@ export class ExpressionCompiler {
     const assignments = cases.map((c, i) => {
       if (c.probability)
         return `${probabilities}[${i}] = ${this.asNumber(this.compile(c.probability, env)).js}`;
+      if (expr.name === 'UnnormDiscrete')
+        throw new CompileError(`UnnormDiscrete has no 'otherwise': give each case a weight`, c.loc);
       const others = cases
         .slice(0, i)
         .map((_, j) => ` - ${probabilities}[${j}]`)

@@ -762,6 +762,35 @@ export class ExpressionChecker {
     return { kind: type.kind === 'enum' ? 'enum' : 'object', name: type.name };
   }
 
+  /**
+   * pyRDDLGym's `Discrete_{?v : t} p(?v)` and `UnnormDiscrete_{?v : t} w(?v)`: one variable over an enum or
+   * object type, a numeric body; the value drawn is one of the type's.
+   */
+  private checkDiscreteOver(
+    expr: Extract<Expr, { kind: 'distribution' }>,
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    const variables = expr.variables ?? [];
+    if (variables.length !== 1) {
+      return this.mismatch(
+        `${expr.name}_{?v : type} draws over one variable, not ${variables.length}`,
+        expr.loc,
+      );
+    }
+    const inner = this.bind(variables, scope);
+    if (!inner) return undefined;
+    const body = this.check(expr.body!, inner, context);
+    if (body && body.kind !== 'int' && body.kind !== 'real') {
+      this.mismatch(
+        `the ${expr.name === 'Discrete' ? 'probability' : 'weight'} of each value must be a number, not ${describeType(body)}`,
+        expr.body!.loc,
+      );
+    }
+    const type = this.domain.types.get(variables[0]!.type)!;
+    return { kind: type.kind === 'enum' ? 'enum' : 'object', name: type.name };
+  }
+
   private bind(
     variables: { name: string; type: string; loc: SourceLocation; typeLoc: SourceLocation }[],
     scope: Scope,
@@ -1123,7 +1152,9 @@ export class ExpressionChecker {
         numericArgs();
         return REAL;
       case 'Discrete':
+      case 'UnnormDiscrete':
       case 'Multinomial': {
+        if (expr.variables) return this.checkDiscreteOver(expr, scope, context);
         if (expr.name === 'Multinomial' && args[0] && args[0].kind !== 'int') {
           this.mismatch(`the count of Multinomial must be an int`, expr.args[0]!.loc);
         }
@@ -1155,6 +1186,11 @@ export class ExpressionChecker {
             if (p && p.kind !== 'int' && p.kind !== 'real') {
               this.mismatch(`a probability must be a number, not ${describeType(p)}`, c.probability.loc);
             }
+          } else if (expr.name === 'UnnormDiscrete') {
+            this.sink.error(
+              `UnnormDiscrete has no 'otherwise': its weights are divided by their sum, so give each a weight`,
+              c.loc,
+            );
           } else if (i !== cases.length - 1) {
             this.sink.error(`only the last case can be 'otherwise'`, c.loc);
           }

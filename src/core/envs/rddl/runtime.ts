@@ -47,6 +47,8 @@ export interface CompiledRuntime {
   /** pyRDDLGym's distributions by name (`pyd.Beta(a, b, loc)`); one-parameter ones ignore `b`. */
   pyd: Readonly<Record<PyRddlGymDistributionName, (a: number, b: number, loc: number) => number>>;
   disc: (probabilities: Float64Array, count: number, loc: number) => number;
+  /** pyRDDLGym's UnnormDiscrete: weights at least 0, divided by their (positive) sum. */
+  udisc: (weights: Float64Array, count: number, loc: number) => number;
   /** Multinomial: `count` Discrete draws counted into `out`, case `i` adding to member `members[i]`. */
   mult: (
     probabilities: Float64Array,
@@ -153,6 +155,7 @@ export function createRuntime(
       discreteLoc = loc;
       return at(loc, () => random.discrete(probabilities, count, onNegative));
     },
+    udisc: (weights, count, loc) => at(loc, () => random.unnormalisedDiscrete(weights, count)),
     mult: (probabilities, cases, members, count, out, loc) => {
       discreteLoc = loc;
       at(loc, () => {

@@ -26,8 +26,12 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; do
   Weibull: { signature: 'Weibull(shape, scale)', doc: 'a positive real' },
   Gamma: { signature: 'Gamma(shape, scale)', doc: 'a positive real with mean shape × scale' },
   Discrete: {
-    signature: 'Discrete(type, @v1 : p1, ..., @vn : otherwise)',
-    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest (a negative one is drawn as rddlsim does, with a notice)',
+    signature: 'Discrete(type, @v1 : p1, ..., @vn : otherwise)  or  Discrete_{?v : type} p(?v)',
+    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest (a negative one is drawn as rddlsim does, with a notice). The `_{?v : type}` form (pyRDDLGym) gives every value’s probability by one expression over ?v',
+  },
+  UnnormDiscrete: {
+    signature: 'UnnormDiscrete(type, @v1 : w1, ...)  or  UnnormDiscrete_{?v : type} w(?v)',
+    doc: 'one value of the type, drawn with probability weight / sum of the weights; weights must be at least 0 with a positive sum (pyRDDLGym; not in rddlsim)',
   },
   Multinomial: {
     signature: 'Multinomial(type, count, @v : p, ...)',
