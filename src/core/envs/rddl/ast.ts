@@ -227,6 +227,12 @@ export interface DistributionExpr {
    */
   variables?: TypedVariable[];
   body?: Expr;
+  /**
+   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`: the cpf variable that
+   * receives the vector's members (one, checked later). In `args`, `_` is a variable standing for each
+   * value of its type.
+   */
+  sampled?: VariableRef[];
   loc: SourceLocation;
 }
 

@@ -1483,7 +1483,65 @@ export class ExpressionCompiler {
     }
   }
 
+  /** Tables of pyRDDLGym's vectorised draws, by expression and grounding of the cpf's other variables. */
+  readonly #vectorisedDraws = new Map<Expr, Map<string, string>>();
+
+  /**
+   * pyRDDLGym's `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`, the whole cpf of a fluent with the
+   * parameter ?v: the grounding whose ?v is the first value of its type draws the whole vector into a
+   * table (one per grounding of the other variables); the others read their member from it.
+   */
+  private compileVectorised(expr: Extract<Expr, { kind: 'distribution' }>, env: Env): Code {
+    const sampled = expr.sampled![0]!;
+    const binding = env.get(sampled.name);
+    if (!binding) throw new CompileError(`unknown variable ${sampled.name}`, sampled.loc);
+    const values = this.grounded.typeValues.get(binding.type) ?? [];
+    const position = values.indexOf(binding.value);
+    const type = expr.name === 'Multinomial' ? INT : REAL;
+    const outer = new Map(env);
+    outer.delete(sampled.name);
+    const batch = [...outer.values()].map((b) => b.value).join(',');
+    let tables = this.#vectorisedDraws.get(expr);
+    if (!tables) this.#vectorisedDraws.set(expr, (tables = new Map()));
+    if (position > 0) {
+      const table = tables.get(batch);
+      if (!table) throw new CompileError(`internal: ${expr.name} read before it was drawn`, expr.loc);
+      return { js: `${table}[${position}]`, type, random: false };
+    }
+    const out = this.module.table(new Float64Array(values.length));
+    tables.set(batch, out);
+    const loc = this.module.location(expr.loc);
+    // The vector parameter once per member, `_` bound to the member's value.
+    const parameters = this.module.table(new Float64Array(values.length));
+    const vectorArg = expr.args[expr.args.length - 1]!;
+    const assignments = values.map((value, i) => {
+      const inner = new Map(outer);
+      inner.set('_', this.binding(value, binding.type));
+      return `${parameters}[${i}] = ${this.asNumber(this.compile(vectorArg, inner)).js}`;
+    });
+    if (expr.name === 'Dirichlet') {
+      return {
+        js: `(${assignments.join(', ')}, vdiri(${parameters}, ${out}, ${loc}), ${out}[0])`,
+        type,
+        random: true,
+      };
+    }
+    const trials = this.compile(expr.args[0]!, outer);
+    if (trials.type.kind !== 'int') {
+      throw new CompileError(
+        `the trials of Multinomial must be an int, but this is ${describeType(trials.type)}`,
+        expr.args[0]!.loc,
+      );
+    }
+    return {
+      js: `(${assignments.join(', ')}, vmult(${parameters}, ${trials.js}, ${out}, ${loc}), ${out}[0])`,
+      type,
+      random: true,
+    };
+  }
+
   private compileDistribution(expr: Extract<Expr, { kind: 'distribution' }>, env: Env): Code {
+    if (expr.sampled) return this.compileVectorised(expr, env);
     const loc = this.module.location(expr.loc);
     const numbers = () => expr.args.map((a) => this.asNumber(this.compile(a, env)));
     switch (expr.name) {

@@ -302,6 +302,21 @@ export function drawDirichlet(random: RandomSource, alpha: number, out: Float64A
   for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
 }
 
+/**
+ * Dirichlet with a parameter per member (pyRDDLGym's `Dirichlet[?v](alpha(_))`): one Gamma(alpha_i, 1) per
+ * member in order, each divided by their sum. Every alpha must be positive.
+ */
+export function drawDirichletOf(random: RandomSource, alphas: ArrayLike<number>, out: Float64Array): void {
+  let sum = 0;
+  for (let i = 0; i < out.length; i++) {
+    const alpha = alphas[i]!;
+    if (!(alpha > 0)) throw new DistributionError(`Dirichlet alpha ${formatNumber(alpha)} must be positive`);
+    out[i] = random.gamma(alpha, 1);
+    sum += out[i]!;
+  }
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
+}
+
 /** ln(k!) by summation for small k and Stirling's series beyond. */
 function logFactorial(k: number): number {
   if (k < 2) return 0;

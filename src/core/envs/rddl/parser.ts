@@ -41,6 +41,7 @@ import type {
   Term,
   TypeDecl,
   TypedVariable,
+  VariableRef,
 } from './ast';
 import { isPyRddlGymDistribution, PYRDDLGYM_DISTRIBUTIONS } from './ast';
 import type { RddlDiagnostic, RddlSource } from './api';
@@ -1449,6 +1450,42 @@ class RddlParser extends EmbeddedActionsParser {
           ALT: () =>
             this.typedDistribution(3, 'Dirichlet', () => ({ args: [this.SUBRULE3(this.expression)] })),
         },
+        {
+          // pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`.
+          ALT: () => {
+            const keyword = this.OR2([
+              { ALT: () => this.CONSUME6(K.Dirichlet) },
+              { ALT: () => this.CONSUME6(K.Multinomial) },
+            ]);
+            this.CONSUME6(LBracket);
+            const sampled: VariableRef[] = [];
+            this.MANY_SEP({
+              SEP: Comma,
+              DEF: () => {
+                const v = this.CONSUME6(Variable);
+                this.ACTION(() => sampled.push({ kind: 'variable', name: v.image, loc: this.loc(v) }));
+              },
+            });
+            this.CONSUME6(RBracket);
+            this.CONSUME6(LParen);
+            const args: Expr[] = [];
+            this.MANY_SEP1({
+              SEP: Comma,
+              DEF: () => {
+                const arg = this.SUBRULE6(this.expression);
+                this.ACTION(() => args.push(arg));
+              },
+            });
+            const close = this.CONSUME6(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: keyword.image as 'Dirichlet' | 'Multinomial',
+              args,
+              sampled,
+              loc: this.loc(keyword, close),
+            }));
+          },
+        },
       ]);
     },
     { recoveryValueFunc: recoveredExpr },
@@ -1747,7 +1784,17 @@ class RddlParser extends EmbeddedActionsParser {
   private term = this.RULE(
     'term',
     (): Term => {
-      return this.OR([...this.leafAlternatives(), { ALT: () => this.SUBRULE(this.pvarExpression) }]);
+      return this.OR([
+        ...this.leafAlternatives(),
+        { ALT: () => this.SUBRULE(this.pvarExpression) },
+        {
+          // pyRDDLGym's `_` in `Dirichlet[?v](alpha(_))`: every value of the sampled type (checked there).
+          ALT: () => {
+            const t = this.CONSUME(Underscore);
+            return this.ACTION((): Term => ({ kind: 'variable', name: '_', loc: this.loc(t) }));
+          },
+        },
+      ]);
     },
     { recoveryValueFunc: (): Term => ({ kind: 'variable', name: '?', loc: placeholderLoc }) },
   );

@@ -6,7 +6,13 @@
 import type { SourceLocation } from '../../errors';
 import type { SimulationNotice } from './api';
 import type { PyRddlGymDistributionName } from './ast';
-import { DistributionError, drawDirichlet, drawMultinomial, type RandomSource } from './distributions';
+import {
+  DistributionError,
+  drawDirichlet,
+  drawDirichletOf,
+  drawMultinomial,
+  type RandomSource,
+} from './distributions';
 import {
   drawBeta,
   drawBinomial,
@@ -58,6 +64,10 @@ export interface CompiledRuntime {
     out: Float64Array,
     loc: number,
   ) => void;
+  /** pyRDDLGym's Multinomial[?v](trials, p(_)): `trials` (at least 0) Discrete draws over `p`, into `out`. */
+  vmult: (probabilities: Float64Array, trials: number, out: Float64Array, loc: number) => void;
+  /** pyRDDLGym's Dirichlet[?v](alpha(_)): Gamma(alpha_i, 1) draws normalised, into `out`. */
+  vdiri: (alphas: Float64Array, out: Float64Array, loc: number) => void;
   /** Symmetric Dirichlet(alpha) into `out`. */
   diri: (alpha: number, out: Float64Array, loc: number) => void;
   idiv: (a: number, b: number, loc: number) => number;
@@ -163,6 +173,20 @@ export function createRuntime(
         return 0;
       });
     },
+    vmult: (probabilities, trials, out, loc) => {
+      discreteLoc = loc;
+      if (!(trials >= 0)) fail(`Multinomial trials ${trials} must be at least 0`, loc);
+      at(loc, () => {
+        drawMultinomial(random, probabilities, out.length, identity(out.length), trials, out, onNegative);
+        return 0;
+      });
+    },
+    vdiri: (alphas, out, loc) => {
+      at(loc, () => {
+        drawDirichletOf(random, alphas, out);
+        return 0;
+      });
+    },
     diri: (alpha, out, loc) => {
       at(loc, () => {
         drawDirichlet(random, alpha, out);
@@ -182,6 +206,12 @@ export function createRuntime(
     data: tables.data,
     boolTags: tables.boolTags,
   };
+}
+
+const identities: Int32Array[] = [];
+/** 0, 1, ..., n - 1 (case i of a vectorised Multinomial is member i). */
+function identity(n: number): Int32Array {
+  return (identities[n] ??= Int32Array.from({ length: n }, (_, i) => i));
 }
 
 /** Java's `(int) Math.round(x)`: round half up, saturate to a long, keep the low 32 bits. */

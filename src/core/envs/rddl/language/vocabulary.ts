@@ -34,12 +34,12 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; do
     doc: 'one value of the type, drawn with probability weight / sum of the weights; weights must be at least 0 with a positive sum (pyRDDLGym; not in rddlsim)',
   },
   Multinomial: {
-    signature: 'Multinomial(type, count, @v : p, ...)',
-    doc: 'a vector of counts, one member per value of the type: `count` Discrete draws (RDDL2; the value of a vector-valued fluent)',
+    signature: 'Multinomial(type, count, @v : p, ...)  or  Multinomial[?v](trials, p(_))',
+    doc: 'a vector of counts, one member per value of the type: `count` Discrete draws (RDDL2; the value of a vector-valued fluent). pyRDDLGym’s `[?v]` form is a whole cpf: the fluent’s groundings over ?v receive the counts, `_` standing for each value in p',
   },
   Dirichlet: {
-    signature: 'Dirichlet(type, alpha)',
-    doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent)',
+    signature: 'Dirichlet(type, alpha)  or  Dirichlet[?v](alpha(_))',
+    doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent). pyRDDLGym’s `[?v]` form is a whole cpf: the fluent’s groundings over ?v receive the members, with one alpha per value (`_`)',
   },
   Binomial: {
     signature: 'Binomial(n, p)',
