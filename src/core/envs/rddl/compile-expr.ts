@@ -19,7 +19,7 @@ import type { FluentLayout, GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
 import { constantLeaves, leavesUnder, memberPath } from './vector-shape';
 import { rollStatements } from './roll';
-import { javaDoubleToInt, javaRound } from './runtime';
+import { javaDoubleToInt, javaRound, logGamma } from './runtime';
 import { BOOL, INT, REAL, arithmeticType, describeType, sameType, type ValueType } from './value-types';
 
 /** A problem found while compiling (an unsupported construct, a name that does not exist in the instance). */
@@ -1464,6 +1464,15 @@ export class ExpressionCompiler {
         return real((a, b) => a! % b!, `((${js[0]}) % (${js[1]}))`);
       case 'hypot':
         return real(Math.hypot, `Math.hypot(${js[0]}, ${js[1]})`);
+      case 'lngamma':
+      case 'gamma': {
+        // pyRDDLGym's: gamma is the exponential of lngamma, both for x > 0 (else a run-time error).
+        const exp = expr.name === 'gamma';
+        if (known && values[0]! > 0)
+          return constant(exp ? Math.exp(logGamma(values[0]!)) : logGamma(values[0]!), REAL);
+        const call = `lgam(${js[0]}, ${loc})`;
+        return { js: exp ? `Math.exp(${call})` : call, type: REAL, random };
+      }
       case 'cos':
       case 'sin':
       case 'tan':

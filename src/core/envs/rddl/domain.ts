@@ -90,6 +90,8 @@ export const FUNCTION_ARITY: Readonly<Record<string, number>> = {
   // pyRDDLGym's; rddlsim has neither.
   fmod: 2,
   hypot: 2,
+  gamma: 1,
+  lngamma: 1,
   abs: 1,
   sgn: 1,
   round: 1,

@@ -97,6 +97,8 @@ export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: s
     doc: 'real remainder of x / y, with the sign of x (pyRDDLGym; not in rddlsim)',
   },
   hypot: { signature: 'hypot[x, y]', doc: 'sqrt[x * x + y * y] (pyRDDLGym; not in rddlsim)' },
+  gamma: { signature: 'gamma[x]', doc: 'the gamma function Γ(x), for x > 0 (pyRDDLGym; not in rddlsim)' },
+  lngamma: { signature: 'lngamma[x]', doc: 'ln Γ(x), for x > 0 (pyRDDLGym; not in rddlsim)' },
   ln: { signature: 'ln[x]', doc: 'natural logarithm' },
   exp: { signature: 'exp[x]', doc: 'e to the power x' },
   sqrt: { signature: 'sqrt[x]', doc: 'square root' },
