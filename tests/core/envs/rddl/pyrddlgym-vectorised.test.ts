@@ -133,6 +133,37 @@ describe("pyRDDLGym's Multinomial[?v](trials, p(_))", () => {
     expect(Math.abs(mean(states, 'kept(o1,@blue)') - 3)).toBeLessThan(0.2);
   });
 
+  it("draws exactly what rddlsim's Multinomial(type, ...) draws into a vector fluent", () => {
+    const sources = (declaration: string, cpf: string) =>
+      testSources({
+        types: `${TYPES} tally : [color] <? : int>;`,
+        pvariables: `    P(color) : { non-fluent, real, default = 0.25 };
+    ${declaration}`,
+        cpfs: `    ${cpf}`,
+        instance: 'objects { obj : {o1}; }; non-fluents { P(@red) = 0.5; };',
+      });
+    const vectorised = run(
+      loadRddl(
+        sources('m(color) : { state-fluent, int, default = 0 };', "m'(?c) = Multinomial[?c](12, P(_));"),
+      ).createSimulator({ seed: 7 }),
+      200,
+    ).map((s) => ['@red', '@green', '@blue'].map((c) => s.get(`m(${c})`)));
+    const simulator = loadRddl(
+      sources(
+        't : { state-fluent, tally, default = < ? : 0 > };',
+        "t' = Multinomial(color, 12, @red : P(@red), @green : P(@green), @blue : P(@blue));",
+      ),
+    ).createSimulator({ seed: 7 });
+    const members: number[][] = [];
+    for (let step = 0; step < 200; step++) {
+      simulator.step([]);
+      const t = simulator.stateFluents()[0]!;
+      members.push(t.members!.map((m) => m.value as number));
+    }
+    expect(vectorised).toEqual(members);
+    expect(new Set(vectorised.map((v) => v[0])).size).toBeGreaterThan(3);
+  });
+
   it('stops a step with a located error for negative trials or probabilities that do not sum to 1', () => {
     const negative = loadRddl(
       domain(
