@@ -4,7 +4,12 @@
  * - a domain of 100 objects whose state fluent draws from one distribution every step, for each of
  *   pyRDDLGym's distributions, against the same domain drawing `Normal` (rddlsim's, the baseline, same
  *   run): steps/s and the ratio;
- * - `argmax_{?o : obj} v(?o)` over 10 and 1,000 objects against `max_{?o : obj} v(?o)` (the baseline).
+ * - `argmax_{?o : obj} v(?o)` over 10 and 1,000 objects against `max_{?o : obj} v(?o)` (the baseline);
+ * - `Discrete_{?c : color} P(?c)` and `UnnormDiscrete_{?c : color} W(?c)` over 10 colours against the
+ *   case-list `Discrete(color, @c1 : P(@c1), ...)` (the baseline), and the vectorised
+ *   `Dirichlet[?c](A(?o, _))` against one `Gamma(A(?o, ?c), 1)` per grounding (the same Gamma draws,
+ *   unnormalised: the baseline), and `Multinomial[?c](10, P(_))` against ten case-list Discrete draws
+ *   summed per object (the same number of uniform draws).
  */
 import { loadRddl } from '../../src/core/envs/rddl';
 import { measureRate, printTable } from '../lib';
@@ -93,4 +98,75 @@ export default async function run(): Promise<void> {
     choiceRows.push([objects, argmax, max, `${(argmax / max).toFixed(2)}x`]);
   }
   printTable('argmax against max over the same values, steps/s', choiceRows);
+
+  const colorRows: (string | number)[][] = [
+    [`${OBJECTS} objects × ${COLORS.length} colours`, 'steps/s', 'baseline steps/s', 'baseline', 'ratio'],
+  ];
+  const caseList = `Discrete(color, ${COLORS.map((c) => `${c} : P(${c})`).join(', ')})`;
+  const discrete = await stepsPerSecond(
+    'discrete',
+    colourDomain('x(obj) : { state-fluent, color, default = @c1 };', `x'(?o) = ${caseList};`),
+  );
+  for (const form of ['Discrete_{?c : color} P(?c)', 'UnnormDiscrete_{?c : color} W(?c)']) {
+    const rate = await stepsPerSecond(
+      'form',
+      colourDomain('x(obj) : { state-fluent, color, default = @c1 };', `x'(?o) = ${form};`),
+    );
+    colorRows.push([form, rate, discrete, 'Discrete(color, ...)', `${(rate / discrete).toFixed(2)}x`]);
+  }
+  const shares = 'x(obj, color) : { state-fluent, real, default = 0.0 };';
+  const gamma = await stepsPerSecond('gamma', colourDomain(shares, "x'(?o, ?c) = Gamma(A(?o, ?c), 1.0);"));
+  const dirichlet = await stepsPerSecond(
+    'dirichlet',
+    colourDomain(shares, "x'(?o, ?c) = Dirichlet[?c](A(?o, _));"),
+  );
+  colorRows.push([
+    'Dirichlet[?c](A(?o, _))',
+    dirichlet,
+    gamma,
+    'Gamma per grounding',
+    `${(dirichlet / gamma).toFixed(2)}x`,
+  ]);
+  const tenDraws = Array.from({ length: 10 }, () => `(${caseList} == @c1)`).join(' + ');
+  const summed = await stepsPerSecond(
+    'summed',
+    colourDomain('x(obj) : { state-fluent, int, default = 0 };', `x'(?o) = ${tenDraws};`),
+  );
+  const multinomial = await stepsPerSecond(
+    'multinomial',
+    colourDomain(
+      'x(obj, color) : { state-fluent, int, default = 0 };',
+      "x'(?o, ?c) = Multinomial[?c](10, P(_));",
+    ),
+  );
+  colorRows.push([
+    'Multinomial[?c](10, P(_))',
+    multinomial,
+    summed,
+    '10 Discrete per object',
+    `${(multinomial / summed).toFixed(2)}x`,
+  ]);
+  printTable("pyRDDLGym's Discrete forms and vectorised draws against their baselines, steps/s", colorRows);
+}
+
+const COLORS = Array.from({ length: 10 }, (_, i) => `@c${i + 1}`);
+
+/** 100 objects and a 10-value enum `color` with probabilities P, weights W and Dirichlet parameters A. */
+function colourDomain(declaration: string, cpf: string): string {
+  const names = Array.from({ length: OBJECTS }, (_, i) => `o${i + 1}`).join(', ');
+  return `domain colours {
+  types { obj : object; color : {${COLORS.join(', ')}}; };
+  pvariables {
+    P(color) : { non-fluent, real, default = 0.1 };
+    W(color) : { non-fluent, real, default = 3.0 };
+    A(obj, color) : { non-fluent, real, default = 2.0 };
+    ${declaration}
+  };
+  cpfs {
+    ${cpf}
+  };
+  reward = 0;
+}
+instance colours_inst { domain = colours; objects { obj : {${names}}; }; max-nondef-actions = 1; horizon = 40; discount = 1.0; }
+`;
 }

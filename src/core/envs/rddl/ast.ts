@@ -202,6 +202,7 @@ export type DistributionName =
   | 'Weibull'
   | 'Gamma'
   | 'Discrete'
+  | 'UnnormDiscrete'
   | 'Multinomial'
   | 'Dirichlet'
   | PyRddlGymDistributionName;
@@ -216,10 +217,22 @@ export interface DistributionExpr {
   name: DistributionName;
   /** Numeric parameters in order (for Multinomial: the count; for Dirichlet: alpha). */
   args: Expr[];
-  /** Type named by Discrete, Multinomial and Dirichlet. */
+  /** Type named by Discrete, UnnormDiscrete, Multinomial and Dirichlet. */
   typeName?: string;
   typeLoc?: SourceLocation;
   cases?: DiscreteCase[];
+  /**
+   * pyRDDLGym's `Discrete_{?v : t} e` and `UnnormDiscrete_{?v : t} e`: the variable (one, checked later)
+   * and `body`, the probability or weight of each value of `t` with `?v` bound to it.
+   */
+  variables?: TypedVariable[];
+  body?: Expr;
+  /**
+   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`: the cpf variable that
+   * receives the vector's members (one, checked later). In `args`, `_` is a variable standing for each
+   * value of its type.
+   */
+  sampled?: VariableRef[];
   loc: SourceLocation;
 }
 

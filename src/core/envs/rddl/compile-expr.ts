@@ -19,7 +19,7 @@ import type { FluentLayout, GroundedInstance } from './grounding';
 import { canonicalFluentName } from './names';
 import { constantLeaves, leavesUnder, memberPath } from './vector-shape';
 import { rollStatements } from './roll';
-import { javaDoubleToInt, javaRound } from './runtime';
+import { javaDoubleToInt, javaRound, logGamma } from './runtime';
 import { BOOL, INT, REAL, arithmeticType, describeType, sameType, type ValueType } from './value-types';
 
 /** A problem found while compiling (an unsupported construct, a name that does not exist in the instance). */
@@ -1464,6 +1464,15 @@ export class ExpressionCompiler {
         return real((a, b) => a! % b!, `((${js[0]}) % (${js[1]}))`);
       case 'hypot':
         return real(Math.hypot, `Math.hypot(${js[0]}, ${js[1]})`);
+      case 'lngamma':
+      case 'gamma': {
+        // pyRDDLGym's: gamma is the exponential of lngamma, both for x > 0 (else a run-time error).
+        const exp = expr.name === 'gamma';
+        if (known && values[0]! > 0)
+          return constant(exp ? Math.exp(logGamma(values[0]!)) : logGamma(values[0]!), REAL);
+        const call = `lgam(${js[0]}, ${loc})`;
+        return { js: exp ? `Math.exp(${call})` : call, type: REAL, random };
+      }
       case 'cos':
       case 'sin':
       case 'tan':
@@ -1483,7 +1492,65 @@ export class ExpressionCompiler {
     }
   }
 
+  /** Tables of pyRDDLGym's vectorised draws, by expression and grounding of the cpf's other variables. */
+  readonly #vectorisedDraws = new Map<Expr, Map<string, string>>();
+
+  /**
+   * pyRDDLGym's `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`, the whole cpf of a fluent with the
+   * parameter ?v: the grounding whose ?v is the first value of its type draws the whole vector into a
+   * table (one per grounding of the other variables); the others read their member from it.
+   */
+  private compileVectorised(expr: Extract<Expr, { kind: 'distribution' }>, env: Env): Code {
+    const sampled = expr.sampled![0]!;
+    const binding = env.get(sampled.name);
+    if (!binding) throw new CompileError(`unknown variable ${sampled.name}`, sampled.loc);
+    const values = this.grounded.typeValues.get(binding.type) ?? [];
+    const position = values.indexOf(binding.value);
+    const type = expr.name === 'Multinomial' ? INT : REAL;
+    const outer = new Map(env);
+    outer.delete(sampled.name);
+    const batch = [...outer.values()].map((b) => b.value).join(',');
+    let tables = this.#vectorisedDraws.get(expr);
+    if (!tables) this.#vectorisedDraws.set(expr, (tables = new Map()));
+    if (position > 0) {
+      const table = tables.get(batch);
+      if (!table) throw new CompileError(`internal: ${expr.name} read before it was drawn`, expr.loc);
+      return { js: `${table}[${position}]`, type, random: false };
+    }
+    const out = this.module.table(new Float64Array(values.length));
+    tables.set(batch, out);
+    const loc = this.module.location(expr.loc);
+    // The vector parameter once per member, `_` bound to the member's value.
+    const parameters = this.module.table(new Float64Array(values.length));
+    const vectorArg = expr.args[expr.args.length - 1]!;
+    const assignments = values.map((value, i) => {
+      const inner = new Map(outer);
+      inner.set('_', this.binding(value, binding.type));
+      return `${parameters}[${i}] = ${this.asNumber(this.compile(vectorArg, inner)).js}`;
+    });
+    if (expr.name === 'Dirichlet') {
+      return {
+        js: `(${assignments.join(', ')}, vdiri(${parameters}, ${out}, ${loc}), ${out}[0])`,
+        type,
+        random: true,
+      };
+    }
+    const trials = this.compile(expr.args[0]!, outer);
+    if (trials.type.kind !== 'int') {
+      throw new CompileError(
+        `the trials of Multinomial must be an int, but this is ${describeType(trials.type)}`,
+        expr.args[0]!.loc,
+      );
+    }
+    return {
+      js: `(${assignments.join(', ')}, vmult(${parameters}, ${trials.js}, ${out}, ${loc}), ${out}[0])`,
+      type,
+      random: true,
+    };
+  }
+
   private compileDistribution(expr: Extract<Expr, { kind: 'distribution' }>, env: Env): Code {
+    if (expr.sampled) return this.compileVectorised(expr, env);
     const loc = this.module.location(expr.loc);
     const numbers = () => expr.args.map((a) => this.asNumber(this.compile(a, env)));
     switch (expr.name) {
@@ -1545,6 +1612,7 @@ export class ExpressionCompiler {
         };
       }
       case 'Discrete':
+      case 'UnnormDiscrete':
         return this.compileDiscrete(expr, env, loc);
       case 'Multinomial':
       case 'Dirichlet':
@@ -1562,13 +1630,38 @@ export class ExpressionCompiler {
     if (!values || !declared || (declared.kind !== 'enum' && declared.kind !== 'object')) {
       throw new CompileError(`unknown type '${typeName}'`, expr.typeLoc ?? expr.loc);
     }
-    const { assignments, probabilities, labels, cases } = this.discreteTables(expr, env, values, typeName);
+    const { assignments, probabilities, labels, cases } = expr.body
+      ? this.discreteOverValues(expr, env, values, typeName)
+      : this.discreteTables(expr, env, values, typeName);
     const labelTable = this.module.table(labels);
+    // UnnormDiscrete's weights are divided by their sum (pyRDDLGym); Discrete's must sum to 1 (rddlsim).
+    const draw = expr.name === 'UnnormDiscrete' ? 'udisc' : 'disc';
     return {
-      js: `(${assignments.join(', ')}, ${labelTable}[disc(${probabilities}, ${cases}, ${loc})])`,
+      js: `(${assignments.join(', ')}, ${labelTable}[${draw}(${probabilities}, ${cases}, ${loc})])`,
       type: { kind: declared.kind, name: typeName },
       random: true,
     };
+  }
+
+  /**
+   * pyRDDLGym's `Discrete_{?v : t} p(?v)`: one case per value of t in the type's order, its probability
+   * the body with ?v bound to that value.
+   */
+  private discreteOverValues(
+    expr: Extract<Expr, { kind: 'distribution' }>,
+    env: Env,
+    values: readonly string[],
+    typeName: string,
+  ): { assignments: string[]; probabilities: string; labels: Int32Array; cases: number } {
+    const variable = expr.variables![0]!.name;
+    const labels = Int32Array.from(values, (value) => this.grounded.symbols.id(value));
+    const probabilities = this.module.table(new Float64Array(values.length));
+    const assignments = values.map((value, i) => {
+      const inner = new Map(env);
+      inner.set(variable, this.binding(value, typeName));
+      return `${probabilities}[${i}] = ${this.asNumber(this.compile(expr.body!, inner)).js}`;
+    });
+    return { assignments, probabilities, labels, cases: values.length };
   }
 
   /**
@@ -1593,6 +1686,8 @@ export class ExpressionCompiler {
     const assignments = cases.map((c, i) => {
       if (c.probability)
         return `${probabilities}[${i}] = ${this.asNumber(this.compile(c.probability, env)).js}`;
+      if (expr.name === 'UnnormDiscrete')
+        throw new CompileError(`UnnormDiscrete has no 'otherwise': give each case a weight`, c.loc);
       const others = cases
         .slice(0, i)
         .map((_, j) => ` - ${probabilities}[${j}]`)

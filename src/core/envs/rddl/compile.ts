@@ -120,12 +120,25 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     const cpf = cpfOf(info);
     const variables = cpf.head.args.map((arg) => (arg.kind === 'variable' ? arg.name : ''));
     const members = layout.vector?.labels.length ?? 1;
+    // pyRDDLGym's Dirichlet[?v](...) / Multinomial[?v](...): per grounding of the other parameters, the
+    // first grounding draws the vector the others read.
+    const sampledAt =
+      cpf.expr.kind === 'distribution' && cpf.expr.sampled
+        ? variables.indexOf(cpf.expr.sampled[0]?.name ?? '')
+        : -1;
+    const firstOfBatch = new Map<string, number>();
     for (let i = 0; i < layout.count; i++) {
       const args = groundingArgs(layout, i);
       const bindings = new Map(
         variables.map((name, p) => [name, { value: args[p]!, type: info.params[p]! }]),
       );
       const reads = new Set<number>();
+      if (sampledAt >= 0) {
+        const batch = args.filter((_, p) => p !== sampledAt).join(',');
+        const first = firstOfBatch.get(batch);
+        if (first === undefined) firstOfBatch.set(batch, i);
+        else reads.add(layout.offset + first);
+      }
       // A vector's members are adjacent slots; member 0's statement makes the draws the others read.
       const memberIndex = i % members;
       if (memberIndex > 0) reads.add(layout.offset + i - memberIndex);
@@ -298,7 +311,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
   );
   const source = [
     '"use strict";',
-    'const { U, bern, unif, norm, expo, pois, weib, gam, pyd, disc, mult, diri, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
+    'const { U, bern, unif, norm, expo, pois, weib, gam, pyd, disc, udisc, mult, diri, vmult, vdiri, lgam, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
     'const D = rt.data;',
     'const BT = rt.boolTags;',
     ...module.helpers,

@@ -238,6 +238,35 @@ export class RandomSource {
     }
     return last;
   }
+
+  /**
+   * pyRDDLGym's UnnormDiscrete: draws one index with probability proportional to its weight. Weights must
+   * be at least 0 and sum to a positive, finite number (pyRDDLGym rejects the others too). One uniform
+   * draw scaled by the sum, minus each weight in turn, as `discrete` draws.
+   */
+  unnormalisedDiscrete(weights: ArrayLike<number>, count: number): number {
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const w = weights[i]!;
+      if (!(w >= 0))
+        throw new DistributionError(`UnnormDiscrete weight ${formatNumber(w)} must be at least 0`);
+      total += w;
+    }
+    if (!(total > 0 && total < Infinity)) {
+      throw new DistributionError(
+        `UnnormDiscrete weights sum to ${formatNumber(total)}: they must sum to a positive, finite number`,
+      );
+    }
+    let u = this.generator.nextDouble() * total;
+    let last = 0;
+    for (let i = 0; i < count; i++) {
+      const w = weights[i]!;
+      if (w > 0) last = i;
+      u -= w;
+      if (u < 0) return i;
+    }
+    return last;
+  }
 }
 
 /**
@@ -267,6 +296,21 @@ export function drawDirichlet(random: RandomSource, alpha: number, out: Float64A
   if (!(alpha > 0)) throw new DistributionError(`Dirichlet alpha ${formatNumber(alpha)} must be positive`);
   let sum = 0;
   for (let i = 0; i < out.length; i++) {
+    out[i] = random.gamma(alpha, 1);
+    sum += out[i]!;
+  }
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
+}
+
+/**
+ * Dirichlet with a parameter per member (pyRDDLGym's `Dirichlet[?v](alpha(_))`): one Gamma(alpha_i, 1) per
+ * member in order, each divided by their sum. Every alpha must be positive.
+ */
+export function drawDirichletOf(random: RandomSource, alphas: ArrayLike<number>, out: Float64Array): void {
+  let sum = 0;
+  for (let i = 0; i < out.length; i++) {
+    const alpha = alphas[i]!;
+    if (!(alpha > 0)) throw new DistributionError(`Dirichlet alpha ${formatNumber(alpha)} must be positive`);
     out[i] = random.gamma(alpha, 1);
     sum += out[i]!;
   }

@@ -90,6 +90,8 @@ export const FUNCTION_ARITY: Readonly<Record<string, number>> = {
   // pyRDDLGym's; rddlsim has neither.
   fmod: 2,
   hypot: 2,
+  gamma: 1,
+  lngamma: 1,
   abs: 1,
   sgn: 1,
   round: 1,
@@ -467,6 +469,9 @@ type Scope = Map<string, string>;
 
 /** Type-checks expressions against a domain and reports what a learner must fix. */
 export class ExpressionChecker {
+  /** The whole expression of the cpf being checked (pyRDDLGym's vectorised draws must be exactly it). */
+  private cpfRoot: Expr | undefined;
+
   constructor(
     private readonly domain: Domain,
     private readonly sink: DiagnosticSink,
@@ -552,7 +557,9 @@ export class ExpressionChecker {
             : info.kind === 'derived-fluent'
               ? 'derived-cpf'
               : 'observ-cpf';
+      this.cpfRoot = cpf.expr;
       const type = this.check(cpf.expr, scope, context);
+      this.cpfRoot = undefined;
       if (type) this.checkAssignable(type, info, cpf.expr.loc);
     }
     for (const info of domain.pvariableList) {
@@ -606,8 +613,16 @@ export class ExpressionChecker {
     switch (expr.kind) {
       case 'variable': {
         const typeName = scope.get(expr.name);
+        if (!typeName && expr.name === '_') {
+          sink.error(
+            `_ stands for every value of the sampled type, only in the parameters of Dirichlet[?v](...) and Multinomial[?v](...)`,
+            expr.loc,
+          );
+          return undefined;
+        }
         if (!typeName) {
-          sink.error(`unknown variable ${expr.name}${didYouMean(expr.name, scope.keys())}`, expr.loc);
+          const names = [...scope.keys()].filter((name) => name !== '_');
+          sink.error(`unknown variable ${expr.name}${didYouMean(expr.name, names)}`, expr.loc);
           return undefined;
         }
         return this.typeOfName(typeName);
@@ -762,6 +777,99 @@ export class ExpressionChecker {
     return { kind: type.kind === 'enum' ? 'enum' : 'object', name: type.name };
   }
 
+  /**
+   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`: the whole cpf of a
+   * fluent with a parameter ?v, whose groundings over ?v receive one joint draw per grounding of the
+   * others. In the vector parameters `_` stands for each value of ?v's type; ?v itself is not readable.
+   */
+  private checkVectorised(
+    expr: Extract<Expr, { kind: 'distribution' }>,
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    const name = expr.name;
+    const sampled = expr.sampled ?? [];
+    if (expr !== this.cpfRoot) {
+      return this.mismatch(
+        `${name}[?v](...) samples a vector into the cpf's fluent: it must be the whole cpf, not part of an expression`,
+        expr.loc,
+      );
+    }
+    if (sampled.length !== 1) {
+      return this.mismatch(`${name}[...] names one variable of the cpf, not ${sampled.length}`, expr.loc);
+    }
+    const variable = sampled[0]!;
+    const typeName = scope.get(variable.name);
+    if (!typeName) {
+      return this.mismatch(
+        `${variable.name} is not a parameter of this cpf: ${name}[?v] names the parameter that receives the vector`,
+        variable.loc,
+      );
+    }
+    const arity = name === 'Dirichlet' ? 1 : 2;
+    if (expr.args.length !== arity) {
+      return this.mismatch(
+        name === 'Dirichlet'
+          ? `Dirichlet[?v] takes one parameter, alpha(_), not ${expr.args.length}`
+          : `Multinomial[?v] takes two parameters, trials and p(_), not ${expr.args.length}`,
+        expr.loc,
+      );
+    }
+    // The parameters are read per grounding of the other variables: ?v is not bound there, `_` is.
+    const outer = new Map(scope);
+    outer.delete(variable.name);
+    const members = new Map(outer);
+    members.set('_', typeName);
+    const vectorArg = expr.args[arity - 1]!;
+    const vector = this.check(vectorArg, members, context);
+    if (vector && vector.kind !== 'int' && vector.kind !== 'real') {
+      this.mismatch(
+        `the ${name === 'Dirichlet' ? 'alpha' : 'probability'} of each member must be a number, not ${describeType(vector)}`,
+        vectorArg.loc,
+      );
+    }
+    if (name === 'Multinomial') {
+      const trials = this.check(expr.args[0]!, outer, context);
+      if (trials && trials.kind !== 'int') {
+        this.mismatch(
+          `the trials of Multinomial must be an int, not ${describeType(trials)}`,
+          expr.args[0]!.loc,
+        );
+      }
+      return INT;
+    }
+    return REAL;
+  }
+
+  /**
+   * pyRDDLGym's `Discrete_{?v : t} p(?v)` and `UnnormDiscrete_{?v : t} w(?v)`: one variable over an enum or
+   * object type, a numeric body; the value drawn is one of the type's.
+   */
+  private checkDiscreteOver(
+    expr: Extract<Expr, { kind: 'distribution' }>,
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    const variables = expr.variables ?? [];
+    if (variables.length !== 1) {
+      return this.mismatch(
+        `${expr.name}_{?v : type} draws over one variable, not ${variables.length}`,
+        expr.loc,
+      );
+    }
+    const inner = this.bind(variables, scope);
+    if (!inner) return undefined;
+    const body = this.check(expr.body!, inner, context);
+    if (body && body.kind !== 'int' && body.kind !== 'real') {
+      this.mismatch(
+        `the ${expr.name === 'Discrete' ? 'probability' : 'weight'} of each value must be a number, not ${describeType(body)}`,
+        expr.body!.loc,
+      );
+    }
+    const type = this.domain.types.get(variables[0]!.type)!;
+    return { kind: type.kind === 'enum' ? 'enum' : 'object', name: type.name };
+  }
+
   private bind(
     variables: { name: string; type: string; loc: SourceLocation; typeLoc: SourceLocation }[],
     scope: Scope,
@@ -845,7 +953,7 @@ export class ExpressionChecker {
       case 'variable': {
         const actual = scope.get(arg.name);
         if (!actual) {
-          this.sink.error(`unknown variable ${arg.name}${didYouMean(arg.name, scope.keys())}`, arg.loc);
+          this.check(arg, scope, context);
         } else if (expectedType && !this.related(actual, expected)) {
           this.sink.error(`${where} is a ${expected}, but ${arg.name} is a ${actual}`, arg.loc);
         }
@@ -1053,6 +1161,7 @@ export class ExpressionChecker {
     scope: Scope,
     context: ExprContext,
   ): ValueType | undefined {
+    if (expr.sampled) return this.checkVectorised(expr, scope, context);
     const args = expr.args.map((a) => this.check(a, scope, context));
     const numericArgs = () => {
       args.forEach((t, i) => {
@@ -1123,7 +1232,9 @@ export class ExpressionChecker {
         numericArgs();
         return REAL;
       case 'Discrete':
+      case 'UnnormDiscrete':
       case 'Multinomial': {
+        if (expr.variables) return this.checkDiscreteOver(expr, scope, context);
         if (expr.name === 'Multinomial' && args[0] && args[0].kind !== 'int') {
           this.mismatch(`the count of Multinomial must be an int`, expr.args[0]!.loc);
         }
@@ -1155,6 +1266,11 @@ export class ExpressionChecker {
             if (p && p.kind !== 'int' && p.kind !== 'real') {
               this.mismatch(`a probability must be a number, not ${describeType(p)}`, c.probability.loc);
             }
+          } else if (expr.name === 'UnnormDiscrete') {
+            this.sink.error(
+              `UnnormDiscrete has no 'otherwise': its weights are divided by their sum, so give each a weight`,
+              c.loc,
+            );
           } else if (i !== cases.length - 1) {
             this.sink.error(`only the last case can be 'otherwise'`, c.loc);
           }

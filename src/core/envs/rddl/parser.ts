@@ -17,7 +17,6 @@ import {
 } from 'chevrotain';
 import type { SourceLocation } from '../../errors';
 import type {
-  AggregationExpr,
   Assignment,
   BinaryOp,
   Block,
@@ -42,6 +41,7 @@ import type {
   Term,
   TypeDecl,
   TypedVariable,
+  VariableRef,
 } from './ast';
 import { isPyRddlGymDistribution, PYRDDLGYM_DISTRIBUTIONS } from './ast';
 import type { RddlDiagnostic, RddlSource } from './api';
@@ -136,7 +136,10 @@ const PVAR_KINDS: PvarKindKeyword[] = [
   'observ-fluent',
 ];
 
-const SIMPLE_DISTRIBUTIONS: { name: Exclude<DistributionName, PyRddlGymDistributionName>; arity: 1 | 2 }[] = [
+const SIMPLE_DISTRIBUTIONS: {
+  name: Exclude<DistributionName, PyRddlGymDistributionName | 'UnnormDiscrete'>;
+  arity: 1 | 2;
+}[] = [
   { name: 'Bernoulli', arity: 1 },
   { name: 'KronDelta', arity: 1 },
   { name: 'DiracDelta', arity: 1 },
@@ -171,6 +174,28 @@ const recoveredPvar = (): PvarRef => ({
 const recoveredExpr = (): Expr => recoveredPvar();
 const recoveredToken = (): IToken =>
   ({ image: '?', tokenType: Identifier, startOffset: 0, startLine: 1, startColumn: 1 }) as IToken;
+
+/**
+ * pyRDDLGym's `Discrete_{?v : t} p(?v)` and `UnnormDiscrete_{?v : t} w(?v)`: a distribution over the values
+ * of the (first) variable's type. The checker reports a count of variables other than one.
+ */
+function overValues(
+  name: 'Discrete' | 'UnnormDiscrete',
+  keyword: SourceLocation,
+  variables: TypedVariable[],
+  body: Expr,
+): Expr {
+  return {
+    kind: 'distribution',
+    name,
+    args: [],
+    typeName: variables[0]?.type ?? '',
+    typeLoc: variables[0]?.typeLoc ?? keyword,
+    variables,
+    body,
+    loc: { ...keyword, endLine: body.loc.endLine, endColumn: body.loc.endColumn },
+  };
+}
 
 function finite(x: number | undefined): number | undefined {
   return x !== undefined && Number.isFinite(x) ? x : undefined;
@@ -1398,6 +1423,15 @@ class RddlParser extends EmbeddedActionsParser {
           },
         },
         {
+          // pyRDDLGym's `Discrete_{?v : t} p(?v)`: each value's probability written once, over ?v.
+          ALT: () => {
+            const keyword = this.CONSUME5(K.Discrete);
+            const variables = this.SUBRULE(this.typedVariables);
+            const body = this.SUBRULE4(this.expression);
+            return this.ACTION((): Expr => overValues('Discrete', this.loc(keyword), variables, body));
+          },
+        },
+        {
           ALT: () =>
             this.typedDistribution(1, 'Discrete', () => ({
               args: [],
@@ -1415,6 +1449,42 @@ class RddlParser extends EmbeddedActionsParser {
         {
           ALT: () =>
             this.typedDistribution(3, 'Dirichlet', () => ({ args: [this.SUBRULE3(this.expression)] })),
+        },
+        {
+          // pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`.
+          ALT: () => {
+            const keyword = this.OR2([
+              { ALT: () => this.CONSUME6(K.Dirichlet) },
+              { ALT: () => this.CONSUME6(K.Multinomial) },
+            ]);
+            this.CONSUME6(LBracket);
+            const sampled: VariableRef[] = [];
+            this.MANY_SEP({
+              SEP: Comma,
+              DEF: () => {
+                const v = this.CONSUME6(Variable);
+                this.ACTION(() => sampled.push({ kind: 'variable', name: v.image, loc: this.loc(v) }));
+              },
+            });
+            this.CONSUME6(RBracket);
+            this.CONSUME6(LParen);
+            const args: Expr[] = [];
+            this.MANY_SEP1({
+              SEP: Comma,
+              DEF: () => {
+                const arg = this.SUBRULE6(this.expression);
+                this.ACTION(() => args.push(arg));
+              },
+            });
+            const close = this.CONSUME6(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: keyword.image as 'Dirichlet' | 'Multinomial',
+              args,
+              sampled,
+              loc: this.loc(keyword, close),
+            }));
+          },
         },
       ]);
     },
@@ -1545,13 +1615,40 @@ class RddlParser extends EmbeddedActionsParser {
           ALT: () => {
             const variables = this.SUBRULE(this.typedVariables);
             const body = this.SUBRULE1(this.expression);
-            return this.ACTION((): AggregationExpr => ({
-              kind: 'aggregation',
-              op: name.image,
-              opLoc: this.loc(name),
-              variables,
-              body,
-              loc: this.span(this.loc(name), body.loc),
+            return this.ACTION((): Expr => {
+              // pyRDDLGym's `UnnormDiscrete_{?v : t} w(?v)` has the shape of an aggregation.
+              if (name.image === 'UnnormDiscrete')
+                return overValues('UnnormDiscrete', this.loc(name), variables, body);
+              return {
+                kind: 'aggregation',
+                op: name.image,
+                opLoc: this.loc(name),
+                variables,
+                body,
+                loc: this.span(this.loc(name), body.loc),
+              };
+            });
+          },
+        },
+        {
+          // pyRDDLGym's `UnnormDiscrete(t, @a : w, ...)`: Discrete's form, weights normalised by their sum.
+          GATE: () =>
+            name.image === 'UnnormDiscrete' && !this.declaredFluents.has(canonicalFluentName(name.image)),
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME2(LParen);
+            const type = this.CONSUME1(Identifier);
+            this.CONSUME1(Comma);
+            const cases = this.SUBRULE(this.discreteCases);
+            const close = this.CONSUME2(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: 'UnnormDiscrete',
+              args: [],
+              typeName: type.image,
+              typeLoc: this.loc(type),
+              cases,
+              loc: this.loc(name, close),
             }));
           },
         },
@@ -1687,7 +1784,17 @@ class RddlParser extends EmbeddedActionsParser {
   private term = this.RULE(
     'term',
     (): Term => {
-      return this.OR([...this.leafAlternatives(), { ALT: () => this.SUBRULE(this.pvarExpression) }]);
+      return this.OR([
+        ...this.leafAlternatives(),
+        { ALT: () => this.SUBRULE(this.pvarExpression) },
+        {
+          // pyRDDLGym's `_` in `Dirichlet[?v](alpha(_))`: every value of the sampled type (checked there).
+          ALT: () => {
+            const t = this.CONSUME(Underscore);
+            return this.ACTION((): Term => ({ kind: 'variable', name: '_', loc: this.loc(t) }));
+          },
+        },
+      ]);
     },
     { recoveryValueFunc: (): Term => ({ kind: 'variable', name: '?', loc: placeholderLoc }) },
   );

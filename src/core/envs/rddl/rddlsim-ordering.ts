@@ -128,6 +128,7 @@ function children(expr: Expr): Expr[] {
     case 'distribution':
       return [
         ...expr.args,
+        ...(expr.body ? [expr.body] : []),
         ...(expr.cases ?? []).flatMap((c) =>
           c.probability ? [c.label as Expr, c.probability] : [c.label as Expr],
         ),

@@ -6,7 +6,13 @@
 import type { SourceLocation } from '../../errors';
 import type { SimulationNotice } from './api';
 import type { PyRddlGymDistributionName } from './ast';
-import { DistributionError, drawDirichlet, drawMultinomial, type RandomSource } from './distributions';
+import {
+  DistributionError,
+  drawDirichlet,
+  drawDirichletOf,
+  drawMultinomial,
+  type RandomSource,
+} from './distributions';
 import {
   drawBeta,
   drawBinomial,
@@ -47,6 +53,8 @@ export interface CompiledRuntime {
   /** pyRDDLGym's distributions by name (`pyd.Beta(a, b, loc)`); one-parameter ones ignore `b`. */
   pyd: Readonly<Record<PyRddlGymDistributionName, (a: number, b: number, loc: number) => number>>;
   disc: (probabilities: Float64Array, count: number, loc: number) => number;
+  /** pyRDDLGym's UnnormDiscrete: weights at least 0, divided by their (positive) sum. */
+  udisc: (weights: Float64Array, count: number, loc: number) => number;
   /** Multinomial: `count` Discrete draws counted into `out`, case `i` adding to member `members[i]`. */
   mult: (
     probabilities: Float64Array,
@@ -56,8 +64,14 @@ export interface CompiledRuntime {
     out: Float64Array,
     loc: number,
   ) => void;
+  /** pyRDDLGym's Multinomial[?v](trials, p(_)): `trials` (at least 0) Discrete draws over `p`, into `out`. */
+  vmult: (probabilities: Float64Array, trials: number, out: Float64Array, loc: number) => void;
+  /** pyRDDLGym's Dirichlet[?v](alpha(_)): Gamma(alpha_i, 1) draws normalised, into `out`. */
+  vdiri: (alphas: Float64Array, out: Float64Array, loc: number) => void;
   /** Symmetric Dirichlet(alpha) into `out`. */
   diri: (alpha: number, out: Float64Array, loc: number) => void;
+  /** pyRDDLGym's lngamma[x], defined there for x > 0 only (gamma[x] is its exponential). */
+  lgam: (x: number, loc: number) => number;
   idiv: (a: number, b: number, loc: number) => number;
   imod: (a: number, b: number, loc: number) => number;
   /** Java `(int) Math.round(x)`: round half up to a long, then keep the low 32 bits. */
@@ -153,10 +167,25 @@ export function createRuntime(
       discreteLoc = loc;
       return at(loc, () => random.discrete(probabilities, count, onNegative));
     },
+    udisc: (weights, count, loc) => at(loc, () => random.unnormalisedDiscrete(weights, count)),
     mult: (probabilities, cases, members, count, out, loc) => {
       discreteLoc = loc;
       at(loc, () => {
         drawMultinomial(random, probabilities, cases, members, count, out, onNegative);
+        return 0;
+      });
+    },
+    vmult: (probabilities, trials, out, loc) => {
+      discreteLoc = loc;
+      if (!(trials >= 0)) fail(`Multinomial trials ${trials} must be at least 0`, loc);
+      at(loc, () => {
+        drawMultinomial(random, probabilities, out.length, identity(out.length), trials, out, onNegative);
+        return 0;
+      });
+    },
+    vdiri: (alphas, out, loc) => {
+      at(loc, () => {
+        drawDirichletOf(random, alphas, out);
         return 0;
       });
     },
@@ -166,6 +195,8 @@ export function createRuntime(
         return 0;
       });
     },
+    lgam: (x, loc) =>
+      x > 0 ? logGamma(x) : fail(`lngamma and gamma take x > 0 (as pyRDDLGym), not ${x}`, loc),
     idiv: (a, b, loc) => (b === 0 ? fail('integer division by zero (div[a, 0])', loc) : (a / b) | 0),
     imod: (a, b, loc) => (b === 0 ? fail('integer remainder by zero (mod[a, 0])', loc) : (a % b) | 0),
     jround: javaRound,
@@ -179,6 +210,31 @@ export function createRuntime(
     data: tables.data,
     boolTags: tables.boolTags,
   };
+}
+
+/** Lanczos coefficients for g = 7, n = 9 (the usual double-precision set). */
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
+/**
+ * ln Γ(x) for x > 0 by the Lanczos approximation (relative error about 1e-15); below 0.5 through
+ * ln Γ(x) = ln Γ(x + 1) - ln x, so tiny x keep their precision.
+ */
+export function logGamma(x: number): number {
+  if (x < 0.5) return logGamma(x + 1) - Math.log(x);
+  const z = x - 1;
+  let sum = LANCZOS[0]!;
+  for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+const identities: Int32Array[] = [];
+/** 0, 1, ..., n - 1 (case i of a vectorised Multinomial is member i). */
+function identity(n: number): Int32Array {
+  return (identities[n] ??= Int32Array.from({ length: n }, (_, i) => i));
 }
 
 /** Java's `(int) Math.round(x)`: round half up, saturate to a long, keep the low 32 bits. */

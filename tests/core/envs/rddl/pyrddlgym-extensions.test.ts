@@ -84,3 +84,64 @@ describe("pyRDDLGym's functions", () => {
     expect(value('r')).toBe(-1);
   });
 });
+
+/** ln n! by summation, independent of the simulator's approximation. */
+const logFactorial = (n: number) => {
+  let sum = 0;
+  for (let k = 2; k <= n; k++) sum += Math.log(k);
+  return sum;
+};
+
+describe("pyRDDLGym's gamma and lngamma", () => {
+  const sources = testSources({
+    pvariables: `    x : { state-fluent, real, default = 0.5 };
+    g : { state-fluent, real, default = 0.0 };
+    lg : { state-fluent, real, default = 0.0 };
+    k : { state-fluent, int, default = 0 };`,
+    cpfs: `    x' = x + 0.5;
+    g' = gamma[x];
+    lg' = lngamma[x * 200];
+    k' = round[gamma[5]] + round[lngamma[1]];`,
+  });
+
+  it('compute Γ(x) and ln Γ(x) for x > 0, folded when constant', () => {
+    const simulator = loadRddl(sources).createSimulator({ seed: 1 });
+    const value = (name: string) => simulator.stateFluents().find((f) => f.name === name)!.value as number;
+    simulator.step([]); // x = 0.5
+    expect(value('g')).toBeCloseTo(Math.sqrt(Math.PI), 13);
+    expect(value('lg')).toBeCloseTo(logFactorial(99), 9); // lngamma[100]
+    expect(value('k')).toBe(24);
+    simulator.step([]); // x = 1
+    expect(value('g')).toBeCloseTo(1, 13);
+    simulator.step([]); // x = 1.5
+    expect(value('g')).toBeCloseTo(Math.sqrt(Math.PI) / 2, 13);
+    expect(value('lg')).toBeCloseTo(logFactorial(299), 9); // lngamma[300]
+  });
+
+  it('stop a step with a located error at x <= 0, as pyRDDLGym does', () => {
+    const simulator = loadRddl(
+      testSources({
+        pvariables: `    x : { state-fluent, real, default = 1.0 };
+    g : { state-fluent, real, default = 0.0 };`,
+        cpfs: `    x' = x - 1;
+    g' = gamma[x];`,
+      }),
+    ).createSimulator({ seed: 1 });
+    expect(simulator.step([])).toMatchObject({ kind: 'ok' });
+    expect(simulator.step([])).toMatchObject({
+      kind: 'error',
+      message: 'lngamma and gamma take x > 0 (as pyRDDLGym), not 0',
+      location: { source: 'domain.rddl', line: 9, column: 10 },
+    });
+    expect(
+      expectLoadError(() =>
+        loadRddl(
+          testSources({
+            pvariables: '    g : { state-fluent, real, default = 0.0 };',
+            cpfs: "    g' = gamma[1, 2];",
+          }),
+        ),
+      ).format(),
+    ).toBe('domain.rddl:7:10: gamma[...] takes 1 argument, not 2');
+  });
+});

@@ -85,7 +85,8 @@ export function hoverAt(
     );
   }
   // pyRDDLGym's distributions are names, not reserved words: one only where no fluent has the name.
-  const distribution = next === '(' && !pvariable ? RDDL_DISTRIBUTIONS[token.image] : undefined;
+  const distribution =
+    (next === '(' || next === '_') && !pvariable ? RDDL_DISTRIBUTIONS[token.image] : undefined;
   if (distribution) return reply(code(distribution.signature), distribution.doc);
   const type = symbols.types.get(token.image);
   if (type) {

@@ -26,16 +26,20 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; do
   Weibull: { signature: 'Weibull(shape, scale)', doc: 'a positive real' },
   Gamma: { signature: 'Gamma(shape, scale)', doc: 'a positive real with mean shape × scale' },
   Discrete: {
-    signature: 'Discrete(type, @v1 : p1, ..., @vn : otherwise)',
-    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest (a negative one is drawn as rddlsim does, with a notice)',
+    signature: 'Discrete(type, @v1 : p1, ..., @vn : otherwise)  or  Discrete_{?v : type} p(?v)',
+    doc: 'one value of the type; probabilities must sum to 1, `otherwise` takes the rest (a negative one is drawn as rddlsim does, with a notice). The `_{?v : type}` form (pyRDDLGym) gives every value’s probability by one expression over ?v',
+  },
+  UnnormDiscrete: {
+    signature: 'UnnormDiscrete(type, @v1 : w1, ...)  or  UnnormDiscrete_{?v : type} w(?v)',
+    doc: 'one value of the type, drawn with probability weight / sum of the weights; weights must be at least 0 with a positive sum (pyRDDLGym; not in rddlsim)',
   },
   Multinomial: {
-    signature: 'Multinomial(type, count, @v : p, ...)',
-    doc: 'a vector of counts, one member per value of the type: `count` Discrete draws (RDDL2; the value of a vector-valued fluent)',
+    signature: 'Multinomial(type, count, @v : p, ...)  or  Multinomial[?v](trials, p(_))',
+    doc: 'a vector of counts, one member per value of the type: `count` Discrete draws (RDDL2; the value of a vector-valued fluent). pyRDDLGym’s `[?v]` form is a whole cpf: the fluent’s groundings over ?v receive the counts, `_` standing for each value in p',
   },
   Dirichlet: {
-    signature: 'Dirichlet(type, alpha)',
-    doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent)',
+    signature: 'Dirichlet(type, alpha)  or  Dirichlet[?v](alpha(_))',
+    doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent). pyRDDLGym’s `[?v]` form is a whole cpf: the fluent’s groundings over ?v receive the members, with one alpha per value (`_`)',
   },
   Binomial: {
     signature: 'Binomial(n, p)',
@@ -93,6 +97,8 @@ export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: s
     doc: 'real remainder of x / y, with the sign of x (pyRDDLGym; not in rddlsim)',
   },
   hypot: { signature: 'hypot[x, y]', doc: 'sqrt[x * x + y * y] (pyRDDLGym; not in rddlsim)' },
+  gamma: { signature: 'gamma[x]', doc: 'the gamma function Γ(x), for x > 0 (pyRDDLGym; not in rddlsim)' },
+  lngamma: { signature: 'lngamma[x]', doc: 'ln Γ(x), for x > 0 (pyRDDLGym; not in rddlsim)' },
   ln: { signature: 'ln[x]', doc: 'natural logarithm' },
   exp: { signature: 'exp[x]', doc: 'e to the power x' },
   sqrt: { signature: 'sqrt[x]', doc: 'square root' },

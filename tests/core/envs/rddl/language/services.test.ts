@@ -150,6 +150,37 @@ describe('hover', () => {
     );
   });
 
+  it("explains pyRDDLGym's Discrete_{?v : t} and UnnormDiscrete forms", () => {
+    const text = `domain u {
+  types { color : {@red, @blue}; };
+  pvariables {
+    W(color) : { non-fluent, real, default = 1.0 };
+    c : { state-fluent, color, default = @red };
+    d : { state-fluent, color, default = @red };
+  };
+  cpfs {
+    c' = UnnormDiscrete_{?v : color} W(?v);
+    d' = Discrete_{?v : color} (0.5);
+  };
+  reward = 0;
+}
+`;
+    const own = [{ name: 'u.rddl', text }];
+    const position = (line: number, needle: string) => ({
+      line,
+      column: text.split('\n')[line - 1]!.indexOf(needle) + 1,
+    });
+    const unnorm = hoverAt(own, 'u.rddl', position(9, 'UnnormDiscrete'))!.contents;
+    expect(unnorm[0]).toBe(
+      '```rddl\nUnnormDiscrete(type, @v1 : w1, ...)  or  UnnormDiscrete_{?v : type} w(?v)\n```',
+    );
+    expect(unnorm[1]).toMatch(/probability weight \/ sum of the weights/);
+    expect(hoverAt(own, 'u.rddl', position(10, 'Discrete'))!.contents[0]).toContain(
+      'Discrete_{?v : type} p(?v)',
+    );
+    expect(hoverAt(own, 'u.rddl', position(9, '?v'))!.contents[0]).toBe('```rddl\n?v : color\n```');
+  });
+
   it('returns nothing on punctuation', () => {
     expect(hoverAt(sources, DOMAIN, at('reward =', '='))).toBeUndefined();
   });
