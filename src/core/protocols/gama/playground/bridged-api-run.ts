@@ -94,7 +94,6 @@ class BridgedApiRun extends GatedRun implements PlaygroundSession {
   }
 
   async start(): Promise<void> {
-    this.#batcher.note({ status: this.#config.startPaused ? 'paused' : 'running' });
     const loaded = await this.#supervisor.load(this.#config.policy);
     for (const line of loaded.logs) this.#recorder.annotate('policy-log', { ...line, round: 0, turn: 0 });
     if (!loaded.ok) {
@@ -121,6 +120,9 @@ class BridgedApiRun extends GatedRun implements PlaygroundSession {
         this.#keeper.status('finished');
       },
     });
+    // Running is said once the port is served (in the same turn), never while the policy still loads: an
+    // agent started as soon as the page says so must not find nobody answering.
+    this.#batcher.note({ status: this.#config.startPaused ? 'paused' : 'running' });
     const failure = this.#listener.serve(queue, { decode: wireText });
     if (failure) {
       this.#recorder.annotate('error', { source: 'session', message: failure });

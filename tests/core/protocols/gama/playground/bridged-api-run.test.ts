@@ -66,6 +66,39 @@ describe('the GAMA inbound run (the page as the API side)', () => {
     expect(bridge.served.has('gama')).toBe(false);
   });
 
+  it('says it runs only once the listen port is served, not while the policy still loads', async () => {
+    const bridge = fakeBridge();
+    let release: () => void = () => undefined;
+    const loading = new Promise<void>((done) => (release = done));
+    const slowPolicy = () => {
+      const endpoint = inProcess();
+      return {
+        ...endpoint,
+        load: async (source: Parameters<typeof endpoint.load>[0]) => {
+          await loading;
+          return endpoint.load(source);
+        },
+      };
+    };
+    const { services, updates } = recordingServices(slowPolicy);
+    // What the page is told, each time, beside whether an agent dialling now would be answered.
+    const seen: { status: string | undefined; served: boolean }[] = [];
+    const update = services.listener.update.bind(services.listener);
+    services.listener.update = (json, deferred) => {
+      update(json, deferred);
+      seen.push({ status: updates.at(-1)?.status, served: bridge.served.has('gama') });
+    };
+    const started = startBridgedApiRun(config(GREEDY), 'gama', services, bridge.access);
+    // Several frames go by while the policy loads: nothing may say running yet.
+    for (let frame = 0; frame < 5; frame++) await new Promise((done) => setTimeout(done, 0));
+    expect(seen.filter((s) => s.status === 'running')).toEqual([]);
+    release();
+    const run = await started;
+    await expect.poll(() => seen.some((s) => s.status === 'running')).toBe(true);
+    expect(seen.filter((s) => s.status === 'running').every((s) => s.served)).toBe(true);
+    run.stop();
+  });
+
   it('fails with the policy fault located, closing the episode, when act throws', async () => {
     const bridge = fakeBridge();
     const { services, updates } = recordingServices(inProcess);
