@@ -32,6 +32,18 @@ export default defineConfig({
       ],
     },
   },
+  // Files dragged from the desktop (folder-drop.spec.ts, Chromium's DevTools drag of real paths) run on
+  // their own, after every other test and with one browser: nothing else competes for the machine while a
+  // drag goes on. Run that file alone with `--no-deps` (else the tests it waits for run first).
+  projects: [
+    { name: 'chromium', testIgnore: /folder-drop\.spec\.ts$/ },
+    {
+      name: 'drag',
+      testMatch: /folder-drop\.spec\.ts$/,
+      dependencies: ['chromium'],
+      workers: 1,
+    },
+  ],
   webServer: {
     command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}/`,
