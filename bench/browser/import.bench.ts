@@ -11,7 +11,8 @@
  * CPU, the longest, and the main thread's CPU time in all. The baseline, in the same run, is a
  * 1,000-message recording of the same protocol. Long tasks are wall clock and grow on a loaded machine
  * (a task waiting for a core lasts longer); the CPU figures say what the page's own work cost, whatever
- * the load.
+ * the load. For the longest task by CPU, the bench prints what it did (script, style and layout, paint,
+ * garbage collection: the trace's events directly inside it).
  *
  * `IMPORT_MESSAGES` (default 100000) and `IMPORT_MB` (default 50) size the big files, `IMPORT_REPEATS`
  * (default 1) repeats each import in a fresh page (the median is printed), `IMPORT_PROTOCOLS` picks
@@ -52,6 +53,8 @@ interface ImportFigures {
   longTaskMs: number;
   /** Main-thread tasks over 50 ms of CPU time (from the trace). */
   cpuLongTasks: number;
+  /** What the longest task by CPU time did (see `MainThreadTasks.longestParts`), as text. */
+  longestParts: string;
   longestCpuMs: number;
   mainThreadCpuMs: number;
 }
@@ -131,6 +134,10 @@ async function importOnce(
   return {
     ...wall,
     cpuLongTasks: cpu.cpuOver50,
+    longestParts: cpu.longestParts
+      .slice(0, 5)
+      .map((part) => `${part.name} ${part.cpuMs.toFixed(1)}`)
+      .join(', '),
     longestCpuMs: cpu.longestCpuMs,
     mainThreadCpuMs: cpu.cpuMs,
   };
@@ -156,7 +163,9 @@ async function measure(
     runs.push(await importOnce(browser, page, path, recording));
     await page.close();
   }
-  const of = (key: keyof ImportFigures) => median(runs.map((run) => run[key]));
+  const of = (key: Exclude<keyof ImportFigures, 'longestParts'>) => median(runs.map((run) => run[key]));
+  // The parts of the longest task of all the runs.
+  const worst = runs.reduce((a, b) => (b.longestCpuMs > a.longestCpuMs ? b : a));
   return {
     firstChartMs: of('firstChartMs'),
     totalMs: of('totalMs'),
@@ -166,6 +175,7 @@ async function measure(
     cpuLongTasks: of('cpuLongTasks'),
     longestCpuMs: of('longestCpuMs'),
     mainThreadCpuMs: of('mainThreadCpuMs'),
+    longestParts: `${Math.round(worst.longestCpuMs)} ms of CPU: ${worst.longestParts}`,
   };
 }
 
@@ -184,6 +194,7 @@ export default async function () {
   try {
     const rows: (string | number)[][] = [];
     const ratios: string[] = [];
+    const longest: string[] = [];
     for (const recording of [rddlsim, massim].filter((r) => PROTOCOLS.includes(r.protocol.toLowerCase()))) {
       const name = recording.protocol.toLowerCase();
       const files = [
@@ -219,6 +230,7 @@ export default async function () {
           Math.round(figures.longestCpuMs),
           Math.round(figures.mainThreadCpuMs),
         ]);
+        longest.push(`${recording.protocol} ${file.label}: the longest task took ${figures.longestParts}`);
         if (!baseline) {
           baseline = figures;
           baselineMessages = messages;
@@ -250,6 +262,10 @@ export default async function () {
       ...rows,
     ]);
     for (const line of ratios) console.log(line);
+    console.log(
+      '\nWhat the longest main-thread task did (CPU ms of the work directly inside it, from the trace):',
+    );
+    for (const line of longest) console.log(line);
   } finally {
     await browser.close();
     stopPreview(server);

@@ -15,6 +15,11 @@ export interface MainThreadTasks {
   longestCpuMs: number;
   /** CPU time of all the tasks. */
   cpuMs: number;
+  /**
+   * What the longest task (by CPU time) did: the CPU time of each kind of work directly inside it
+   * (`FunctionCall`, `FireAnimationFrame`, `Layout`, `Paint`, `MajorGC`...), most first.
+   */
+  longestParts: { name: string; cpuMs: number }[];
 }
 
 interface TraceEvent {
@@ -22,6 +27,7 @@ interface TraceEvent {
   ph: string;
   pid: number;
   tid: number;
+  ts: number;
   dur?: number;
   tdur?: number;
   args?: { name?: string };
@@ -59,10 +65,38 @@ export async function traceMainThread(
   }
   const tasks = [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
   const cpu = tasks.map((task) => (task.tdur ?? task.dur ?? 0) / 1000);
+  const longest = tasks[cpu.indexOf(Math.max(...cpu))];
   return {
     tasks: tasks.length,
     cpuOver50: cpu.filter((ms) => ms > 50).length,
     longestCpuMs: Math.max(0, ...cpu),
     cpuMs: cpu.reduce((sum, ms) => sum + ms, 0),
+    longestParts: longest ? partsOf(longest, events) : [],
   };
+}
+
+/** The CPU time of the events directly inside `task` (on its thread), summed by name, most first. */
+function partsOf(task: TraceEvent, events: TraceEvent[]): { name: string; cpuMs: number }[] {
+  const end = task.ts + (task.dur ?? 0);
+  const inside = events
+    .filter(
+      (e) =>
+        e !== task &&
+        e.ph === 'X' &&
+        e.pid === task.pid &&
+        e.tid === task.tid &&
+        e.ts >= task.ts &&
+        e.ts + (e.dur ?? 0) <= end,
+    )
+    // Outer events first where two start together.
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const sums = new Map<string, number>();
+  // The events still open around the one looked at: an event with none is directly inside the task.
+  const open: TraceEvent[] = [];
+  for (const e of inside) {
+    while (open.length && open[open.length - 1]!.ts + (open[open.length - 1]!.dur ?? 0) <= e.ts) open.pop();
+    if (open.length === 0) sums.set(e.name, (sums.get(e.name) ?? 0) + (e.tdur ?? e.dur ?? 0) / 1000);
+    open.push(e);
+  }
+  return [...sums].map(([name, cpuMs]) => ({ name, cpuMs })).sort((a, b) => b.cpuMs - a.cpuMs);
 }
