@@ -91,7 +91,7 @@ describe('TranscriptFileStream', () => {
         recorder.text(agent, 's2c', '{"type":"request-action"}');
       }
       recorder.annotate('note', 'two teams');
-      recorder.transcript.meta.result = { A: 3, B: 1 };
+      recorder.transcript.meta.winner = 'A';
     }
     stream.finish(recorders[1]!.transcript);
     const text = await readFile(path, 'utf8');
