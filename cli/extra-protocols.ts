@@ -25,12 +25,12 @@ function looksLikeProtocol(value: unknown): value is Protocol {
   );
 }
 
-/** The module files loaded so far (absolute paths), for policy threads to load them too. */
-const loadedModules: string[] = [];
+/** The module file (absolute path) of each protocol loaded so far, for a policy thread to load it too. */
+const loadedModules = new Map<Protocol, string>();
 
-/** The module files of the extra protocols loaded in this thread, as absolute paths. */
-export function extraProtocolModules(): readonly string[] {
-  return loadedModules;
+/** The module file (an absolute path) a protocol was loaded from, when it is an extra protocol. */
+export function extraProtocolModuleOf(protocol: Protocol): string | undefined {
+  return loadedModules.get(protocol);
 }
 
 /** Loads and registers the modules the list names; a module that cannot be used stops the command. */
@@ -47,14 +47,14 @@ export async function loadExtraProtocols(list: string | undefined, cwd: string):
 
 /**
  * Loads and registers protocol modules (`path` as the user named it, for messages): what
- * `loadExtraProtocols` does with the variable's list, and what a policy thread does with the modules its
- * parent loaded (its registry starts with the built-in protocols only).
+ * `loadExtraProtocols` does with the variable's list, and what a policy thread does with the module of the
+ * extra protocol it runs.
  */
 export async function loadProtocolModules(
   modules: readonly { path: string; absolute: string }[],
   origin: string,
 ): Promise<Protocol[]> {
-  const loaded: Protocol[] = [];
+  const loaded: { protocol: Protocol; absolute: string }[] = [];
   for (const { path, absolute } of modules) {
     let module: { default?: unknown };
     try {
@@ -64,9 +64,9 @@ export async function loadProtocolModules(
     }
     if (!looksLikeProtocol(module.default))
       throw new CliError(ExitCode.usage, `${origin}: '${path}' has no Protocol as its default export`);
-    loaded.push(module.default);
+    loaded.push({ protocol: module.default, absolute });
   }
-  addProtocols(loaded);
-  loadedModules.push(...modules.map(({ absolute }) => absolute));
-  return loaded;
+  addProtocols(loaded.map(({ protocol }) => protocol));
+  for (const { protocol, absolute } of loaded) loadedModules.set(protocol, absolute);
+  return loaded.map(({ protocol }) => protocol);
 }

@@ -1,12 +1,15 @@
 /**
- * A transcript written to its file while the session runs (`--transcript FILE` of `run`): each message is
- * on disk moments after it happened and nothing stays in memory, so a session of any length can be kept.
- * The file is Protoplay JSON, one message or annotation per line as `serialiseTranscript` writes it.
- * Messages come first in the file and annotations after them, but a session records them interleaved:
- * annotations wait in a side file next to the transcript and are copied in when the session ends.
+ * A transcript written to disk while the session runs (`--transcript FILE` of `run`): each message is on
+ * disk moments after it happened and nothing stays in memory, so a session of any length can be kept.
+ * The file is Protoplay JSON laid out by the one writer (`writeTranscriptJsonParts`), byte for byte the file
+ * an export of the same session writes. Its header (start time, metadata, connections) comes first but is
+ * known only when the session ends, and a session records messages and annotations interleaved: both lists
+ * grow in side files next to the transcript, already laid out, and are copied in after the header when the
+ * session ends.
  */
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { jsonListItem, writeTranscriptJsonParts } from '../src/core/transcript/json-export';
 import type { Transcript } from '../src/core/transcript/model';
 import type { TranscriptSink } from '../src/core/transcript/recorder';
 import { CliError, ExitCode } from './command-line/exit-codes';
@@ -60,68 +63,74 @@ class BufferedFile {
 export class TranscriptFileStream implements TranscriptSink {
   /** The absolute path of the transcript. */
   readonly path: string;
-  readonly #file: BufferedFile;
+  readonly #protocol: string;
+  readonly #messages: BufferedFile;
   readonly #annotations: BufferedFile;
-  #messages = 0;
+  #messageCount = 0;
   #annotationCount = 0;
   #finished = false;
 
-  /** Creates (or empties) the file and its folder; a path that cannot be written is a clear error. */
+  /**
+   * Creates (or empties) the file and its folder, and the side files of its lists; a path that cannot be
+   * written is a clear error.
+   */
   constructor(path: string, protocol: string, cwd: string) {
     this.path = resolve(cwd, path);
+    this.#protocol = protocol;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
-      this.#file = new BufferedFile(this.path);
-      this.#annotations = new BufferedFile(
-        join(dirname(this.path), `.${basename(this.path)}.annotations-${process.pid}.tmp`),
-      );
+      // The transcript's own path is claimed (and checked) at once; it is filled when the session ends.
+      closeSync(openSync(this.path, 'w'));
+      const side = (list: string) =>
+        new BufferedFile(join(dirname(this.path), `.${basename(this.path)}.${list}-${process.pid}.tmp`));
+      this.#messages = side('messages');
+      this.#annotations = side('annotations');
     } catch (error) {
       throw new CliError(
         ExitCode.failure,
         `cannot write the transcript to '${path}': ${(error as Error).message}`,
       );
     }
-    // The format first, where format detection looks for it; the rest of the header comes at the end.
-    this.#file.write(
-      `{\n  "format": "protoplay-transcript",\n  "version": 2,\n  "protocol": ${JSON.stringify(protocol)},\n  "messages": [`,
-    );
   }
 
   /** A message already written as JSON (a transcript store's `messageJson`). */
   messageJson(json: string): void {
-    this.#file.write(`${this.#messages++ === 0 ? '\n' : ',\n'}    ${json}`);
+    this.#messages.write(jsonListItem(json, this.#messageCount++));
   }
 
   /** An annotation already written as JSON. */
   annotationJson(json: string): void {
-    this.#annotations.write(`${this.#annotationCount++ === 0 ? '' : ',\n'}    ${json}`);
+    this.#annotations.write(jsonListItem(json, this.#annotationCount++));
   }
 
   /**
-   * Completes the file: the annotations, then what is known only at the end (start time, metadata,
-   * connections) from `transcript`, whose messages and annotations are not read. Returns the path.
+   * Completes the file: the header, from `transcript` (whose messages and annotations are not read), then
+   * the messages and the annotations from their side files, which are then removed. Returns the path.
    */
   finish(transcript: Pick<Transcript, 'startedAt' | 'meta' | 'connections'>): string {
     if (this.#finished) return this.path;
     this.#finished = true;
+    this.#messages.close();
     this.#annotations.close();
-    const file = this.#file;
-    file.write(this.#messages === 0 ? ']' : '\n  ]');
-    file.write(',\n  "annotations": [');
-    if (this.#annotationCount > 0) {
-      file.write('\n');
-      file.append(this.#annotations.path);
-      file.write('\n  ');
-    }
-    unlinkSync(this.#annotations.path);
-    const connections =
-      transcript.connections.length === 0
-        ? '[]'
-        : `[\n${transcript.connections.map((c) => `    ${JSON.stringify(c)}`).join(',\n')}\n  ]`;
-    file.write(
-      `],\n  "startedAt": ${transcript.startedAt},\n  "meta": ${JSON.stringify(transcript.meta)},\n  "connections": ${connections}\n}\n`,
+    const file = new BufferedFile(this.path);
+    const copied = (side: BufferedFile, count: number) => ({
+      count,
+      writeItems: () => file.append(side.path),
+    });
+    writeTranscriptJsonParts(
+      {
+        protocol: this.#protocol,
+        startedAt: transcript.startedAt,
+        meta: transcript.meta,
+        connections: transcript.connections,
+      },
+      copied(this.#messages, this.#messageCount),
+      copied(this.#annotations, this.#annotationCount),
+      (piece) => file.write(piece),
     );
     file.close();
+    unlinkSync(this.#messages.path);
+    unlinkSync(this.#annotations.path);
     return this.path;
   }
 }

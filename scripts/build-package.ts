@@ -11,28 +11,14 @@
  *
  * Dependencies stay imports (`npm install` brings them); only this repository's own code is bundled.
  */
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { rawText } from './raw-text-plugin';
 
 const root = resolve(import.meta.dirname, '..');
 const out = join(root, 'lib');
-
-/** Vite's `?raw` imports (a file's text), which the bundle inlines the same way. */
-const rawText: Plugin = {
-  name: 'raw-text',
-  setup(builder) {
-    builder.onResolve({ filter: /\?raw$/ }, (args) => ({
-      path: resolve(args.resolveDir, args.path.slice(0, -'?raw'.length)),
-      namespace: 'raw-text',
-    }));
-    builder.onLoad({ filter: /.*/, namespace: 'raw-text' }, (args) => ({
-      contents: readFileSync(args.path, 'utf8'),
-      loader: 'text',
-    }));
-  },
-};
 
 const shared: BuildOptions = {
   bundle: true,

@@ -1,15 +1,17 @@
 /**
  * Start-up of the command line's policy thread, the one every protocol's policies run in: the time from
  * starting the thread to the first answer of a loaded policy (thread start, the runtime's compiler, the
- * protocol looked up in the registry and its runtime loaded, the policy compiled, one call), per
- * registered protocol. It is paid once per command and again after every overrun. Measured both ways the
- * command line runs: compiled (what the package runs, `lib/cli/policy-thread-entry.js`, built first by
- * scripts/build-package.ts) and from the TypeScript sources through tsx (what a clone runs).
+ * protocol's definition and its runtime loaded, the policy compiled, one call), per registered protocol,
+ * and the CPU time the process spent meanwhile (the machine may be shared: CPU time is less disturbed by
+ * other work than the elapsed time). It is paid once per command and again after every overrun. Measured
+ * both ways the command line runs: compiled (what the package runs, `lib/cli/policy-thread-entry.js`, built
+ * first by scripts/build-package.ts) and from the TypeScript sources through tsx (what a clone runs).
  *
  * Baselines in the same run: a thread holding the ordinary policy runtime alone, imported directly (no
- * registry to look a protocol up in; compiled the same way for the compiled rows), and the protocol's
- * runtime in this process (no thread). The machine is shared: medians of several starts, each series
- * after a warm-up start, and ratios to the baseline of the same run.
+ * protocol definition at all; compiled the same way for the compiled rows); the thread as it was before
+ * it loaded one protocol's definition alone (the registry, with every protocol's definition, imported and
+ * the protocol looked up there); and the protocol's runtime in this process (no thread). Medians of several
+ * starts, each series after a warm-up start, and ratios to the baseline of the same run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +28,7 @@ import type { PolicyEndpoint } from '../../src/core/policy/supervisor';
 import type { PolicySource } from '../../src/core/policy/types';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import type { PolicyRuntimeApi } from '../../src/core/protocols/session-contract';
+import { rawText } from '../../scripts/raw-text-plugin';
 import { median, printTable } from '../lib';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -49,8 +52,14 @@ function threadOf(script: URL, workerData?: PolicyThreadData): PolicyEndpoint {
   };
 }
 
-/** Milliseconds from start to the first answer of a loaded policy. */
-async function firstAnswer(start: () => PolicyEndpoint): Promise<number> {
+/** One start: milliseconds to the first answer of a loaded policy, and the process's CPU milliseconds. */
+interface Start {
+  ms: number;
+  cpuMs: number;
+}
+
+async function firstAnswer(start: () => PolicyEndpoint): Promise<Start> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const endpoint = start();
   const loaded = await endpoint.load(SOURCE);
@@ -58,26 +67,39 @@ async function firstAnswer(start: () => PolicyEndpoint): Promise<number> {
   const answer = await endpoint.call('probe', [1], {});
   if (!answer.ok || answer.value !== 2) throw new Error('the policy did not answer');
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   endpoint.terminate();
-  return ms;
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
-async function medianOf(start: () => PolicyEndpoint): Promise<number> {
+async function medianOf(start: () => PolicyEndpoint): Promise<Start> {
   await firstAnswer(start); // warm-up: tsx's cache of compiled files, the file system's cache
-  const times: number[] = [];
-  for (let i = 0; i < STARTS; i++) times.push(await firstAnswer(start));
-  return median(times);
+  const starts: Start[] = [];
+  for (let i = 0; i < STARTS; i++) starts.push(await firstAnswer(start));
+  return { ms: median(starts.map((s) => s.ms)), cpuMs: median(starts.map((s) => s.cpuMs)) };
 }
 
-/** Builds the package's command line, and the baseline thread compiled the same way into `folder`. */
-async function compile(folder: string): Promise<{ policyThread: URL; plainThread: URL }> {
+const HEADER = ['thread', 'ms to first answer', 'x baseline', 'CPU ms', 'x baseline CPU'];
+
+/** A table row: the start's figures and their ratios to the baseline's. */
+function row(label: string, start: Start, baseline: Start): (string | number)[] {
+  return [label, start.ms, start.ms / baseline.ms, start.cpuMs, start.cpuMs / baseline.cpuMs];
+}
+
+/** Builds the package's command line, and the baseline threads compiled the same way into `folder`. */
+async function compile(
+  folder: string,
+): Promise<{ policyThread: URL; plainThread: URL; registryThread: URL }> {
   const built = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-package.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (built.status !== 0) throw new Error('building the compiled command line failed');
   await build({
-    entryPoints: { 'plain-thread': join(import.meta.dirname, 'policy-thread/plain-thread.ts') },
+    entryPoints: {
+      'plain-thread': join(import.meta.dirname, 'policy-thread/plain-thread.ts'),
+      'registry-thread': join(import.meta.dirname, 'policy-thread/registry-thread.ts'),
+    },
     outdir: folder,
     bundle: true,
     format: 'esm',
@@ -87,11 +109,13 @@ async function compile(folder: string): Promise<{ policyThread: URL; plainThread
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
+    plugins: [rawText],
     logLevel: 'warning',
   });
   return {
     policyThread: pathToFileURL(join(ROOT, 'lib/cli/policy-thread-entry.js')),
     plainThread: pathToFileURL(join(folder, 'plain-thread.js')),
+    registryThread: pathToFileURL(join(folder, 'registry-thread.js')),
   };
 }
 
@@ -102,13 +126,15 @@ export default async function policyThreadBench(): Promise<void> {
     const compiled = await compile(folder);
     const compiledPlain = await medianOf(() => threadOf(compiled.plainThread));
     const compiledRows: (string | number)[][] = [
-      ['thread', 'ms to first answer', 'x baseline'],
-      ['ordinary runtime alone, imported directly (baseline)', compiledPlain, 1],
+      HEADER,
+      row('ordinary runtime alone, imported directly (baseline)', compiledPlain, compiledPlain),
     ];
     for (const protocol of playable) {
-      const data: PolicyThreadData = { protocol: protocol.id, extraProtocols: [] };
-      const ms = await medianOf(() => threadOf(compiled.policyThread, data));
-      compiledRows.push([`policy thread for ${protocol.id}`, ms, ms / compiledPlain]);
+      const data: PolicyThreadData = { protocol: protocol.id };
+      const every = await medianOf(() => threadOf(compiled.registryThread, data));
+      compiledRows.push(row(`${protocol.id}, every definition (registry)`, every, compiledPlain));
+      const one = await medianOf(() => threadOf(compiled.policyThread, data));
+      compiledRows.push(row(`${protocol.id}, its definition alone (policy thread)`, one, compiledPlain));
     }
     printTable(`Compiled policy thread, start to a first answer (median of ${STARTS})`, compiledRows);
   } finally {
@@ -119,13 +145,16 @@ export default async function policyThreadBench(): Promise<void> {
     threadOf(new URL('./policy-thread/plain-thread-entry.js', import.meta.url)),
   );
   const rows: (string | number)[][] = [
-    ['thread', 'ms to first answer', 'x baseline'],
-    ['ordinary runtime alone, imported directly (baseline)', plain, 1],
+    HEADER,
+    row('ordinary runtime alone, imported directly (baseline)', plain, plain),
   ];
   const inProcess: (string | number)[][] = [['protocol', 'ms in this process']];
+  const registryEntry = new URL('./policy-thread/registry-thread-entry.js', import.meta.url);
   for (const protocol of playable) {
-    const ms = await medianOf(() => spawnPolicyThread(protocol));
-    rows.push([`policy thread for ${protocol.id}`, ms, ms / plain]);
+    const every = await medianOf(() => threadOf(registryEntry, { protocol: protocol.id }));
+    rows.push(row(`${protocol.id}, every definition (registry)`, every, plain));
+    const one = await medianOf(() => spawnPolicyThread(protocol));
+    rows.push(row(`${protocol.id}, its definition alone (policy thread)`, one, plain));
     const local = await medianOf(() => {
       const runtime = protocol.playground!.loadPolicyRuntime();
       return {
@@ -134,7 +163,7 @@ export default async function policyThreadBench(): Promise<void> {
         terminate: () => undefined,
       };
     });
-    inProcess.push([protocol.id, local]);
+    inProcess.push([protocol.id, local.ms]);
   }
   printTable(
     `Policy thread from the sources through tsx, start to a first answer (median of ${STARTS})`,

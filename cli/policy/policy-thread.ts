@@ -1,26 +1,31 @@
 /**
- * The body of every policy thread: the policy runtime of the protocol the thread was started for (its
- * definition's `playground.loadPolicyRuntime`, exactly what the browser's policy worker runs; the ordinary
- * `act(observation, context)` runtime for a protocol that gives none) behind Comlink. What differs between
- * protocols (one call per turn, a whole team per step, a response's action requests, a chunk of a
- * simulation) is that runtime's; loading, deadlines and killing are the supervisor's in the parent, the
- * same for all.
+ * The body of every policy thread: the policy runtime of the protocol the thread was started for (the
+ * `playground.loadPolicyRuntime` of its definition, which the thread loads alone: exactly what the
+ * browser's policy worker runs; the ordinary `act(observation, context)` runtime for a protocol that gives
+ * none) behind Comlink. What differs between protocols (one call per turn, a whole team per step, a
+ * response's action requests, a chunk of a simulation) is that runtime's; loading, deadlines and killing
+ * are the supervisor's in the parent, the same for all.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { findProtocol } from '../../src/core/protocols/registry';
+import type { Protocol } from '../../src/core/protocols/contract';
+import { loadBuiltInProtocol } from '../../src/core/protocols/definition-loader';
 import type { PolicyRuntimeApi } from '../../src/core/protocols/session-contract';
-import { loadProtocolModules } from '../extra-protocols';
 import type { PolicyThreadData } from './thread-endpoint';
 
-async function loadRuntime({ protocol: id, extraProtocols }: PolicyThreadData): Promise<PolicyRuntimeApi> {
-  if (!findProtocol(id)) {
-    const modules = extraProtocols.map((path) => ({ path, absolute: path }));
-    await loadProtocolModules(modules, 'policy thread');
-  }
-  const protocol = findProtocol(id);
-  if (!protocol) throw new Error(`no protocol '${id}' is registered`);
+/** The definition of the protocol the thread runs, and nothing of the others. */
+async function loadProtocol({ protocol: id, module }: PolicyThreadData): Promise<Protocol> {
+  if (module === undefined) return loadBuiltInProtocol(id);
+  // An extra protocol: its module, registered as the parent registered it.
+  const { loadProtocolModules } = await import('../extra-protocols');
+  const [protocol] = await loadProtocolModules([{ path: module, absolute: module }], 'policy thread');
+  if (protocol?.id !== id) throw new Error(`'${module}' does not define the protocol '${id}'`);
+  return protocol;
+}
+
+async function loadRuntime(data: PolicyThreadData): Promise<PolicyRuntimeApi> {
+  const protocol = await loadProtocol(data);
   if (protocol.playground) return protocol.playground.loadPolicyRuntime();
   return new (await import('../../src/core/policy/runtime')).PolicyRuntime();
 }

@@ -1,8 +1,8 @@
 /**
  * A policy running in a Node worker thread, seen as a `PolicyEndpoint`: the same contract as the browser's
  * policy worker, and the same runtime, the one the protocol's definition gives (its playground's
- * `loadPolicyRuntime`). One thread entry serves every protocol: it is told the protocol's id and finds the
- * runtime in the registry. The thread can be terminated in the middle of a call, which is how the
+ * `loadPolicyRuntime`). One thread entry serves every protocol: it is told the protocol's id and loads that
+ * protocol's definition only (`loadBuiltInProtocol`), or the module of an extra protocol. The thread can be terminated in the middle of a call, which is how the
  * supervisor stops a policy stuck in `while (true)`. A thread that fails to start or dies rejects the calls
  * waiting on it, so the supervisor learns of the crash at once instead of waiting out the budget.
  */
@@ -13,7 +13,7 @@ import type { PolicyEndpoint } from '../../src/core/policy/supervisor';
 import type { CallOutcome, LoadOutcome } from '../../src/core/policy/types';
 import type { Protocol } from '../../src/core/protocols/contract';
 import type { PolicyRuntimeApi } from '../../src/core/protocols/session-contract';
-import { extraProtocolModules } from '../extra-protocols';
+import { extraProtocolModuleOf } from '../extra-protocols';
 
 /**
  * The thread's script, named relative to this module. The compiled command line puts every module and
@@ -25,8 +25,11 @@ const THREAD_ENTRY = new URL('./policy-thread-entry.js', import.meta.url);
 export interface PolicyThreadData {
   /** The id of the protocol whose policy runtime the thread runs. */
   protocol: string;
-  /** Protocol modules from outside `src/` this process loaded (absolute paths), for the thread's registry. */
-  extraProtocols: readonly string[];
+  /**
+   * The module file (absolute path) of the protocol when it comes from outside `src/` (an extra protocol);
+   * absent for a built-in protocol, whose definition the thread loads by its id.
+   */
+  module?: string;
 }
 
 /**
@@ -34,7 +37,8 @@ export interface PolicyThreadData {
  * be handed over (`policyTransfer`) moves them into the thread instead of copying them, as in the page.
  */
 export function spawnPolicyThread(protocol: Protocol): PolicyEndpoint {
-  const workerData: PolicyThreadData = { protocol: protocol.id, extraProtocols: extraProtocolModules() };
+  const module = extraProtocolModuleOf(protocol);
+  const workerData: PolicyThreadData = { protocol: protocol.id, ...(module ? { module } : {}) };
   const worker = new Worker(THREAD_ENTRY, { workerData });
   const runtime = Comlink.wrap<PolicyRuntimeApi>(nodeEndpoint(worker));
   const transfer = protocol.playground?.policyTransfer;

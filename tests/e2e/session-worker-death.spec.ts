@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { exportedMessages, ready, shownCount, stored } from './browser-fault-helpers';
 import { configure, status } from './playground-page';
 import {
@@ -29,23 +29,44 @@ async function installWorkerStop(page: Page): Promise<void> {
   });
 }
 
+/**
+ * The start every test shares: the worker made stoppable, the page opened (at `link`, else the default
+ * session, set up by `configure`), a long session run until `longEnough` holds, then the worker stopped;
+ * resolves with the notice the page shows once it found out.
+ */
+async function stopWorkerMidSession(
+  page: Page,
+  session: { link?: string; configure?: () => Promise<void>; longEnough: () => Promise<boolean> },
+): Promise<Locator> {
+  await installWorkerStop(page);
+  await page.goto(`./${session.link ?? ''}`);
+  await ready(page);
+  await session.configure?.();
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
+  await expect.poll(session.longEnough, { timeout: 60_000 }).toBe(true);
+
+  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
+  const said = page.getByText(/^The session worker stopped: /);
+  await expect(said).toBeVisible({ timeout: 90_000 });
+  return said;
+}
+
+/** Animated: the session lasts far longer than the test. */
+const longSession = (page: Page) => () => configure(page, { rounds: 200, fast: false });
+
+/** Something of the session is stored for a reload (the store writes while the session runs). */
+const somethingStored = (page: Page) => async () => (await stored(page))?.unfinished ?? false;
+
 test('the session worker dies mid-session: the page says so, and what was stored opens after a reload', async ({
   page,
 }) => {
   test.setTimeout(240_000);
-  await installWorkerStop(page);
-  await page.goto('./');
-  await ready(page);
-  // Animated: the session lasts far longer than the test.
-  await configure(page, { rounds: 200, fast: false });
-  await page.getByRole('button', { name: 'Run' }).click();
-  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
-  await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
-
-  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
+  const said = await stopWorkerMidSession(page, {
+    configure: longSession(page),
+    longEnough: somethingStored(page),
+  });
   // Nothing is stored any more once the worker is gone: what is stored now is what a reload shows.
-  const said = page.getByText(/^The session worker stopped: /);
-  await expect(said).toBeVisible({ timeout: 90_000 });
   await expect(said).toContainText('What was stored for a reload is kept');
   await expect(said).toContainText('reload the page to continue');
   await expect(status(page)).toContainText('Stopped by an error');
@@ -66,16 +87,10 @@ test('the session worker dies mid-session: Export still gives the transcript, an
   page,
 }) => {
   test.setTimeout(240_000);
-  await installWorkerStop(page);
-  await page.goto('./');
-  await ready(page);
-  await configure(page, { rounds: 200, fast: false });
-  await page.getByRole('button', { name: 'Run' }).click();
-  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
-  await expect.poll(() => shownCount(page), { timeout: 60_000 }).toBeGreaterThan(10);
-
-  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
-  await expect(page.getByText(/^The session worker stopped: /)).toBeVisible({ timeout: 90_000 });
+  await stopWorkerMidSession(page, {
+    configure: longSession(page),
+    longEnough: async () => (await shownCount(page)) > 10,
+  });
   const shown = await shownCount(page);
 
   // Every message the page shows is in the export: the page's own copy, and the page says so.
@@ -91,18 +106,13 @@ test('the session worker dies mid-match with the transcript it kept: Export give
   page,
 }) => {
   test.setTimeout(240_000);
-  await installWorkerStop(page);
   const data = defaultMassimWorkspace();
   data.settings = { ...data.settings, speed: 'animated', steps: 5000 };
-  await page.goto(`./#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
-  await ready(page);
-  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
-  await page.getByRole('button', { name: 'Run' }).click();
-  await expect(status(page)).toContainText('Running', { timeout: 30_000 });
-  await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
-
-  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
-  await expect(page.getByText(/^The session worker stopped: /)).toBeVisible({ timeout: 90_000 });
+  await stopWorkerMidSession(page, {
+    link: `#${massimLinkParameter}=${encodeMassimWorkspace(data)}`,
+    configure: () => expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim'),
+    longEnough: somethingStored(page),
+  });
   const kept = (await stored(page))!;
 
   // The match stayed in the worker: the copy stored for a reload is exported, whole, and the page says so.

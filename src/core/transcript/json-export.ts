@@ -37,20 +37,63 @@ export function plainTranscriptSource(transcript: Transcript): TranscriptJsonSou
   };
 }
 
+/** A transcript file's header: everything it holds but its messages and annotations. */
+export type TranscriptJsonHeader = Pick<
+  TranscriptJsonSource,
+  'protocol' | 'version' | 'startedAt' | 'meta' | 'connections'
+>;
+
+/**
+ * The items of one list of the file, already laid out: `count` items, which `write` receives as the text of
+ * `jsonListItem(json, i)` for each `i` in order (a file written while the session runs keeps this text on
+ * disk and copies it in at the end).
+ */
+export interface JsonListItems {
+  readonly count: number;
+  writeItems(write: (piece: string) => void): void;
+}
+
 /** Calls `write` with consecutive pieces of the JSON text of the source's transcript. */
 export function writeTranscriptJson(source: TranscriptJsonSource, write: (piece: string) => void): void {
+  writeTranscriptJsonParts(
+    source,
+    listItems(source.length, (i) => source.messageJson(i)),
+    listItems(source.annotationCount, (i) => JSON.stringify(source.annotation(i))),
+    write,
+  );
+}
+
+/**
+ * The file's layout, for a header and lists of items written elsewhere: the one place that says where each
+ * field goes. `writeTranscriptJson` and the command line's streamed `--transcript` file both write through it.
+ */
+export function writeTranscriptJsonParts(
+  header: TranscriptJsonHeader,
+  messages: JsonListItems,
+  annotations: JsonListItems,
+  write: (piece: string) => void,
+): void {
   write('{\n');
   write('  "format": "protoplay-transcript",\n');
-  write(`  "version": ${source.version ?? TRANSCRIPT_FORMAT_VERSION},\n`);
-  write(`  "protocol": ${JSON.stringify(source.protocol)},\n`);
-  write(`  "startedAt": ${source.startedAt},\n`);
-  write(`  "meta": ${JSON.stringify(source.meta)},\n`);
-  writeList('connections', source.connections.length, (i) => JSON.stringify(source.connections[i]), write);
+  write(`  "version": ${header.version ?? TRANSCRIPT_FORMAT_VERSION},\n`);
+  write(`  "protocol": ${JSON.stringify(header.protocol)},\n`);
+  write(`  "startedAt": ${header.startedAt},\n`);
+  write(`  "meta": ${JSON.stringify(header.meta)},\n`);
+  writeList(
+    'connections',
+    listItems(header.connections.length, (i) => JSON.stringify(header.connections[i])),
+    write,
+  );
   write(',\n');
-  writeList('messages', source.length, (i) => source.messageJson(i), write);
+  writeList('messages', messages, write);
   write(',\n');
-  writeList('annotations', source.annotationCount, (i) => JSON.stringify(source.annotation(i)), write);
+  writeList('annotations', annotations, write);
   write('\n}\n');
+}
+
+/** The text of item `index` (its JSON) of a list, with what separates it from the item before. */
+export function jsonListItem(json: string, index: number): string {
+  return `${index === 0 ? '' : ',\n'}    ${json}`;
 }
 
 /** The whole JSON text at once (for transcripts small enough to be one string). */
@@ -60,24 +103,31 @@ export function transcriptJson(source: TranscriptJsonSource): string {
   return pieces.join('');
 }
 
-/** A list with one item (its JSON) per line, batched so `write` is called about once per 64 KiB. */
-function writeList(
-  name: string,
-  count: number,
-  item: (i: number) => string,
-  write: (piece: string) => void,
-): void {
-  if (count === 0) {
+/** Items made one at a time, batched so `write` is called about once per 64 KiB. */
+function listItems(count: number, item: (i: number) => string): JsonListItems {
+  return {
+    count,
+    writeItems(write) {
+      let batch = '';
+      for (let i = 0; i < count; i++) {
+        batch += jsonListItem(item(i), i);
+        if (batch.length >= 65536) {
+          write(batch);
+          batch = '';
+        }
+      }
+      if (batch.length > 0) write(batch);
+    },
+  };
+}
+
+/** A list with one item per line. */
+function writeList(name: string, items: JsonListItems, write: (piece: string) => void): void {
+  if (items.count === 0) {
     write(`  "${name}": []`);
     return;
   }
-  let batch = `  "${name}": [\n`;
-  for (let i = 0; i < count; i++) {
-    batch += `    ${item(i)}${i + 1 < count ? ',\n' : '\n  ]'}`;
-    if (batch.length >= 65536) {
-      write(batch);
-      batch = '';
-    }
-  }
-  write(batch);
+  write(`  "${name}": [\n`);
+  items.writeItems(write);
+  write('\n  ]');
 }

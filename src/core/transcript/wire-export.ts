@@ -2,6 +2,8 @@
  * Exports a transcript as raw wire byte streams, one per connection and direction, framed as the protocol
  * frames them: what a packet capture of the session would show (and what `importRawStreams` reads back).
  */
+import { concatBytes } from '../transport/bytes';
+import { encodeNulFrame } from '../transport/nul-framing';
 import { payloadBytes } from './bytes';
 import type { Direction, Transcript, TranscriptMessage } from './model';
 
@@ -30,27 +32,15 @@ export function exportWireStreams(
     const key = `${message.conn}\u0000${message.dir}`;
     let part = parts.get(key);
     if (!part) parts.set(key, (part = { conn: message.conn, dir: message.dir, chunks: [], messages: 0 }));
-    part.chunks.push(payloadBytes(message));
-    if ((message.framing ?? fallback) === 'nul') part.chunks.push(NUL_BYTE);
+    const payload = payloadBytes(message);
+    part.chunks.push((message.framing ?? fallback) === 'nul' ? encodeNulFrame(payload) : payload);
     part.messages++;
   }
   return [...parts.values()].map(({ conn, dir, chunks, messages }) => ({
     conn,
     dir,
     fileName: `${conn.replace(/[^\w.-]+/g, '_')}.${dir}.raw`,
-    bytes: concat(chunks),
+    bytes: concatBytes(chunks),
     messages,
   }));
-}
-
-const NUL_BYTE = new Uint8Array([0]);
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }

@@ -91,10 +91,16 @@ const NUL = 0;
 const utf8 = new TextEncoder();
 
 /**
- * The wire bytes of one message: its UTF-8 text followed by the 0 byte. The one encoder of the 0-byte
- * framing, for every protocol and direction.
+ * The wire bytes of one message: its UTF-8 text (or its bytes, as a transcript may hold them) followed by
+ * the 0 byte. The one encoder of the 0-byte framing, for every protocol and direction.
  */
-export function encodeNulFrame(text: string): Uint8Array {
+export function encodeNulFrame(payload: string | Uint8Array): Uint8Array {
+  if (typeof payload !== 'string') {
+    const framed = new Uint8Array(payload.length + 1);
+    framed.set(payload);
+    return framed;
+  }
+  const text = payload;
   // Most frames are short ASCII (MASSim's actions): copied character by character, with no intermediate
   // array. A long text is encoded natively (a loop costs several times more there); appending the 0 to
   // the text costs less than copying the encoded bytes into a longer array.

@@ -5,11 +5,22 @@ import {
   NulSplitter,
   type NulFrame,
 } from '../../../src/core/transport/nul-framing';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { massimProtocol } from '../../../src/core/protocols/massim/protocol';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import type { StreamFrame } from '../../../src/core/protocols/contract';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Every TypeScript and Svelte file under a folder. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(ts|svelte)$/.test(name))
+    .map((name) => join(folder, name));
+}
 const read = (frames: readonly (NulFrame | StreamFrame)[]) =>
   frames.map((frame) => ({
     text: new TextDecoder().decode(frame.bytes),
@@ -96,6 +107,24 @@ describe('encodeNulFrame', () => {
     ['long with non-ASCII at the end', `${'x'.repeat(500)}é`],
   ])('encodes %s text as UTF-8 followed by one 0 byte', (_, text) => {
     expect([...encodeNulFrame(text)]).toEqual([...utf8(text), 0]);
+  });
+
+  it('appends one 0 byte to bytes as they are (a transcript message held as bytes), copying them', () => {
+    const payload = new Uint8Array([0x3c, 0xff, 0xfe, 0x3e]);
+    const framed = encodeNulFrame(payload);
+    expect([...framed]).toEqual([0x3c, 0xff, 0xfe, 0x3e, 0]);
+    framed[0] = 1;
+    expect(payload[0]).toBe(0x3c);
+  });
+
+  it('is the only place product code builds a 0-byte frame', () => {
+    const roots = ['src', 'cli', 'workers'];
+    const handBuilt = /\+ '\\0'|\\0`|new Uint8Array\(\[0\]\)|Buffer\.from\(\[0\]\)/;
+    const found: string[] = [];
+    for (const root of roots)
+      for (const file of sourceFiles(join(REPO, root)))
+        if (!file.endsWith('nul-framing.ts') && handBuilt.test(readFileSync(file, 'utf8'))) found.push(file);
+    expect(found).toEqual([]);
   });
 
   it('is what both stream protocols encode with', () => {

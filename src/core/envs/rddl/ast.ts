@@ -4,6 +4,13 @@
  * a learner at the exact place of a problem.
  */
 import type { SourceLocation } from '../../errors';
+import {
+  DISTRIBUTIONS,
+  isDistributionName,
+  type DistributionName,
+  type DistributionSpec,
+  type PyRddlGymDistributionName,
+} from './distribution-table';
 
 /** A `?var`, `@enum` or `$object` term, or a nested pvariable used as an argument. */
 export type Term = VariableRef | EnumLiteral | ObjectLiteral | PvarRef;
@@ -168,48 +175,14 @@ export interface DiscreteCase {
   loc: SourceLocation;
 }
 
-/**
- * pyRDDLGym's distributions beyond rddlsim's, with their parameter counts. rddlsim does not reserve these
- * names, so they are read as distributions only where no fluent of the text has the name.
- */
-export const PYRDDLGYM_DISTRIBUTIONS = {
-  Binomial: 2,
-  NegativeBinomial: 2,
-  Geometric: 1,
-  Beta: 2,
-  Pareto: 2,
-  Student: 1,
-  Gumbel: 2,
-  Laplace: 2,
-  Cauchy: 2,
-  Gompertz: 2,
-  ChiSquare: 1,
-  Kumaraswamy: 2,
-} as const;
+/** Names of the distributions (`distribution-table.ts`: the one list). */
+export type { DistributionName, PyRddlGymDistributionName } from './distribution-table';
 
-/** A distribution of pyRDDLGym that rddlsim does not have. */
-export type PyRddlGymDistributionName = keyof typeof PYRDDLGYM_DISTRIBUTIONS;
-
-/** Names of the distributions. */
-export type DistributionName =
-  | 'Bernoulli'
-  | 'KronDelta'
-  | 'DiracDelta'
-  | 'Uniform'
-  | 'Normal'
-  | 'Exponential'
-  | 'Poisson'
-  | 'Weibull'
-  | 'Gamma'
-  | 'Discrete'
-  | 'UnnormDiscrete'
-  | 'Multinomial'
-  | 'Dirichlet'
-  | PyRddlGymDistributionName;
-
-/** True for the names in `PYRDDLGYM_DISTRIBUTIONS`. */
+/** True for a distribution of pyRDDLGym written `Name(a, b)` (rddlsim does not reserve its name). */
 export function isPyRddlGymDistribution(name: string): name is PyRddlGymDistributionName {
-  return Object.prototype.hasOwnProperty.call(PYRDDLGYM_DISTRIBUTIONS, name);
+  if (!isDistributionName(name)) return false;
+  const spec: DistributionSpec = DISTRIBUTIONS[name];
+  return spec.reading === 'name' && spec.parameters !== 'typed';
 }
 
 export interface DistributionExpr {

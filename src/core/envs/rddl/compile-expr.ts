@@ -16,6 +16,7 @@ import type { SourceLocation } from '../../errors';
 import type { Expr, PvarRef, Term, TypedVariable } from './ast';
 import type { ExprContext, PvarInfo } from './domain';
 import type { FluentLayout, GroundedInstance } from './grounding';
+import { drawnType, type PyRddlGymDistributionName } from './distribution-table';
 import { canonicalFluentName } from './names';
 import { constantLeaves, leavesUnder, memberPath } from './vector-shape';
 import { rollStatements } from './roll';
@@ -1561,53 +1562,32 @@ export class ExpressionCompiler {
         const [p] = numbers();
         // A constant probability is checked now, so the draw is inlined.
         if (p!.value !== undefined && (p!.value as number) >= 0 && (p!.value as number) <= 1) {
-          return { js: `(U() < ${p!.js})`, type: BOOL, random: true };
+          return { js: `(U() < ${p!.js})`, type: drawnType(expr.name), random: true };
         }
-        return { js: `bern(${p!.js}, ${loc})`, type: BOOL, random: true };
+        return { js: `bern(${p!.js}, ${loc})`, type: drawnType(expr.name), random: true };
       }
       case 'Uniform': {
         const [l, u] = numbers();
-        return { js: `unif(${l!.js}, ${u!.js}, ${loc})`, type: REAL, random: true };
+        return { js: `unif(${l!.js}, ${u!.js}, ${loc})`, type: drawnType(expr.name), random: true };
       }
       case 'Normal': {
         const [m, v] = numbers();
-        return { js: `norm(${m!.js}, ${v!.js}, ${loc})`, type: REAL, random: true };
+        return { js: `norm(${m!.js}, ${v!.js}, ${loc})`, type: drawnType(expr.name), random: true };
       }
       case 'Exponential': {
         const [m] = numbers();
-        return { js: `expo(${m!.js}, ${loc})`, type: REAL, random: true };
+        return { js: `expo(${m!.js}, ${loc})`, type: drawnType(expr.name), random: true };
       }
       case 'Poisson': {
         const [m] = numbers();
-        return { js: `pois(${m!.js}, ${loc})`, type: INT, random: true };
+        return { js: `pois(${m!.js}, ${loc})`, type: drawnType(expr.name), random: true };
       }
       case 'Weibull':
       case 'Gamma': {
         const [shape, scale] = numbers();
         return {
           js: `${expr.name === 'Weibull' ? 'weib' : 'gam'}(${shape!.js}, ${scale!.js}, ${loc})`,
-          type: REAL,
-          random: true,
-        };
-      }
-      case 'Binomial':
-      case 'NegativeBinomial':
-      case 'Geometric':
-      case 'Beta':
-      case 'Pareto':
-      case 'Student':
-      case 'Gumbel':
-      case 'Laplace':
-      case 'Cauchy':
-      case 'Gompertz':
-      case 'ChiSquare':
-      case 'Kumaraswamy': {
-        const [a, b] = numbers();
-        const integer =
-          expr.name === 'Binomial' || expr.name === 'NegativeBinomial' || expr.name === 'Geometric';
-        return {
-          js: `pyd.${expr.name}(${a!.js}, ${b?.js ?? '0'}, ${loc})`,
-          type: integer ? INT : REAL,
+          type: drawnType(expr.name),
           random: true,
         };
       }
@@ -1620,6 +1600,16 @@ export class ExpressionCompiler {
           `${expr.name} draws a vector: it is the value of a vector-valued fluent (read its members with .@label)`,
           expr.loc,
         );
+      default: {
+        // pyRDDLGym's distributions of numbers, drawn by the runtime's `pyd` table.
+        const name: PyRddlGymDistributionName = expr.name;
+        const [a, b] = numbers();
+        return {
+          js: `pyd.${name}(${a!.js}, ${b?.js ?? '0'}, ${loc})`,
+          type: drawnType(expr.name),
+          random: true,
+        };
+      }
     }
   }
 

@@ -6,6 +6,7 @@
 import type { SourceLocation } from '../../errors';
 import type { FluentKind, RddlDiagnostic } from './api';
 import type { ConstValue, CpfDef, DomainBlock, Expr, PvarDecl, PvarRef, Term, TypeDecl } from './ast';
+import { distributionParameters, drawnType } from './distribution-table';
 import { canonicalFluentName, didYouMean } from './names';
 import {
   BOOL,
@@ -1174,9 +1175,6 @@ export class ExpressionChecker {
       });
     };
     switch (expr.name) {
-      case 'Bernoulli':
-        numericArgs();
-        return BOOL;
       case 'KronDelta': {
         const t = args[0];
         if (t && t.kind !== 'int' && t.kind !== 'bool' && t.kind !== 'enum') {
@@ -1197,40 +1195,6 @@ export class ExpressionChecker {
         }
         return REAL;
       }
-      case 'Uniform':
-      case 'Normal':
-      case 'Exponential':
-      case 'Weibull':
-      case 'Gamma':
-        numericArgs();
-        return REAL;
-      case 'Poisson':
-        numericArgs();
-        return INT;
-      case 'Binomial':
-        numericArgs();
-        if (args[0] && args[0].kind !== 'int' && args[0].kind !== 'bool') {
-          this.mismatch(
-            `the trials of Binomial must be an int, not ${describeType(args[0])}`,
-            expr.args[0]!.loc,
-          );
-        }
-        return INT;
-      case 'NegativeBinomial':
-      case 'Geometric':
-        numericArgs();
-        return INT;
-      case 'Beta':
-      case 'Pareto':
-      case 'Student':
-      case 'Gumbel':
-      case 'Laplace':
-      case 'Cauchy':
-      case 'Gompertz':
-      case 'ChiSquare':
-      case 'Kumaraswamy':
-        numericArgs();
-        return REAL;
       case 'Discrete':
       case 'UnnormDiscrete':
       case 'Multinomial': {
@@ -1286,6 +1250,20 @@ export class ExpressionChecker {
           return undefined;
         }
         return { kind: 'struct', name: type.name };
+      }
+      default: {
+        // A distribution of numbers (the table says which parameter must be an int and what it draws).
+        numericArgs();
+        distributionParameters(expr.name).forEach(({ name, kind }, i) => {
+          const t = args[i];
+          if (kind === 'int' && t && t.kind !== 'int' && t.kind !== 'bool') {
+            this.mismatch(
+              `the ${name} of ${expr.name} must be an int, not ${describeType(t)}`,
+              expr.args[i]!.loc,
+            );
+          }
+        });
+        return drawnType(expr.name);
       }
     }
   }

@@ -24,7 +24,6 @@ import type {
   ConstraintDef,
   CpfDef,
   DiscreteCase,
-  DistributionName,
   DomainBlock,
   Expr,
   HorizonSpec,
@@ -43,7 +42,8 @@ import type {
   TypedVariable,
   VariableRef,
 } from './ast';
-import { isPyRddlGymDistribution, PYRDDLGYM_DISTRIBUTIONS } from './ast';
+import { isPyRddlGymDistribution } from './ast';
+import { distributionArity, plainDistributions, type KeywordDistributionName } from './distribution-table';
 import type { RddlDiagnostic, RddlSource } from './api';
 import { canonicalFluentName } from './names';
 import {
@@ -136,20 +136,8 @@ const PVAR_KINDS: PvarKindKeyword[] = [
   'observ-fluent',
 ];
 
-const SIMPLE_DISTRIBUTIONS: {
-  name: Exclude<DistributionName, PyRddlGymDistributionName | 'UnnormDiscrete'>;
-  arity: 1 | 2;
-}[] = [
-  { name: 'Bernoulli', arity: 1 },
-  { name: 'KronDelta', arity: 1 },
-  { name: 'DiracDelta', arity: 1 },
-  { name: 'Poisson', arity: 1 },
-  { name: 'Exponential', arity: 1 },
-  { name: 'Uniform', arity: 2 },
-  { name: 'Normal', arity: 2 },
-  { name: 'Weibull', arity: 2 },
-  { name: 'Gamma', arity: 2 },
-];
+/** rddlsim's distributions written `Name(a, b)`, whose names are keywords. */
+const SIMPLE_DISTRIBUTIONS = plainDistributions('keyword');
 
 const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
   [Equal, '=='],
@@ -1398,7 +1386,7 @@ class RddlParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const keyword = this.OR1(
-              SIMPLE_DISTRIBUTIONS.map(({ name }) => ({ ALT: () => this.CONSUME(K[name]) })),
+              SIMPLE_DISTRIBUTIONS.map((name) => ({ ALT: () => this.CONSUME(K[name]) })),
             );
             this.CONSUME(LParen);
             const args = [this.SUBRULE(this.expression)];
@@ -1409,8 +1397,8 @@ class RddlParser extends EmbeddedActionsParser {
             });
             const close = this.CONSUME(RParen);
             return this.ACTION((): Expr => {
-              const name = keyword.image as DistributionName;
-              const arity = SIMPLE_DISTRIBUTIONS.find((d) => d.name === name)!.arity;
+              const name = keyword.image as KeywordDistributionName;
+              const arity = distributionArity(name);
               if (args.length !== arity) {
                 this.extraErrors.push({
                   severity: 'error',
@@ -1669,8 +1657,8 @@ class RddlParser extends EmbeddedActionsParser {
             });
             const close = this.CONSUME1(RParen);
             return this.ACTION((): Expr => {
-              const distribution = name.image as keyof typeof PYRDDLGYM_DISTRIBUTIONS;
-              const arity = PYRDDLGYM_DISTRIBUTIONS[distribution];
+              const distribution = name.image as PyRddlGymDistributionName;
+              const arity = distributionArity(distribution);
               if (args.length !== arity) {
                 this.extraErrors.push({
                   severity: 'error',

@@ -10,7 +10,9 @@
 import type { SansIoEndpoint, WirePeer, WireSink } from '../contract';
 import type { Transcript } from '../../transcript/model';
 import { TranscriptRecorder } from '../../transcript/recorder';
+import { concatBytes } from '../../transport/bytes';
 import { parseClientMessage } from './codec';
+import { encodeFrame } from './framing';
 import { RddlsimHost, type HostConnection, type HostEffect } from './host';
 import type { RddlsimServerMessage } from './messages';
 
@@ -107,8 +109,6 @@ export class RddlsimHostEndpoint implements SansIoEndpoint<Uint8Array, Uint8Arra
     for (const session of this.#open) session.noteShutdown(reason);
   }
 }
-
-const ascii = new TextEncoder();
 
 /** One client's session: the host connection's effects carried out. */
 class ServedSession implements RddlsimServedPeer {
@@ -224,8 +224,8 @@ class ServedSession implements RddlsimServedPeer {
   #apply(effects: HostEffect[]): void {
     const recorder = this.#recorder;
     const connectionId = this.#connectionId;
-    // Serialised messages are ASCII: the text is the bytes, encoded once for the whole burst.
-    let burst = '';
+    // Each message framed by the one encoder; the burst leaves in one send.
+    const burst: Uint8Array[] = [];
     let close = false;
     for (const effect of effects) {
       switch (effect.kind) {
@@ -245,7 +245,7 @@ class ServedSession implements RddlsimServedPeer {
           break;
         }
         case 'send': {
-          burst += effect.framing === 'none' ? effect.text : effect.text + '\0';
+          burst.push(encodeFrame(effect.text, effect.framing));
           this.#observe(effect.message);
           if (recorder) {
             const record = recorder.text(
@@ -291,7 +291,7 @@ class ServedSession implements RddlsimServedPeer {
         }
       }
     }
-    if (burst.length > 0) this.#sink.send(ascii.encode(burst));
+    if (burst.length > 0) this.#sink.send(burst.length === 1 ? burst[0]! : concatBytes(burst));
     if (close) this.#sink.close();
   }
 

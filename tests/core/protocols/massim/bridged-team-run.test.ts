@@ -20,6 +20,7 @@ import {
 import { massimProtocol } from '../../../../src/core/protocols/massim/protocol';
 import type { SessionConfig } from '../../../../src/core/protocols/session-contract';
 import type { BridgeAccess } from '../../../../src/core/session/bridge-route';
+import { encodeNulFrame } from '../../../../src/core/transport/nul-framing';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { inProcessPolicy, recordingServices as recordedServices } from '../../session/playground-fakes';
@@ -77,7 +78,7 @@ function serverBehindBridge(options: { answer?: boolean; afterStep?: (step: numb
   let started = false;
   /** Server-side ends of the open channels, to cut them. */
   const open = new Set<{ cut(): void }>();
-  const state = { refuse: false, opened: 0 };
+  const state = { refuse: false, opened: 0, sent: [] as WireData[] };
   const later = (work: () => void) => setTimeout(work, 0);
   const bridge: BridgeAccess = {
     async connect(target, client: SansIoEndpoint<WireData, WireData>) {
@@ -107,6 +108,7 @@ function serverBehindBridge(options: { answer?: boolean; afterStep?: (step: numb
       const clientPeer: WirePeer<WireData> = client.connect(
         {
           send: (data) => {
+            state.sent.push(data);
             if (options.answer === false || closed) return;
             const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : (data as Uint8Array);
             later(() => !closed && serverPeer.receive(bytes));
@@ -161,6 +163,14 @@ describe('MASSim teams through the bridge', () => {
     // The host saw the actions as the agents sent them: none was late (no_action in its transcript).
     expect(server.host.status.phase).toBe('finished');
     expect(session.exportJson().join('')).toContain('"agentB2.conn1"');
+    // Every frame an agent sent is the one encoder's bytes: UTF-8 text and exactly one 0 byte, at the end.
+    expect(server.state.sent.length).toBeGreaterThanOrEqual(4 + 4 * SETUP.steps);
+    for (const data of server.state.sent) {
+      expect(data).toBeInstanceOf(Uint8Array);
+      const bytes = data as Uint8Array;
+      expect(bytes.indexOf(0)).toBe(bytes.length - 1);
+      expect([...bytes]).toEqual([...encodeNulFrame(new TextDecoder().decode(bytes.subarray(0, -1)))]);
+    }
   });
 
   it('shows the server breaking a rule and plays on', async () => {

@@ -3,7 +3,14 @@
  * one-line explanations used by hover and completion. rddlsim's parameterisation is stated where it
  * surprises (Normal takes a variance, Exponential a mean).
  */
+import type { DistributionName } from '../distribution-table';
 import { RESERVED_WORDS } from '../lexer';
+
+/** A word's signature and one line on it. */
+interface Word {
+  signature: string;
+  doc: string;
+}
 
 /** Reserved words that are not distributions (`domain`, `state-fluent`, `if`, ...). */
 export const RDDL_KEYWORDS: readonly string[] = RESERVED_WORDS.filter((w) => !/^[A-Z]/.test(w));
@@ -11,8 +18,11 @@ export const RDDL_KEYWORDS: readonly string[] = RESERVED_WORDS.filter((w) => !/^
 /** Built-in value types. */
 export const RDDL_BUILTIN_TYPES: readonly string[] = ['bool', 'int', 'real', 'object'];
 
-/** Distributions with their signature and what the parameters mean in rddlsim. */
-export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; doc: string }>> = {
+/**
+ * Distributions with their signature and what the parameters mean in rddlsim: one entry for each name of the
+ * language's table (`distribution-table.ts`), no more, no fewer.
+ */
+export const RDDL_DISTRIBUTIONS: Readonly<Record<string, Word>> = {
   Bernoulli: { signature: 'Bernoulli(p)', doc: 'true with probability p (p must be in [0, 1])' },
   KronDelta: { signature: 'KronDelta(v)', doc: 'always v; for bool, int and enum values' },
   DiracDelta: { signature: 'DiracDelta(v)', doc: 'always v; for real values' },
@@ -77,7 +87,7 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, { signature: string; do
     signature: 'Kumaraswamy(a, b)',
     doc: 'a real in [0, 1], a Beta-like law with a closed-form inverse (pyRDDLGym; not in rddlsim)',
   },
-};
+} satisfies Record<DistributionName, Word>;
 
 /** Built-in functions, written with square brackets: `abs[x]`. */
 export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: string }>> = {

@@ -20,6 +20,7 @@ import { GatedRun, pacingGate } from '../../../session/gated-run';
 import { liveUpdates } from '../../../session/live-updates';
 import type { CallOutcome, PolicyFault, PolicySource } from '../../../policy/types';
 import type { BridgeAccess } from '../../../session/bridge-route';
+import { encodeNulFrame } from '../../../transport/nul-framing';
 import type { TranscriptKeeper } from '../../../session/transcript-keeper';
 import { storeSource } from '../../../session/transcript-journal';
 import type { UpdateBatcher } from '../../../session/update-batcher';
@@ -347,7 +348,7 @@ class BridgedMassimRun extends GatedRun implements PlaygroundSession {
         if (link.leaving || this.#over || link.client !== client) return;
         this.#record(link, 'c2s', { text });
         try {
-          link.sink?.send(`${text}\0`);
+          link.sink?.send(encodeNulFrame(text));
         } catch (error) {
           this.#fail(`could not send ${link.user}'s frame: ${describeError(error)}`);
         }
