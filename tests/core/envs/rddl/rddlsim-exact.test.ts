@@ -6,7 +6,8 @@
  * with its `NoopPolicy`, one round per simulator seed s, the discounted sum it reports), and sessions of
  * three rounds played as its server plays them (`rddlsim-exact/measured-sessions.json`). Under rddlsim's
  * semantics every round equals rddlsim's exactly, to the last digit: the interm groundings are drawn in
- * the order of rddlsim's dependency graph, and round k of a session evaluates the interm fluents k times.
+ * the order of rddlsim's dependency graph, round k of a session evaluates the interm fluents k times, and
+ * vector arithmetic draws its left operand whole before its right (`rddlsim-exact/drift.rddl`).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,9 @@ const text = readFileSync(new URL('./rddlsim-exact/lighthouse.rddl', import.meta
 const sources = [{ name: 'lighthouse.rddl', text }];
 const relay = [
   { name: 'relay.rddl', text: readFileSync(new URL('./rddlsim-exact/relay.rddl', import.meta.url), 'utf8') },
+];
+const drift = [
+  { name: 'drift.rddl', text: readFileSync(new URL('./rddlsim-exact/drift.rddl', import.meta.url), 'utf8') },
 ];
 const measuredSessions = JSON.parse(
   readFileSync(new URL('./rddlsim-exact/measured-sessions.json', import.meta.url), 'utf8'),
@@ -100,4 +104,14 @@ describe('random interm fluents against rddlsim', () => {
       expect(rows.map(({ seed }) => noopSession(model, seed, 3))).toEqual(rows.map((r) => r.rounds));
     });
   }
+});
+
+describe('random members of vector arithmetic against rddlsim', () => {
+  it('draws the whole left vector, then the whole right one, as rddlsim does', () => {
+    // at'(?b) = <random> + <random>, wake' = <nested random> - <nested random>; seeds 0..9, three rounds.
+    const model = loadRddl(drift, { instance: 'bay_morning', rddlsimQuirks: true });
+    const rows = measured('drift.rddl bay_morning');
+    expect(rows).toHaveLength(10);
+    expect(rows.map(({ seed }) => noopSession(model, seed, 3))).toEqual(rows.map((r) => r.rounds));
+  });
 });
