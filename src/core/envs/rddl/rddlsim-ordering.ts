@@ -218,6 +218,8 @@ class Walker {
 
   /** The value rddlsim's `sample` gives a state-independent deterministic operand, when it can fold it. */
   private sample(expr: Expr): boolean | number | undefined {
+    const direct = this.nonFluentValue(expr);
+    if (direct !== undefined) return direct;
     const free = new Set<string>();
     freeVariables(expr, new Set(), free);
     for (const name of free) if (!this.#subs.has(name)) throw new ErasedRead(name, expr);
@@ -227,6 +229,37 @@ class Walker {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A boolean or numeric non-fluent read with bound variables and constants, looked up directly (the
+   * commonest folded operand, met once per grounding of a quantifier: compiling each would be slow).
+   */
+  private nonFluentValue(expr: Expr): boolean | number | undefined {
+    if (expr.kind !== 'pvar' || expr.members || expr.isDefault) return undefined;
+    const info = this.grounded.domain.pvariables.get(canonicalFluentName(expr.name));
+    if (!info || info.kind !== 'non-fluent') return undefined;
+    const kind = info.range.kind;
+    if (kind !== 'bool' && kind !== 'int' && kind !== 'real') return undefined;
+    const layout = this.grounded.layouts.get(info.canonical);
+    if (!layout || layout.vector || expr.args.length !== layout.strides.length) return undefined;
+    let index = layout.offset;
+    for (let i = 0; i < expr.args.length; i++) {
+      const arg = expr.args[i]!;
+      const value =
+        arg.kind === 'variable'
+          ? this.#subs.get(arg.name)?.value
+          : arg.kind === 'object'
+            ? arg.name
+            : arg.kind === 'enum'
+              ? arg.value
+              : undefined;
+      const position = value === undefined ? undefined : layout.paramPositions[i]!.get(value);
+      if (position === undefined) return undefined;
+      index += position * layout.strides[i]!;
+    }
+    const value = this.grounded.nonFluentValues.get(layout, index);
+    return kind === 'bool' ? value !== 0 : value;
   }
 
   /** Whether collecting `expr` finds no fluent; collects into a local set, as rddlsim does. */
