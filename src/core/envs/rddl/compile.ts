@@ -25,7 +25,7 @@ const MAX_SOURCE_CHARS = 256_000_000;
 export interface CompiledFunctions {
   /** Interm fluents, next state and observations; returns the reward. */
   step(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): number;
-  /** The interm fluents alone (what `step` computes first). */
+  /** The interm fluents alone (what `step` computes first); does nothing unless `repeatsInterm`. */
   interm(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): void;
   /** Index of the first false precondition or state-action constraint, or -1. */
   checkActions(
@@ -320,15 +320,23 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     const tail = ending === 'constraints' ? '  return -1;' : ending;
     sections.push(`function ${name}(${ARRAY_PARAMS}) {\n${calls.join('\n')}\n${tail}\n}`);
   };
-  section('interm', intermStatements, '');
-  section('next', [...stateStatements, ...observStatements], '');
+  // Only a program that repeats its interm fluents (see `repeatsInterm`) needs them as a function of their
+  // own; the others keep one function for the whole step.
+  const repeatsInterm = rddlsimOrder !== undefined;
+  if (repeatsInterm) section('interm', intermStatements, '');
+  section(
+    'intermAndNext',
+    [...(repeatsInterm ? [] : intermStatements), ...stateStatements, ...observStatements],
+    '',
+  );
   section('checkActions', constraintStatements, 'constraints');
   section('invariants', invariantStatements, 'constraints');
   section('derived', derivedStatements, '');
   const temps = (list: string[]) => (list.length ? `  let ${list.join(', ')};\n` : '');
   sections.push(
     `function reward(${ARRAY_PARAMS}) {\n${temps(rewardCode.temps)}  return ${rewardValue};\n}`,
-    `function step(${ARRAY_PARAMS}) {\n  interm(${ARRAY_PARAMS});\n  next(${ARRAY_PARAMS});\n  return reward(${ARRAY_PARAMS});\n}`,
+    `function step(${ARRAY_PARAMS}) {\n${repeatsInterm ? `  interm(${ARRAY_PARAMS});\n` : ''}  intermAndNext(${ARRAY_PARAMS});\n  return reward(${ARRAY_PARAMS});\n}`,
+    ...(repeatsInterm ? [] : ['function interm() {}']),
     `function terminal(${ARRAY_PARAMS}) {\n${terminalCode ? `${temps(terminalCode.temps)}  return ${terminalCode.code.js};` : '  return false;'}\n}`,
     `function terminations(${ARRAY_PARAMS}) {\n${terminationStatements.map((t) => `  ${t.source}\n`).join('')}  return false;\n}`,
   );
@@ -364,7 +372,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     actionConstraints,
     stateInvariants,
     sourceSize: source.length,
-    repeatsInterm: rddlsimOrder !== undefined,
+    repeatsInterm,
   };
 }
 
