@@ -185,14 +185,15 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     observ: new Uint8Array(grounded.sizes.observ),
   };
 
+  // Interm fluents, then derived fluents, each in dependency order.
+  const interms = domain.pvariableList.filter((p) => p.kind === 'interm-fluent');
+  const deriveds = domain.pvariableList.filter((p) => p.kind === 'derived-fluent');
+  /** Each interm and derived grounding's statement, by slot (to reorder them as rddlsim does). */
+  const statementAt = new Map<number, Statement>();
   const remember = (index: number, statement: Statement) => {
     statementAt.set(index, statement);
     return statement;
   };
-  // Interm fluents, then derived fluents, each in dependency order.
-  const interms = domain.pvariableList.filter((p) => p.kind === 'interm-fluent');
-  const deriveds = domain.pvariableList.filter((p) => p.kind === 'derived-fluent');
-  const statementAt = new Map<number, Statement>();
   const orderedStatements = (infos: PvarInfo[], context: ExprContext): Statement[] => {
     const nodes: DependencyNode[] = [];
     infos.forEach((info, declarationIndex) =>
