@@ -36,7 +36,19 @@ const MIN_TREEIFY_CAPACITY = 64;
  * ignored, as `put` of an existing key keeps its place).
  */
 export function javaHashMapOrder<K>(entries: readonly { key: K; hashCode: number }[]): K[] {
-  let capacity = INITIAL_CAPACITY;
+  return javaHashMapLayout(entries).keys;
+}
+
+/**
+ * `javaHashMapOrder` for a map whose table already has `capacity` buckets: a `HashMap` or `HashSet` that
+ * was filled and then `clear()`ed keeps its table, so what is put in afterwards is ordered by the larger
+ * table. Returns the iteration order and the capacity the table has afterwards.
+ */
+export function javaHashMapLayout<K>(
+  entries: readonly { key: K; hashCode: number }[],
+  initialCapacity = INITIAL_CAPACITY,
+): { keys: K[]; capacity: number } {
+  let capacity = initialCapacity;
   let buckets = new Map<number, { key: K; hash: number; order: number }[]>();
   let size = 0;
   const seen = new Set<K>();
@@ -67,7 +79,10 @@ export function javaHashMapOrder<K>(entries: readonly { key: K; hashCode: number
     size++;
     if (size > capacity * LOAD_FACTOR) rehash(capacity * 2);
   });
-  return [...buckets.entries()].sort(([a], [b]) => a - b).flatMap(([, bucket]) => bucket.map((e) => e.key));
+  const keys = [...buckets.entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([, bucket]) => bucket.map((e) => e.key));
+  return { keys, capacity };
 }
 
 /** `Objects.hash(x, y)`: the hash code of a grid position (MASSim's `Position`). */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { javaHashMapOrder, javaStringHashCode } from '../../../src/core/java/hash-map-order';
+import {
+  javaHashMapLayout,
+  javaHashMapOrder,
+  javaStringHashCode,
+} from '../../../src/core/java/hash-map-order';
 
 const keys = (...names: string[]) => names.map((key) => ({ key, hashCode: javaStringHashCode(key) }));
 
@@ -38,5 +42,22 @@ describe('javaHashMapOrder', () => {
 
   it('ignores repeated keys', () => {
     expect(javaHashMapOrder(keys('b', 'a', 'b'))).toEqual(['a', 'b']);
+  });
+});
+
+describe('javaHashMapLayout', () => {
+  it('orders by a table that was grown before and cleared (a cleared HashSet keeps its table)', () => {
+    // \u0011 (17) and \u0001 (1) share bucket 1 of 16 but not of 32.
+    expect(javaHashMapLayout(keys('\u0011', '\u0001')).keys).toEqual(['\u0011', '\u0001']);
+    expect(javaHashMapLayout(keys('\u0011', '\u0001'), 32)).toEqual({
+      keys: ['\u0001', '\u0011'],
+      capacity: 32,
+    });
+  });
+
+  it('reports the capacity the table grew to', () => {
+    const many = Array.from({ length: 13 }, (_, i) => String.fromCharCode(65 + i));
+    expect(javaHashMapLayout(keys(...many)).capacity).toBe(32);
+    expect(javaHashMapLayout(keys(...many.slice(0, 12))).capacity).toBe(16);
   });
 });

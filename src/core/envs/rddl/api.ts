@@ -147,7 +147,10 @@ export interface SimulatorOptions {
  */
 export interface RddlSimulator {
   readonly info: InstanceInfo;
-  /** Starts a new round from the instance's initial state. */
+  /**
+   * Starts a new round from the instance's initial state. A simulator is one session: with rddlsim's
+   * quirks, round k (the k-th `reset`) evaluates random interm fluents k times per step, as rddlsim does.
+   */
   reset(): void;
   /**
    * Checks and applies one joint action. Actions equal to their default are ignored. `nondefaultCount`

@@ -49,6 +49,34 @@ export interface Code {
   asStored?: string;
 }
 
+/** Whether an expression holds a distribution that draws (all but KronDelta and DiracDelta). */
+function draws(expr: Expr): boolean {
+  if (expr.kind === 'distribution' && expr.name !== 'KronDelta' && expr.name !== 'DiracDelta') return true;
+  switch (expr.kind) {
+    case 'pvar':
+      return expr.args.some((a) => a.kind === 'pvar' && draws(a));
+    case 'unary':
+      return draws(expr.operand);
+    case 'binary':
+      return draws(expr.left) || draws(expr.right);
+    case 'quantifier':
+    case 'aggregation':
+      return draws(expr.body);
+    case 'if':
+      return draws(expr.condition) || draws(expr.then) || draws(expr.else);
+    case 'switch':
+      return draws(expr.subject as Expr) || expr.cases.some((c) => draws(c.body));
+    case 'call':
+      return expr.args.some(draws);
+    case 'distribution':
+      return expr.args.some(draws) || (expr.body !== undefined && draws(expr.body));
+    case 'struct':
+      return expr.members.some((m) => draws(m.value));
+    default:
+      return false;
+  }
+}
+
 /** A quantified variable bound to one value (the grounding is fixed at compile time). */
 interface Binding {
   /** Object name or enum value. */
@@ -345,6 +373,8 @@ export class ExpressionCompiler {
         if (expr.op !== '+' && expr.op !== '-' && expr.op !== '*' && expr.op !== '/') break;
         // rddlsim applies arithmetic member by member, to two vectors with the same labels.
         this.sameLabels(expr.left, expr.right, expr.loc);
+        const whole = this.quirks ? this.wholeOperands(expr, env, member) : undefined;
+        if (whole) return whole;
         const left = this.compileMember(expr.left, env, member);
         const right = this.compileMember(expr.right, env, member);
         if (this.quirks && expr.op === '*' && (left.random || right.random)) {
@@ -468,6 +498,50 @@ export class ExpressionCompiler {
 
   /** Tables holding the current grounding's Multinomial and Dirichlet draws, by expression. */
   readonly #vectorDraws = new Map<Expr, string>();
+  /** Tables holding the current grounding's operands of vector arithmetic (see `wholeOperands`). */
+  readonly #vectorOperands = new Map<Expr, { left: string; right: string; types: ValueType[][] }>();
+
+  /**
+   * Vector arithmetic whose operands draw random numbers, as rddlsim evaluates it: the whole left vector,
+   * then the whole right one, then member by member. The first member's statement computes every member
+   * of both operands into tables (in that order), and every member combines its pair from the tables.
+   * Member by member (the left's first member, the right's first member, ...) would hand the same draws
+   * to other members. Undefined where the operands draw nothing, or hold other than numbers.
+   */
+  private wholeOperands(
+    expr: Extract<Expr, { kind: 'binary' }>,
+    env: Env,
+    member: VectorMember,
+  ): Code | undefined {
+    const op = expr.op as '+' | '-' | '*' | '/';
+    const labels = this.vectorLabels(expr.left);
+    const position = labels ? labels.indexOf(member.label) : -1;
+    if (!labels || position < 0 || !(draws(expr.left) || draws(expr.right))) return undefined;
+    const pair = (left: string, right: string, types: ValueType[][]) =>
+      this.arithmetic(
+        op,
+        { js: `${left}[${position}]`, type: types[0]![position]!, random: false },
+        { js: `${right}[${position}]`, type: types[1]![position]!, random: false },
+      );
+    if (member.index > 0) {
+      const tables = this.#vectorOperands.get(expr);
+      return tables ? pair(tables.left, tables.right, tables.types) : undefined;
+    }
+    const lefts = labels.map((label, index) => this.compileMember(expr.left, env, { index, label }));
+    const rights = labels.map((label, index) => this.compileMember(expr.right, env, { index, label }));
+    const numeric = (c: Code) => (c.type.kind === 'int' || c.type.kind === 'real') && !c.mayBeBool;
+    if (!lefts.every(numeric) || !rights.every(numeric)) return undefined;
+    const left = this.module.table(new Float64Array(labels.length));
+    const right = this.module.table(new Float64Array(labels.length));
+    const types = [lefts.map((c) => c.type), rights.map((c) => c.type)];
+    this.#vectorOperands.set(expr, { left, right, types });
+    const fill = [
+      ...lefts.map((c, i) => `${left}[${i}] = ${c.js}`),
+      ...rights.map((c, i) => `${right}[${i}] = ${c.js}`),
+    ];
+    const combined = pair(left, right, types);
+    return { ...combined, js: `(${fill.join(', ')}, ${combined.js})`, random: true, value: undefined };
+  }
 
   private vectorDraw(expr: Extract<Expr, { kind: 'distribution' }>, env: Env, member: VectorMember): Code {
     const typeName = expr.typeName ?? '';

@@ -1,15 +1,16 @@
 /**
  * Compiles a grounded instance to one JavaScript module (built with `new Function`, which works in Node and
  * in Web Workers alike unless a Content-Security-Policy forbids it). The module has one statement per
- * grounded fluent, in the order rddlsim evaluates them: interm fluents in dependency order, next state in
- * rddlsim's fluent order, observations, then the reward. State lives in flat Float64Arrays; statements
+ * grounded fluent, in the order rddlsim evaluates them: interm fluents in dependency order (with rddlsim's
+ * quirks, in rddlsim's own order of its dependency graph), next state in rddlsim's fluent order,
+ * observations, then the reward. State lives in flat Float64Arrays; statements
  * are split into functions of bounded size so the engine optimises each of them.
  */
 import type { SourceLocation } from '../../errors';
 import type { Expr } from './ast';
 import type { ExprContext, PvarInfo } from './domain';
 import { ARRAY_PARAMS, CompileError, ExpressionCompiler, ModuleBuilder, type Code } from './compile-expr';
-import { rddlsimOrderingFailure } from './rddlsim-ordering';
+import { rddlsimIntermOrder, rddlsimOrderingFailure } from './rddlsim-ordering';
 import { groundingArgs, type FluentLayout, type GroundedInstance } from './grounding';
 import { rollStatements } from './roll';
 import type { CompiledRuntime } from './runtime';
@@ -24,6 +25,8 @@ const MAX_SOURCE_CHARS = 256_000_000;
 export interface CompiledFunctions {
   /** Interm fluents, next state and observations; returns the reward. */
   step(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): number;
+  /** The interm fluents alone (what `step` computes first); does nothing unless `repeatsInterm`. */
+  interm(s: Float64Array, a: Float64Array, ns: Float64Array, im: Float64Array, ob: Float64Array): void;
   /** Index of the first false precondition or state-action constraint, or -1. */
   checkActions(
     s: Float64Array,
@@ -74,6 +77,12 @@ export interface CompiledProgram {
   stateInvariants: ConstraintInfo[];
   /** Characters of generated source (for the benchmarks' memory figures). */
   sourceSize: number;
+  /**
+   * With rddlsim's quirks, whether an interm fluent draws random numbers: rddlsim then evaluates the interm
+   * fluents once per round begun so far in the session (see `rddlsimIntermOrder`), which shifts every
+   * later draw.
+   */
+  repeatsInterm: boolean;
 }
 
 /** Options that change the generated code. */
@@ -179,6 +188,12 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
   // Interm fluents, then derived fluents, each in dependency order.
   const interms = domain.pvariableList.filter((p) => p.kind === 'interm-fluent');
   const deriveds = domain.pvariableList.filter((p) => p.kind === 'derived-fluent');
+  /** Each interm and derived grounding's statement, by slot (to reorder them as rddlsim does). */
+  const statementAt = new Map<number, Statement>();
+  const remember = (index: number, statement: Statement) => {
+    statementAt.set(index, statement);
+    return statement;
+  };
   const orderedStatements = (infos: PvarInfo[], context: ExprContext): Statement[] => {
     const nodes: DependencyNode[] = [];
     infos.forEach((info, declarationIndex) =>
@@ -188,7 +203,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
           index,
           priority: [info.level ?? 0, declarationIndex, index],
           reads,
-          statement: store('im', index, code, temps),
+          statement: remember(index, store('im', index, code, temps)),
           label: `${info.name}${describeArgs(layoutOf(info), index)}`,
           location: cpfOf(info).loc,
         });
@@ -196,7 +211,15 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     );
     return dependencyOrder(nodes).map((n) => n.statement);
   };
-  const intermStatements = orderedStatements(interms, 'interm-cpf');
+  let intermStatements = orderedStatements(interms, 'interm-cpf');
+  // rddlsim evaluates the interm groundings in the order of its dependency graph; only random draws can
+  // tell one valid order from another, so the order is computed only when an interm fluent draws.
+  const rddlsimOrder = options.quirks ? rddlsimIntermOrder(grounded) : undefined;
+  if (rddlsimOrder) {
+    const ordered = rddlsimOrder.map((slot) => statementAt.get(slot));
+    if (ordered.length === intermStatements.length && ordered.every((st) => st !== undefined))
+      intermStatements = ordered as Statement[];
+  }
   const derivedStatements = orderedStatements(deriveds, 'derived-cpf');
 
   const computedState = new Uint8Array(grounded.sizes.state);
@@ -298,14 +321,23 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     const tail = ending === 'constraints' ? '  return -1;' : ending;
     sections.push(`function ${name}(${ARRAY_PARAMS}) {\n${calls.join('\n')}\n${tail}\n}`);
   };
-  section('intermAndNext', [...intermStatements, ...stateStatements, ...observStatements], '');
+  // Only a program that repeats its interm fluents (see `repeatsInterm`) needs them as a function of their
+  // own; the others keep one function for the whole step.
+  const repeatsInterm = rddlsimOrder !== undefined;
+  if (repeatsInterm) section('interm', intermStatements, '');
+  section(
+    'intermAndNext',
+    [...(repeatsInterm ? [] : intermStatements), ...stateStatements, ...observStatements],
+    '',
+  );
   section('checkActions', constraintStatements, 'constraints');
   section('invariants', invariantStatements, 'constraints');
   section('derived', derivedStatements, '');
   const temps = (list: string[]) => (list.length ? `  let ${list.join(', ')};\n` : '');
   sections.push(
     `function reward(${ARRAY_PARAMS}) {\n${temps(rewardCode.temps)}  return ${rewardValue};\n}`,
-    `function step(${ARRAY_PARAMS}) {\n  intermAndNext(${ARRAY_PARAMS});\n  return reward(${ARRAY_PARAMS});\n}`,
+    `function step(${ARRAY_PARAMS}) {\n${repeatsInterm ? `  interm(${ARRAY_PARAMS});\n` : ''}  intermAndNext(${ARRAY_PARAMS});\n  return reward(${ARRAY_PARAMS});\n}`,
+    ...(repeatsInterm ? [] : ['function interm() {}']),
     `function terminal(${ARRAY_PARAMS}) {\n${terminalCode ? `${temps(terminalCode.temps)}  return ${terminalCode.code.js};` : '  return false;'}\n}`,
     `function terminations(${ARRAY_PARAMS}) {\n${terminationStatements.map((t) => `  ${t.source}\n`).join('')}  return false;\n}`,
   );
@@ -316,7 +348,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     'const BT = rt.boolTags;',
     ...module.helpers,
     ...sections,
-    'return { step, checkActions, derived, terminal, terminations, invariants };',
+    'return { step, interm, checkActions, derived, terminal, terminations, invariants };',
   ].join('\n');
   if (source.length > MAX_SOURCE_CHARS) {
     throw new CompileError(
@@ -341,6 +373,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
     actionConstraints,
     stateInvariants,
     sourceSize: source.length,
+    repeatsInterm,
   };
 }
 

@@ -310,7 +310,7 @@ export function groundInstance(
  * rddlsim keeps pvariables in a HashMap keyed by canonical name; its lists of state, observation and
  * action names are filled by iterating that map.
  */
-function rddlsimPvariableOrder(domain: Domain): PvarInfo[] {
+export function rddlsimPvariableOrder(domain: Domain): PvarInfo[] {
   const inserted = domain.block.pvariableInsertionOrder
     .map((decl) => domain.pvariables.get(canonicalFluentName(decl.name)))
     .filter((p): p is PvarInfo => p !== undefined && p.decl === domain.pvariables.get(p.canonical)?.decl);

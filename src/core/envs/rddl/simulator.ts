@@ -85,6 +85,11 @@ export class CompiledSimulator implements RddlSimulator {
   /** Action array positions set by the last step, to reset to their default before the next. */
   readonly #touched: number[] = [];
   #steps = 0;
+  /** Rounds begun with `reset` (rddlsim's state is set up once per round, and keeps adding up). */
+  #rounds = 0;
+  /** Extra evaluations of the interm fluents before each step: rddlsim's, with its quirks (see `step`). */
+  #intermRepeats = 0;
+  readonly #repeatsInterm: boolean;
   #observed = false;
   #stepped = false;
   readonly #stateList: ListedGrounding[];
@@ -103,6 +108,7 @@ export class CompiledSimulator implements RddlSimulator {
     this.info = plan.info;
     this.#quirks = options.rddlsimQuirks ?? false;
     const { grounded, program } = plan;
+    this.#repeatsInterm = this.#quirks && program.repeatsInterm;
     const { generator, uniform } = createGenerator(options);
     const random = new RandomSource(generator);
     const positions: Int32Array[] = [];
@@ -152,10 +158,19 @@ export class CompiledSimulator implements RddlSimulator {
         .filter((p) => p.kind === 'interm-fluent' || p.kind === 'derived-fluent')
         .map((p) => grounded.layouts.get(p.canonical)!),
     );
-    this.reset();
+    this.restart();
   }
 
   reset(): void {
+    this.#rounds++;
+    // rddlsim appends the interm fluents' evaluation order to its list every time it sets up a round and
+    // never clears it, so round k of a session evaluates every interm fluent k times per step; with a
+    // random interm fluent, each evaluation draws again and the last one is kept.
+    if (this.#repeatsInterm) this.#intermRepeats = this.#rounds - 1;
+    this.restart();
+  }
+
+  private restart(): void {
     this.#s.set(this.#plan.grounded.initialState);
     this.#steps = 0;
     this.#observed = false;
@@ -224,6 +239,7 @@ export class CompiledSimulator implements RddlSimulator {
         const initiallyViolated = this.#functions.invariants(s, a, ns, im, ob);
         if (initiallyViolated >= 0) return this.invariantError(initiallyViolated, 'the initial state');
       }
+      for (let r = 0; r < this.#intermRepeats; r++) this.#functions.interm(s, a, ns, im, ob);
       reward = this.#functions.step(s, a, ns, im, ob);
       this.#s = ns;
       this.#ns = s;
