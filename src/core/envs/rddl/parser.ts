@@ -43,7 +43,7 @@ import type {
   TypedVariable,
   VariableRef,
 } from './ast';
-import { isPyRddlGymDistribution, PYRDDLGYM_DISTRIBUTIONS } from './ast';
+import { isPyRddlGymDistribution, MATRIX_OPERATIONS, PYRDDLGYM_DISTRIBUTIONS } from './ast';
 import type { RddlDiagnostic, RddlSource } from './api';
 import { canonicalFluentName } from './names';
 import {
@@ -137,7 +137,8 @@ const PVAR_KINDS: PvarKindKeyword[] = [
 ];
 
 const SIMPLE_DISTRIBUTIONS: {
-  name: Exclude<DistributionName, PyRddlGymDistributionName | 'UnnormDiscrete'>;
+  name: Exclude<DistributionName, PyRddlGymDistributionName | 'UnnormDiscrete' | 'MultivariateNormal' | 'MultivariateStudent'
+  >;
   arity: 1 | 2;
 }[] = [
   { name: 'Bernoulli', arity: 1 },
@@ -1590,6 +1591,90 @@ class RddlParser extends EmbeddedActionsParser {
     (): Expr => {
       const name = this.CONSUME(Identifier);
       return this.OR([
+        {
+          // pyRDDLGym's `MultivariateNormal[?v](mean(_), cov(_, _))` and
+          // `MultivariateStudent[?v](mean(_), cov(_, _), df)` (rddlsim does not reserve the names).
+          GATE: () =>
+            (name.image === 'MultivariateNormal' || name.image === 'MultivariateStudent') &&
+            !this.declaredFluents.has(canonicalFluentName(name.image)),
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME3(LBracket);
+            const sampled: VariableRef[] = [];
+            this.MANY_SEP({
+              SEP: Comma,
+              DEF: () => {
+                const v = this.CONSUME3(Variable);
+                this.ACTION(() => sampled.push({ kind: 'variable', name: v.image, loc: this.loc(v) }));
+              },
+            });
+            this.CONSUME3(RBracket);
+            this.CONSUME3(LParen);
+            const args: Expr[] = [];
+            this.AT_LEAST_ONE_SEP2({
+              SEP: Comma,
+              DEF: () => {
+                const arg = this.SUBRULE3(this.expression);
+                this.ACTION(() => args.push(arg));
+              },
+            });
+            const close = this.CONSUME3(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: name.image as 'MultivariateNormal' | 'MultivariateStudent',
+              args,
+              sampled,
+              loc: this.loc(name, close),
+            }));
+          },
+        },
+        {
+          // pyRDDLGym's `inverse[row=?r, col=?c][e]`, `pinverse[...][e]` and `cholesky[...][e]`.
+          GATE: () =>
+            (MATRIX_OPERATIONS as readonly string[]).includes(name.image) &&
+            this.LA(2).image === 'row' &&
+            this.LA(3).tokenType === Assign,
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME4(LBracket);
+            const rowWord = this.CONSUME4(Identifier);
+            this.CONSUME4(Assign);
+            const row = this.CONSUME4(Variable);
+            this.CONSUME4(Comma);
+            const colWord = this.CONSUME5(Identifier);
+            this.CONSUME5(Assign);
+            const col = this.CONSUME5(Variable);
+            this.CONSUME4(RBracket);
+            this.CONSUME5(LBracket);
+            const body = this.SUBRULE4(this.expression);
+            const close = this.CONSUME5(RBracket);
+            return this.ACTION((): Expr => {
+              for (const [word, expected] of [
+                [rowWord, 'row'],
+                [colWord, 'col'],
+              ] as const) {
+                if (word.image !== expected) {
+                  this.extraErrors.push({
+                    severity: 'error',
+                    message: `${name.image}[row=?r, col=?c][...] names the row variable, then the column variable: expected '${expected}', found '${word.image}'`,
+                    location: this.loc(word),
+                  });
+                }
+              }
+              return {
+                kind: 'call',
+                name: name.image,
+                nameLoc: this.loc(name),
+                args: [body],
+                matrix: {
+                  row: { kind: 'variable', name: row.image, loc: this.loc(row) },
+                  col: { kind: 'variable', name: col.image, loc: this.loc(col) },
+                },
+                loc: this.loc(name, close),
+              };
+            });
+          },
+        },
         {
           ALT: () => {
             this.CONSUME(LBracket);

@@ -23,10 +23,13 @@ import {
   drawGumbel,
   drawKumaraswamy,
   drawLaplace,
+  drawMultivariateNormal,
+  drawMultivariateStudent,
   drawNegativeBinomial,
   drawPareto,
   drawStudent,
 } from './pyrddlgym-distributions';
+import { choleskyFactor, determinant, invert, pseudoInverse } from './matrix';
 
 /** An error while simulating, at a known place in the RDDL text. */
 export class RddlEvalError extends Error {
@@ -68,6 +71,16 @@ export interface CompiledRuntime {
   vmult: (probabilities: Float64Array, trials: number, out: Float64Array, loc: number) => void;
   /** pyRDDLGym's Dirichlet[?v](alpha(_)): Gamma(alpha_i, 1) draws normalised, into `out`. */
   vdiri: (alphas: Float64Array, out: Float64Array, loc: number) => void;
+  /** pyRDDLGym's MultivariateNormal[?v](mean(_), cov(_, _)) into `out` (cov row-major). */
+  vmvn: (mean: Float64Array, covariance: Float64Array, out: Float64Array, loc: number) => void;
+  /** MultivariateStudent[?v](mean(_), sigma(_, _), df) into `out`. */
+  vmvt: (mean: Float64Array, sigma: Float64Array, df: number, out: Float64Array, loc: number) => void;
+  /** pyRDDLGym's det of the n×n row-major matrix `a`. */
+  mdet: (a: Float64Array, n: number) => number;
+  /** pyRDDLGym's inverse[...], pinverse[...] and cholesky[...] of the n×n matrix `a`, into `out`. */
+  minv: (a: Float64Array, n: number, out: Float64Array, loc: number) => void;
+  mpinv: (a: Float64Array, n: number, out: Float64Array, loc: number) => void;
+  mchol: (a: Float64Array, n: number, out: Float64Array, loc: number) => void;
   /** Symmetric Dirichlet(alpha) into `out`. */
   diri: (alpha: number, out: Float64Array, loc: number) => void;
   /** pyRDDLGym's lngamma[x], defined there for x > 0 only (gamma[x] is its exponential). */
@@ -188,6 +201,28 @@ export function createRuntime(
         drawDirichletOf(random, alphas, out);
         return 0;
       });
+    },
+    vmvn: (mean, covariance, out, loc) => {
+      at(loc, () => {
+        drawMultivariateNormal(random, mean, covariance, out);
+        return 0;
+      });
+    },
+    vmvt: (mean, sigma, df, out, loc) => {
+      at(loc, () => {
+        drawMultivariateStudent(random, mean, sigma, df, out);
+        return 0;
+      });
+    },
+    mdet: determinant,
+    minv: (a, n, out, loc) => {
+      const problem = invert(a, n, out);
+      if (problem) fail(`inverse: ${problem}`, loc);
+    },
+    mpinv: (a, n, out) => pseudoInverse(a, n, n, out),
+    mchol: (a, n, out, loc) => {
+      const problem = choleskyFactor(a, n, out);
+      if (problem) fail(`cholesky: ${problem}`, loc);
     },
     diri: (alpha, out, loc) => {
       at(loc, () => {

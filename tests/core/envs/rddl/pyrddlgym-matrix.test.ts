@@ -1,0 +1,226 @@
+/**
+ * pyRDDLGym's multivariate draws, `MultivariateNormal[?v](mean(_), cov(_, _))` and
+ * `MultivariateStudent[?v](mean(_), sigma(_, _), df)`, and its matrix operations `det_{?r : t, ?c : t} e`,
+ * `inverse[row=?r, col=?c][e]`, `pinverse[...]` and `cholesky[...]`: exact values of known matrices, sample
+ * moments for fixed seeds (tolerances from the sample size), and a located error for each misuse.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkRddl, loadRddl } from '../../../../src/core/envs/rddl';
+import type { RddlSimulator } from '../../../../src/core/envs/rddl/api';
+import {
+  choleskyFactor,
+  determinant,
+  invert,
+  pseudoInverse,
+} from '../../../../src/core/envs/rddl/matrix';
+import { expectLoadError, testSources } from './fixtures';
+
+const TYPES = 'obj : object; dim : {@x, @y, @z}; pair : {@a, @b};';
+
+function domain(pvariables: string, cpfs: string, instance?: string) {
+  return testSources({
+    types: TYPES,
+    pvariables,
+    cpfs,
+    horizon: 'horizon = 100000;',
+    instance: instance ?? 'objects { obj : {o1, o2}; };',
+  });
+}
+
+/** Every state and interm fluent's value, by `name(args)`, after each of `steps` steps. */
+function run(simulator: RddlSimulator, steps: number): Map<string, number>[] {
+  const states: Map<string, number>[] = [];
+  for (let step = 0; step < steps; step++) {
+    const outcome = simulator.step([]);
+    if (outcome.kind !== 'ok') throw new Error(JSON.stringify(outcome));
+    states.push(
+      new Map(simulator.stateFluents().map((f) => [`${f.name}(${f.args.join(',')})`, f.value as number])),
+    );
+  }
+  return states;
+}
+
+const DIMS = ['@x', '@y', '@z'];
+
+describe('the linear algebra', () => {
+  it('gives exact determinants, inverses and Cholesky factors of known matrices', () => {
+    expect(determinant([2, 0, 1, 1, 3, 2, 1, 1, 2], 3)).toBeCloseTo(6, 12);
+    expect(determinant([0, 1, 1, 0], 2)).toBe(-1);
+    expect(determinant([1, 2, 2, 4], 2)).toBe(0);
+    const inverse = new Float64Array(4);
+    expect(invert([4, 7, 2, 6], 2, inverse)).toBeUndefined();
+    [0.6, -0.7, -0.2, 0.4].forEach((v, i) => expect(inverse[i]).toBeCloseTo(v, 12));
+    expect(invert([1, 2, 2, 4], 2, inverse)).toMatch(/singular/);
+    const factor = new Float64Array(9);
+    expect(choleskyFactor([4, 12, -16, 12, 37, -43, -16, -43, 98], 3, factor)).toBeUndefined();
+    [2, 0, 0, 6, 1, 0, -8, 5, 3].forEach((v, i) => expect(factor[i]).toBeCloseTo(v, 12));
+    // Semi-definite: a zero pivot is a zero column.
+    expect(choleskyFactor([1, 1, 1, 1], 2, factor.subarray(0, 4))).toBeUndefined();
+    expect([...factor.subarray(0, 4)]).toEqual([1, 0, 1, 0]);
+    expect(choleskyFactor([1, 2, 2, 1], 2, factor.subarray(0, 4))).toMatch(/not positive semi-definite/);
+    expect(choleskyFactor([1, 0.5, 0, 1], 2, factor.subarray(0, 4))).toMatch(/not symmetric/);
+  });
+
+  it('gives the Moore–Penrose pseudo-inverse of rank-deficient and non-square matrices', () => {
+    // [[1, 2], [2, 4]] has rank 1: its pseudo-inverse is A / 25.
+    const p = new Float64Array(4);
+    pseudoInverse([1, 2, 2, 4], 2, 2, p);
+    [1 / 25, 2 / 25, 2 / 25, 4 / 25].forEach((v, i) => expect(p[i]).toBeCloseTo(v, 12));
+    // A 3×2 matrix of full column rank: pinv = (AᵀA)⁻¹Aᵀ; checked by the four Penrose conditions.
+    const a = [1, 0, 0, 1, 1, 1];
+    const q = new Float64Array(6);
+    pseudoInverse(a, 3, 2, q);
+    [2 / 3, -1 / 3, 1 / 3, -1 / 3, 2 / 3, 1 / 3].forEach((v, i) => expect(q[i]).toBeCloseTo(v, 12));
+    const wide = new Float64Array(6);
+    pseudoInverse([1, 0, 1, 0, 1, 1], 2, 3, wide);
+    [2 / 3, -1 / 3, -1 / 3, 2 / 3, 1 / 3, 1 / 3].forEach((v, i) => expect(wide[i]).toBeCloseTo(v, 12));
+    // The zero matrix's pseudo-inverse is zero.
+    pseudoInverse([0, 0, 0, 0], 2, 2, p);
+    expect([...p]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+const MATRICES = domain(
+  `    M(dim, dim) : { non-fluent, real, default = 0.0 };
+    S(dim, dim) : { non-fluent, real, default = 0.0 };
+    R(pair, pair) : { non-fluent, real, default = 0.0 };
+    B(obj, pair, pair) : { non-fluent, real, default = 0.0 };
+    d : { state-fluent, real, default = 0.0 };
+    dB(obj) : { state-fluent, real, default = 0.0 };
+    inv(dim, dim) : { state-fluent, real, default = 0.0 };
+    L(dim, dim) : { state-fluent, real, default = 0.0 };
+    P(pair, pair) : { state-fluent, real, default = 0.0 };
+    shifted(dim, dim) : { interm-fluent, real };
+    kept(dim, dim) : { state-fluent, real, default = 0.0 };
+    sumInv : { state-fluent, real, default = 0.0 };`,
+  `    d' = det_{?r : dim, ?c : dim} M(?r, ?c);
+    dB'(?o) = det_{?i : pair, ?j : pair} B(?o, ?i, ?j);
+    inv'(?r, ?c) = inverse[row=?r, col=?c][M(?r, ?c)];
+    L'(?r, ?c) = cholesky[row=?r, col=?c][S(?r, ?c)];
+    P'(?i, ?j) = pinverse[row=?i, col=?j][R(?i, ?j)];
+    shifted(?c, ?r) = 1 + inverse[row=?r, col=?c][M(?r, ?c)];
+    kept'(?r, ?c) = shifted(?r, ?c);
+    sumInv' = sum_{?r : dim, ?c : dim} inverse[row=?r, col=?c][2 * M(?r, ?c)];`,
+  `objects { obj : {o1, o2}; };
+  non-fluents {
+    M(@x, @x) = 2.0; M(@x, @z) = 1.0; M(@y, @x) = 1.0; M(@y, @y) = 3.0; M(@y, @z) = 2.0;
+    M(@z, @x) = 1.0; M(@z, @y) = 1.0; M(@z, @z) = 2.0;
+    S(@x, @x) = 4.0; S(@x, @y) = 12.0; S(@x, @z) = -16.0; S(@y, @x) = 12.0; S(@y, @y) = 37.0;
+    S(@y, @z) = -43.0; S(@z, @x) = -16.0; S(@z, @y) = -43.0; S(@z, @z) = 98.0;
+    R(@a, @a) = 1.0; R(@a, @b) = 2.0; R(@b, @a) = 2.0; R(@b, @b) = 4.0;
+    B(o1, @a, @a) = 1.0; B(o1, @a, @b) = 2.0; B(o1, @b, @a) = 3.0; B(o1, @b, @b) = 4.0;
+    B(o2, @a, @a) = 2.0; B(o2, @b, @b) = 5.0;
+  };`,
+);
+
+/** M = [[2, 0, 1], [1, 3, 2], [1, 1, 2]] (det 6) and its inverse, row by row. */
+const M_INVERSE = [
+  [4 / 6, 1 / 6, -3 / 6],
+  [0, 3 / 6, -3 / 6],
+  [-2 / 6, -2 / 6, 1],
+];
+
+describe("pyRDDLGym's matrix operations", () => {
+  const [state] = run(loadRddl(MATRICES).createSimulator({ seed: 1 }), 1);
+  const at = (name: string, ...args: string[]) => state!.get(`${name}(${args.join(',')})`)!;
+
+  it('det_{?r : t, ?c : t} is the determinant, batched over the other variables', () => {
+    expect(at('d')).toBeCloseTo(6, 12);
+    expect(at('dB', 'o1')).toBeCloseTo(-2, 12);
+    expect(at('dB', 'o2')).toBeCloseTo(10, 12);
+  });
+
+  it('inverse[row=?r, col=?c] gives the inverse entry at ?r, ?c, also inside an expression', () => {
+    DIMS.forEach((r, i) =>
+      DIMS.forEach((c, j) => {
+        expect(at('inv', r, c)).toBeCloseTo(M_INVERSE[i]![j]!, 12);
+        // shifted(?c, ?r) = 1 + inverse(?r, ?c): the head's order does not change which entry is read.
+        expect(at('kept', c, r)).toBeCloseTo(1 + M_INVERSE[i]![j]!, 12);
+      }),
+    );
+    // The inverse of 2M is M⁻¹ / 2: its entries sum to half of M⁻¹'s (4/6).
+    expect(at('sumInv')).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('cholesky gives the lower factor, pinverse the pseudo-inverse of a rank-deficient matrix', () => {
+    const factor = [
+      [2, 0, 0],
+      [6, 1, 0],
+      [-8, 5, 3],
+    ];
+    DIMS.forEach((r, i) => DIMS.forEach((c, j) => expect(at('L', r, c)).toBeCloseTo(factor[i]![j]!, 12)));
+    // [[1, 2], [2, 4]] has rank 1; its Moore–Penrose inverse is itself / 25.
+    expect(at('P', '@a', '@a')).toBeCloseTo(1 / 25, 12);
+    expect(at('P', '@a', '@b')).toBeCloseTo(2 / 25, 12);
+    expect(at('P', '@b', '@b')).toBeCloseTo(4 / 25, 12);
+  });
+
+  it('stops a step with a located error for a singular inverse or a cholesky of an indefinite matrix', () => {
+    const singular = loadRddl(
+      domain(
+        `    M(pair, pair) : { non-fluent, real, default = 1.0 };
+    inv(pair, pair) : { state-fluent, real, default = 0.0 };`,
+        "    inv'(?r, ?c) = inverse[row=?r, col=?c][M(?r, ?c)];",
+      ),
+    ).createSimulator({ seed: 1 });
+    expect(singular.step([])).toMatchObject({
+      kind: 'error',
+      message: 'inverse: the matrix is singular (it has no inverse; pinverse gives one)',
+      location: { line: 8, column: 20 },
+    });
+    const indefinite = loadRddl(
+      domain(
+        `    M(pair, pair) : { non-fluent, real, default = 1.0 };
+    L(pair, pair) : { state-fluent, real, default = 0.0 };`,
+        "    L'(?r, ?c) = cholesky[row=?r, col=?c][M(?r, ?c) - 2 * (?r == ?c)];",
+      ),
+    ).createSimulator({ seed: 1 });
+    expect(indefinite.step([])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^cholesky: the matrix is not positive semi-definite/),
+      location: { line: 8, column: 18 },
+    });
+  });
+
+  it('reports misuse at its place', () => {
+    const messages = (pvariables: string, cpfs: string) =>
+      checkRddl(domain(pvariables, cpfs)).map((d) => `${d.location?.line}:${d.location?.column}: ${d.message}`);
+    const V = `    M(dim, dim) : { non-fluent, real, default = 1.0 };
+    v : { state-fluent, real, default = 0.0 };
+    out(dim, dim) : { state-fluent, real, default = 0.0 };`;
+    expect(messages(V, "    v' = det_{?r : dim, ?c : pair} M(?r, @x);\n    out'(?r, ?c) = 0.0;")).toEqual([
+      '9:10: det needs a square matrix, but dim has 3 values and pair 2',
+    ]);
+    expect(messages(V, "    v' = det_{?r : dim} M(?r, ?r);\n    out'(?r, ?c) = 0.0;")).toEqual([
+      "9:10: det_{?r : rows, ?c : columns} takes two variables, the row's and the column's, not 1",
+    ]);
+    expect(messages(V, "    v' = inverse[row=?r, col=?c][M(?r, ?c)];\n    out'(?r, ?c) = 0.0;")).toEqual([
+      '9:22: ?r is not bound here: inverse[row=?r, col=?c] names variables of the cpf (or of an enclosing aggregation) that receive the result\'s rows and columns',
+    ]);
+    expect(messages(V, "    v' = 0.0;\n    out'(?r, ?c) = pinverse[row=?r, col=?r][M(?r, ?c)];")).toEqual([
+      '10:41: the row and column variables of pinverse must differ, not both ?r',
+    ]);
+    expect(messages(V, "    v' = 0.0;\n    out'(?r, ?c) = cholesky[row=?r, column=?c][M(?r, ?c)];")).toEqual([
+      "10:37: cholesky[row=?r, col=?c][...] names the row variable, then the column variable: expected 'col', found 'column'",
+    ]);
+    expect(messages(V, "    v' = 0.0;\n    out'(?r, ?c) = inverse[row=?r, col=?c][@x];")).toEqual([
+      '10:44: inverse needs a numeric matrix, not dim',
+    ]);
+  });
+
+  it('needs square matrices of objects, checked when the instance is loaded', () => {
+    const error = expectLoadError(() =>
+      loadRddl(
+        domain(
+          `    W(obj, dim) : { non-fluent, real, default = 1.0 };
+    P(obj, dim) : { state-fluent, real, default = 0.0 };`,
+          "    P'(?o, ?d) = pinverse[row=?o, col=?d][W(?o, ?d)];",
+        ),
+      ),
+    );
+    expect(error.message).toMatch(
+      /^pinverse needs a square matrix, but obj has 2 values and dim 3 \(pyRDDLGym puts the 3×2 pseudo-inverse/,
+    );
+    expect(error.location).toMatchObject({ line: 8, column: 18 });
+  });
+});
