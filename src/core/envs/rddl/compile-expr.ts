@@ -1467,7 +1467,14 @@ export class ExpressionCompiler {
   }
 
   /** A located error unless the matrix is square. */
-  private requireSquare(what: string, rows: string, n1: number, cols: string, n2: number, loc: SourceLocation) {
+  private requireSquare(
+    what: string,
+    rows: string,
+    n1: number,
+    cols: string,
+    n2: number,
+    loc: SourceLocation,
+  ) {
     if (n1 !== n2) {
       throw new CompileError(
         `${what} needs a square matrix, but ${rows} has ${n1} values and ${cols} ${n2}` +
@@ -1805,7 +1812,10 @@ export class ExpressionCompiler {
         );
       case 'MultivariateNormal':
       case 'MultivariateStudent':
-        throw new CompileError(`${expr.name}[?v](...) names the cpf parameter that receives the vector`, expr.loc);
+        throw new CompileError(
+          `${expr.name}[?v](...) names the cpf parameter that receives the vector`,
+          expr.loc,
+        );
     }
   }
 

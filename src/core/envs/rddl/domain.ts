@@ -1234,7 +1234,10 @@ export class ExpressionChecker {
     this.checkSquare(expr.name, types[0]!, types[1]!, expr.nameLoc);
     const body = this.check(expr.args[0]!, scope, context);
     if (body && !this.isArithmetic(body)) {
-      return this.mismatch(`${expr.name} needs a numeric matrix, not ${describeType(body)}`, expr.args[0]!.loc);
+      return this.mismatch(
+        `${expr.name} needs a numeric matrix, not ${describeType(body)}`,
+        expr.args[0]!.loc,
+      );
     }
     return REAL;
   }

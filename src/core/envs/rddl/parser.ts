@@ -137,7 +137,9 @@ const PVAR_KINDS: PvarKindKeyword[] = [
 ];
 
 const SIMPLE_DISTRIBUTIONS: {
-  name: Exclude<DistributionName, PyRddlGymDistributionName | 'UnnormDiscrete' | 'MultivariateNormal' | 'MultivariateStudent'
+  name: Exclude<
+    DistributionName,
+    PyRddlGymDistributionName | 'UnnormDiscrete' | 'MultivariateNormal' | 'MultivariateStudent'
   >;
   arity: 1 | 2;
 }[] = [

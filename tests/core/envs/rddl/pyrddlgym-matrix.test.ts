@@ -7,12 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRddl, loadRddl } from '../../../../src/core/envs/rddl';
 import type { RddlSimulator } from '../../../../src/core/envs/rddl/api';
-import {
-  choleskyFactor,
-  determinant,
-  invert,
-  pseudoInverse,
-} from '../../../../src/core/envs/rddl/matrix';
+import { choleskyFactor, determinant, invert, pseudoInverse } from '../../../../src/core/envs/rddl/matrix';
 import { expectLoadError, testSources } from './fixtures';
 
 const TYPES = 'obj : object; dim : {@x, @y, @z}; pair : {@a, @b};';
@@ -184,7 +179,9 @@ describe("pyRDDLGym's matrix operations", () => {
 
   it('reports misuse at its place', () => {
     const messages = (pvariables: string, cpfs: string) =>
-      checkRddl(domain(pvariables, cpfs)).map((d) => `${d.location?.line}:${d.location?.column}: ${d.message}`);
+      checkRddl(domain(pvariables, cpfs)).map(
+        (d) => `${d.location?.line}:${d.location?.column}: ${d.message}`,
+      );
     const V = `    M(dim, dim) : { non-fluent, real, default = 1.0 };
     v : { state-fluent, real, default = 0.0 };
     out(dim, dim) : { state-fluent, real, default = 0.0 };`;
@@ -195,7 +192,7 @@ describe("pyRDDLGym's matrix operations", () => {
       "9:10: det_{?r : rows, ?c : columns} takes two variables, the row's and the column's, not 1",
     ]);
     expect(messages(V, "    v' = inverse[row=?r, col=?c][M(?r, ?c)];\n    out'(?r, ?c) = 0.0;")).toEqual([
-      '9:22: ?r is not bound here: inverse[row=?r, col=?c] names variables of the cpf (or of an enclosing aggregation) that receive the result\'s rows and columns',
+      "9:22: ?r is not bound here: inverse[row=?r, col=?c] names variables of the cpf (or of an enclosing aggregation) that receive the result's rows and columns",
     ]);
     expect(messages(V, "    v' = 0.0;\n    out'(?r, ?c) = pinverse[row=?r, col=?r][M(?r, ?c)];")).toEqual([
       '10:41: the row and column variables of pinverse must differ, not both ?r',
@@ -222,5 +219,176 @@ describe("pyRDDLGym's matrix operations", () => {
       /^pinverse needs a square matrix, but obj has 2 values and dim 3 \(pyRDDLGym puts the 3×2 pseudo-inverse/,
     );
     expect(error.location).toMatchObject({ line: 8, column: 18 });
+  });
+});
+
+/** Sample mean and covariance of the members `keys` over the states. */
+function moments(states: Map<string, number>[], keys: string[]) {
+  const n = states.length;
+  const mean = keys.map((k) => states.reduce((s, st) => s + st.get(k)!, 0) / n);
+  const cov = keys.map((a, i) =>
+    keys.map(
+      (b, j) => states.reduce((s, st) => s + (st.get(a)! - mean[i]!) * (st.get(b)! - mean[j]!), 0) / (n - 1),
+    ),
+  );
+  return { mean, cov };
+}
+
+const STEPS = 20000;
+const SIGMA = [
+  [4, 1.2, -0.8],
+  [1.2, 2, 0.5],
+  [-0.8, 0.5, 1],
+];
+const MU = [1, -2, 0.5];
+
+const MULTIVARIATE = domain(
+  `    MU(dim) : { non-fluent, real, default = 0.0 };
+    SIGMA(dim, dim) : { non-fluent, real, default = 0.0 };
+    SHIFT(obj) : { non-fluent, real, default = 0.0 };
+    ONES(pair, pair) : { non-fluent, real, default = 1.0 };
+    I(pair, pair) : { non-fluent, real, default = 0.0 };
+    x(obj, dim) : { state-fluent, real, default = 0.0 };
+    t(dim) : { state-fluent, real, default = 0.0 };
+    same(pair) : { state-fluent, real, default = 0.0 };
+    w(pair) : { state-fluent, real, default = 0.0 };`,
+  `    x'(?o, ?d) = MultivariateNormal[?d](MU(_) + SHIFT(?o), SIGMA(_, _));
+    t'(?d) = MultivariateStudent[?d](MU(_), SIGMA(_, _), 8);
+    same'(?p) = MultivariateNormal[?p](0.0 * ONES(_, @a), ONES(_, _));
+    w'(?p) = MultivariateStudent[?p](0.0 * ONES(_, @a), I(_, _), 8);`,
+  `objects { obj : {o1, o2}; };
+  non-fluents {
+    SHIFT(o2) = 10.0; I(@a, @a) = 1.0; I(@b, @b) = 1.0;
+${DIMS.map((r, i) => `    MU(${r}) = ${MU[i]};\n${DIMS.map((c, j) => `    SIGMA(${r}, ${c}) = ${SIGMA[i]![j]};`).join('\n')}`).join('\n')}
+  };`,
+);
+
+describe("pyRDDLGym's MultivariateNormal and MultivariateStudent", () => {
+  const states = run(loadRddl(MULTIVARIATE).createSimulator({ seed: 12 }), STEPS);
+
+  // A sample covariance entry's standard error is about √((σ_ii σ_jj + σ_ij²) / n) for normal data; the
+  // tolerances are 5 standard errors (a sample mean's: √(σ_ii / n)).
+  const se = (s: number[][], i: number, j: number, n: number) =>
+    Math.sqrt((s[i]![i]! * s[j]![j]! + s[i]![j]! ** 2) / n);
+
+  it('MultivariateNormal has the given mean and covariance, one joint draw per other grounding', () => {
+    for (const [o, shift] of [
+      ['o1', 0],
+      ['o2', 10],
+    ] as const) {
+      const { mean, cov } = moments(
+        states,
+        DIMS.map((d) => `x(${o},${d})`),
+      );
+      DIMS.forEach((_, i) => {
+        expect(Math.abs(mean[i]! - (MU[i]! + shift))).toBeLessThan(5 * Math.sqrt(SIGMA[i]![i]! / STEPS));
+        DIMS.forEach((_, j) =>
+          expect(Math.abs(cov[i]![j]! - SIGMA[i]![j]!)).toBeLessThan(5 * se(SIGMA, i, j, STEPS)),
+        );
+      });
+    }
+    // The two objects draw independently.
+    const cross = moments(states, ['x(o1,@x)', 'x(o2,@x)']).cov[0]![1]!;
+    expect(Math.abs(cross)).toBeLessThan(5 * Math.sqrt(16 / STEPS));
+  });
+
+  it('draws from a singular (semi-definite) covariance: all-ones gives equal members', () => {
+    for (const s of states.slice(0, 200)) expect(s.get('same(@a)')).toBe(s.get('same(@b)'));
+    expect(new Set(states.slice(0, 200).map((s) => s.get('same(@a)'))).size).toBe(200);
+  });
+
+  it('MultivariateStudent has covariance sigma·df/(df − 2), its members sharing one scale', () => {
+    const { mean, cov } = moments(
+      states,
+      DIMS.map((d) => `t(${d})`),
+    );
+    // t with 8 degrees of freedom has heavier tails: its errors are wider than a normal's, by about
+    // √(1 + kurtosis excess / 2) = √1.75 for a variance; 7 normal standard errors cover that.
+    const factor = 8 / 6;
+    const scaled = SIGMA.map((row) => row.map((v) => v * factor));
+    DIMS.forEach((_, i) => {
+      expect(Math.abs(mean[i]! - MU[i]!)).toBeLessThan(5 * Math.sqrt(scaled[i]![i]! / STEPS));
+      DIMS.forEach((_, j) =>
+        expect(Math.abs(cov[i]![j]! - scaled[i]![j]!)).toBeLessThan(7 * se(scaled, i, j, STEPS)),
+      );
+    });
+    // With sigma = I the members are uncorrelated but not independent: one chi-square scales both, so
+    // their squares correlate (by 0.143 for df = 8; 0 if each member had its own scale).
+    const squares = states.map(
+      (s) =>
+        new Map([
+          ['a', s.get('w(@a)')! ** 2],
+          ['b', s.get('w(@b)')! ** 2],
+        ]),
+    );
+    const m = moments(squares, ['a', 'b']).cov;
+    const correlation = m[0]![1]! / Math.sqrt(m[0]![0]! * m[1]![1]!);
+    expect(correlation).toBeGreaterThan(0.07);
+    expect(correlation).toBeLessThan(0.25);
+  });
+
+  it('stops a step with a located error for a covariance that is not positive semi-definite', () => {
+    const bad = (entries: string, df = '') =>
+      loadRddl(
+        domain(
+          `    C(pair, pair) : { non-fluent, real, default = 1.0 };
+    v(pair) : { state-fluent, real, default = 0.0 };`,
+          `    v'(?p) = Multivariate${df ? 'Student' : 'Normal'}[?p](0.0 * C(_, @a), C(_, _)${df});`,
+          `objects { obj : {o1}; }; non-fluents { ${entries} };`,
+        ),
+      )
+        .createSimulator({ seed: 1 })
+        .step([]);
+    expect(bad('C(@b, @b) = -1.0;')).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(
+        /^MultivariateNormal covariance: the matrix is not positive semi-definite/,
+      ),
+      location: { line: 8, column: 14 },
+    });
+    expect(bad('C(@a, @b) = 0.5;')).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^MultivariateNormal covariance: the matrix is not symmetric/),
+    });
+    expect(bad('C(@a, @b) = 0.5; C(@b, @a) = 0.5;', ', 0.0')).toMatchObject({
+      kind: 'error',
+      message: 'MultivariateStudent df must be positive, but it is 0.0',
+      location: { line: 8, column: 14 },
+    });
+  });
+
+  it('reports misuse at its place', () => {
+    const messages = (cpf: string) =>
+      checkRddl(
+        domain(
+          `    MU(dim) : { non-fluent, real, default = 0.0 };
+    C(dim, dim) : { non-fluent, real, default = 1.0 };
+    CP(dim, pair) : { non-fluent, real, default = 1.0 };
+    v(dim) : { state-fluent, real, default = 0.0 };`,
+          `    v'(?d) = ${cpf};`,
+        ),
+      ).map((d) => `${d.location?.line}:${d.location?.column}: ${d.message}`);
+    expect(messages('1 + MultivariateNormal[?d](MU(_), C(_, _))')).toEqual([
+      "10:18: MultivariateNormal[?v](...) samples a vector into the cpf's fluent: it must be the whole cpf, not part of an expression",
+    ]);
+    expect(messages('MultivariateNormal[?d](MU(@x), C(_, _))')).toEqual([
+      "10:37: the mean of MultivariateNormal[?v] is a vector over ?d's values: write _ once in it, as mean(_), not 0 times",
+    ]);
+    expect(messages('MultivariateNormal[?d](MU(_), C(_, @x))')).toEqual([
+      "10:44: the covariance of MultivariateNormal[?v] is a matrix over ?d's values: write _ twice in it, as cov(_, _) (row, then column), not once",
+    ]);
+    expect(messages('MultivariateStudent[?d](MU(_), C(_, _))')).toEqual([
+      '10:14: MultivariateStudent[?v] takes three parameters, mean(_), cov(_, _) and df, not 2',
+    ]);
+    expect(messages('MultivariateStudent[?d](MU(_), C(_, _), MU(_))')).toEqual([
+      '10:54: the degrees of freedom of MultivariateStudent[?v] is one number per draw: it cannot read _ (found 1)',
+    ]);
+    expect(messages('MultivariateNormal[?e](MU(_), C(_, _))')).toEqual([
+      '10:33: ?e is not a parameter of this cpf: MultivariateNormal[?v] names the parameter that receives the vector',
+    ]);
+    // A covariance over two different types is not square: its second _ does not fit.
+    const square = messages('MultivariateNormal[?d](MU(_), CP(_, _))');
+    expect(square).toHaveLength(1);
+    expect(square[0]).toMatch(/^10:50: argument 2 of .CP. is a pair/);
   });
 });
