@@ -1555,8 +1555,13 @@ export class ExpressionCompiler {
     const out = this.module.table(new Float64Array(n * n));
     const fn = expr.name === 'inverse' ? 'minv' : expr.name === 'pinverse' ? 'mpinv' : 'mchol';
     const loc = this.module.location(expr.loc);
+    const call = `${fn}(${entries.table}, ${n}, ${out}, ${loc})`;
+    // A matrix of constants (non-fluents) is transformed once, the first time it is read.
+    const flag = entries.values ? this.module.table(new Float64Array(1)) : undefined;
     this.#prelude.push({
-      js: `(${[...entries.fill, `${fn}(${entries.table}, ${n}, ${out}, ${loc})`].join(', ')})`,
+      js: flag
+        ? `(${flag}[0] === 1 || (${call}, ${flag}[0] = 1))`
+        : `(${[...entries.fill, call].join(', ')})`,
       random: entries.random,
     });
     results.set(batch, {
@@ -1687,28 +1692,38 @@ export class ExpressionCompiler {
     if (expr.name === 'MultivariateNormal' || expr.name === 'MultivariateStudent') {
       // The mean once per member (`_` its value), the covariance once per pair (`_` the row's, `_2` the
       // column's), row-major.
-      const mean = this.module.table(new Float64Array(values.length));
-      const cov = this.module.table(new Float64Array(values.length * values.length));
+      const meanData = new Float64Array(values.length);
+      const covData = new Float64Array(values.length * values.length);
+      const mean = this.module.table(meanData);
+      const cov = this.module.table(covData);
       const meanArg = numberUnderscores(expr.args[0]!).expr;
       const covArg = numberUnderscores(expr.args[1]!).expr;
       const fill: string[] = [];
+      // Constant entries are written into the tables now, once.
+      const put = (table: string, data: Float64Array, index: number, code: Code): boolean => {
+        if (code.value !== undefined) {
+          data[index] = code.value as number;
+          return true;
+        }
+        fill.push(`${table}[${index}] = ${code.js}`);
+        return false;
+      };
+      let fixed = 1;
       values.forEach((value, i) => {
         const inner = new Map(outer);
         inner.set('_', this.binding(value, binding.type));
-        const m = this.asNumber(this.compile(meanArg, inner));
-        fill.push(`${mean}[${i}] = ${m.js}`);
+        put(mean, meanData, i, this.asNumber(this.compile(meanArg, inner)));
         values.forEach((other, j) => {
           const pair = new Map(inner);
           pair.set('_2', this.binding(other, binding.type));
-          const c = this.asNumber(this.compile(covArg, pair));
-          fill.push(`${cov}[${i * values.length + j}] = ${c.js}`);
+          if (!put(cov, covData, i * values.length + j, this.asNumber(this.compile(covArg, pair)))) fixed = 0;
         });
       });
       const draw =
         expr.name === 'MultivariateNormal'
-          ? `vmvn(${mean}, ${cov}, ${out}, ${loc})`
-          : `vmvt(${mean}, ${cov}, ${this.asNumber(this.compile(expr.args[2]!, outer)).js}, ${out}, ${loc})`;
-      return { js: `(${fill.join(', ')}, ${draw}, ${out}[0])`, type, random: true };
+          ? `vmvn(${mean}, ${cov}, ${out}, ${loc}, ${fixed})`
+          : `vmvt(${mean}, ${cov}, ${this.asNumber(this.compile(expr.args[2]!, outer)).js}, ${out}, ${loc}, ${fixed})`;
+      return { js: `(${[...fill, draw].join(', ')}, ${out}[0])`, type, random: true };
     }
     // The vector parameter once per member, `_` bound to the member's value.
     const parameters = this.module.table(new Float64Array(values.length));

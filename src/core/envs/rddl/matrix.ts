@@ -16,9 +16,17 @@ function maxAbs(a: ArrayLike<number>): number {
   return max;
 }
 
+const scratches: Float64Array[] = [];
+/** A copy of the n×n matrix `a` in a scratch array (reused by the next call). */
+function scratchCopy(a: ArrayLike<number>, n: number): Float64Array {
+  const m = (scratches[n] ??= new Float64Array(n * n));
+  for (let i = 0; i < n * n; i++) m[i] = a[i]!;
+  return m;
+}
+
 /** The determinant of the n×n matrix `a`, by LU decomposition with partial pivoting. */
 export function determinant(a: ArrayLike<number>, n: number): number {
-  const m = Float64Array.from(a);
+  const m = scratchCopy(a, n);
   let det = 1;
   for (let k = 0; k < n; k++) {
     let pivot = k;
@@ -48,7 +56,7 @@ export function determinant(a: ArrayLike<number>, n: number): number {
  * matrix whose pivot falls to n·ε times its largest entry (or below) is singular: a message then.
  */
 export function invert(a: ArrayLike<number>, n: number, out: Float64Array): string | undefined {
-  const m = Float64Array.from(a);
+  const m = scratchCopy(a, n);
   const tolerance = n * EPSILON * maxAbs(a);
   out.fill(0);
   for (let i = 0; i < n; i++) out[i * n + i] = 1;

@@ -188,11 +188,10 @@ export function drawMultivariateNormal(
   mean: ArrayLike<number>,
   covariance: ArrayLike<number>,
   out: Float64Array,
+  known?: Float64Array,
 ): void {
   const n = out.length;
-  const factor = choleskyScratch(n);
-  const problem = choleskyFactor(covariance, n, factor);
-  if (problem) throw new DistributionError(`MultivariateNormal covariance: ${problem}`);
+  const factor = known ?? covarianceFactor('MultivariateNormal covariance', covariance, n);
   const z = gaussianScratch(n);
   for (let i = 0; i < n; i++) z[i] = random.gaussian();
   for (let i = 0; i < n; i++) {
@@ -214,12 +213,11 @@ export function drawMultivariateStudent(
   sigma: ArrayLike<number>,
   df: number,
   out: Float64Array,
+  known?: Float64Array,
 ): void {
   requirePositive('MultivariateStudent', 'df', df);
   const n = out.length;
-  const factor = choleskyScratch(n);
-  const problem = choleskyFactor(sigma, n, factor);
-  if (problem) throw new DistributionError(`MultivariateStudent sigma: ${problem}`);
+  const factor = known ?? covarianceFactor('MultivariateStudent sigma', sigma, n);
   const z = gaussianScratch(n);
   for (let i = 0; i < n; i++) z[i] = random.gaussian();
   const scale = 1 / Math.sqrt(random.gamma(df / 2, 2) / df);
@@ -228,6 +226,21 @@ export function drawMultivariateStudent(
     for (let k = 0; k <= i; k++) value += factor[i * n + k]! * z[k]!;
     out[i] = mean[i]! + scale * value;
   }
+}
+
+/**
+ * The lower Cholesky factor of an n×n covariance, in a scratch array reused by the next call (pass
+ * `into` to keep it); a DistributionError naming `what` when the matrix has none.
+ */
+export function covarianceFactor(
+  what: string,
+  covariance: ArrayLike<number>,
+  n: number,
+  into: Float64Array = choleskyScratch(n),
+): Float64Array {
+  const problem = choleskyFactor(covariance, n, into);
+  if (problem) throw new DistributionError(`${what}: ${problem}`);
+  return into;
 }
 
 const choleskyScratches: Float64Array[] = [];

@@ -23,6 +23,7 @@ import {
   drawGumbel,
   drawKumaraswamy,
   drawLaplace,
+  covarianceFactor,
   drawMultivariateNormal,
   drawMultivariateStudent,
   drawNegativeBinomial,
@@ -71,10 +72,20 @@ export interface CompiledRuntime {
   vmult: (probabilities: Float64Array, trials: number, out: Float64Array, loc: number) => void;
   /** pyRDDLGym's Dirichlet[?v](alpha(_)): Gamma(alpha_i, 1) draws normalised, into `out`. */
   vdiri: (alphas: Float64Array, out: Float64Array, loc: number) => void;
-  /** pyRDDLGym's MultivariateNormal[?v](mean(_), cov(_, _)) into `out` (cov row-major). */
-  vmvn: (mean: Float64Array, covariance: Float64Array, out: Float64Array, loc: number) => void;
+  /**
+   * pyRDDLGym's MultivariateNormal[?v](mean(_), cov(_, _)) into `out` (cov row-major). `fixed` is 1 when
+   * the covariance never changes (its factor is then computed once).
+   */
+  vmvn: (mean: Float64Array, covariance: Float64Array, out: Float64Array, loc: number, fixed: number) => void;
   /** MultivariateStudent[?v](mean(_), sigma(_, _), df) into `out`. */
-  vmvt: (mean: Float64Array, sigma: Float64Array, df: number, out: Float64Array, loc: number) => void;
+  vmvt: (
+    mean: Float64Array,
+    sigma: Float64Array,
+    df: number,
+    out: Float64Array,
+    loc: number,
+    fixed: number,
+  ) => void;
   /** pyRDDLGym's det of the n×n row-major matrix `a`. */
   mdet: (a: Float64Array, n: number) => number;
   /** pyRDDLGym's inverse[...], pinverse[...] and cholesky[...] of the n×n matrix `a`, into `out`. */
@@ -138,6 +149,16 @@ export function createRuntime(
     }
   };
   const zero = (x: number | boolean) => x === 0 || x === false;
+  /** Cholesky factors of covariances that never change, by their table. */
+  const factors = new WeakMap<Float64Array, Float64Array>();
+  const fixedFactor = (what: string, covariance: Float64Array, n: number): Float64Array => {
+    let factor = factors.get(covariance);
+    if (!factor) {
+      factor = covarianceFactor(what, covariance, n, new Float64Array(n * n));
+      factors.set(covariance, factor);
+    }
+    return factor;
+  };
   /** The Discrete being drawn, for its notices (draws never nest). */
   let discreteLoc = 0;
   const onNegative = (p: number) =>
@@ -202,15 +223,19 @@ export function createRuntime(
         return 0;
       });
     },
-    vmvn: (mean, covariance, out, loc) => {
+    vmvn: (mean, covariance, out, loc, fixed) => {
       at(loc, () => {
-        drawMultivariateNormal(random, mean, covariance, out);
+        const factor = fixed
+          ? fixedFactor('MultivariateNormal covariance', covariance, out.length)
+          : undefined;
+        drawMultivariateNormal(random, mean, covariance, out, factor);
         return 0;
       });
     },
-    vmvt: (mean, sigma, df, out, loc) => {
+    vmvt: (mean, sigma, df, out, loc, fixed) => {
       at(loc, () => {
-        drawMultivariateStudent(random, mean, sigma, df, out);
+        const factor = fixed ? fixedFactor('MultivariateStudent sigma', sigma, out.length) : undefined;
+        drawMultivariateStudent(random, mean, sigma, df, out, factor);
         return 0;
       });
     },

@@ -87,7 +87,9 @@ const MATRICES = domain(
     P(pair, pair) : { state-fluent, real, default = 0.0 };
     shifted(dim, dim) : { interm-fluent, real };
     kept(dim, dim) : { state-fluent, real, default = 0.0 };
-    sumInv : { state-fluent, real, default = 0.0 };`,
+    sumInv : { state-fluent, real, default = 0.0 };
+    k : { state-fluent, int, default = 0 };
+    scaled(dim, dim) : { state-fluent, real, default = 0.0 };`,
   `    d' = det_{?r : dim, ?c : dim} M(?r, ?c);
     dB'(?o) = det_{?i : pair, ?j : pair} B(?o, ?i, ?j);
     inv'(?r, ?c) = inverse[row=?r, col=?c][M(?r, ?c)];
@@ -95,7 +97,9 @@ const MATRICES = domain(
     P'(?i, ?j) = pinverse[row=?i, col=?j][R(?i, ?j)];
     shifted(?c, ?r) = 1 + inverse[row=?r, col=?c][M(?r, ?c)];
     kept'(?r, ?c) = shifted(?r, ?c);
-    sumInv' = sum_{?r : dim, ?c : dim} inverse[row=?r, col=?c][2 * M(?r, ?c)];`,
+    sumInv' = sum_{?r : dim, ?c : dim} inverse[row=?r, col=?c][2 * M(?r, ?c)];
+    k' = k + 1;
+    scaled'(?r, ?c) = if (k >= 0) then inverse[row=?r, col=?c][M(?r, ?c) * (k + 1)] else 0.0;`,
   `objects { obj : {o1, o2}; };
   non-fluents {
     M(@x, @x) = 2.0; M(@x, @z) = 1.0; M(@y, @x) = 1.0; M(@y, @y) = 3.0; M(@y, @z) = 2.0;
@@ -116,7 +120,7 @@ const M_INVERSE = [
 ];
 
 describe("pyRDDLGym's matrix operations", () => {
-  const [state] = run(loadRddl(MATRICES).createSimulator({ seed: 1 }), 1);
+  const [state, second] = run(loadRddl(MATRICES).createSimulator({ seed: 1 }), 2);
   const at = (name: string, ...args: string[]) => state!.get(`${name}(${args.join(',')})`)!;
 
   it('det_{?r : t, ?c : t} is the determinant, batched over the other variables', () => {
@@ -131,6 +135,13 @@ describe("pyRDDLGym's matrix operations", () => {
         expect(at('inv', r, c)).toBeCloseTo(M_INVERSE[i]![j]!, 12);
         // shifted(?c, ?r) = 1 + inverse(?r, ?c): the head's order does not change which entry is read.
         expect(at('kept', c, r)).toBeCloseTo(1 + M_INVERSE[i]![j]!, 12);
+      }),
+    );
+    // A matrix that changes every step is inverted anew: (M·(k + 1))⁻¹ is M⁻¹ / (k + 1).
+    DIMS.forEach((r, i) =>
+      DIMS.forEach((c, j) => {
+        expect(at('scaled', r, c)).toBeCloseTo(M_INVERSE[i]![j]!, 12);
+        expect(second!.get(`scaled(${r},${c})`)).toBeCloseTo(M_INVERSE[i]![j]! / 2, 12);
       }),
     );
     // The inverse of 2M is M⁻¹ / 2: its entries sum to half of M⁻¹'s (4/6).
