@@ -1250,6 +1250,33 @@ class RddlParser extends EmbeddedActionsParser {
     'primaryExpr',
     (): Expr => {
       return this.OR([
+        {
+          // pyRDDLGym's external function call `$Name[?p, ...](f(...), ...)`: Python code, which this
+          // simulator cannot run; read whole so the error is one, at the call.
+          GATE: () => this.LA(3).tokenType === LBracket,
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            const dollar = this.CONSUME8(Dollar);
+            const name = this.CONSUME8(Identifier);
+            this.CONSUME8(LBracket);
+            this.MANY_SEP8({ SEP: Comma, DEF: () => this.SUBRULE8(this.term) });
+            let end = this.CONSUME8(RBracket);
+            this.OPTION8(() => {
+              this.CONSUME8(LParen);
+              this.MANY_SEP9({ SEP: Comma, DEF: () => this.SUBRULE9(this.expression) });
+              end = this.CONSUME8(RParen);
+            });
+            return this.ACTION((): Expr => {
+              const loc = this.loc(dollar, end);
+              this.extraErrors.push({
+                severity: 'error',
+                message: `$${name.image}[...] calls an external function: pyRDDLGym runs it as Python code, which this simulator cannot run`,
+                location: loc,
+              });
+              return { kind: 'number', value: 0, isInt: false, loc };
+            });
+          },
+        },
         ...this.leafAlternatives(),
         {
           ALT: () => {

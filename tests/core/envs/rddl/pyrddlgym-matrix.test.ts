@@ -403,3 +403,18 @@ describe("pyRDDLGym's MultivariateNormal and MultivariateStudent", () => {
     expect(square[0]).toMatch(/^10:50: argument 2 of .CP. is a pair/);
   });
 });
+
+describe("pyRDDLGym's external function calls", () => {
+  it('are one located error saying they run Python code', () => {
+    const diagnostics = checkRddl(
+      domain(
+        `    A(dim) : { non-fluent, real, default = 1.0 };
+    v(dim) : { state-fluent, real, default = 0.0 };`,
+        "    v'(?d) = 1 + $Softmax[?d](A(_));",
+      ),
+    );
+    expect(diagnostics.map((d) => `${d.location?.line}:${d.location?.column}: ${d.message}`)).toEqual([
+      '8:18: $Softmax[...] calls an external function: pyRDDLGym runs it as Python code, which this simulator cannot run',
+    ]);
+  });
+});
