@@ -9,7 +9,11 @@
  *   case-list `Discrete(color, @c1 : P(@c1), ...)` (the baseline), and the vectorised
  *   `Dirichlet[?c](A(?o, _))` against one `Gamma(A(?o, ?c), 1)` per grounding (the same Gamma draws,
  *   unnormalised: the baseline), and `Multinomial[?c](10, P(_))` against ten case-list Discrete draws
- *   summed per object (the same number of uniform draws).
+ *   summed per object (the same number of uniform draws);
+ * - `MultivariateNormal[?c](A(?o, _), S(_, _))` and `MultivariateStudent[?c](..., 5)` over the 10 colours
+ *   against one `Normal` / `Student(5)` per grounding (the same normal draws, without the covariance);
+ * - `det`, `inverse`, `pinverse` and `cholesky` of a 10×10 matrix per object (100 objects), against a
+ *   cpf computing the same matrix's entries alone (the baseline: what reading the matrix costs).
  */
 import { loadRddl } from '../../src/core/envs/rddl';
 import { measureRate, printTable } from '../lib';
@@ -147,6 +151,59 @@ export default async function run(): Promise<void> {
     `${(multinomial / summed).toFixed(2)}x`,
   ]);
   printTable("pyRDDLGym's Discrete forms and vectorised draws against their baselines, steps/s", colorRows);
+
+  const multivariateRows: (string | number)[][] = [
+    [`${OBJECTS} objects × ${COLORS.length} colours`, 'steps/s', 'baseline steps/s', 'baseline', 'ratio'],
+  ];
+  for (const [draw, single] of [
+    ['MultivariateNormal[?c](A(?o, _), S(_, _))', 'Normal(A(?o, ?c), 1.0)'],
+    ['MultivariateStudent[?c](A(?o, _), S(_, _), 5)', 'A(?o, ?c) + Student(5)'],
+  ] as const) {
+    const base = await stepsPerSecond('single', colourDomain(shares, `x'(?o, ?c) = ${single};`));
+    const rate = await stepsPerSecond('multivariate', colourDomain(shares, `x'(?o, ?c) = ${draw};`));
+    multivariateRows.push([draw, rate, base, `${single} per grounding`, `${(rate / base).toFixed(2)}x`]);
+  }
+  printTable("pyRDDLGym's multivariate draws against one draw per grounding, steps/s", multivariateRows);
+
+  const matrixRows: (string | number)[][] = [
+    [`${OBJECTS} objects, 10×10 each`, 'steps/s', 'entries alone steps/s (baseline)', 'ratio'],
+  ];
+  const entries = 'u(?o, ?r) * u(?o, ?c) + 10 * (?r == ?c)';
+  const square = 'x(obj, color, color) : { state-fluent, real, default = 0.0 };';
+  const alone = await stepsPerSecond('entries', matrixDomain(square, `x'(?o, ?r, ?c) = ${entries};`));
+  for (const [label, declaration, cpf] of [
+    [
+      'det_{?r, ?c}',
+      'x(obj) : { state-fluent, real, default = 0.0 };',
+      `x'(?o) = det_{?r : color, ?c : color} [${entries}];`,
+    ],
+    ['inverse', square, `x'(?o, ?r, ?c) = inverse[row=?r, col=?c][${entries}];`],
+    ['pinverse', square, `x'(?o, ?r, ?c) = pinverse[row=?r, col=?c][${entries}];`],
+    ['cholesky', square, `x'(?o, ?r, ?c) = cholesky[row=?r, col=?c][${entries}];`],
+  ] as const) {
+    const rate = await stepsPerSecond(label, matrixDomain(declaration, cpf));
+    matrixRows.push([label, rate, alone, `${(rate / alone).toFixed(2)}x`]);
+  }
+  printTable("pyRDDLGym's matrix operations against computing the matrix's entries, steps/s", matrixRows);
+}
+
+/** 100 objects with a random vector u(?o, ·) over 10 colours, redrawn every step; `x` is measured. */
+function matrixDomain(declaration: string, cpf: string): string {
+  const names = Array.from({ length: OBJECTS }, (_, i) => `o${i + 1}`).join(', ');
+  return `domain matrices {
+  types { obj : object; color : {${COLORS.join(', ')}}; };
+  pvariables {
+    u(obj, color) : { state-fluent, real, default = 1.0 };
+    ${declaration}
+  };
+  cpfs {
+    u'(?o, ?c) = Normal(0, 1);
+    ${cpf}
+  };
+  reward = 0;
+}
+instance matrices_inst { domain = matrices; objects { obj : {${names}}; }; max-nondef-actions = 1; horizon = 40; discount = 1.0; }
+`;
 }
 
 const COLORS = Array.from({ length: 10 }, (_, i) => `@c${i + 1}`);
@@ -160,6 +217,7 @@ function colourDomain(declaration: string, cpf: string): string {
     P(color) : { non-fluent, real, default = 0.1 };
     W(color) : { non-fluent, real, default = 3.0 };
     A(obj, color) : { non-fluent, real, default = 2.0 };
+    S(color, color) : { non-fluent, real, default = 0.5 }; // 0.5 off the diagonal, 1 on it
     ${declaration}
   };
   cpfs {
@@ -167,6 +225,8 @@ function colourDomain(declaration: string, cpf: string): string {
   };
   reward = 0;
 }
-instance colours_inst { domain = colours; objects { obj : {${names}}; }; max-nondef-actions = 1; horizon = 40; discount = 1.0; }
+instance colours_inst { domain = colours; objects { obj : {${names}}; };
+  non-fluents { ${COLORS.map((c) => `S(${c}, ${c}) = 1.0;`).join(' ')} };
+  max-nondef-actions = 1; horizon = 40; discount = 1.0; }
 `;
 }

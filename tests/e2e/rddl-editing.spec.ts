@@ -192,3 +192,28 @@ test('the quirks switch reaches the simulator', async ({ page }) => {
   await expect(notes).toContainText('* returns a zero operand unconverted');
   await expect(notes).toContainText('The server process exits');
 });
+
+test("the problem list follows the quirks switch: rddlsim's semantics turns what rddlsim runs into warnings", async ({
+  page,
+}) => {
+  await page.goto('./');
+  await openDomainTab(page);
+  // An int fluent given a real: an error in the default semantics, run by rddlsim (the real kept).
+  const faulty = NETWORK_ADMIN.domain
+    .replace(
+      'running(computer) : { state-fluent, bool, default = true };',
+      'running(computer) : { state-fluent, bool, default = true };\n    count : { state-fluent, int, default = 0 };',
+    )
+    .replace('  cpfs {\n', "  cpfs {\n    count' = 1.5;\n");
+  expect(faulty).toContain("count' =");
+  await pasteRddl(page, faulty);
+  const item = problems(page).getByRole('listitem');
+  await expect(item).toHaveCount(1, { timeout: 30_000 });
+  await expect(item).toContainText(/error.*'count' is int, but its cpf gives real/);
+  const quirks = page.getByRole('switch', { name: 'rddlsim-compatible quirks' });
+  await quirks.check();
+  await expect(item).toContainText(/warning.*simulated as real/, { timeout: 30_000 });
+  await expect(problems(page)).toContainText('No errors, 1 warning');
+  await quirks.uncheck();
+  await expect(item).toContainText(/error.*'count' is int/, { timeout: 30_000 });
+});

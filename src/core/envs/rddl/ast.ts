@@ -165,8 +165,16 @@ export interface FunctionCall {
   name: string;
   nameLoc: SourceLocation;
   args: Expr[];
+  /**
+   * pyRDDLGym's `inverse[row=?r, col=?c][e]` (and `pinverse`, `cholesky`): `args` is `[e]`, the matrix whose
+   * rows are ?r's values and columns ?c's; the result's entry at the current ?r, ?c is the value.
+   */
+  matrix?: { row: VariableRef; col: VariableRef };
   loc: SourceLocation;
 }
+
+/** pyRDDLGym's matrix operations that give a matrix, written `op[row=?r, col=?c][e]`. */
+export const MATRIX_OPERATIONS = ['inverse', 'pinverse', 'cholesky'] as const;
 
 /** A label and its probability in `Discrete`/`Multinomial`; `probability` undefined means `otherwise`. */
 export interface DiscreteCase {
@@ -201,9 +209,10 @@ export interface DistributionExpr {
   variables?: TypedVariable[];
   body?: Expr;
   /**
-   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`: the cpf variable that
-   * receives the vector's members (one, checked later). In `args`, `_` is a variable standing for each
-   * value of its type.
+   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))`, `Multinomial[?v](n, p(_))`,
+   * `MultivariateNormal[?v](mean(_), cov(_, _))` and `MultivariateStudent[?v](mean(_), cov(_, _), df)`: the
+   * cpf variable that receives the vector's members (one, checked later). In `args`, `_` is a variable
+   * standing for each value of its type (in a covariance, the first `_` the row, the second the column).
    */
   sampled?: VariableRef[];
   loc: SourceLocation;
@@ -369,4 +378,38 @@ export type Block = DomainBlock | NonFluentsBlock | InstanceBlock;
 export interface RddlFile {
   source: string;
   blocks: Block[];
+}
+
+const numberedUnderscores = new WeakMap<Expr, { expr: Expr; count: number }>();
+
+/**
+ * A copy of `expr` whose `_` variables are numbered in reading order: the first stays `_`, the k-th
+ * becomes `_k` (`cov(_, _)` reads as `cov(_, _2)`, row then column). `count` is how many there are.
+ * The same expression gives the same copy (the checker and the compiler see one tree).
+ */
+export function numberUnderscores(expr: Expr): { expr: Expr; count: number } {
+  const known = numberedUnderscores.get(expr);
+  if (known) return known;
+  const found: VariableRef[] = [];
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (!node || typeof node !== 'object') return node;
+    const record = node as Record<string, unknown>;
+    if (record.kind === 'variable' && record.name === '_') {
+      const variable = { ...(record as unknown as VariableRef) };
+      found.push(variable);
+      return variable;
+    }
+    // Locations are shared, not copied.
+    if (typeof record.line === 'number' && typeof record.column === 'number') return node;
+    return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, copy(value)]));
+  };
+  const result = { expr: copy(expr) as Expr, count: found.length };
+  found
+    .sort((a, b) => a.loc.line - b.loc.line || a.loc.column - b.loc.column)
+    .forEach((variable, i) => {
+      if (i > 0) variable.name = `_${i + 1}`;
+    });
+  numberedUnderscores.set(expr, result);
+  return result;
 }

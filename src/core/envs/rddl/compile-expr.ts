@@ -14,6 +14,8 @@
  */
 import type { SourceLocation } from '../../errors';
 import type { Expr, PvarRef, Term, TypedVariable } from './ast';
+import { numberUnderscores } from './ast';
+import { determinant } from './matrix';
 import type { ExprContext, PvarInfo } from './domain';
 import type { FluentLayout, GroundedInstance } from './grounding';
 import { drawnType, type PyRddlGymDistributionName } from './distribution-table';
@@ -164,6 +166,8 @@ export interface ExprSite {
   computedState?: Uint8Array;
   /** Interm/derived groundings read by the expression (for evaluation order). */
   intermReads?: Set<number>;
+  /** The slot the statement computes (its interm/derived grounding, next-state or observation index). */
+  slot?: number;
   /**
    * For a vector-valued fluent's cpf: the member this statement computes (the statement of member 0 makes
    * the grounding's random draws; the others read them).
@@ -182,6 +186,10 @@ export class ExpressionCompiler {
   #site: ExprSite = { context: 'reward' };
   /** Temporaries of the statement being compiled. */
   #temps = 0;
+  /** Code the statement runs first: matrix operations computed whole, whose entries it and others read. */
+  #prelude: { js: string; random: boolean }[] = [];
+  /** pyRDDLGym's inverse/pinverse/cholesky results, by expression and binding of the other variables. */
+  readonly #matrixResults = new Map<Expr, Map<string, { out: string; slot?: number; random: boolean }>>();
   readonly #guardIndexes = new Map<string, Map<string, string[][]>>();
   readonly #typeOfObject = new Map<string, string>();
   readonly #enumOfValue = new Map<string, string>();
@@ -214,9 +222,20 @@ export class ExpressionCompiler {
   ): { code: Code; temps: string[] } {
     this.#site = site;
     this.#temps = 0;
+    this.#prelude = [];
     const env = new Map<string, Binding>();
     for (const [name, { value, type }] of bindings) env.set(name, this.binding(value, type));
-    const code = site.member ? this.compileMember(expr, env, site.member) : this.compile(expr, env);
+    let code = site.member ? this.compileMember(expr, env, site.member) : this.compile(expr, env);
+    if (this.#prelude.length > 0) {
+      // Computed whatever the expression's branches take (other statements read the tables), as
+      // pyRDDLGym evaluates every operand; the value itself is then not a constant.
+      code = {
+        js: `(${this.#prelude.map((p) => p.js).join(', ')}, ${code.js})`,
+        type: code.type,
+        random: code.random || this.#prelude.some((p) => p.random),
+        ...(code.mayBeBool ? { mayBeBool: true } : {}),
+      };
+    }
     return { code, temps: Array.from({ length: this.#temps }, (_, i) => `t${i}`) };
   }
 
@@ -1166,6 +1185,7 @@ export class ExpressionCompiler {
     }
     const op = expr.op;
     if (op === 'argmin' || op === 'argmax') return this.compileArgExtreme(expr, env, op);
+    if (op === 'det') return this.compileDet(expr, env);
     if (op === 'avg') return this.compileAverage(expr, env);
     if (op !== 'sum' && op !== 'prod' && op !== 'min' && op !== 'max') {
       throw new CompileError(`unknown aggregation '${op}' (use sum, prod, min or max)`, expr.opLoc);
@@ -1479,7 +1499,156 @@ export class ExpressionCompiler {
     };
   }
 
+  // ---------------------------------------------------------------- pyRDDLGym's matrix operations
+
+  /**
+   * The entries of a matrix into a new table, row-major: `body` with `row` bound to each value of `rows`
+   * and `col` to each of `cols`. Returns the table's name, the code filling it and whether it draws.
+   */
+  private matrixEntries(
+    body: Expr,
+    env: Env,
+    row: { name: string; type: string; values: readonly string[] },
+    col: { name: string; type: string; values: readonly string[] },
+  ): { table: string; fill: string[]; random: boolean; values?: Float64Array } {
+    const n1 = row.values.length;
+    const n2 = col.values.length;
+    if (n1 * n2 > MAX_UNROLL) {
+      throw new CompileError(
+        `too big to simulate: this matrix has ${(n1 * n2).toLocaleString('en-US')} entries`,
+        body.loc,
+      );
+    }
+    const values = new Float64Array(n1 * n2);
+    const table = this.module.table(values);
+    const fill: string[] = [];
+    let random = false;
+    let constant = true;
+    row.values.forEach((r, i) => {
+      col.values.forEach((c, j) => {
+        const inner = new Map(env);
+        inner.set(row.name, this.binding(r, row.type));
+        inner.set(col.name, this.binding(c, col.type));
+        const entry = this.asNumber(this.compile(body, inner));
+        random ||= entry.random;
+        if (entry.value !== undefined) values[i * n2 + j] = entry.value as number;
+        else {
+          constant = false;
+          fill.push(`${table}[${i * n2 + j}] = ${entry.js}`);
+        }
+      });
+    });
+    return { table, fill, random, ...(constant ? { values } : {}) };
+  }
+
+  /** A located error unless the matrix is square. */
+  private requireSquare(
+    what: string,
+    rows: string,
+    n1: number,
+    cols: string,
+    n2: number,
+    loc: SourceLocation,
+  ) {
+    if (n1 !== n2) {
+      throw new CompileError(
+        `${what} needs a square matrix, but ${rows} has ${n1} values and ${cols} ${n2}` +
+          (what === 'pinverse'
+            ? ` (pyRDDLGym puts the ${n2}×${n1} pseudo-inverse where ${rows} and ${cols} stand, which only fits a square one)`
+            : ''),
+        loc,
+      );
+    }
+  }
+
+  /** pyRDDLGym's `det_{?r : t1, ?c : t2} e`: the determinant of the matrix of e, rows ?r, columns ?c. */
+  private compileDet(expr: Extract<Expr, { kind: 'aggregation' }>, env: Env): Code {
+    const [row, col] = expr.variables;
+    if (!row || !col || expr.variables.length !== 2) {
+      throw new CompileError(`det_{?r : rows, ?c : columns} takes two variables`, expr.opLoc);
+    }
+    const rows = this.grounded.typeValues.get(row.type);
+    const cols = this.grounded.typeValues.get(col.type);
+    if (!rows) throw new CompileError(`unknown type '${row.type}'`, row.typeLoc);
+    if (!cols) throw new CompileError(`unknown type '${col.type}'`, col.typeLoc);
+    this.requireSquare('det', row.type, rows.length, col.type, cols.length, expr.opLoc);
+    const n = rows.length;
+    const entries = this.matrixEntries(
+      expr.body,
+      env,
+      { name: row.name, type: row.type, values: rows },
+      { name: col.name, type: col.type, values: cols },
+    );
+    if (entries.values) return constant(determinant(entries.values, n), REAL);
+    return {
+      js: `(${entries.fill.join(', ')}, mdet(${entries.table}, ${n}))`,
+      type: REAL,
+      random: entries.random,
+    };
+  }
+
+  /**
+   * pyRDDLGym's `inverse[row=?r, col=?c][e]`, `pinverse[...]` and `cholesky[...]`: the matrix of e over the
+   * values of ?r (rows) and ?c (columns) is computed whole once per binding of the other variables, by the
+   * first statement that reads it (at that statement's start); the entry at the current ?r, ?c is the value.
+   */
+  private compileMatrixOperation(
+    expr: Extract<Expr, { kind: 'call' }>,
+    matrix: { row: { name: string; loc: SourceLocation }; col: { name: string; loc: SourceLocation } },
+    env: Env,
+  ): Code {
+    const row = env.get(matrix.row.name);
+    const col = env.get(matrix.col.name);
+    if (!row) throw new CompileError(`${matrix.row.name} is not bound here`, matrix.row.loc);
+    if (!col) throw new CompileError(`${matrix.col.name} is not bound here`, matrix.col.loc);
+    const rows = this.grounded.typeValues.get(row.type) ?? [];
+    const cols = this.grounded.typeValues.get(col.type) ?? [];
+    this.requireSquare(expr.name, row.type, rows.length, col.type, cols.length, expr.nameLoc);
+    const n = rows.length;
+    const position = rows.indexOf(row.value) * n + cols.indexOf(col.value);
+    const batch = [...env]
+      .filter(([name]) => name !== matrix.row.name && name !== matrix.col.name)
+      .map(([name, b]) => `${name}=${b.value}`)
+      .sort()
+      .join(',');
+    let results = this.#matrixResults.get(expr);
+    if (!results) this.#matrixResults.set(expr, (results = new Map()));
+    const known = results.get(batch);
+    if (known) {
+      const slot = this.#site.slot;
+      if (known.slot !== undefined && slot !== undefined && known.slot !== slot) {
+        this.#site.intermReads?.add(known.slot);
+      }
+      return { js: `${known.out}[${position}]`, type: REAL, random: known.random };
+    }
+    const entries = this.matrixEntries(
+      expr.args[0]!,
+      env,
+      { name: matrix.row.name, type: row.type, values: rows },
+      { name: matrix.col.name, type: col.type, values: cols },
+    );
+    const out = this.module.table(new Float64Array(n * n));
+    const fn = expr.name === 'inverse' ? 'minv' : expr.name === 'pinverse' ? 'mpinv' : 'mchol';
+    const loc = this.module.location(expr.loc);
+    const call = `${fn}(${entries.table}, ${n}, ${out}, ${loc})`;
+    // A matrix of constants (non-fluents) is transformed once, the first time it is read.
+    const flag = entries.values ? this.module.table(new Float64Array(1)) : undefined;
+    this.#prelude.push({
+      js: flag
+        ? `(${flag}[0] === 1 || (${call}, ${flag}[0] = 1))`
+        : `(${[...entries.fill, call].join(', ')})`,
+      random: entries.random,
+    });
+    results.set(batch, {
+      out,
+      random: entries.random,
+      ...(this.#site.slot !== undefined ? { slot: this.#site.slot } : {}),
+    });
+    return { js: `${out}[${position}]`, type: REAL, random: entries.random };
+  }
+
   private compileCall(expr: Extract<Expr, { kind: 'call' }>, env: Env): Code {
+    if (expr.matrix) return this.compileMatrixOperation(expr, expr.matrix, env);
     const args = expr.args.map((a) => this.asNumber(this.compile(a, env)));
     const random = args.some((a) => a.random);
     const known = args.every((a) => a.value !== undefined);
@@ -1595,6 +1764,42 @@ export class ExpressionCompiler {
     const out = this.module.table(new Float64Array(values.length));
     tables.set(batch, out);
     const loc = this.module.location(expr.loc);
+    if (expr.name === 'MultivariateNormal' || expr.name === 'MultivariateStudent') {
+      // The mean once per member (`_` its value), the covariance once per pair (`_` the row's, `_2` the
+      // column's), row-major.
+      const meanData = new Float64Array(values.length);
+      const covData = new Float64Array(values.length * values.length);
+      const mean = this.module.table(meanData);
+      const cov = this.module.table(covData);
+      const meanArg = numberUnderscores(expr.args[0]!).expr;
+      const covArg = numberUnderscores(expr.args[1]!).expr;
+      const fill: string[] = [];
+      // Constant entries are written into the tables now, once.
+      const put = (table: string, data: Float64Array, index: number, code: Code): boolean => {
+        if (code.value !== undefined) {
+          data[index] = code.value as number;
+          return true;
+        }
+        fill.push(`${table}[${index}] = ${code.js}`);
+        return false;
+      };
+      let fixed = 1;
+      values.forEach((value, i) => {
+        const inner = new Map(outer);
+        inner.set('_', this.binding(value, binding.type));
+        put(mean, meanData, i, this.asNumber(this.compile(meanArg, inner)));
+        values.forEach((other, j) => {
+          const pair = new Map(inner);
+          pair.set('_2', this.binding(other, binding.type));
+          if (!put(cov, covData, i * values.length + j, this.asNumber(this.compile(covArg, pair)))) fixed = 0;
+        });
+      });
+      const draw =
+        expr.name === 'MultivariateNormal'
+          ? `vmvn(${mean}, ${cov}, ${out}, ${loc}, ${fixed})`
+          : `vmvt(${mean}, ${cov}, ${this.asNumber(this.compile(expr.args[2]!, outer)).js}, ${out}, ${loc}, ${fixed})`;
+      return { js: `(${[...fill, draw].join(', ')}, ${out}[0])`, type, random: true };
+    }
     // The vector parameter once per member, `_` bound to the member's value.
     const parameters = this.module.table(new Float64Array(values.length));
     const vectorArg = expr.args[expr.args.length - 1]!;
@@ -1672,6 +1877,12 @@ export class ExpressionCompiler {
       case 'Dirichlet':
         throw new CompileError(
           `${expr.name} draws a vector: it is the value of a vector-valued fluent (read its members with .@label)`,
+          expr.loc,
+        );
+      case 'MultivariateNormal':
+      case 'MultivariateStudent':
+        throw new CompileError(
+          `${expr.name}[?v](...) names the cpf parameter that receives the vector`,
           expr.loc,
         );
       default: {

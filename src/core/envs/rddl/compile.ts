@@ -155,6 +155,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
         context,
         computedState,
         intermReads: reads,
+        slot: layout.offset + i,
         ...(layout.vector
           ? { member: { index: memberIndex, label: layout.vector.labels[memberIndex]! } }
           : {}),
@@ -343,7 +344,7 @@ export function compileProgram(grounded: GroundedInstance, options: CompileOptio
   );
   const source = [
     '"use strict";',
-    'const { U, bern, unif, norm, expo, pois, weib, gam, pyd, disc, udisc, mult, diri, vmult, vdiri, lgam, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
+    'const { U, bern, unif, norm, expo, pois, weib, gam, pyd, disc, udisc, mult, diri, vmult, vdiri, vmvn, vmvt, mdet, minv, mpinv, mchol, lgam, idiv, imod, jround, d2i, qmul, qmuli, or2, fail, EI, POS } = rt;',
     'const D = rt.data;',
     'const BT = rt.boolTags;',
     ...module.helpers,

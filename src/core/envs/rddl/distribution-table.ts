@@ -23,8 +23,9 @@ export interface DistributionSpec {
   readonly reading: 'keyword' | 'name';
   /**
    * The parameters of the plain form, in order; `typed` for the forms with a type (`Discrete(type, @v : p,
-   * ...)`, `Multinomial(type, count, ...)`, `Dirichlet(type, alpha)` and their pyRDDLGym variants), which
-   * the parser reads by their own rules.
+   * ...)`, `Multinomial(type, count, ...)`, `Dirichlet(type, alpha)` and their pyRDDLGym variants, and
+   * pyRDDLGym's `MultivariateNormal[?v](...)`/`MultivariateStudent[?v](...)`), which the parser reads by
+   * their own rules.
    */
   readonly parameters: readonly DistributionParameter[] | 'typed';
   /**
@@ -53,6 +54,8 @@ export const DISTRIBUTIONS = {
   UnnormDiscrete: { reading: 'name', parameters: 'typed', draws: 'member' },
   Multinomial: { reading: 'keyword', parameters: 'typed', draws: 'vector' },
   Dirichlet: { reading: 'keyword', parameters: 'typed', draws: 'vector' },
+  MultivariateNormal: { reading: 'name', parameters: 'typed', draws: 'vector' },
+  MultivariateStudent: { reading: 'name', parameters: 'typed', draws: 'vector' },
   Binomial: { reading: 'name', parameters: [int('trials'), number('p')], draws: 'int' },
   NegativeBinomial: { reading: 'name', parameters: [number('r'), number('p')], draws: 'int' },
   Geometric: { reading: 'name', parameters: [number('p')], draws: 'int' },

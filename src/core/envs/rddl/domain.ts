@@ -7,6 +7,7 @@ import type { SourceLocation } from '../../errors';
 import type { FluentKind, RddlDiagnostic } from './api';
 import type { ConstValue, CpfDef, DomainBlock, Expr, PvarDecl, PvarRef, Term, TypeDecl } from './ast';
 import { distributionParameters, drawnType } from './distribution-table';
+import { numberUnderscores } from './ast';
 import { canonicalFluentName, didYouMean } from './names';
 import {
   BOOL,
@@ -465,6 +466,39 @@ export function describeConstant(value: ConstValue): string {
   }
 }
 
+/**
+ * The parameters of pyRDDLGym's vectorised draws: what each is called, how it is written, and how many `_`
+ * it reads (one for a vector over ?v's values, two for a matrix, none for a number per draw).
+ */
+interface VectorisedParameter {
+  what: string;
+  written: string;
+  underscores: number;
+  integer?: boolean;
+}
+const VECTORISED_FORMS = {
+  Dirichlet: { parameters: [{ what: 'alpha', written: 'alpha(_)', underscores: 1 }] },
+  Multinomial: {
+    parameters: [
+      { what: 'trials', written: 'trials', underscores: 0, integer: true },
+      { what: 'probability', written: 'p(_)', underscores: 1 },
+    ],
+  },
+  MultivariateNormal: {
+    parameters: [
+      { what: 'mean', written: 'mean(_)', underscores: 1 },
+      { what: 'covariance', written: 'cov(_, _)', underscores: 2 },
+    ],
+  },
+  MultivariateStudent: {
+    parameters: [
+      { what: 'mean', written: 'mean(_)', underscores: 1 },
+      { what: 'covariance', written: 'cov(_, _)', underscores: 2 },
+      { what: 'degrees of freedom', written: 'df', underscores: 0 },
+    ],
+  },
+} as const satisfies Record<string, { parameters: readonly VectorisedParameter[] }>;
+
 /** Variables in scope: `?x` -> its type name. */
 type Scope = Map<string, string>;
 
@@ -616,7 +650,7 @@ export class ExpressionChecker {
         const typeName = scope.get(expr.name);
         if (!typeName && expr.name === '_') {
           sink.error(
-            `_ stands for every value of the sampled type, only in the parameters of Dirichlet[?v](...) and Multinomial[?v](...)`,
+            `_ stands for every value of the sampled type, only in the parameters of a vectorised draw (Dirichlet[?v](...), Multinomial[?v](...), MultivariateNormal[?v](...), MultivariateStudent[?v](...))`,
             expr.loc,
           );
           return undefined;
@@ -677,9 +711,10 @@ export class ExpressionChecker {
       }
       case 'aggregation': {
         if (expr.op === 'argmin' || expr.op === 'argmax') return this.checkArgExtreme(expr, scope, context);
+        if (expr.op === 'det') return this.checkDet(expr, scope, context);
         if (!(AGGREGATIONS as readonly string[]).includes(expr.op) && expr.op !== 'avg') {
           sink.error(
-            `unknown aggregation '${expr.op}' (use sum, prod, min or max, or pyRDDLGym's avg, argmin and argmax)`,
+            `unknown aggregation '${expr.op}' (use sum, prod, min or max, or pyRDDLGym's avg, argmin, argmax and det)`,
             expr.opLoc,
           );
           return undefined;
@@ -779,9 +814,11 @@ export class ExpressionChecker {
   }
 
   /**
-   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))` and `Multinomial[?v](n, p(_))`: the whole cpf of a
-   * fluent with a parameter ?v, whose groundings over ?v receive one joint draw per grounding of the
-   * others. In the vector parameters `_` stands for each value of ?v's type; ?v itself is not readable.
+   * pyRDDLGym's vectorised `Dirichlet[?v](alpha(_))`, `Multinomial[?v](n, p(_))`,
+   * `MultivariateNormal[?v](mean(_), cov(_, _))` and `MultivariateStudent[?v](mean(_), cov(_, _), df)`: the
+   * whole cpf of a fluent with a parameter ?v, whose groundings over ?v receive one joint draw per grounding
+   * of the others. In the vector parameters `_` stands for each value of ?v's type (in a covariance, the
+   * first `_` for the row, the second for the column); ?v itself is not readable.
    */
   private checkVectorised(
     expr: Extract<Expr, { kind: 'distribution' }>,
@@ -807,39 +844,56 @@ export class ExpressionChecker {
         variable.loc,
       );
     }
-    const arity = name === 'Dirichlet' ? 1 : 2;
-    if (expr.args.length !== arity) {
+    const form = VECTORISED_FORMS[name as keyof typeof VECTORISED_FORMS];
+    if (expr.args.length !== form.parameters.length) {
       return this.mismatch(
-        name === 'Dirichlet'
-          ? `Dirichlet[?v] takes one parameter, alpha(_), not ${expr.args.length}`
-          : `Multinomial[?v] takes two parameters, trials and p(_), not ${expr.args.length}`,
+        `${name}[?v] takes ${['one parameter', 'two parameters', 'three parameters'][form.parameters.length - 1]}, ${form.parameters
+          .map((p) => p.written)
+          .join(', ')
+          .replace(/, ([^,]*)$/, ' and $1')}, not ${expr.args.length}`,
         expr.loc,
       );
     }
     // The parameters are read per grounding of the other variables: ?v is not bound there, `_` is.
     const outer = new Map(scope);
     outer.delete(variable.name);
-    const members = new Map(outer);
-    members.set('_', typeName);
-    const vectorArg = expr.args[arity - 1]!;
-    const vector = this.check(vectorArg, members, context);
-    if (vector && vector.kind !== 'int' && vector.kind !== 'real') {
-      this.mismatch(
-        `the ${name === 'Dirichlet' ? 'alpha' : 'probability'} of each member must be a number, not ${describeType(vector)}`,
-        vectorArg.loc,
-      );
-    }
-    if (name === 'Multinomial') {
-      const trials = this.check(expr.args[0]!, outer, context);
-      if (trials && trials.kind !== 'int') {
-        this.mismatch(
-          `the trials of Multinomial must be an int, not ${describeType(trials)}`,
-          expr.args[0]!.loc,
+    let result: ValueType | undefined = name === 'Multinomial' ? INT : REAL;
+    form.parameters.forEach((parameter: VectorisedParameter, i) => {
+      const arg = expr.args[i]!;
+      const { expr: numbered, count } = numberUnderscores(arg);
+      // Dirichlet's alpha and Multinomial's p may be one number for every member (unlike in pyRDDLGym).
+      const allowed =
+        (name === 'Dirichlet' || name === 'Multinomial') && parameter.underscores === 1
+          ? [0, 1]
+          : [parameter.underscores];
+      if (!allowed.includes(count)) {
+        result = this.mismatch(
+          parameter.underscores === 0
+            ? `the ${parameter.what} of ${name}[?v] is one number per draw: it cannot read _ (found ${count})`
+            : `the ${parameter.what} of ${name}[?v] is a ${parameter.underscores === 1 ? 'vector' : 'matrix'} over ${variable.name}'s values: write _ ${parameter.underscores === 1 ? 'once' : 'twice'} in it, as ${parameter.written}${parameter.underscores === 2 ? ' (row, then column)' : ''}, not ${count === 1 ? 'once' : `${count} times`}`,
+          arg.loc,
+        );
+        return;
+      }
+      const members = new Map(outer);
+      if (count >= 1) members.set('_', typeName);
+      if (count >= 2) members.set('_2', typeName);
+      const type = this.check(numbered, members, context);
+      if (type && type.kind !== 'int' && type.kind !== 'real') {
+        result = this.mismatch(
+          parameter.underscores === 0
+            ? `the ${parameter.what} of ${name} must be a number, not ${describeType(type)}`
+            : `the ${parameter.what} of each ${parameter.underscores === 1 ? 'member' : 'entry'} must be a number, not ${describeType(type)}`,
+          arg.loc,
+        );
+      } else if (type && parameter.integer && type.kind !== 'int') {
+        result = this.mismatch(
+          `the ${parameter.what} of ${name} must be an int, not ${describeType(type)}`,
+          arg.loc,
         );
       }
-      return INT;
-    }
-    return REAL;
+    });
+    return result;
   }
 
   /**
@@ -1105,11 +1159,96 @@ export class ExpressionChecker {
     return result;
   }
 
+  /** The number of values of an enum type, or undefined for an object type (known per instance). */
+  private enumSize(typeName: string): number | undefined {
+    const type = this.domain.types.get(typeName);
+    return type?.kind === 'enum' ? (type.values?.length ?? 0) : undefined;
+  }
+
+  /** A located error when two enum types (whose sizes the domain fixes) have different sizes. */
+  private checkSquare(what: string, rows: string, cols: string, location: SourceLocation): boolean {
+    const n1 = this.enumSize(rows);
+    const n2 = this.enumSize(cols);
+    if (n1 !== undefined && n2 !== undefined && n1 !== n2) {
+      this.sink.error(
+        `${what} needs a square matrix, but ${rows} has ${n1} values and ${cols} ${n2}`,
+        location,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * pyRDDLGym's `det_{?r : t1, ?c : t2} e`: the determinant of the matrix whose entry at row ?r, column ?c
+   * is e (a number); the types must have as many values (checked here for enums, per instance for objects).
+   */
+  private checkDet(
+    expr: Extract<Expr, { kind: 'aggregation' }>,
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    if (expr.variables.length !== 2) {
+      return this.mismatch(
+        `det_{?r : rows, ?c : columns} takes two variables, the row's and the column's, not ${expr.variables.length}`,
+        expr.opLoc,
+      );
+    }
+    const inner = this.bind(expr.variables, scope);
+    if (!inner) return undefined;
+    this.checkSquare('det', expr.variables[0]!.type, expr.variables[1]!.type, expr.opLoc);
+    const body = this.check(expr.body, inner, context);
+    if (body && !this.isArithmetic(body)) {
+      return this.mismatch(`det needs a numeric body, not ${describeType(body)}`, expr.body.loc);
+    }
+    return REAL;
+  }
+
+  /**
+   * pyRDDLGym's `inverse[row=?r, col=?c][e]`, `pinverse[...]` and `cholesky[...]`: ?r and ?c are bound
+   * outside (the cpf's parameters or an enclosing aggregation's variables); e is read as a matrix with ?r
+   * over the rows and ?c over the columns, and the result's entry at the current ?r, ?c is the value.
+   */
+  private checkMatrixOperation(
+    expr: Extract<Expr, { kind: 'call' }>,
+    matrix: { row: { name: string; loc: SourceLocation }; col: { name: string; loc: SourceLocation } },
+    scope: Scope,
+    context: ExprContext,
+  ): ValueType | undefined {
+    const types: string[] = [];
+    for (const variable of [matrix.row, matrix.col]) {
+      const type = scope.get(variable.name);
+      if (!type || variable.name === '_') {
+        return this.mismatch(
+          `${variable.name} is not bound here: ${expr.name}[row=?r, col=?c] names variables of the cpf (or of an enclosing aggregation) that receive the result's rows and columns`,
+          variable.loc,
+        );
+      }
+      types.push(type);
+    }
+    if (matrix.row.name === matrix.col.name) {
+      return this.mismatch(
+        `the row and column variables of ${expr.name} must differ, not both ${matrix.row.name}`,
+        matrix.col.loc,
+      );
+    }
+    this.checkSquare(expr.name, types[0]!, types[1]!, expr.nameLoc);
+    const body = this.check(expr.args[0]!, scope, context);
+    if (body && !this.isArithmetic(body)) {
+      return this.mismatch(
+        `${expr.name} needs a numeric matrix, not ${describeType(body)}`,
+        expr.args[0]!.loc,
+      );
+    }
+    return REAL;
+  }
+
   private checkCall(
     expr: Extract<Expr, { kind: 'call' }>,
     scope: Scope,
     context: ExprContext,
   ): ValueType | undefined {
+    if (expr.matrix) return this.checkMatrixOperation(expr, expr.matrix, scope, context);
     const args = expr.args.map((a) => this.check(a, scope, context));
     const arity = FUNCTION_ARITY[expr.name];
     if (arity === undefined) {
@@ -1251,6 +1390,10 @@ export class ExpressionChecker {
         }
         return { kind: 'struct', name: type.name };
       }
+      case 'MultivariateNormal':
+      case 'MultivariateStudent':
+        // Only ever written as a vectorised draw (`[?v]`), which is checked as the whole cpf.
+        return undefined;
       default: {
         // A distribution of numbers (the table says which parameter must be an int and what it draws).
         numericArgs();

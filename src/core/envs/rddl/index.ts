@@ -7,7 +7,7 @@ import type { RddlFile } from './ast';
 import { parseRddlText } from './parser';
 
 export type * from './api';
-export { checkRddl, listInstances, loadRddl, type LoadOptions } from './load';
+export { checkRddl, listInstances, loadRddl, type CheckOptions, type LoadOptions } from './load';
 export type { CompiledModel } from './model';
 export { RDDLSIM_QUIRKS, type RddlsimQuirk } from './quirks';
 

@@ -145,28 +145,44 @@ function explainObjectNames(diagnostics: RddlDiagnostic[], objectLists: ObjectsD
   });
 }
 
+/** Options for `checkRddl`. */
+export interface CheckOptions {
+  /**
+   * Check as `loadRddl` with `rddlsimQuirks` loads (`--semantics rddlsim`, the playground's
+   * "rddlsim-compatible quirks"): what rddlsim runs although its types do not fit is a warning, and
+   * rddlsim's fluent ordering failures are errors.
+   */
+  rddlsimSemantics?: boolean;
+}
+
 /**
  * Every problem in a set of texts: syntax errors, domain errors, and for each instance its grounding and
  * compilation errors. Never throws; fast enough to run on each (debounced) edit.
  */
-export function checkRddl(sources: readonly RddlSource[]): RddlDiagnostic[] {
+export function checkRddl(sources: readonly RddlSource[], options: CheckOptions = {}): RddlDiagnostic[] {
+  const rddlsim = options.rddlsimSemantics ?? false;
   const workspace = readWorkspace(sources);
   const diagnostics = [...workspace.diagnostics];
   if (diagnostics.some((d) => d.severity === 'error')) return dedupe(diagnostics);
   const domainCache = new Map<string, ReturnType<typeof buildDomain>>();
   const used = new Set([...workspace.instances.values()].map((i) => i.domain));
   for (const block of workspace.domains.values()) {
-    const built = buildDomain(block);
-    domainCache.set(block.name, built);
     // A domain's problems are reported with each of its instances (which can explain object names).
+    if (used.has(block.name) && rddlsim) continue;
+    const built = buildDomain(
+      block,
+      rddlsim ? { rddlsim: { objectTypes: objectTypes([block.objects]) } } : {},
+    );
+    if (!rddlsim) domainCache.set(block.name, built);
     if (!used.has(block.name)) diagnostics.push(...built.diagnostics);
   }
   for (const instance of workspace.instances.values()) {
-    const resolved = resolveInstance(workspace, instance, domainCache);
+    const resolved = resolveInstance(workspace, instance, domainCache, rddlsim);
     diagnostics.push(...resolved.diagnostics);
     if (resolved.grounded) {
       try {
         compileProgram(resolved.grounded, { quirks: false });
+        if (rddlsim) compileProgram(resolved.grounded, { quirks: true });
       } catch (error) {
         if (!(error instanceof CompileError)) throw error;
         diagnostics.push({ severity: 'error', message: error.message, location: error.location });

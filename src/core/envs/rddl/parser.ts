@@ -42,7 +42,7 @@ import type {
   TypedVariable,
   VariableRef,
 } from './ast';
-import { isPyRddlGymDistribution } from './ast';
+import { isPyRddlGymDistribution, MATRIX_OPERATIONS } from './ast';
 import { distributionArity, plainDistributions, type KeywordDistributionName } from './distribution-table';
 import type { RddlDiagnostic, RddlSource } from './api';
 import { canonicalFluentName } from './names';
@@ -1235,6 +1235,33 @@ class RddlParser extends EmbeddedActionsParser {
     'primaryExpr',
     (): Expr => {
       return this.OR([
+        {
+          // pyRDDLGym's external function call `$Name[?p, ...](f(...), ...)`: Python code, which this
+          // simulator cannot run; read whole so the error is one, at the call.
+          GATE: () => this.LA(3).tokenType === LBracket,
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            const dollar = this.CONSUME8(Dollar);
+            const name = this.CONSUME8(Identifier);
+            this.CONSUME8(LBracket);
+            this.MANY_SEP8({ SEP: Comma, DEF: () => this.SUBRULE8(this.term) });
+            let end = this.CONSUME8(RBracket);
+            this.OPTION8(() => {
+              this.CONSUME8(LParen);
+              this.MANY_SEP9({ SEP: Comma, DEF: () => this.SUBRULE9(this.expression) });
+              end = this.CONSUME8(RParen);
+            });
+            return this.ACTION((): Expr => {
+              const loc = this.loc(dollar, end);
+              this.extraErrors.push({
+                severity: 'error',
+                message: `$${name.image}[...] calls an external function: pyRDDLGym runs it as Python code, which this simulator cannot run`,
+                location: loc,
+              });
+              return { kind: 'number', value: 0, isInt: false, loc };
+            });
+          },
+        },
         ...this.leafAlternatives(),
         {
           ALT: () => {
@@ -1578,6 +1605,90 @@ class RddlParser extends EmbeddedActionsParser {
     (): Expr => {
       const name = this.CONSUME(Identifier);
       return this.OR([
+        {
+          // pyRDDLGym's `MultivariateNormal[?v](mean(_), cov(_, _))` and
+          // `MultivariateStudent[?v](mean(_), cov(_, _), df)` (rddlsim does not reserve the names).
+          GATE: () =>
+            (name.image === 'MultivariateNormal' || name.image === 'MultivariateStudent') &&
+            !this.declaredFluents.has(canonicalFluentName(name.image)),
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME3(LBracket);
+            const sampled: VariableRef[] = [];
+            this.MANY_SEP({
+              SEP: Comma,
+              DEF: () => {
+                const v = this.CONSUME3(Variable);
+                this.ACTION(() => sampled.push({ kind: 'variable', name: v.image, loc: this.loc(v) }));
+              },
+            });
+            this.CONSUME3(RBracket);
+            this.CONSUME3(LParen);
+            const args: Expr[] = [];
+            this.AT_LEAST_ONE_SEP2({
+              SEP: Comma,
+              DEF: () => {
+                const arg = this.SUBRULE3(this.expression);
+                this.ACTION(() => args.push(arg));
+              },
+            });
+            const close = this.CONSUME3(RParen);
+            return this.ACTION((): Expr => ({
+              kind: 'distribution',
+              name: name.image as 'MultivariateNormal' | 'MultivariateStudent',
+              args,
+              sampled,
+              loc: this.loc(name, close),
+            }));
+          },
+        },
+        {
+          // pyRDDLGym's `inverse[row=?r, col=?c][e]`, `pinverse[...][e]` and `cholesky[...][e]`.
+          GATE: () =>
+            (MATRIX_OPERATIONS as readonly string[]).includes(name.image) &&
+            this.LA(2).image === 'row' &&
+            this.LA(3).tokenType === Assign,
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME4(LBracket);
+            const rowWord = this.CONSUME4(Identifier);
+            this.CONSUME4(Assign);
+            const row = this.CONSUME4(Variable);
+            this.CONSUME4(Comma);
+            const colWord = this.CONSUME5(Identifier);
+            this.CONSUME5(Assign);
+            const col = this.CONSUME5(Variable);
+            this.CONSUME4(RBracket);
+            this.CONSUME5(LBracket);
+            const body = this.SUBRULE4(this.expression);
+            const close = this.CONSUME5(RBracket);
+            return this.ACTION((): Expr => {
+              for (const [word, expected] of [
+                [rowWord, 'row'],
+                [colWord, 'col'],
+              ] as const) {
+                if (word.image !== expected) {
+                  this.extraErrors.push({
+                    severity: 'error',
+                    message: `${name.image}[row=?r, col=?c][...] names the row variable, then the column variable: expected '${expected}', found '${word.image}'`,
+                    location: this.loc(word),
+                  });
+                }
+              }
+              return {
+                kind: 'call',
+                name: name.image,
+                nameLoc: this.loc(name),
+                args: [body],
+                matrix: {
+                  row: { kind: 'variable', name: row.image, loc: this.loc(row) },
+                  col: { kind: 'variable', name: col.image, loc: this.loc(col) },
+                },
+                loc: this.loc(name, close),
+              };
+            });
+          },
+        },
         {
           ALT: () => {
             this.CONSUME(LBracket);

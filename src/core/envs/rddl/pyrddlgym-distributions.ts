@@ -17,10 +17,13 @@
  * | `ChiSquare(df)`          | real  | chi-square with df degrees of freedom (df > 0)                 |
  * | `Kumaraswamy(a, b)`      | real  | (1 − (1 − U)^(1/b))^(1/a) on [0, 1] (a, b > 0)                  |
  *
+ * and the vectorised `MultivariateNormal[?v]` and `MultivariateStudent[?v]` (below).
+ *
  * Draws come from the simulator's uniform source, so a seed gives the same values every run; they are
  * pyRDDLGym's distributions, not NumPy's exact streams.
  */
 import { DistributionError, type RandomSource } from './distributions';
+import { choleskyFactor } from './matrix';
 
 const INT_MAX = 2147483647;
 
@@ -173,4 +176,78 @@ export function drawKumaraswamy(random: RandomSource, a: number, b: number): num
   requirePositive('Kumaraswamy', 'a', a);
   requirePositive('Kumaraswamy', 'b', b);
   return Math.pow(-Math.expm1(Math.log1p(-random.uniform()) / b), 1 / a);
+}
+
+/**
+ * pyRDDLGym's `MultivariateNormal[?v](mean(_), cov(_, _))` into `out`: mean + L·z, L the lower Cholesky
+ * factor of the covariance (which must be symmetric and positive semi-definite within a tolerance) and z a
+ * standard normal per member, in member order.
+ */
+export function drawMultivariateNormal(
+  random: RandomSource,
+  mean: ArrayLike<number>,
+  covariance: ArrayLike<number>,
+  out: Float64Array,
+  known?: Float64Array,
+): void {
+  const n = out.length;
+  const factor = known ?? covarianceFactor('MultivariateNormal covariance', covariance, n);
+  const z = gaussianScratch(n);
+  for (let i = 0; i < n; i++) z[i] = random.gaussian();
+  for (let i = 0; i < n; i++) {
+    let value = mean[i]!;
+    for (let k = 0; k <= i; k++) value += factor[i * n + k]! * z[k]!;
+    out[i] = value;
+  }
+}
+
+/**
+ * `MultivariateStudent[?v](mean(_), sigma(_, _), df)` into `out`: the multivariate t, mean + L·z / √(w/df)
+ * with L the Cholesky factor of sigma, z standard normals and one chi-square w with df degrees of freedom
+ * shared by all members (so the members' scales move together; the covariance is sigma·df/(df − 2) for
+ * df > 2).
+ */
+export function drawMultivariateStudent(
+  random: RandomSource,
+  mean: ArrayLike<number>,
+  sigma: ArrayLike<number>,
+  df: number,
+  out: Float64Array,
+  known?: Float64Array,
+): void {
+  requirePositive('MultivariateStudent', 'df', df);
+  const n = out.length;
+  const factor = known ?? covarianceFactor('MultivariateStudent sigma', sigma, n);
+  const z = gaussianScratch(n);
+  for (let i = 0; i < n; i++) z[i] = random.gaussian();
+  const scale = 1 / Math.sqrt(random.gamma(df / 2, 2) / df);
+  for (let i = 0; i < n; i++) {
+    let value = 0;
+    for (let k = 0; k <= i; k++) value += factor[i * n + k]! * z[k]!;
+    out[i] = mean[i]! + scale * value;
+  }
+}
+
+/**
+ * The lower Cholesky factor of an n×n covariance, in a scratch array reused by the next call (pass
+ * `into` to keep it); a DistributionError naming `what` when the matrix has none.
+ */
+export function covarianceFactor(
+  what: string,
+  covariance: ArrayLike<number>,
+  n: number,
+  into: Float64Array = choleskyScratch(n),
+): Float64Array {
+  const problem = choleskyFactor(covariance, n, into);
+  if (problem) throw new DistributionError(`${what}: ${problem}`);
+  return into;
+}
+
+const choleskyScratches: Float64Array[] = [];
+const gaussianScratches: Float64Array[] = [];
+function choleskyScratch(n: number): Float64Array {
+  return (choleskyScratches[n] ??= new Float64Array(n * n));
+}
+function gaussianScratch(n: number): Float64Array {
+  return (gaussianScratches[n] ??= new Float64Array(n));
 }

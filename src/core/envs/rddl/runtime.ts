@@ -23,10 +23,14 @@ import {
   drawGumbel,
   drawKumaraswamy,
   drawLaplace,
+  covarianceFactor,
+  drawMultivariateNormal,
+  drawMultivariateStudent,
   drawNegativeBinomial,
   drawPareto,
   drawStudent,
 } from './pyrddlgym-distributions';
+import { choleskyFactor, determinant, invert, pseudoInverse } from './matrix';
 
 /** An error while simulating, at a known place in the RDDL text. */
 export class RddlEvalError extends Error {
@@ -68,6 +72,26 @@ export interface CompiledRuntime {
   vmult: (probabilities: Float64Array, trials: number, out: Float64Array, loc: number) => void;
   /** pyRDDLGym's Dirichlet[?v](alpha(_)): Gamma(alpha_i, 1) draws normalised, into `out`. */
   vdiri: (alphas: Float64Array, out: Float64Array, loc: number) => void;
+  /**
+   * pyRDDLGym's MultivariateNormal[?v](mean(_), cov(_, _)) into `out` (cov row-major). `fixed` is 1 when
+   * the covariance never changes (its factor is then computed once).
+   */
+  vmvn: (mean: Float64Array, covariance: Float64Array, out: Float64Array, loc: number, fixed: number) => void;
+  /** MultivariateStudent[?v](mean(_), sigma(_, _), df) into `out`. */
+  vmvt: (
+    mean: Float64Array,
+    sigma: Float64Array,
+    df: number,
+    out: Float64Array,
+    loc: number,
+    fixed: number,
+  ) => void;
+  /** pyRDDLGym's det of the n×n row-major matrix `a`. */
+  mdet: (a: Float64Array, n: number) => number;
+  /** pyRDDLGym's inverse[...], pinverse[...] and cholesky[...] of the n×n matrix `a`, into `out`. */
+  minv: (a: Float64Array, n: number, out: Float64Array, loc: number) => void;
+  mpinv: (a: Float64Array, n: number, out: Float64Array, loc: number) => void;
+  mchol: (a: Float64Array, n: number, out: Float64Array, loc: number) => void;
   /** Symmetric Dirichlet(alpha) into `out`. */
   diri: (alpha: number, out: Float64Array, loc: number) => void;
   /** pyRDDLGym's lngamma[x], defined there for x > 0 only (gamma[x] is its exponential). */
@@ -125,6 +149,16 @@ export function createRuntime(
     }
   };
   const zero = (x: number | boolean) => x === 0 || x === false;
+  /** Cholesky factors of covariances that never change, by their table. */
+  const factors = new WeakMap<Float64Array, Float64Array>();
+  const fixedFactor = (what: string, covariance: Float64Array, n: number): Float64Array => {
+    let factor = factors.get(covariance);
+    if (!factor) {
+      factor = covarianceFactor(what, covariance, n, new Float64Array(n * n));
+      factors.set(covariance, factor);
+    }
+    return factor;
+  };
   /** The Discrete being drawn, for its notices (draws never nest). */
   let discreteLoc = 0;
   const onNegative = (p: number) =>
@@ -188,6 +222,32 @@ export function createRuntime(
         drawDirichletOf(random, alphas, out);
         return 0;
       });
+    },
+    vmvn: (mean, covariance, out, loc, fixed) => {
+      at(loc, () => {
+        const factor = fixed
+          ? fixedFactor('MultivariateNormal covariance', covariance, out.length)
+          : undefined;
+        drawMultivariateNormal(random, mean, covariance, out, factor);
+        return 0;
+      });
+    },
+    vmvt: (mean, sigma, df, out, loc, fixed) => {
+      at(loc, () => {
+        const factor = fixed ? fixedFactor('MultivariateStudent sigma', sigma, out.length) : undefined;
+        drawMultivariateStudent(random, mean, sigma, df, out, factor);
+        return 0;
+      });
+    },
+    mdet: determinant,
+    minv: (a, n, out, loc) => {
+      const problem = invert(a, n, out);
+      if (problem) fail(`inverse: ${problem}`, loc);
+    },
+    mpinv: (a, n, out) => pseudoInverse(a, n, n, out),
+    mchol: (a, n, out, loc) => {
+      const problem = choleskyFactor(a, n, out);
+      if (problem) fail(`cholesky: ${problem}`, loc);
     },
     diri: (alpha, out, loc) => {
       at(loc, () => {

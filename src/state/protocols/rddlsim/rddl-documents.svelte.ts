@@ -105,8 +105,7 @@ export class RddlDocuments {
   instance = $state<string | undefined>();
   /** Bumped when the texts are replaced from outside the editor, so the editor reloads them. */
   replaced = $state(0);
-  /** Reproduce rddlsim's evaluation quirks in the simulator ("rddlsim-compatible quirks"). */
-  quirks = $state(false);
+  #quirks = $state(false);
   /** Problems of the current texts, in text order. */
   diagnostics = $state.raw<readonly RddlDiagnostic[]>([]);
   /** The instances the current texts define. */
@@ -136,6 +135,21 @@ export class RddlDocuments {
   constructor(options: RddlDocumentsOptions) {
     this.#language = options.language;
     this.#debounceMs = options.debounceMs ?? 300;
+    this.#scheduleCheck(0);
+  }
+
+  /**
+   * Reproduce rddlsim's evaluation quirks in the simulator ("rddlsim-compatible quirks", the CLI's
+   * `--semantics rddlsim`). The texts are checked in the same semantics: switching re-checks them, and what
+   * rddlsim runs although its types do not fit is then a warning rather than an error.
+   */
+  get quirks(): boolean {
+    return this.#quirks;
+  }
+
+  set quirks(quirks: boolean) {
+    if (quirks === this.#quirks) return;
+    this.#quirks = quirks;
     this.#scheduleCheck(0);
   }
 
@@ -293,8 +307,9 @@ export class RddlDocuments {
   async #checkTexts(files: readonly RddlSource[], generation: number): Promise<void> {
     const current = () => generation === this.#generation;
     try {
+      const semantics = { rddlsimSemantics: this.quirks };
       const [diagnostics, instances] = await Promise.all([
-        this.#language.diagnose(files),
+        this.#language.diagnose(files, semantics),
         this.#language.instances(files),
       ]);
       if (!current()) return;
@@ -303,7 +318,7 @@ export class RddlDocuments {
       this.instances = instances;
       if (!this.instance || !instances.includes(this.instance)) this.instance = instances[0];
       if (diagnostics.some((d) => d.severity === 'error') || !this.instance) return;
-      const { types, starter } = await this.#language.policyTypes(files, this.instance);
+      const { types, starter } = await this.#language.policyTypes(files, this.instance, semantics);
       if (!current()) return;
       this.policyTypes = types;
       this.starterPolicy = starter;

@@ -5,6 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { RddlDiagnostic, RddlSource } from '../../../core/envs/rddl/api';
+import type { CheckOptions } from '../../../core/envs/rddl/load';
 import type {
   CompletionResult,
   FoldingRange,
@@ -50,9 +51,11 @@ export class RddlLanguageClient {
     this.#deadlines = { ...DEFAULT_DEADLINES, ...deadlines };
   }
 
-  /** Every problem of the texts, located. */
-  diagnose(sources: readonly RddlSource[]): Promise<RddlDiagnostic[]> {
-    return this.#call('checking the RDDL', this.#deadlines.check, (api) => api.diagnose([...sources]));
+  /** Every problem of the texts, located, in the semantics `options` choose (rddlsim's, or the default). */
+  diagnose(sources: readonly RddlSource[], options: CheckOptions = {}): Promise<RddlDiagnostic[]> {
+    return this.#call('checking the RDDL', this.#deadlines.check, (api) =>
+      api.diagnose([...sources], { ...options }),
+    );
   }
 
   /** The instances the texts define, in order. */
@@ -67,9 +70,10 @@ export class RddlLanguageClient {
   policyTypes(
     sources: readonly RddlSource[],
     instance?: string,
+    options: CheckOptions = {},
   ): Promise<{ types: string; starter: string }> {
     return this.#call('generating the policy types', this.#deadlines.check, (api) =>
-      api.policyTypes([...sources], instance),
+      api.policyTypes([...sources], instance, { ...options }),
     );
   }
 

@@ -109,7 +109,7 @@ describe('semantic errors name the problem and its place', () => {
   it('an unknown function or aggregation', () => {
     expect(problem({ reward: 'sqr[count]' }).message).toBe("unknown function 'sqr' (did you mean sqrt?)");
     expect(problem({ reward: 'mean_{?o : obj} P(?o)' }).message).toBe(
-      "unknown aggregation 'mean' (use sum, prod, min or max, or pyRDDLGym's avg, argmin and argmax)",
+      "unknown aggregation 'mean' (use sum, prod, min or max, or pyRDDLGym's avg, argmin, argmax and det)",
     );
   });
 

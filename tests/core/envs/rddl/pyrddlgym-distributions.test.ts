@@ -301,7 +301,7 @@ describe("pyRDDLGym's argmin and argmax", () => {
       ),
     );
     expect(error.message).toMatch(
-      /unknown aggregation 'average' \(use sum, prod, min or max, or pyRDDLGym's avg, argmin and argmax\)/,
+      /unknown aggregation 'average' \(use sum, prod, min or max, or pyRDDLGym's avg, argmin, argmax and det\)/,
     );
   });
 });

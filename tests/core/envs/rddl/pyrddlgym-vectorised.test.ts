@@ -209,7 +209,7 @@ describe('misuses of the vectorised draws', () => {
       '9:30: unknown variable ?c',
     ]);
     expect(messages(V, "    v'(?c) = A(_);\n    n'(?c) = 0;")).toEqual([
-      '9:16: _ stands for every value of the sampled type, only in the parameters of Dirichlet[?v](...) and Multinomial[?v](...)',
+      '9:16: _ stands for every value of the sampled type, only in the parameters of a vectorised draw (Dirichlet[?v](...), Multinomial[?v](...), MultivariateNormal[?v](...), MultivariateStudent[?v](...))',
     ]);
     expect(messages(V, "    v'(?c) = 0.0;\n    n'(?c) = Multinomial[?c](2.5, A(_) / 3);")).toEqual([
       '10:30: the trials of Multinomial must be an int, not real',

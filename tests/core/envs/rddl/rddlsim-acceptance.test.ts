@@ -64,6 +64,29 @@ describe('constructs rddlsim runs although their types do not fit', () => {
     ]);
   });
 
+  it("are the same warnings in the editor's check under rddlsim's semantics, and no errors", () => {
+    const checked = checkRddl(sources, { rddlsimSemantics: true });
+    expect(checked.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(checked.map((d) => [d.severity, d.location.line, d.message])).toEqual(
+      model.warnings.map((w) => ['warning', w.location.line, w.message]),
+    );
+  });
+
+  it("report rddlsim's fluent ordering failure as an error only under rddlsim's semantics", () => {
+    // An aggregation re-binding ?c, then ?c read again: rddlsim's ordering walk loses ?c and its server exits.
+    const shadowing = text
+      .replace('int, default = c1', 'cell, default = c1')
+      .replace('{ interm-fluent, int,', '{ interm-fluent, real,')
+      .replace("noise' =", "noise'(?c) =")
+      .replace("load'(?c) = load(NEXT(?c)) + half(?c) + 1;", "load'(?c) = (sum_{?c : cell} W(?c)) + W(?c);")
+      .replace('FLOW(c1, @gren);', '');
+    const files = [{ name: 'relay_acc.rddl', text: shadowing }];
+    expect(checkRddl(files).filter((d) => d.severity === 'error')).toEqual([]);
+    const errors = checkRddl(files, { rddlsimSemantics: true }).filter((d) => d.severity === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.location.line).toBe(18);
+  });
+
   for (const generator of ['protoplay', 'rddlsim'] as const) {
     it(`run as rddlsim evaluates them (generator ${generator})`, () => {
       const simulator = model.createSimulator({ seed: 3, rddlsimQuirks: true, generator });

@@ -9,6 +9,7 @@ import {
   sanitizeStoredRddl,
 } from '../../../../src/state/protocols/rddlsim/rddl-documents.svelte';
 import { RddlLanguageClient } from '../../../../src/state/protocols/rddlsim/rddl-language-client';
+import { RELAY_ACC_RDDL } from '../../../core/envs/rddl/fixtures';
 
 const ippc2011 = resolve(process.cwd(), '../shared/rddl/ippc2011');
 const ippcFile = (name: string) => ({ name, text: readFileSync(resolve(ippc2011, name), 'utf8') });
@@ -138,6 +139,27 @@ describe('the RDDL documents of the playground', () => {
     const docs = documents();
     docs.open([ippcFile('sysadmin_mdp.rddl')]);
     expect(await checked(docs)).toMatch(/defines no instance/);
+  });
+
+  it("check in the semantics the quirks switch chooses: rddlsim's turns what it runs into warnings", async () => {
+    const docs = documents();
+    docs.open([{ name: 'relay_acc.rddl', text: RELAY_ACC_RDDL }]);
+    const refusal = await checked(docs);
+    expect(refusal).toMatch(/^Run refused: the RDDL has 5 errors\. relay_acc\.rddl:8:/);
+    expect(docs.policyTypes).toBeUndefined();
+    docs.quirks = true;
+    expect(await checked(docs)).toBeUndefined();
+    expect(docs.errors).toEqual([]);
+    expect(docs.diagnostics.map((d) => [d.severity, d.location.line])).toEqual([
+      ['warning', 8],
+      ['warning', 17],
+      ['warning', 19],
+      ['warning', 31],
+    ]);
+    // The policy types are generated as the session will load the texts.
+    expect(docs.policyTypes).toContain('"go"');
+    docs.quirks = false;
+    expect(await checked(docs)).toMatch(/^Run refused: the RDDL has 5 errors/);
   });
 
   it('survive a reload: stored state restores the drafts, the domain shown and the quirks', async () => {

@@ -141,23 +141,23 @@ function expressionItems(index: SymbolIndex, primedStates: boolean): CompletionI
       items.push(fluentItem(index, canonical, true));
     }
   }
-  for (const [name, { signature, doc }] of Object.entries(RDDL_FUNCTIONS)) {
+  for (const [name, { signature, doc, insertText }] of Object.entries(RDDL_FUNCTIONS)) {
     items.push({
       label: name,
       kind: 'function',
       detail: signature,
       documentation: doc,
-      insertText: `${name}[$1]`,
+      insertText: insertText ?? `${name}[$1]`,
       snippet: true,
     });
   }
-  for (const [name, { signature, doc }] of Object.entries(RDDL_DISTRIBUTIONS)) {
+  for (const [name, { signature, doc, insertText }] of Object.entries(RDDL_DISTRIBUTIONS)) {
     items.push({
       label: name,
       kind: 'distribution',
       detail: signature,
       documentation: doc,
-      insertText: `${name}($1)`,
+      insertText: insertText ?? `${name}($1)`,
       snippet: true,
     });
   }

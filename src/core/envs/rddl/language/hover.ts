@@ -86,7 +86,9 @@ export function hoverAt(
   }
   // pyRDDLGym's distributions are names, not reserved words: one only where no fluent has the name.
   const distribution =
-    (next === '(' || next === '_') && !pvariable ? RDDL_DISTRIBUTIONS[token.image] : undefined;
+    (next === '(' || next === '_' || next === '[') && !pvariable
+      ? RDDL_DISTRIBUTIONS[token.image]
+      : undefined;
   if (distribution) return reply(code(distribution.signature), distribution.doc);
   const type = symbols.types.get(token.image);
   if (type) {

@@ -10,6 +10,8 @@ import { RESERVED_WORDS } from '../lexer';
 interface Word {
   signature: string;
   doc: string;
+  /** The snippet completion inserts, where the signature alone is not what is written. */
+  insertText?: string;
 }
 
 /** Reserved words that are not distributions (`domain`, `state-fluent`, `if`, ...). */
@@ -51,6 +53,16 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, Word>> = {
     signature: 'Dirichlet(type, alpha)  or  Dirichlet[?v](alpha(_))',
     doc: 'a probability vector, one member per value of the type: symmetric, Gamma(alpha, 1) draws normalised (RDDL2; the value of a vector-valued fluent). pyRDDLGym’s `[?v]` form is a whole cpf: the fluent’s groundings over ?v receive the members, with one alpha per value (`_`)',
   },
+  MultivariateNormal: {
+    signature: 'MultivariateNormal[?v](mean(_), cov(_, _))',
+    doc: 'a whole cpf: the fluent’s groundings over ?v receive one joint normal draw with mean(_) and covariance cov(_, _) (first _ the row, second the column; symmetric, positive semi-definite), per grounding of the other parameters (pyRDDLGym; not in rddlsim)',
+    insertText: 'MultivariateNormal[?${1:v}](${2:mean}(_), ${3:cov}(_, _))',
+  },
+  MultivariateStudent: {
+    signature: 'MultivariateStudent[?v](mean(_), sigma(_, _), df)',
+    doc: 'a whole cpf: a multivariate t draw, mean + L·z / √(w / df) with L the Cholesky factor of sigma and one chi-square w shared by the members; covariance sigma·df/(df − 2) (pyRDDLGym; not in rddlsim)',
+    insertText: 'MultivariateStudent[?${1:v}](${2:mean}(_), ${3:sigma}(_, _), ${4:df})',
+  },
   Binomial: {
     signature: 'Binomial(n, p)',
     doc: 'an int: successes in n trials of probability p (pyRDDLGym; not in rddlsim)',
@@ -90,7 +102,9 @@ export const RDDL_DISTRIBUTIONS: Readonly<Record<string, Word>> = {
 } satisfies Record<DistributionName, Word>;
 
 /** Built-in functions, written with square brackets: `abs[x]`. */
-export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: string }>> = {
+export const RDDL_FUNCTIONS: Readonly<
+  Record<string, { signature: string; doc: string; insertText?: string }>
+> = {
   div: { signature: 'div[a, b]', doc: 'integer division, truncating toward zero' },
   mod: { signature: 'mod[a, b]', doc: 'integer remainder, with the sign of a' },
   min: { signature: 'min[a, b]', doc: 'the smaller of two numbers' },
@@ -109,6 +123,21 @@ export const RDDL_FUNCTIONS: Readonly<Record<string, { signature: string; doc: s
   hypot: { signature: 'hypot[x, y]', doc: 'sqrt[x * x + y * y] (pyRDDLGym; not in rddlsim)' },
   gamma: { signature: 'gamma[x]', doc: 'the gamma function Γ(x), for x > 0 (pyRDDLGym; not in rddlsim)' },
   lngamma: { signature: 'lngamma[x]', doc: 'ln Γ(x), for x > 0 (pyRDDLGym; not in rddlsim)' },
+  inverse: {
+    signature: 'inverse[row=?r, col=?c][M(?r, ?c)]',
+    doc: 'the entry at ?r, ?c of the inverse of the matrix M(?r, ?c) (rows ?r, columns ?c, both bound outside; square, not singular) (pyRDDLGym; not in rddlsim)',
+    insertText: 'inverse[row=?${1:r}, col=?${2:c}][$0]',
+  },
+  pinverse: {
+    signature: 'pinverse[row=?r, col=?c][M(?r, ?c)]',
+    doc: 'the entry at ?r, ?c of the Moore–Penrose pseudo-inverse of M (defined for singular matrices too; square) (pyRDDLGym; not in rddlsim)',
+    insertText: 'pinverse[row=?${1:r}, col=?${2:c}][$0]',
+  },
+  cholesky: {
+    signature: 'cholesky[row=?r, col=?c][M(?r, ?c)]',
+    doc: 'the entry at ?r, ?c of the lower Cholesky factor L of M = L·Lᵀ (M symmetric, positive semi-definite) (pyRDDLGym; not in rddlsim)',
+    insertText: 'cholesky[row=?${1:r}, col=?${2:c}][$0]',
+  },
   ln: { signature: 'ln[x]', doc: 'natural logarithm' },
   exp: { signature: 'exp[x]', doc: 'e to the power x' },
   sqrt: { signature: 'sqrt[x]', doc: 'square root' },
@@ -134,6 +163,7 @@ export const RDDL_AGGREGATIONS: Readonly<Record<string, string>> = {
     'the value of the one variable whose body is smallest, the first in the type’s order on a tie (pyRDDLGym; not in rddlsim)',
   argmax:
     'the value of the one variable whose body is largest, the first in the type’s order on a tie (pyRDDLGym; not in rddlsim)',
+  det: 'det_{?r : t1, ?c : t2} M(?r, ?c): the determinant of the matrix with rows ?r and columns ?c (t1 and t2 with as many values) (pyRDDLGym; not in rddlsim)',
   forall: 'true when the body is true for every binding',
   exists: 'true when the body is true for some binding',
 };

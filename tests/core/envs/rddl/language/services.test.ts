@@ -181,6 +181,44 @@ describe('hover', () => {
     expect(hoverAt(own, 'u.rddl', position(9, '?v'))!.contents[0]).toBe('```rddl\n?v : color\n```');
   });
 
+  it("explains and offers pyRDDLGym's multivariate draws and matrix operations", () => {
+    const text = `domain m {
+  types { dim : {@x, @y}; };
+  pvariables {
+    MU(dim) : { non-fluent, real, default = 0.0 };
+    C(dim, dim) : { non-fluent, real, default = 1.0 };
+    v(dim) : { state-fluent, real, default = 0.0 };
+    inv(dim, dim) : { state-fluent, real, default = 0.0 };
+    d : { state-fluent, real, default = 0.0 };
+  };
+  cpfs {
+    v'(?d) = MultivariateNormal[?d](MU(_), C(_, _));
+    inv'(?r, ?c) = pinverse[row=?r, col=?c][C(?r, ?c)];
+    d' = det_{?r : dim, ?c : dim} C(?r, ?c);
+  };
+  reward = 0;
+}
+`;
+    const own = [{ name: 'm.rddl', text }];
+    const position = (line: number, needle: string) => ({
+      line,
+      column: text.split('\n')[line - 1]!.indexOf(needle) + 1,
+    });
+    expect(hoverAt(own, 'm.rddl', position(11, 'MultivariateNormal'))!.contents[0]).toBe(
+      '```rddl\nMultivariateNormal[?v](mean(_), cov(_, _))\n```',
+    );
+    expect(hoverAt(own, 'm.rddl', position(12, 'pinverse'))!.contents[1]).toMatch(/Moore–Penrose/);
+    expect(hoverAt(own, 'm.rddl', position(13, 'det'))!.contents[1]).toMatch(/^det_\{\?r : t1, \?c : t2\}/);
+    const items = completionsAt(own, 'm.rddl', { line: 13, column: 10 }).items;
+    const byLabel = (label: string) => items.find((i) => i.label === label);
+    expect(byLabel('MultivariateStudent')?.insertText).toBe(
+      'MultivariateStudent[?${1:v}](${2:mean}(_), ${3:sigma}(_, _), ${4:df})',
+    );
+    expect(byLabel('cholesky')?.insertText).toBe('cholesky[row=?${1:r}, col=?${2:c}][$0]');
+    expect(byLabel('inverse')?.detail).toBe('inverse[row=?r, col=?c][M(?r, ?c)]');
+    expect(byLabel('det_')?.kind).toBe('keyword');
+  });
+
   it('returns nothing on punctuation', () => {
     expect(hoverAt(sources, DOMAIN, at('reward =', '='))).toBeUndefined();
   });
