@@ -13,11 +13,34 @@ import {
  * session ran opens after a reload. The test stops the real worker from inside: a script prepended to the
  * session worker's module (served by the test) closes the worker's global scope on a broadcast, so it
  * stops at once, answering nothing more, as a crashed worker does.
+ *
+ * The page takes a worker for dead when its periodic check goes unanswered for half a minute. The page's
+ * clock is Playwright's (it runs at the real pace, the workers keep their own), and once the worker is
+ * stopped the test moves it on one check interval at a time, so the real check and its real deadline decide
+ * without the test waiting half a minute of real time each.
  */
 
 const STOP_CHANNEL = 'protoplay-test-stop-session-worker';
 
+/**
+ * Stops the session worker and lets the page's clock pass until the page says the worker stopped: one
+ * check interval (5 s) at a time, each firing the page's due timers once, as when a laptop lid is opened
+ * again. Returns the message.
+ */
+async function stopWorker(page: Page) {
+  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
+  const said = page.getByText(/^The session worker stopped: /);
+  await expect(async () => {
+    await page.clock.fastForward(5000);
+    await expect(said).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 90_000 });
+  await expect(said).toContainText('did not answer for 30 s');
+  return said;
+}
+
 async function installWorkerStop(page: Page): Promise<void> {
+  // The page's clock, moved on by `stopWorker`.
+  await page.clock.install();
   const script = `new BroadcastChannel(${JSON.stringify(STOP_CHANNEL)}).onmessage = () => self.close();\n`;
   await page.route(/\/assets\/session\.worker[\w.-]*\.js(\?.*)?$/, async (route) => {
     try {
@@ -42,10 +65,8 @@ test('the session worker dies mid-session: the page says so, and what was stored
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
   await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
 
-  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
   // Nothing is stored any more once the worker is gone: what is stored now is what a reload shows.
-  const said = page.getByText(/^The session worker stopped: /);
-  await expect(said).toBeVisible({ timeout: 90_000 });
+  const said = await stopWorker(page);
   await expect(said).toContainText('What was stored for a reload is kept');
   await expect(said).toContainText('reload the page to continue');
   await expect(status(page)).toContainText('Stopped by an error');
@@ -74,8 +95,7 @@ test('the session worker dies mid-session: Export still gives the transcript, an
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
   await expect.poll(() => shownCount(page), { timeout: 60_000 }).toBeGreaterThan(10);
 
-  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
-  await expect(page.getByText(/^The session worker stopped: /)).toBeVisible({ timeout: 90_000 });
+  await stopWorker(page);
   const shown = await shownCount(page);
 
   // Every message the page shows is in the export: the page's own copy, and the page says so.
@@ -101,8 +121,7 @@ test('the session worker dies mid-match with the transcript it kept: Export give
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
   await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
 
-  await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
-  await expect(page.getByText(/^The session worker stopped: /)).toBeVisible({ timeout: 90_000 });
+  await stopWorker(page);
   const kept = (await stored(page))!;
 
   // The match stayed in the worker: the copy stored for a reload is exported, whole, and the page says so.
