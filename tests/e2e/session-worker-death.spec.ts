@@ -13,11 +13,18 @@ import {
  * session ran opens after a reload. The test stops the real worker from inside: a script prepended to the
  * session worker's module (served by the test) closes the worker's global scope on a broadcast, so it
  * stops at once, answering nothing more, as a crashed worker does.
+ *
+ * The page takes a worker for dead when its periodic check goes unanswered for half a minute. The page's
+ * clock is Playwright's (it runs at the real pace, the workers keep their own), and once the worker is
+ * stopped the test moves it on one check interval at a time, so the real check and its real deadline decide
+ * without the test waiting half a minute of real time each.
  */
 
 const STOP_CHANNEL = 'protoplay-test-stop-session-worker';
 
 async function installWorkerStop(page: Page): Promise<void> {
+  // The page's clock, moved on once the worker is stopped.
+  await page.clock.install();
   const script = `new BroadcastChannel(${JSON.stringify(STOP_CHANNEL)}).onmessage = () => self.close();\n`;
   await page.route(/\/assets\/session\.worker[\w.-]*\.js(\?.*)?$/, async (route) => {
     try {
@@ -31,8 +38,9 @@ async function installWorkerStop(page: Page): Promise<void> {
 
 /**
  * The start every test shares: the worker made stoppable, the page opened (at `link`, else the default
- * session, set up by `configure`), a long session run until `longEnough` holds, then the worker stopped;
- * resolves with the notice the page shows once it found out.
+ * session, set up by `configure`), a long session run until `longEnough` holds, then the worker stopped and
+ * the page's clock let pass one check interval (5 s) at a time, each firing the page's due timers once (as
+ * when a laptop lid is opened again), until the page says the worker stopped; resolves with that notice.
  */
 async function stopWorkerMidSession(
   page: Page,
@@ -48,7 +56,11 @@ async function stopWorkerMidSession(
 
   await page.evaluate((channel) => new BroadcastChannel(channel).postMessage({ stop: true }), STOP_CHANNEL);
   const said = page.getByText(/^The session worker stopped: /);
-  await expect(said).toBeVisible({ timeout: 90_000 });
+  await expect(async () => {
+    await page.clock.fastForward(5000);
+    await expect(said).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 90_000 });
+  await expect(said).toContainText('did not answer for 30 s');
   return said;
 }
 
