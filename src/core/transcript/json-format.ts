@@ -115,7 +115,7 @@ class SalvageScanner {
         this.expect(':');
         this.where = `inside "${key}"`;
         if ((LISTS as readonly string[]).includes(key)) this.list(key as (typeof LISTS)[number]);
-        else this.root[key] = this.parsed(this.value());
+        else this.root[key] = this.item();
         this.where = `after "${key}"`;
         const next = this.peek();
         this.pos++;
@@ -137,7 +137,7 @@ class SalvageScanner {
     }
     for (;;) {
       this.where = `inside ${LIST_ITEM[key]} ${items.length.toLocaleString('en-US')}`;
-      items.push(this.parsed(this.value()));
+      items.push(this.item());
       this.where = `after ${LIST_ITEM[key]} ${(items.length - 1).toLocaleString('en-US')}`;
       const next = this.peek();
       this.pos++;
@@ -165,6 +165,31 @@ class SalvageScanner {
   expect(char: string): void {
     if (this.peek() !== char) this.fail(this.pos, `expected '${char}'`);
     this.pos++;
+  }
+
+  /**
+   * The JSON value at the position, which is then taken. Files laid out by the writer hold one value per
+   * line, tried first as the rest of the line (one `JSON.parse`, no scan); anything else is scanned.
+   */
+  item(): unknown {
+    const start = this.pos;
+    if (this.peek() !== undefined) {
+      const from = this.pos;
+      const newline = this.text.indexOf('\n', from);
+      let end = newline;
+      while (end > from && /[\s,]/.test(this.text[end - 1]!)) end--;
+      if (end > from) {
+        try {
+          const value: unknown = JSON.parse(this.text.slice(from, end));
+          this.pos = end;
+          return value;
+        } catch {
+          // Not a whole value on its line: scanned below.
+        }
+      }
+    }
+    this.pos = start;
+    return this.parsed(this.value());
   }
 
   parsed([start, end]: [number, number]): unknown {
