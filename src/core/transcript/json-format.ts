@@ -100,6 +100,8 @@ class SalvageScanner {
   /** What is being read, for the error: `inside message 12`, `after "meta"`, ... */
   where = 'inside the header';
   readonly root: Record<string, unknown> = {};
+  /** The next line end at or after the last item tried (Infinity when none). */
+  #newline = -1;
 
   constructor(readonly text: string) {}
 
@@ -175,8 +177,12 @@ class SalvageScanner {
     const start = this.pos;
     if (this.peek() !== undefined) {
       const from = this.pos;
-      const newline = this.text.indexOf('\n', from);
-      let end = newline;
+      // Found once per line (a file on one line is not searched again for each item).
+      if (this.#newline < from) {
+        this.#newline = this.text.indexOf('\n', from);
+        if (this.#newline === -1) this.#newline = Infinity;
+      }
+      let end = this.#newline === Infinity ? -1 : this.#newline;
       while (end > from && /[\s,]/.test(this.text[end - 1]!)) end--;
       if (end > from) {
         try {
