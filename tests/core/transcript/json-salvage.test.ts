@@ -84,6 +84,28 @@ describe('reading a damaged Protoplay JSON transcript', () => {
     );
   });
 
+  it('salvages other layouts too: the whole transcript on one line, cut anywhere', () => {
+    const oneLine = `${JSON.stringify(transcript)}\n`;
+    const ends = transcript.messages.map((message) => {
+      const json = JSON.stringify(message);
+      return oneLine.indexOf(json) + json.length;
+    });
+    const headerEnd = oneLine.indexOf(',', oneLine.indexOf('"startedAt"'));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: oneLine.length - 3 }), (length) => {
+        const read = readTranscriptJson(oneLine.slice(0, length), 'one.json');
+        expect(read.damage!.location).toMatchObject({ line: 1, column: length + 1 });
+        if (length <= headerEnd) {
+          expect(read.transcript).toBeUndefined();
+        } else {
+          const complete = ends.filter((end) => end <= length).length;
+          expect(read.transcript!.messages).toEqual(transcript.messages.slice(0, complete));
+        }
+      }),
+      { seed: 20261126, numRuns: 300 },
+    );
+  });
+
   it('names the message the file ends inside, and everything at the very end', () => {
     const inside = text.slice(0, messageEnds[41]! - 3);
     expect(readTranscriptJson(inside, 'cut.json').damage!.message).toMatch(
