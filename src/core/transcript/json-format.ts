@@ -292,21 +292,35 @@ function salvageTranscriptJson(text: string, parseError: unknown, source: string
         { source, line, column },
       ),
     };
-  const messages = Array.isArray(root.messages) ? root.messages : [];
-  // Annotations of messages that were not kept go with them.
-  const annotations = (Array.isArray(root.annotations) ? root.annotations : []).filter(
-    (item) =>
-      typeof item !== 'object' ||
-      item === null ||
-      typeof (item as { index?: unknown }).index !== 'number' ||
-      (item as { index: number }).index < messages.length,
-  );
-  const transcript = checkTranscript({ ...root, messages, annotations }, source);
+  let messages: unknown[] = Array.isArray(root.messages) ? root.messages : [];
+  let wrong = '';
+  let transcript: Transcript;
+  for (;;) {
+    const count = messages.length;
+    // Annotations of messages that were not kept go with them.
+    const annotations = (Array.isArray(root.annotations) ? root.annotations : []).filter(
+      (item) =>
+        typeof item !== 'object' ||
+        item === null ||
+        typeof (item as { index?: unknown }).index !== 'number' ||
+        (item as { index: number }).index < count,
+    );
+    try {
+      transcript = checkTranscript({ ...root, messages, annotations }, source);
+      break;
+    } catch (error) {
+      // A message of the wrong shape before the damage ends what is kept there too.
+      const bad = error instanceof ProtoplayError ? /^messages\[(\d+)\]/.exec(error.message) : null;
+      if (!bad || Number(bad[1]) >= count) throw error;
+      messages = messages.slice(0, Number(bad[1]));
+      wrong = `, and before it ${(error as ProtoplayError).message}`;
+    }
+  }
   return {
     transcript,
     damage: new ProtoplayError(
       'transcript.json.salvage',
-      `${what}; kept the header, ${plural(transcript.messages.length, 'complete message')} and ${plural(transcript.annotations.length, 'annotation')} before it`,
+      `${what}${wrong}; kept the header, ${plural(transcript.messages.length, 'complete message')} and ${plural(transcript.annotations.length, 'annotation')} before it`,
       { source, line, column },
     ),
   };

@@ -160,6 +160,18 @@ describe('reading a damaged Protoplay JSON transcript', () => {
     );
   });
 
+  it('keeps the messages before one of the wrong shape when the file is also cut', () => {
+    const cut = text
+      .slice(0, messageEnds[20]! - 5)
+      .replace(/("index":5,"t":\d+,"conn":"session-1","dir":)"(c2s|s2c)"/, '$1"up"');
+    expect(cut).toContain('"dir":"up"');
+    const read = readTranscriptJson(cut, 'cut.json');
+    expect(read.transcript!.messages).toEqual(transcript.messages.slice(0, 5));
+    expect(read.damage!.message).toBe(
+      'the file ends inside message 20, and before it messages[5].dir: expected "c2s" or "s2c", got "up"; kept the header, 5 complete messages and 0 annotations before it',
+    );
+  });
+
   it('gives what was kept to validation and rewards through the import, with the located error', () => {
     const cut = new TextEncoder().encode(text.slice(0, messageEnds[30]! + 20));
     const result = importRecording([{ name: 'cut.json', bytes: cut }], PROTOCOLS);
