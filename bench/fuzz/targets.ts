@@ -23,6 +23,7 @@ import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { parseClientMessage, parseServerMessage } from '../../src/core/protocols/rddlsim/codec';
 import { NulSplitter, ServerStreamSplitter } from '../../src/core/protocols/rddlsim/framing';
 import { importRecording } from '../../src/core/transcript/import';
+import { serialiseTranscript } from '../../src/core/transcript/json-format';
 import type { TranscriptMessage } from '../../src/core/transcript/model';
 
 /** One thing to fuzz: inputs, and a check that throws when a property is broken. */
@@ -235,11 +236,18 @@ function checkMachines(protocolId: string, messages: TranscriptMessage[]): void 
   }
 }
 
+const recordFile = readFileSync(resolve(rddlsimConformance, 'sysadmin_inst_mdp__1.transcript'));
 const recordings: ImportInput[][] = [
+  [{ name: 'a.transcript', bytes: recordFile }],
+  // The same session as Protoplay JSON (a cut or garbled one keeps what came before the damage).
   [
     {
-      name: 'a.transcript',
-      bytes: readFileSync(resolve(rddlsimConformance, 'sysadmin_inst_mdp__1.transcript')),
+      name: 'c.json',
+      bytes: encoder.encode(
+        serialiseTranscript(
+          importRecording([{ name: 'a.transcript', bytes: recordFile }], PROTOCOLS).transcripts[0]!,
+        ),
+      ),
     },
   ],
   [

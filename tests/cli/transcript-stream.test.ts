@@ -1,14 +1,21 @@
 /**
- * `TranscriptFileStream`: records go to disk while they come (not at the end), and once finished the file
- * is, byte for byte, the one `serialiseTranscript` writes for the records kept in memory.
+ * `TranscriptFileStream`: records go to disk while they come (not at the end), the file is readable at
+ * every moment (a session killed midway leaves its messages), and once finished the file is, byte for byte,
+ * the one `serialiseTranscript` writes for the records kept in memory.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTranscriptJson, serialiseTranscript } from '../../src/core/transcript/json-format';
+import {
+  parseTranscriptJson,
+  readTranscriptJson,
+  serialiseTranscript,
+} from '../../src/core/transcript/json-format';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { TranscriptFileStream } from '../../cli/transcript-stream';
+import { BIN, runInProcess } from './run-cli';
 
 let dir: string;
 
@@ -66,6 +73,32 @@ describe('TranscriptFileStream', () => {
     expect(text).toBe(exported);
     // The side file of annotations is gone.
     expect((await readdir(join(dir, 'nested'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('leaves a file that reads as the messages recorded so far while the session runs', async () => {
+    const path = join(dir, 'running.json');
+    const stream = new TranscriptFileStream(path, 'rddlsim', dir, 1234);
+    const clock = () => {
+      let t = 0;
+      return () => (t += 1);
+    };
+    const streamed = new TranscriptRecorder({
+      protocol: 'rddlsim',
+      now: clock(),
+      sink: stream,
+      keep: false,
+    });
+    const kept = new TranscriptRecorder({ protocol: 'rddlsim', now: clock() });
+    record([streamed, kept], 3000);
+    // Not finished: what is on disk is the start header and the messages flushed so far.
+    const read = readTranscriptJson(await readFile(path, 'utf8'), 'running.json');
+    expect(read.transcript).toMatchObject({ protocol: 'rddlsim', startedAt: 1234, annotations: [] });
+    const count = read.transcript!.messages.length;
+    expect(count).toBeGreaterThan(1000);
+    expect(read.transcript!.messages).toEqual(kept.transcript.messages.slice(0, count));
+    expect(read.damage!.message).toMatch(/^the file ends (inside|after) message/);
+    stream.finish(streamed.transcript);
+    expect(readTranscriptJson(await readFile(path, 'utf8')).damage).toBeUndefined();
   });
 
   it('writes the header of the exported file when several connections come and go', async () => {
@@ -146,6 +179,80 @@ describe('TranscriptFileStream', () => {
     );
   });
 });
+
+describe('a run killed while it writes its transcript', () => {
+  it('leaves a FILE whose messages inspect reads, with a located error and exit code 1', async () => {
+    const rddl = resolve(process.cwd(), '../shared/rddl/ippc2011');
+    const path = join(dir, 'killed.json');
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        'rddlsim',
+        '--domain',
+        join(rddl, 'sysadmin_mdp.rddl'),
+        '--instance',
+        join(rddl, 'sysadmin_inst_mdp__1.rddl'),
+        '--rounds',
+        '1000000',
+        '--transcript',
+        path,
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    );
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    try {
+      // Killed once a good part of the session is on disk, whatever the machine's speed.
+      await until(async () => ((await stat(path).catch(() => undefined))?.size ?? 0) > 400_000);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const text = await readFile(path, 'utf8');
+    // The messages written whole before the kill, counted line by line without the reader.
+    const lines = text.split('\n');
+    const complete = lines.slice(lines.indexOf('  "messages": [') + 1).filter((line) => {
+      try {
+        return typeof JSON.parse(line.trim().replace(/,$/, '')) === 'object';
+      } catch {
+        return false;
+      }
+    }).length;
+    expect(complete).toBeGreaterThan(100);
+    const result = await runInProcess(['inspect', 'killed.json', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as {
+      format: string;
+      sessions: number;
+      messages: number;
+      rounds: { round: number }[];
+      errors: { file: string; line: number; message: string }[];
+    };
+    expect(report).toMatchObject({ format: 'protoplay-json', sessions: 1, messages: complete });
+    expect(report.rounds.length).toBeGreaterThan(0);
+    expect(report.errors).toEqual([
+      {
+        file: 'killed.json',
+        line: expect.any(Number),
+        message: expect.stringMatching(
+          new RegExp(
+            `^the file ends (inside message ${complete.toLocaleString('en-US')}|after message ${(complete - 1).toLocaleString('en-US')}); kept the header, ${complete.toLocaleString('en-US')} complete messages`,
+          ),
+        ),
+      },
+    ]);
+    expect(report.errors[0]!.line).toBeGreaterThanOrEqual(lines.length - 1);
+  });
+});
+
+/** Waits (at most a minute and a half) for a condition checked every 50 ms. */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let waited = 0; !(await condition()); waited += 50) {
+    if (waited > 90_000) throw new Error('the condition was not met in time');
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
 
 /** The bytes of the files in a folder. */
 async function bytesIn(folder: string): Promise<number> {

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { PROTOCOLS } from '../../src/core/protocols/registry';
+import { importRecording } from '../../src/core/transcript/import';
+import { serialiseTranscript } from '../../src/core/transcript/json-format';
 import { messageRows, status } from './playground-page';
 
 /**
@@ -71,4 +74,40 @@ test('a damaged recording shows its broken rules and its unreadable part, locate
   // The log flags the message, and shows it selected.
   await page.getByRole('tab', { name: 'Messages' }).click();
   await expect(messageRows(page).and(page.locator('[aria-selected="true"]'))).toContainText('round-request');
+});
+
+/**
+ * A Protoplay JSON transcript cut at two thirds (what a crashed run leaves, or a stopped download): the
+ * messages written whole are shown, and the summary says where the file ends.
+ */
+test('a Protoplay JSON transcript cut short shows every complete message and where it ends', async ({
+  page,
+}, testInfo) => {
+  const record = readFileSync(
+    resolve(process.cwd(), '../shared/conformance/rddlsim/sysadmin_inst_mdp__1.transcript'),
+  );
+  const transcript = importRecording([{ name: 'r.transcript', bytes: record }], PROTOCOLS).transcripts[0]!;
+  const text = serialiseTranscript(transcript);
+  const cut = text.slice(0, Math.floor((text.length * 2) / 3));
+  const lines = cut.split('\n');
+  const complete = lines.filter((row) => /^ {4}\{"index":\d+.*\},?$/.test(row)).length;
+  expect(complete).toBeGreaterThan(50);
+  expect(complete).toBeLessThan(transcript.messages.length);
+  const where = lines.at(-1)!.endsWith('}') ? `after message ${complete - 1}` : `inside message ${complete}`;
+  const file = testInfo.outputPath('cut.json');
+  writeFileSync(file, cut);
+
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  await expect(summary).toContainText(`${complete} messages`);
+  await expect(summary).toContainText('1 unreadable part');
+  await expect(summary.getByRole('list', { name: 'Unreadable parts' })).toContainText(
+    `cut.json:${lines.length}: the file ends ${where}; kept the header, ${complete} complete messages`,
+  );
+  await summary.getByRole('button', { name: `${complete} messages` }).click();
+  await expect(messageRows(page).first()).toContainText('session-request');
 });

@@ -11,7 +11,7 @@ import type {
   Protocol,
   RecordingFormat,
 } from '../protocols/contract';
-import { looksLikeProtoplayJson, parseTranscriptJson } from './json-format';
+import { looksLikeProtoplayJson, readTranscriptJson } from './json-format';
 
 /** The id of Protoplay's own JSON format, which every protocol reads. */
 export const PROTOPLAY_JSON_FORMAT = 'protoplay-json';
@@ -160,7 +160,10 @@ export function importRecording(
 
 function readProtoplayJson(input: ImportInput, protocols: readonly Protocol[]): ImportOutcome {
   try {
-    const transcript = parseTranscriptJson(utf8.decode(input.bytes), input.name);
+    // A damaged file keeps all that could be read before the damage, which is reported beside it.
+    const { transcript, damage } = readTranscriptJson(utf8.decode(input.bytes), input.name);
+    const problems = damage ? [importProblem(damage, input.name)] : [];
+    if (!transcript) return { transcripts: [], problems };
     if (!protocols.some((protocol) => protocol.id === transcript.protocol))
       return {
         transcripts: [],
@@ -169,9 +172,10 @@ function readProtoplayJson(input: ImportInput, protocols: readonly Protocol[]): 
             file: input.name,
             message: `the transcript is of protocol '${transcript.protocol}', which this Protoplay does not know (it knows ${protocols.map((p) => p.id).join(', ')})`,
           },
+          ...problems,
         ],
       };
-    return { transcripts: [transcript], problems: [] };
+    return { transcripts: [transcript], problems };
   } catch (error) {
     return { transcripts: [], problems: [importProblem(error, input.name)] };
   }

@@ -73,6 +73,18 @@ export function writeTranscriptJsonParts(
   annotations: JsonListItems,
   write: (piece: string) => void,
 ): void {
+  writeTranscriptJsonHead(header, write);
+  writeList('messages', messages, write);
+  write(',\n');
+  writeList('annotations', annotations, write);
+  write('\n}\n');
+}
+
+/**
+ * The file's start, up to the messages list: the header and the connections, each field on its line. A file
+ * written while the session runs starts so, followed by `"messages": [` and the messages as they come.
+ */
+export function writeTranscriptJsonHead(header: TranscriptJsonHeader, write: (piece: string) => void): void {
   write('{\n');
   write('  "format": "protoplay-transcript",\n');
   write(`  "version": ${header.version ?? TRANSCRIPT_FORMAT_VERSION},\n`);
@@ -85,10 +97,6 @@ export function writeTranscriptJsonParts(
     write,
   );
   write(',\n');
-  writeList('messages', messages, write);
-  write(',\n');
-  writeList('annotations', annotations, write);
-  write('\n}\n');
 }
 
 /** The text of item `index` (its JSON) of a list, with what separates it from the item before. */
@@ -121,13 +129,22 @@ function listItems(count: number, item: (i: number) => string): JsonListItems {
   };
 }
 
+/** The text that opens a non-empty list of the file. */
+export function jsonListOpening(name: 'messages' | 'annotations' | 'connections'): string {
+  return `  "${name}": [\n`;
+}
+
 /** A list with one item per line. */
-function writeList(name: string, items: JsonListItems, write: (piece: string) => void): void {
+function writeList(
+  name: 'messages' | 'annotations' | 'connections',
+  items: JsonListItems,
+  write: (piece: string) => void,
+): void {
   if (items.count === 0) {
     write(`  "${name}": []`);
     return;
   }
-  write(`  "${name}": [\n`);
+  write(jsonListOpening(name));
   items.writeItems(write);
   write('\n  ]');
 }

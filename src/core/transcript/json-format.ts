@@ -50,6 +50,282 @@ export function parseTranscriptJson(text: string, source = 'transcript.json'): T
   return checkTranscript(value, source);
 }
 
+/** What reading Protoplay JSON kept: the transcript (absent when not even its header could be read) and why
+ * the reading stopped early, if it did. */
+export interface TranscriptJsonRead {
+  transcript?: Transcript;
+  /** A located error: where the file is cut or damaged, and what was kept. */
+  damage?: ProtoplayError;
+}
+
+/**
+ * Reads Protoplay JSON, salvaging a damaged file: when the text is not valid JSON (a file cut short by a
+ * crash, a download stopped midway, garbage pasted in), the header and every complete message and
+ * annotation before the damage are kept, and `damage` says where it is. A file whose header is itself
+ * damaged keeps nothing. Throws only the errors `parseTranscriptJson` throws for valid JSON of the wrong
+ * shape (a wrong field is not damage: it is reported as it is).
+ */
+export function readTranscriptJson(text: string, source = 'transcript.json'): TranscriptJsonRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return salvageTranscriptJson(text, error, source);
+  }
+  return { transcript: checkTranscript(value, source) };
+}
+
+/** Where a salvaging read stopped: at `at` (a UTF-16 offset), at the end of the text or at bad syntax. */
+class Damage {
+  constructor(
+    readonly at: number,
+    readonly ended: boolean,
+    readonly detail: string,
+  ) {}
+}
+
+const LISTS = ['connections', 'messages', 'annotations'] as const;
+const LIST_ITEM: Record<(typeof LISTS)[number], string> = {
+  connections: 'connection',
+  messages: 'message',
+  annotations: 'annotation',
+};
+
+/**
+ * Walks the top-level object of a text `JSON.parse` refused, one field and one list item at a time (each
+ * item is parsed alone, so memory stays that of the items kept), and stops at the first damage.
+ */
+class SalvageScanner {
+  pos = 0;
+  /** What is being read, for the error: `inside message 12`, `after "meta"`, ... */
+  where = 'inside the header';
+  readonly root: Record<string, unknown> = {};
+  /** The next line end at or after the last item tried (Infinity when none). */
+  #newline = -1;
+
+  constructor(readonly text: string) {}
+
+  read(): void {
+    this.expect('{');
+    if (this.peek() === '}') {
+      this.pos++;
+    } else {
+      for (;;) {
+        this.where = 'inside a field name';
+        const key = this.parsed(this.value());
+        if (typeof key !== 'string') this.fail(this.pos, 'expected a field name in quotes');
+        this.expect(':');
+        this.where = `inside "${key}"`;
+        if ((LISTS as readonly string[]).includes(key)) this.list(key as (typeof LISTS)[number]);
+        else this.root[key] = this.item();
+        this.where = `after "${key}"`;
+        const next = this.peek();
+        this.pos++;
+        if (next === '}') break;
+        if (next !== ',') this.fail(this.pos - 1, "expected ',' or '}'");
+      }
+    }
+    this.where = 'after the end of the transcript';
+    if (this.peek() !== undefined) this.fail(this.pos, 'more text after the end of the transcript');
+  }
+
+  list(key: (typeof LISTS)[number]): void {
+    const items: unknown[] = [];
+    this.root[key] = items;
+    this.expect('[');
+    if (this.peek() === ']') {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.where = `inside ${LIST_ITEM[key]} ${items.length.toLocaleString('en-US')}`;
+      items.push(this.item());
+      this.where = `after ${LIST_ITEM[key]} ${(items.length - 1).toLocaleString('en-US')}`;
+      const next = this.peek();
+      this.pos++;
+      if (next === ']') return;
+      if (next !== ',') this.fail(this.pos - 1, "expected ',' or ']'");
+    }
+  }
+
+  fail(at: number, detail: string): never {
+    if (at >= this.text.length) throw new Damage(this.text.length, true, detail);
+    throw new Damage(at, false, detail);
+  }
+
+  /** The next character after white space, without taking it (undefined at the end). */
+  peek(): string | undefined {
+    const text = this.text;
+    while (this.pos < text.length) {
+      const c = text.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return text[this.pos];
+      this.pos++;
+    }
+    return undefined;
+  }
+
+  expect(char: string): void {
+    if (this.peek() !== char) this.fail(this.pos, `expected '${char}'`);
+    this.pos++;
+  }
+
+  /**
+   * The JSON value at the position, which is then taken. Files laid out by the writer hold one value per
+   * line, tried first as the rest of the line (one `JSON.parse`, no scan); anything else is scanned.
+   */
+  item(): unknown {
+    const start = this.pos;
+    if (this.peek() !== undefined) {
+      const from = this.pos;
+      // Found once per line (a file on one line is not searched again for each item).
+      if (this.#newline < from) {
+        this.#newline = this.text.indexOf('\n', from);
+        if (this.#newline === -1) this.#newline = Infinity;
+      }
+      let end = this.#newline === Infinity ? -1 : this.#newline;
+      while (end > from && /[\s,]/.test(this.text[end - 1]!)) end--;
+      if (end > from) {
+        try {
+          const value: unknown = JSON.parse(this.text.slice(from, end));
+          this.pos = end;
+          return value;
+        } catch {
+          // Not a whole value on its line: scanned below.
+        }
+      }
+    }
+    this.pos = start;
+    return this.parsed(this.value());
+  }
+
+  parsed([start, end]: [number, number]): unknown {
+    try {
+      return JSON.parse(this.text.slice(start, end));
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new Damage(start, false, detail.replace(/\s*(?:in JSON )?at position \d+.*$/, ''));
+    }
+  }
+
+  /**
+   * The extent of the JSON value at the position (brackets matched, strings skipped), which is then taken.
+   * Structure only: the value's text is checked by `JSON.parse`.
+   */
+  value(): [number, number] {
+    const text = this.text;
+    const first = this.peek();
+    const start = this.pos;
+    if (first === undefined) this.fail(start, 'expected a value');
+    const closers: string[] = [];
+    let pos = start;
+    do {
+      const c = text[pos];
+      if (c === '"') {
+        pos++;
+        for (;;) {
+          if (pos >= text.length) this.fail(pos, 'unterminated string');
+          const code = text.charCodeAt(pos);
+          if (code === 0x22) break;
+          if (code === 0x5c) pos++;
+          else if (code < 0x20) this.fail(pos, 'a control character inside a string');
+          pos++;
+        }
+        pos++;
+      } else if (c === '{' || c === '[') {
+        closers.push(c === '{' ? '}' : ']');
+        pos++;
+      } else if (c === '}' || c === ']') {
+        if (closers.pop() !== c) this.fail(pos, `unexpected '${c}'`);
+        pos++;
+      } else if (c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === ',' || c === ':') {
+        if (closers.length === 0) this.fail(pos, `unexpected '${c}'`);
+        pos++;
+      } else if (c !== undefined && /[-0-9a-z.+E]/.test(c)) {
+        while (pos < text.length && /[-0-9a-zA-Z.+]/.test(text[pos]!)) pos++;
+        // A number or word the text ends in may be cut.
+        if (pos >= text.length) this.fail(pos, 'the text ends');
+      } else {
+        this.fail(pos, c === undefined ? 'the text ends' : `unexpected character ${JSON.stringify(c)}`);
+      }
+    } while (closers.length > 0);
+    this.pos = pos;
+    return [start, pos];
+  }
+}
+
+/** Line and column (from 1) of a UTF-16 offset. */
+function lineColumn(text: string, at: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: at - lineStart + 1 };
+}
+
+function plural(count: number, word: string): string {
+  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function salvageTranscriptJson(text: string, parseError: unknown, source: string): TranscriptJsonRead {
+  const scanner = new SalvageScanner(text);
+  let damage: Damage | undefined;
+  try {
+    scanner.read();
+  } catch (error) {
+    if (!(error instanceof Damage)) throw error;
+    damage = error;
+  }
+  if (!damage) return { damage: jsonSyntaxError(text, parseError, source) };
+  const root = scanner.root;
+  const headerRead = ['format', 'version', 'protocol', 'startedAt'].every((key) => key in root);
+  const { line, column } = lineColumn(text, damage.at);
+  const what = damage.ended
+    ? `the file ends ${scanner.where}`
+    : `not valid JSON at line ${line} col ${column} (${scanner.where}): ${damage.detail}`;
+  if (!headerRead)
+    return {
+      damage: new ProtoplayError(
+        'transcript.json.salvage',
+        `${what}; the header (format, version, protocol, startedAt) is not complete, so nothing could be kept`,
+        { source, line, column },
+      ),
+    };
+  let messages: unknown[] = Array.isArray(root.messages) ? root.messages : [];
+  let wrong = '';
+  let transcript: Transcript;
+  for (;;) {
+    const count = messages.length;
+    // Annotations of messages that were not kept go with them.
+    const annotations = (Array.isArray(root.annotations) ? root.annotations : []).filter(
+      (item) =>
+        typeof item !== 'object' ||
+        item === null ||
+        typeof (item as { index?: unknown }).index !== 'number' ||
+        (item as { index: number }).index < count,
+    );
+    try {
+      transcript = checkTranscript({ ...root, messages, annotations }, source);
+      break;
+    } catch (error) {
+      // A message of the wrong shape before the damage ends what is kept there too.
+      const bad = error instanceof ProtoplayError ? /^messages\[(\d+)\]/.exec(error.message) : null;
+      if (!bad || Number(bad[1]) >= count) throw error;
+      messages = messages.slice(0, Number(bad[1]));
+      wrong = `, and before it ${(error as ProtoplayError).message}`;
+    }
+  }
+  return {
+    transcript,
+    damage: new ProtoplayError(
+      'transcript.json.salvage',
+      `${what}${wrong}; kept the header, ${plural(transcript.messages.length, 'complete message')} and ${plural(transcript.annotations.length, 'annotation')} before it`,
+      { source, line, column },
+    ),
+  };
+}
+
 /** A located error for text `JSON.parse` refused: line and column from the parser's message. */
 export function jsonSyntaxError(text: string, error: unknown, source: string): ProtoplayError {
   const detail = error instanceof Error ? error.message : String(error);

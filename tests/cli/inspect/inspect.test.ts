@@ -71,6 +71,46 @@ describe('protoplay inspect', () => {
     expect(report.violations.map((v) => v.rule)).toContain('rddlsim.session.unfinished');
   });
 
+  it('reads a Protoplay JSON transcript cut at two thirds: what was written whole, and where it ends', async () => {
+    const rddl = (name: string) => sharedPath(`rddl/ippc2011/${name}`);
+    const run = await runInProcess(
+      [
+        'run',
+        'rddlsim',
+        '--domain',
+        rddl('sysadmin_mdp.rddl'),
+        '--instance',
+        rddl('sysadmin_inst_mdp__1.rddl'),
+        '--rounds',
+        '2',
+        '--transcript',
+        'whole.json',
+      ],
+      { cwd: dir },
+    );
+    expect(run.code).toBe(0);
+    const whole = await readFile(join(dir, 'whole.json'), 'utf8');
+    const sound = await runInProcess(['inspect', 'whole.json'], { cwd: dir });
+    expect(sound.code).toBe(0);
+    const cut = whole.slice(0, Math.floor((whole.length * 2) / 3));
+    await writeFile(join(dir, 'cut.json'), cut);
+    // The messages whole in the cut file: the lines of messages that end with their closing brace.
+    const lines = cut.split('\n');
+    const complete = lines.filter((line) => /^ {4}\{"index":\d+.*\},?$/.test(line)).length;
+    const where = lines.at(-1)!.endsWith('}')
+      ? `after message ${complete - 1}`
+      : `inside message ${complete}`;
+    expect(complete).toBeGreaterThan(50);
+    const result = await runInProcess(['inspect', 'cut.json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('(protoplay-json, confidence 100%)\n1 session\n');
+    expect(result.stdout).toContain(`session 1: 1 connection, ${complete} messages, `);
+    expect(result.stdout).toContain('  round 1: reward ');
+    expect(result.stdout).toContain(
+      `cut.json:${lines.length}: the file ends ${where}; kept the header, ${complete} complete messages and 0 annotations before it\n`,
+    );
+  });
+
   it('reports a protocol rule broken by a real client, located', async () => {
     const result = await runInProcess([
       'inspect',

@@ -34,8 +34,13 @@ describe('detectFormats and importRecording', () => {
     );
     const broken = serialiseTranscript(recorded).replace('"c2s"', '"c2s');
     const result = importRecording([input('b.json', broken)], PROTOCOLS);
-    expect(result.transcripts).toEqual([]);
+    // What came before the damage is kept (tests/core/transcript/json-salvage.test.ts reads more).
+    const first = recorded.messages.findIndex((message) => message.dir === 'c2s');
+    expect(result.transcripts[0]!.messages).toEqual(recorded.messages.slice(0, first));
     expect(result.problems[0]).toMatchObject({ file: 'b.json', line: expect.any(Number) });
+    expect(result.problems[0]!.message).toMatch(
+      new RegExp(`^not valid JSON at line \\d+ col \\d+ \\(inside message ${first}\\)`),
+    );
   });
 
   it('recognises and imports record files, as bytes or as pasted text', () => {
