@@ -3,7 +3,13 @@
  * and its `--json`. Reads the inputs with the registered recording formats, validates every session with
  * its protocol's machines, and reads its rounds with the protocol's reader.
  */
-import { detectFormats, importRecording, type ImportChoice } from '../transcript/import';
+import {
+  PROTOPLAY_JSON_FORMAT,
+  detectFormats,
+  importRecording,
+  type ImportChoice,
+} from '../transcript/import';
+import { streamTranscriptJson, transcriptJsonStreams } from '../transcript/json-stream';
 import type { Transcript, TranscriptMessage } from '../transcript/model';
 import { ValidationFold, validateTranscript, type TranscriptViolation } from '../transcript/validate';
 import type { ImportInput, ImportProblem, Protocol } from './contract';
@@ -119,7 +125,13 @@ export async function inspectStreamed(
   const best = candidates[0];
   const protocol = protocols.find((candidate) => candidate.id === best?.protocol);
   const format = protocol?.recordingFormats.find((candidate) => candidate.id === best?.format);
-  if (!best || !protocol || !format?.stream) return undefined;
+  // Protoplay JSON is read in chunks when laid out as its writer lays it out (one message per line).
+  const json = best?.format === PROTOPLAY_JSON_FORMAT;
+  const streamer =
+    json && inputs.length === 1 && transcriptJsonStreams(inputs[0]!.start)
+      ? streamTranscriptJson
+      : format?.stream?.bind(format);
+  if (!best || !protocol || !streamer) return undefined;
   const problems: ImportProblem[] = [];
   const sessions: InspectedSession[] = [];
   for (const input of inputs) {
@@ -136,7 +148,7 @@ export async function inspectStreamed(
         if (row.unreadable !== undefined) unreadable.push({ index: row.index, reason: row.unreadable });
       forgetRows(reader);
     };
-    const stream = format.stream(input.name, {
+    const stream = streamer(input.name, {
       message(message) {
         messages++;
         connections.add(message.conn);
@@ -149,6 +161,8 @@ export async function inspectStreamed(
     for await (const chunk of input.chunks) stream.push(chunk);
     stream.end();
     flush();
+    // What the whole-file reader would not keep as a session (a Protoplay JSON header that cannot be read).
+    if ('session' in stream && !stream.session) continue;
     sessions.push({
       session: sessions.length + 1,
       connections: connections.size,

@@ -107,40 +107,68 @@ class SalvageScanner {
 
   read(): void {
     this.expect('{');
-    if (this.peek() === '}') {
-      this.pos++;
-    } else {
-      for (;;) {
-        this.where = 'inside a field name';
-        const key = this.parsed(this.value());
-        if (typeof key !== 'string') this.fail(this.pos, 'expected a field name in quotes');
-        this.expect(':');
-        this.where = `inside "${key}"`;
-        if ((LISTS as readonly string[]).includes(key)) this.list(key as (typeof LISTS)[number]);
-        else this.root[key] = this.item();
-        this.where = `after "${key}"`;
-        const next = this.peek();
-        this.pos++;
-        if (next === '}') break;
-        if (next !== ',') this.fail(this.pos - 1, "expected ',' or '}'");
-      }
+    if (this.peek() === '}') this.pos++;
+    else this.fields();
+    this.finish();
+  }
+
+  /**
+   * Reads on from inside a list of a file read line by line, after `count` items already read elsewhere:
+   * the text starts at the next item (`atItem`), or else after the last one, where a ',' or ']' follows.
+   */
+  resume(key: (typeof LISTS)[number], count: number, atItem: boolean): void {
+    this.where = `inside "${key}"`;
+    this.list(key, count, atItem);
+    if (this.afterField(key)) this.fields();
+    this.finish();
+  }
+
+  /** After a field's value: true when another field follows. */
+  afterField(key: string): boolean {
+    this.where = `after "${key}"`;
+    const next = this.peek();
+    this.pos++;
+    if (next === '}') return false;
+    if (next !== ',') this.fail(this.pos - 1, "expected ',' or '}'");
+    return true;
+  }
+
+  fields(): void {
+    for (;;) {
+      this.where = 'inside a field name';
+      const key = this.parsed(this.value());
+      if (typeof key !== 'string') this.fail(this.pos, 'expected a field name in quotes');
+      this.expect(':');
+      this.where = `inside "${key}"`;
+      if ((LISTS as readonly string[]).includes(key)) this.list(key as (typeof LISTS)[number]);
+      else this.root[key] = this.item();
+      if (!this.afterField(key)) break;
     }
+  }
+
+  finish(): void {
     this.where = 'after the end of the transcript';
     if (this.peek() !== undefined) this.fail(this.pos, 'more text after the end of the transcript');
   }
 
-  list(key: (typeof LISTS)[number]): void {
+  /** A list; `before` items of it were read elsewhere and the text starts at the next one. */
+  list(key: (typeof LISTS)[number], before?: number, atItem = true): void {
     const items: unknown[] = [];
     this.root[key] = items;
-    this.expect('[');
-    if (this.peek() === ']') {
-      this.pos++;
-      return;
+    const first = before ?? 0;
+    if (before === undefined) {
+      this.expect('[');
+      if (this.peek() === ']') {
+        this.pos++;
+        return;
+      }
     }
-    for (;;) {
-      this.where = `inside ${LIST_ITEM[key]} ${items.length.toLocaleString('en-US')}`;
-      items.push(this.item());
-      this.where = `after ${LIST_ITEM[key]} ${(items.length - 1).toLocaleString('en-US')}`;
+    for (let skip = !atItem; ; skip = false) {
+      if (!skip) {
+        this.where = `inside ${LIST_ITEM[key]} ${(first + items.length).toLocaleString('en-US')}`;
+        items.push(this.item());
+      }
+      this.where = `after ${LIST_ITEM[key]} ${(first + items.length - 1).toLocaleString('en-US')}`;
       const next = this.peek();
       this.pos++;
       if (next === ']') return;
@@ -279,51 +307,154 @@ function salvageTranscriptJson(text: string, parseError: unknown, source: string
   }
   if (!damage) return { damage: jsonSyntaxError(text, parseError, source) };
   const root = scanner.root;
-  const headerRead = ['format', 'version', 'protocol', 'startedAt'].every((key) => key in root);
   const { line, column } = lineColumn(text, damage.at);
-  const what = damage.ended
-    ? `the file ends ${scanner.where}`
-    : `not valid JSON at line ${line} col ${column} (${scanner.where}): ${damage.detail}`;
-  if (!headerRead)
-    return {
-      damage: new ProtoplayError(
-        'transcript.json.salvage',
-        `${what}; the header (format, version, protocol, startedAt) is not complete, so nothing could be kept`,
-        { source, line, column },
-      ),
-    };
+  const what = damageWhat(damage, scanner.where, line, column);
+  if (!['format', 'version', 'protocol', 'startedAt'].every((key) => key in root))
+    return { damage: headerDamage(what, source, line, column) };
   let messages: unknown[] = Array.isArray(root.messages) ? root.messages : [];
   let wrong = '';
   let transcript: Transcript;
   for (;;) {
     const count = messages.length;
-    // Annotations of messages that were not kept go with them.
-    const annotations = (Array.isArray(root.annotations) ? root.annotations : []).filter(
-      (item) =>
-        typeof item !== 'object' ||
-        item === null ||
-        typeof (item as { index?: unknown }).index !== 'number' ||
-        (item as { index: number }).index < count,
-    );
     try {
-      transcript = checkTranscript({ ...root, messages, annotations }, source);
+      transcript = checkTranscript(
+        { ...root, messages, annotations: annotationsOf(root.annotations, count) },
+        source,
+      );
       break;
     } catch (error) {
       // A message of the wrong shape before the damage ends what is kept there too.
       const bad = error instanceof ProtoplayError ? /^messages\[(\d+)\]/.exec(error.message) : null;
       if (!bad || Number(bad[1]) >= count) throw error;
       messages = messages.slice(0, Number(bad[1]));
-      wrong = `, and before it ${(error as ProtoplayError).message}`;
+      wrong = wrongBefore(error as ProtoplayError);
     }
   }
   return {
     transcript,
-    damage: new ProtoplayError(
-      'transcript.json.salvage',
-      `${what}${wrong}; kept the header, ${plural(transcript.messages.length, 'complete message')} and ${plural(transcript.annotations.length, 'annotation')} before it`,
-      { source, line, column },
+    damage: keptDamage(
+      what + wrong,
+      transcript.messages.length,
+      transcript.annotations.length,
+      source,
+      line,
+      column,
     ),
   };
+}
+
+/** What the damage is, for the error: `the file ends inside message 12` or `not valid JSON at ...`. */
+function damageWhat(damage: Damage, where: string, line: number, column: number): string {
+  return damage.ended
+    ? `the file ends ${where}`
+    : `not valid JSON at line ${line} col ${column} (${where}): ${damage.detail}`;
+}
+
+function headerDamage(what: string, source: string, line: number, column: number): ProtoplayError {
+  return new ProtoplayError(
+    'transcript.json.salvage',
+    `${what}; the header (format, version, protocol, startedAt) is not complete, so nothing could be kept`,
+    { source, line, column },
+  );
+}
+
+function keptDamage(
+  what: string,
+  messages: number,
+  annotations: number,
+  source: string,
+  line: number,
+  column: number,
+): ProtoplayError {
+  return new ProtoplayError(
+    'transcript.json.salvage',
+    `${what}; kept the header, ${plural(messages, 'complete message')} and ${plural(annotations, 'annotation')} before it`,
+    { source, line, column },
+  );
+}
+
+/** The words added to the damage when a message of the wrong shape came before it. */
+function wrongBefore(error: ProtoplayError): string {
+  return `, and before it ${error.message}`;
+}
+
+/** Annotations of messages that were not kept go with them. */
+function annotationsOf(value: unknown, count: number): unknown[] {
+  return (Array.isArray(value) ? value : []).filter(
+    (item) =>
+      typeof item !== 'object' ||
+      item === null ||
+      typeof (item as { index?: unknown }).index !== 'number' ||
+      (item as { index: number }).index < count,
+  );
+}
+
+/**
+ * For a file read line by line (`json-stream.ts`), from the line where an item of `list` could not be read
+ * alone (after `count` items; `atItem` as for `SalvageScanner.resume`): the items the salvaging scan still reads in `tail` (the rest of the file, or
+ * as much of it as was kept), the fields after the list, and the damage it meets, located from the tail's
+ * first line, which is line `firstLine` of the file.
+ */
+export function scanTranscriptTail(
+  tail: string,
+  list: 'messages' | 'annotations',
+  count: number,
+  firstLine: number,
+  atItem: boolean,
+): {
+  root: Record<string, unknown>;
+  damage?: { what: string; line: number; column: number };
+} {
+  const scanner = new SalvageScanner(tail);
+  try {
+    scanner.resume(list, count, atItem);
+    return { root: scanner.root };
+  } catch (error) {
+    if (!(error instanceof Damage)) throw error;
+    const at = lineColumn(tail, error.at);
+    const line = at.line + firstLine - 1;
+    return {
+      root: scanner.root,
+      damage: { what: damageWhat(error, scanner.where, line, at.column), line, column: at.column },
+    };
+  }
+}
+
+/** The damage error of a file read line by line, as `readTranscriptJson` words it for the whole file. */
+export function streamedDamage(
+  damage: { what: string; line: number; column: number },
+  kept: { messages: number; annotations: number; wrong?: ProtoplayError } | undefined,
+  source: string,
+): ProtoplayError {
+  if (!kept) return headerDamage(damage.what, source, damage.line, damage.column);
+  return keptDamage(
+    damage.what + (kept.wrong ? wrongBefore(kept.wrong) : ''),
+    kept.messages,
+    kept.annotations,
+    source,
+    damage.line,
+    damage.column,
+  );
+}
+
+/** Checks a transcript's header (all but its messages and annotations), as `parseTranscriptJson` does. */
+export function checkTranscriptHeader(value: unknown, source: string): Transcript {
+  return checkTranscript({ ...new ShapeChecker(source).record(value, 'transcript'), messages: [] }, source);
+}
+
+/** Checks message `index` of a transcript, as `parseTranscriptJson` does. */
+export function checkTranscriptMessage(value: unknown, index: number, source: string): TranscriptMessage {
+  return checkMessage(new ShapeChecker(source), value, index);
+}
+
+/** Checks annotation `i` of a transcript of `messages` messages, as `parseTranscriptJson` does. */
+export function checkTranscriptAnnotation(
+  value: unknown,
+  i: number,
+  messages: number,
+  source: string,
+): Annotation {
+  return checkAnnotation(new ShapeChecker(source), value, i, messages);
 }
 
 /** A located error for text `JSON.parse` refused: line and column from the parser's message. */
@@ -415,17 +546,9 @@ function checkTranscript(value: unknown, source: string): Transcript {
     if (!connections.some((connection) => connection.id === message.conn))
       connections.push({ id: message.conn });
   }
-  const annotations: Annotation[] = check.array(root.annotations ?? [], 'annotations').map((item, i) => {
-    const annotation = check.record(item, `annotations[${i}]`);
-    const index = check.number(annotation.index, `annotations[${i}].index`);
-    if (messages.length > 0 && (index < 0 || index >= messages.length || !Number.isInteger(index)))
-      check.fail(`annotations[${i}].index`, `a message index from 0 to ${messages.length - 1}`, index);
-    return {
-      index,
-      type: check.oneOf(annotation.type, ANNOTATION_TYPES, `annotations[${i}].type`),
-      data: annotation.data,
-    };
-  });
+  const annotations: Annotation[] = check
+    .array(root.annotations ?? [], 'annotations')
+    .map((item, i) => checkAnnotation(check, item, i, messages.length));
   return {
     format: 'protoplay-transcript',
     version: 2,
@@ -435,6 +558,18 @@ function checkTranscript(value: unknown, source: string): Transcript {
     connections,
     messages,
     annotations,
+  };
+}
+
+function checkAnnotation(check: ShapeChecker, item: unknown, i: number, messages: number): Annotation {
+  const annotation = check.record(item, `annotations[${i}]`);
+  const index = check.number(annotation.index, `annotations[${i}].index`);
+  if (messages > 0 && (index < 0 || index >= messages || !Number.isInteger(index)))
+    check.fail(`annotations[${i}].index`, `a message index from 0 to ${messages - 1}`, index);
+  return {
+    index,
+    type: check.oneOf(annotation.type, ANNOTATION_TYPES, `annotations[${i}].type`),
+    data: annotation.data,
   };
 }
 

@@ -1,0 +1,320 @@
+/**
+ * Protoplay JSON read in chunks, for files too big to hold (`protoplay inspect` from 64 MiB): the layout the
+ * writer produces (`json-export.ts`: the header fields each on a line, then one message or annotation per
+ * line) is read line by line, each message handed over as soon as its line is complete. What it reports is
+ * what `readTranscriptJson` reports for the whole file: the same checks, and the same located damage (a file
+ * cut short keeps the messages before the cut). Files laid out otherwise (the whole JSON on one line) are
+ * read whole.
+ */
+import type { ImportProblem, RecordingStreamReader, RecordingStreamSink } from '../protocols/contract';
+import { ProtoplayError } from '../errors';
+import { importProblem } from './import';
+import {
+  checkTranscriptAnnotation,
+  checkTranscriptHeader,
+  checkTranscriptMessage,
+  readTranscriptJson,
+  scanTranscriptTail,
+  streamedDamage,
+} from './json-format';
+
+/** The header is kept until it is read; a longer one is read whole. */
+const HEAD_LIMIT = 16 * 1024 * 1024;
+/** From a line that cannot be read alone, at most this much of the rest is kept to say where the damage is. */
+const TAIL_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * True when the first bytes of a Protoplay JSON file show the writer's layout (one field per line), which
+ * `streamTranscriptJson` reads in chunks.
+ */
+export function transcriptJsonStreams(start: Uint8Array): boolean {
+  const text = new TextDecoder().decode(start.subarray(0, 4096));
+  return /^\{\r?\n[ \t]*"format"[ \t]*:[ \t]*"protoplay-transcript",\r?\n/.test(text);
+}
+
+type List = 'messages' | 'annotations';
+
+const MESSAGES_OPEN = /^\s*"messages"\s*:\s*\[\s*$/;
+const MESSAGES_EMPTY = /^\s*"messages"\s*:\s*\[\s*\]\s*,\s*$/;
+const ANNOTATIONS_OPEN = /^\s*"annotations"\s*:\s*\[\s*$/;
+const ANNOTATIONS_EMPTY = /^\s*"annotations"\s*:\s*\[\s*\]\s*$/;
+
+/** A reader of Protoplay JSON in chunks, which says at the end whether the whole-file reader keeps a session. */
+export interface TranscriptJsonStreamReader extends RecordingStreamReader {
+  /**
+   * False when `readTranscriptJson` keeps no transcript: the header could not be read, or the file is valid
+   * JSON with a message of the wrong shape (the messages before it were handed over all the same).
+   */
+  readonly session: boolean;
+}
+
+/** Reads a Protoplay JSON file fed in chunks; see the module's comment. */
+export function streamTranscriptJson(name: string, sink: RecordingStreamSink): TranscriptJsonStreamReader {
+  const decoder = new TextDecoder();
+  let partial = '';
+  /** Number of the next line (from 1). */
+  let lineNumber = 1;
+  let phase: 'head' | 'damagedHead' | List | 'between' | 'closing' | 'tail' | 'done' = 'head';
+  let head: string[] = [];
+  let headLength = 0;
+  /** Messages read (their lines), and those handed over (all before the first of the wrong shape). */
+  let messages = 0;
+  let kept = 0;
+  let wrong: ProtoplayError | undefined;
+  let annotations = 0;
+  let keptAnnotations = 0;
+  /** Whether the last item line ended with a comma (the next item is expected). */
+  let comma = false;
+  /** Lines from the end of the last list on (where a salvaging scan starts when the rest is odd). */
+  let held: { list: List; line: number; lines: string[] } | undefined;
+  let tail: { list: List; count: number; atItem: boolean; line: number; text: string[]; length: number };
+  tail = { list: 'messages', count: 0, atItem: true, line: 0, text: [], length: 0 };
+  let truncated = false;
+  let session = true;
+
+  const report = (problem: ImportProblem) => sink.problem(problem);
+
+  function acceptMessage(value: unknown): void {
+    const index = messages++;
+    if (wrong) return;
+    try {
+      const message = checkTranscriptMessage(value, index, name);
+      kept++;
+      sink.message(message);
+    } catch (error) {
+      if (!(error instanceof ProtoplayError)) throw error;
+      // A message of the wrong shape ends what is kept; the rest is still read for damage.
+      wrong = error;
+    }
+  }
+
+  function acceptAnnotation(value: unknown): boolean {
+    // After a message of the wrong shape, that is what is reported.
+    if (wrong) return true;
+    try {
+      const annotation = checkTranscriptAnnotation(value, annotations++, messages, name);
+      if (annotation.index < kept) keptAnnotations++;
+      return true;
+    } catch (error) {
+      report(importProblem(error, name));
+      phase = 'done';
+      session = false;
+      return false;
+    }
+  }
+
+  function startTail(list: List, atItem: boolean, line: number, lines: string[]): void {
+    phase = 'tail';
+    tail = { list, count: list === 'messages' ? messages : annotations, atItem, line, text: [], length: 0 };
+    for (const text of lines) addTail(text);
+  }
+
+  function addTail(text: string): void {
+    if (truncated) return;
+    if (tail.length + text.length > TAIL_LIMIT) {
+      truncated = true;
+      return;
+    }
+    tail.text.push(text);
+    tail.length += text.length + 1;
+  }
+
+  function readHead(nextLine: string): void {
+    let value: unknown;
+    const text = head.join('\n');
+    try {
+      value = JSON.parse(`${text.replace(/,\s*$/, '')}}`);
+    } catch {
+      // Damaged: the header and what follows (as much as is kept) are read by the whole-file reader.
+      phase = 'damagedHead';
+      head.push(nextLine);
+      return;
+    }
+    head = [];
+    try {
+      checkTranscriptHeader(value, name);
+    } catch (error) {
+      report(importProblem(error, name));
+      phase = 'done';
+      session = false;
+    }
+  }
+
+  /** What the whole-file reader says about `text` (the file so far), for damage in the header. */
+  function finishWhole(text: string): void {
+    phase = 'done';
+    try {
+      const { transcript, damage } = readTranscriptJson(text, name);
+      if (damage) report(importProblem(damage, name));
+      session = transcript !== undefined;
+      for (const message of transcript?.messages ?? []) sink.message(message);
+    } catch (error) {
+      report(importProblem(error, name));
+      session = false;
+    }
+  }
+
+  function line(text: string, number: number): void {
+    switch (phase) {
+      case 'head': {
+        const empty = MESSAGES_EMPTY.test(text);
+        if (MESSAGES_OPEN.test(text) || empty) {
+          readHead(text);
+          if (phase === 'head') {
+            phase = empty ? 'between' : 'messages';
+            comma = false;
+          }
+          if (phase === 'between') {
+            // `"messages": [],` is read by a salvaging scan from the list's end when the rest is odd.
+            held = { list: 'messages', line: number, lines: [text.replace(/^.*\[\s*/, '')] };
+          }
+          return;
+        }
+        head.push(text);
+        headLength += text.length + 1;
+        if (headLength > HEAD_LIMIT) {
+          // A header this long is not the writer's: what it says is left to the whole-file reader.
+          report({
+            file: name,
+            line: number,
+            message: 'the transcript header is too long to read in chunks',
+          });
+          phase = 'done';
+        }
+        return;
+      }
+      case 'messages':
+      case 'annotations': {
+        const body = /^\s*(.*?)\s*(,?)\s*$/.exec(text)!;
+        const item = body[1]!;
+        if (item === '') return;
+        if (item === ']' && !comma) {
+          held = { list: phase, line: number, lines: [text] };
+          phase = phase === 'messages' && body[2] === ',' ? 'between' : 'closing';
+          return;
+        }
+        let value: unknown;
+        try {
+          value = item.startsWith('{') || item.startsWith('[') ? JSON.parse(item) : undefined;
+        } catch {
+          value = undefined;
+        }
+        if (value === undefined) {
+          const count = phase === 'messages' ? messages : annotations;
+          startTail(phase, comma || (count === 0 && !item.startsWith(']')), number, [text]);
+          return;
+        }
+        comma = body[2] === ',';
+        if (phase === 'messages') acceptMessage(value);
+        else acceptAnnotation(value);
+        return;
+      }
+      case 'between': {
+        held!.lines.push(text);
+        if (text.trim() === '') return;
+        if (ANNOTATIONS_OPEN.test(text)) {
+          phase = 'annotations';
+          comma = false;
+        } else if (ANNOTATIONS_EMPTY.test(text)) {
+          phase = 'closing';
+        } else {
+          startTail(held!.list, false, held!.line, held!.lines);
+        }
+        return;
+      }
+      case 'closing': {
+        held!.lines.push(text);
+        if (text.trim() === '' || (text.trim() === '}' && !held!.lines.slice(1, -1).some((l) => l.trim())))
+          return;
+        startTail(held!.list, false, held!.line, held!.lines);
+        return;
+      }
+      case 'tail':
+        addTail(text);
+        return;
+      case 'damagedHead':
+        head.push(text);
+        headLength += text.length + 1;
+        if (headLength > HEAD_LIMIT + TAIL_LIMIT) finishWhole(head.join('\n'));
+        return;
+      case 'done':
+        return;
+    }
+  }
+
+  function lines(text: string): void {
+    let from = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
+      const piece = partial + text.slice(from, end);
+      partial = '';
+      line(piece.endsWith('\r') ? piece.slice(0, -1) : piece, lineNumber++);
+      from = end + 1;
+    }
+    partial += text.slice(from);
+  }
+
+  return {
+    push(chunk) {
+      if (phase !== 'done') lines(decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      if (phase === 'done') return;
+      lines(decoder.decode());
+      const last = partial;
+      const lastNumber = lineNumber;
+      if (last !== '') line(last, lastNumber);
+      else if (held && (phase === 'between' || phase === 'closing')) held.lines.push('');
+      if (phase === 'head' || phase === 'damagedHead') {
+        finishWhole([...head, ...(last === '' ? [''] : [])].join('\n'));
+        return;
+      }
+      if ((phase as string) === 'done') return;
+      let scan: ReturnType<typeof scanTranscriptTail>;
+      if (phase === 'tail') {
+        if (last === '') tail.text.push('');
+        scan = scanTranscriptTail(tail.text.join('\n'), tail.list, tail.count, tail.line, tail.atItem);
+        if (truncated && scan.damage && scan.damage.what.startsWith('the file ends')) {
+          scan.damage = {
+            what: `not valid JSON at line ${tail.line} col 1 (inside ${tail.list === 'messages' ? 'message' : 'annotation'} ${tail.count.toLocaleString('en-US')}): more than ${TAIL_LIMIT / 1024 / 1024} MiB do not make one value`,
+            line: tail.line,
+            column: 1,
+          };
+        }
+        for (const value of Array.isArray(scan.root.messages) ? scan.root.messages : []) acceptMessage(value);
+        for (const value of Array.isArray(scan.root.annotations) ? scan.root.annotations : [])
+          if (!acceptAnnotation(value)) return;
+      } else if (phase === 'closing' && held!.lines.some((l) => l.trim() === '}')) {
+        scan = { root: {} };
+      } else {
+        // The file ends inside a list or before its end.
+        const list: List = phase === 'messages' || phase === 'annotations' ? phase : held!.list;
+        const inList = phase === 'messages' || phase === 'annotations';
+        const text = inList ? '' : held!.lines.join('\n');
+        scan = scanTranscriptTail(
+          text,
+          list,
+          list === 'messages' ? messages : annotations,
+          inList ? lastNumber : held!.line,
+          inList && (comma || (list === 'messages' ? messages : annotations) === 0),
+        );
+        if (scan.damage && inList)
+          scan.damage = { ...scan.damage, line: lastNumber, column: last.length + 1 };
+      }
+      if (scan.damage)
+        report(
+          importProblem(
+            streamedDamage(scan.damage, { messages: kept, annotations: keptAnnotations, wrong }, name),
+            name,
+          ),
+        );
+      else if (wrong) {
+        report(importProblem(wrong, name));
+        session = false;
+      }
+      phase = 'done';
+    },
+    get session() {
+      return session;
+    },
+  };
+}
