@@ -1,6 +1,6 @@
 /**
- * `protoplay inspect` on big rddlsim streams (one sound session of a real recording's rounds, generated in
- * a temporary folder and deleted afterwards): MB/s and peak resident memory of the command run as a child
+ * `protoplay inspect` on big rddlsim streams and Protoplay JSON transcripts of the same session (one sound
+ * session of a real recording's rounds, generated in a temporary folder and deleted afterwards): MB/s and peak resident memory of the command run as a child
  * process, reading the file in chunks (what it does from 64 MiB) next to reading it whole (what it did
  * before: the same `inspectRecording` over the whole file's bytes), both measured in the same run. 100 MB
  * by default; `--size 1g` for the full-size file (reading it whole then fails: V8's longest string).
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
 import { printTable } from '../lib';
-import { writeBigRddlsimStream } from './big-recording';
+import { writeBigRddlsimStream, writeBigTranscriptJson } from './big-recording';
 
 const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
 /** A size as `100m`, `1g`, `5e6` or `5000000`, in bytes. */
@@ -115,8 +115,37 @@ export default async function inspectBench(): Promise<void> {
         streamed.note,
       ]);
       await rm(file);
+      // The same session as a Protoplay JSON transcript (what `run --transcript` writes), in the same run.
+      const json = join(dir, `big-${bytes}.json`);
+      const written = writeBigTranscriptJson(recorded, json, bytes);
+      const jsonMb = written.size / 1e6;
+      const jsonWhole = await run([wholeScript, json]);
+      const jsonStreamed = await run([BIN, 'inspect', json, '--json', '--stream']);
+      const jsonLabel = `${Math.round(jsonMb)} MB json`;
+      rows.push([
+        jsonLabel,
+        'whole',
+        jsonWhole.ok ? jsonMb / jsonWhole.seconds : 0,
+        jsonWhole.peakMiB,
+        jsonWhole.seconds,
+        '1.00',
+        jsonWhole.note,
+      ]);
+      rows.push([
+        jsonLabel,
+        'streamed',
+        jsonStreamed.ok ? jsonMb / jsonStreamed.seconds : 0,
+        jsonStreamed.peakMiB,
+        jsonStreamed.seconds,
+        jsonWhole.ok ? (jsonWhole.seconds / jsonStreamed.seconds).toFixed(2) : 'whole failed',
+        jsonStreamed.note,
+      ]);
+      await rm(json);
     }
-    printTable('protoplay inspect on a generated rddlsim stream (child process, speed ratio vs whole)', rows);
+    printTable(
+      'protoplay inspect on a generated rddlsim stream and Protoplay JSON transcript (child process, speed ratio vs whole)',
+      rows,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,14 +1,16 @@
 /**
  * `protoplay run rddlsim` keeps nothing per round: a session longer than its heap could hold completes in
  * a child process given a 64 MB heap, through the XML messages, played directly, and with its
- * transcript streamed to a file larger than that heap, which `protoplay inspect` then reads. Before,
- * every message stayed in memory (about 1.6 MB per round on crossing_traffic_inst_mdp__10) and such a
- * session aborted with an out-of-memory error. No figure here depends on the machine's speed.
+ * transcript streamed to a file larger than that heap, which `protoplay inspect` then reads in chunks in a
+ * child with the same small heap. Before, every message stayed in memory (about 1.6 MB per round on
+ * crossing_traffic_inst_mdp__10) and such a session aborted with an out-of-memory error. No figure here depends on the machine's speed.
  */
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runChild, type CliResult } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
@@ -18,6 +20,18 @@ const INSTANCE = sharedPath('rddl/ippc2011/crossing_traffic_inst_mdp__10.rddl');
 const HEAP_MB = 64;
 
 let dir: string;
+
+/** The messages of a transcript file as its writer lays them out: one line each inside `"messages"`. */
+async function messageLines(file: string): Promise<number> {
+  let count = 0;
+  let inside = false;
+  for await (const line of createInterface({ input: createReadStream(file) })) {
+    if (line === '  "messages": [') inside = true;
+    else if (inside && line.startsWith('  ]')) break;
+    else if (inside && line.startsWith('    {"index":')) count++;
+  }
+  return count;
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'protoplay-memory-'));
@@ -29,24 +43,25 @@ afterAll(async () => {
 
 /** `protoplay run rddlsim` on crossing_traffic_inst_mdp__10 in a child with a small heap. */
 function runWithSmallHeap(args: string[]): Promise<CliResult> {
+  return smallHeap([
+    'run',
+    'rddlsim',
+    '--domain',
+    DOMAIN,
+    '--instance',
+    INSTANCE,
+    '--time-limit',
+    '0',
+    ...args,
+  ]);
+}
+
+/** `protoplay ...args` in a child with a small heap. */
+function smallHeap(args: string[]): Promise<CliResult> {
   return new Promise((done, failed) => {
-    const child = spawn(
-      process.execPath,
-      [
-        `--max-old-space-size=${HEAP_MB}`,
-        BIN,
-        'run',
-        'rddlsim',
-        '--domain',
-        DOMAIN,
-        '--instance',
-        INSTANCE,
-        '--time-limit',
-        '0',
-        ...args,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -86,5 +101,13 @@ describe('protoplay run rddlsim memory', () => {
     const inspected = await runChild(['inspect', file]);
     expect(inspected.code).toBe(0);
     expect(inspected.stdout).toMatch(/120 rounds, 0 violations/);
+    // Read in chunks, it is inspected in a heap smaller than the file, with every message counted.
+    const streamed = await smallHeap(['inspect', file, '--json']);
+    expect(streamed.stderr).not.toMatch(/heap out of memory/);
+    expect(streamed.code).toBe(0);
+    const report = JSON.parse(streamed.stdout) as { format: string; messages: number; rounds: unknown[] };
+    expect(report.format).toBe('protoplay-json');
+    expect(report.rounds).toHaveLength(120);
+    expect(report.messages).toBe(await messageLines(file));
   });
 });
