@@ -67,8 +67,15 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
   let comma = false;
   /** Lines from the end of the last list on (where a salvaging scan starts when the rest is odd). */
   let held: { list: List; line: number; lines: string[] } | undefined;
-  let tail: { list: List; count: number; atItem: boolean; line: number; text: string[]; length: number };
-  tail = { list: 'messages', count: 0, atItem: true, line: 0, text: [], length: 0 };
+  /** From the first line that is not one whole item: the rest of the file, for the salvaging scan. */
+  let tail: { list: List; count: number; atItem: boolean; line: number; text: string[]; length: number } = {
+    list: 'messages',
+    count: 0,
+    atItem: true,
+    line: 0,
+    text: [],
+    length: 0,
+  };
   let truncated = false;
   let session = true;
 
@@ -89,10 +96,11 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
   }
 
   function acceptAnnotation(value: unknown): boolean {
+    const i = annotations++;
     // After a message of the wrong shape, that is what is reported.
     if (wrong) return true;
     try {
-      const annotation = checkTranscriptAnnotation(value, annotations++, messages, name);
+      const annotation = checkTranscriptAnnotation(value, i, messages, name);
       if (annotation.index < kept) keptAnnotations++;
       return true;
     } catch (error) {
