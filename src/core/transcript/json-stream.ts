@@ -193,12 +193,11 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       }
       case 'messages':
       case 'annotations': {
-        const body = /^\s*(.*?)\s*(,?)\s*$/.exec(text)!;
-        const item = body[1]!;
+        const { item, endsInComma } = itemOf(text);
         if (item === '') return;
         if (item === ']' && !comma) {
           held = { list: phase, line: number, lines: [text] };
-          phase = phase === 'messages' && body[2] === ',' ? 'between' : 'closing';
+          phase = phase === 'messages' && endsInComma ? 'between' : 'closing';
           return;
         }
         let value: unknown;
@@ -212,7 +211,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
           startTail(phase, comma || (count === 0 && !item.startsWith(']')), number, [text]);
           return;
         }
-        comma = body[2] === ',';
+        comma = endsInComma;
         if (phase === 'messages') acceptMessage(value);
         else acceptAnnotation(value);
         return;
@@ -325,4 +324,20 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       return session;
     },
   };
+}
+
+function blank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
+}
+
+/** A list's line: its text without the white space around it and the comma that ends it. */
+function itemOf(line: string): { item: string; endsInComma: boolean } {
+  let start = 0;
+  let end = line.length;
+  while (start < end && blank(line.charCodeAt(start))) start++;
+  while (end > start && blank(line.charCodeAt(end - 1))) end--;
+  const endsInComma = end > start && line.charCodeAt(end - 1) === 0x2c;
+  if (endsInComma) end--;
+  while (end > start && blank(line.charCodeAt(end - 1))) end--;
+  return { item: line.slice(start, end), endsInComma };
 }
