@@ -1,5 +1,5 @@
 /** Small RDDL texts written for the tests: one domain plus one instance, parts given by each test. */
-import type { RddlSource } from '../../../../src/core/envs/rddl/api';
+import type { RddlSimulator, RddlSource } from '../../../../src/core/envs/rddl/api';
 import { ProtoplayError } from '../../../../src/core/errors';
 
 /** Parts of a test domain; missing parts get a harmless default. */
@@ -103,3 +103,31 @@ instance relay_acc_1 {
   discount = 1.0;
 }
 `;
+
+/**
+ * A test domain over `types` whose horizon never ends a round, for tests that step many times: its
+ * pvariables and cpfs, and an instance (by default two objects of `obj`).
+ */
+export function longRunningDomain(types: string) {
+  return (pvariables: string, cpfs: string, instance?: string): RddlSource[] =>
+    testSources({
+      types,
+      pvariables,
+      cpfs,
+      horizon: 'horizon = 100000;',
+      instance: instance ?? 'objects { obj : {o1, o2}; };',
+    });
+}
+
+/** Every state fluent's value, by `name(args)`, after each of `steps` no-op steps. */
+export function stateValuesPerStep(simulator: RddlSimulator, steps: number): Map<string, number>[] {
+  const states: Map<string, number>[] = [];
+  for (let step = 0; step < steps; step++) {
+    const outcome = simulator.step([]);
+    if (outcome.kind !== 'ok') throw new Error(JSON.stringify(outcome));
+    states.push(
+      new Map(simulator.stateFluents().map((f) => [`${f.name}(${f.args.join(',')})`, f.value as number])),
+    );
+  }
+  return states;
+}

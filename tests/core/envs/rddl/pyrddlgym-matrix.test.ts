@@ -6,34 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkRddl, loadRddl } from '../../../../src/core/envs/rddl';
-import type { RddlSimulator } from '../../../../src/core/envs/rddl/api';
 import { choleskyFactor, determinant, invert, pseudoInverse } from '../../../../src/core/envs/rddl/matrix';
-import { expectLoadError, testSources } from './fixtures';
+import { expectLoadError, longRunningDomain, stateValuesPerStep } from './fixtures';
 
 const TYPES = 'obj : object; dim : {@x, @y, @z}; pair : {@a, @b};';
 
-function domain(pvariables: string, cpfs: string, instance?: string) {
-  return testSources({
-    types: TYPES,
-    pvariables,
-    cpfs,
-    horizon: 'horizon = 100000;',
-    instance: instance ?? 'objects { obj : {o1, o2}; };',
-  });
-}
+const domain = longRunningDomain(TYPES);
 
-/** Every state and interm fluent's value, by `name(args)`, after each of `steps` steps. */
-function run(simulator: RddlSimulator, steps: number): Map<string, number>[] {
-  const states: Map<string, number>[] = [];
-  for (let step = 0; step < steps; step++) {
-    const outcome = simulator.step([]);
-    if (outcome.kind !== 'ok') throw new Error(JSON.stringify(outcome));
-    states.push(
-      new Map(simulator.stateFluents().map((f) => [`${f.name}(${f.args.join(',')})`, f.value as number])),
-    );
-  }
-  return states;
-}
+const run = stateValuesPerStep;
 
 const DIMS = ['@x', '@y', '@z'];
 

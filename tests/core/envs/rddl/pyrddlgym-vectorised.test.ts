@@ -6,33 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkRddl, loadRddl } from '../../../../src/core/envs/rddl';
-import type { RddlSimulator } from '../../../../src/core/envs/rddl/api';
-import { testSources } from './fixtures';
+import { longRunningDomain, stateValuesPerStep, testSources } from './fixtures';
 
 const TYPES = 'obj : object; color : {@red, @green, @blue}; single : {@only};';
 
-function domain(pvariables: string, cpfs: string, instance?: string) {
-  return testSources({
-    types: TYPES,
-    pvariables,
-    cpfs,
-    horizon: 'horizon = 100000;',
-    instance: instance ?? 'objects { obj : {o1, o2}; };',
-  });
-}
+const domain = longRunningDomain(TYPES);
 
-/** Every state fluent's value, by `name(args)`, after each of `steps` steps. */
-function run(simulator: RddlSimulator, steps: number): Map<string, number>[] {
-  const states: Map<string, number>[] = [];
-  for (let step = 0; step < steps; step++) {
-    const outcome = simulator.step([]);
-    if (outcome.kind !== 'ok') throw new Error(JSON.stringify(outcome));
-    states.push(
-      new Map(simulator.stateFluents().map((f) => [`${f.name}(${f.args.join(',')})`, f.value as number])),
-    );
-  }
-  return states;
-}
+const run = stateValuesPerStep;
 
 const mean = (states: Map<string, number>[], key: string) =>
   states.reduce((sum, s) => sum + s.get(key)!, 0) / states.length;
