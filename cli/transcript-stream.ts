@@ -3,15 +3,17 @@
  * disk moments after it happened and nothing stays in memory, so a session of any length can be kept.
  *
  * FILE is readable Protoplay JSON cut short at every moment: it starts with the header known when the
- * session starts (protocol, start time, no connections yet), then `"messages": [` and the messages as they
- * come, flushed at least every few hundred milliseconds. A session killed midway leaves a FILE whose
- * messages every reader of Protoplay JSON salvages (all complete messages, and a located error saying where
- * the file ends). Annotations come interleaved with messages, so they grow in a side file next to FILE.
- * When the session ends, the finished file (the final header, the messages copied from FILE, the
- * annotations) is written next to FILE and renamed over it: a finished FILE is byte for byte the file an
- * export of the same session writes (`writeTranscriptJsonParts` lays out both).
+ * session starts (protocol, start time, no connections yet), then `"messages": [` and the records as they
+ * come, flushed at least every few hundred milliseconds. Annotations come between messages: each time the
+ * kind of record changes, the list being written is closed and the other one opened again
+ * (`"annotations": [`, later `"messages": [` ...), so every record is in FILE in the order it was made. A
+ * session killed midway leaves a FILE every reader of Protoplay JSON salvages (all complete messages and
+ * annotations, the lists that come again read as one, and a located error saying where the file ends).
+ * When the session ends, the finished file (the final header, the messages, then the annotations, copied
+ * from FILE line by line) is written next to FILE and renamed over it: a finished FILE is byte for byte the
+ * file an export of the same session writes (`writeTranscriptJsonParts` lays out both).
  */
-import { closeSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   jsonListItem,
@@ -27,6 +29,8 @@ import { CliError, ExitCode } from './command-line/exit-codes';
 const FLUSH_BYTES = 1 << 18;
 /** Text older than this is written at the next record, or by the timer when no record comes. */
 const FLUSH_MS = 250;
+/** Bytes read from FILE at a time when it is finished. */
+const COPY_BYTES = 1 << 20;
 
 /** A buffered file written with plain synchronous writes (the session waits for nothing else). */
 class BufferedFile {
@@ -55,21 +59,10 @@ class BufferedFile {
     this.#pendingLength = 0;
   }
 
-  /** Appends the bytes of another file from byte `from` on, in chunks. */
-  append(path: string, from = 0): void {
+  /** Writes bytes (gathered as text is, with what was written before them). */
+  writeBytes(bytes: Uint8Array): void {
     this.flush();
-    const source = openSync(path, 'r');
-    const chunk = Buffer.alloc(1 << 16);
-    try {
-      let position = from;
-      for (let read = readSync(source, chunk, 0, chunk.length, position); read > 0;) {
-        this.written += writeSync(this.#fd, chunk, 0, read);
-        position += read;
-        read = readSync(source, chunk, 0, chunk.length, position);
-      }
-    } finally {
-      closeSync(source);
-    }
+    this.written += writeSync(this.#fd, bytes);
   }
 
   close(): void {
@@ -78,24 +71,37 @@ class BufferedFile {
   }
 }
 
+/** The lines that open a list in FILE, and the one that closes a list another one follows. */
+const LIST_OPENINGS = (['messages', 'annotations'] as const).map((list) => ({
+  list,
+  bytes: Buffer.from(jsonListOpening(list).slice(0, -1)),
+}));
+const LIST_CLOSING = Buffer.from('  ],');
+/** What comes before a record's text in its line of FILE, and before each item of a list in the file. */
+const ITEM_INDENT = jsonListItem('', 0).length;
+const ITEM_FIRST = Buffer.from(jsonListItem('', 0));
+const ITEM_NEXT = Buffer.from(jsonListItem('', 1));
+
 /** Streams one transcript to a file. Call `finish` once the session is over. */
 export class TranscriptFileStream implements TranscriptSink {
   /** The absolute path of the transcript. */
   readonly path: string;
   readonly #protocol: string;
-  /** FILE itself: the starting header, then the messages. */
+  /** FILE itself: the starting header, then the records. */
   readonly #file: BufferedFile;
   /** Where the first message starts in FILE. */
   readonly #messagesFrom: number;
-  readonly #annotations: BufferedFile;
   readonly #timer: ReturnType<typeof setInterval>;
   #messageCount = 0;
   #annotationCount = 0;
+  /** The list being written in FILE, and how many records it holds. */
+  #list: 'messages' | 'annotations' = 'messages';
+  #inList = 0;
   #finished = false;
 
   /**
-   * Creates (or empties) the file and its folder, writes the header known now, and creates the side file of
-   * the annotations; a path that cannot be written is a clear error.
+   * Creates (or empties) the file and its folder and writes the header known now; a path that cannot be
+   * written is a clear error.
    */
   constructor(path: string, protocol: string, cwd: string, startedAt = Date.now()) {
     this.path = resolve(cwd, path);
@@ -103,7 +109,6 @@ export class TranscriptFileStream implements TranscriptSink {
     try {
       mkdirSync(dirname(this.path), { recursive: true });
       this.#file = new BufferedFile(this.path);
-      this.#annotations = new BufferedFile(this.#sidePath('annotations'));
     } catch (error) {
       throw new CliError(
         ExitCode.failure,
@@ -117,10 +122,7 @@ export class TranscriptFileStream implements TranscriptSink {
     this.#file.flush();
     this.#messagesFrom = this.#file.written;
     // Messages recorded just before a quiet spell reach the disk without waiting for the next one.
-    this.#timer = setInterval(() => {
-      this.#file.flush();
-      this.#annotations.flush();
-    }, FLUSH_MS);
+    this.#timer = setInterval(() => this.#file.flush(), FLUSH_MS);
     this.#timer.unref();
   }
 
@@ -130,17 +132,34 @@ export class TranscriptFileStream implements TranscriptSink {
 
   /** A message already written as JSON (a transcript store's `messageJson`). */
   messageJson(json: string): void {
-    this.#file.write(jsonListItem(json, this.#messageCount++));
+    this.#record('messages', json);
+    this.#messageCount++;
   }
 
   /** An annotation already written as JSON. */
   annotationJson(json: string): void {
-    this.#annotations.write(jsonListItem(json, this.#annotationCount++));
+    this.#record('annotations', json);
+    this.#annotationCount++;
+  }
+
+  /** Writes what is gathered to FILE now (it is written within a few hundred milliseconds anyway). */
+  flush(): void {
+    if (!this.#finished) this.#file.flush();
+  }
+
+  /** Writes a record into FILE, in a list of its kind (the other one is closed, this one opened again). */
+  #record(list: 'messages' | 'annotations', json: string): void {
+    if (list !== this.#list) {
+      this.#file.write(`\n  ],\n${jsonListOpening(list)}`);
+      this.#list = list;
+      this.#inList = 0;
+    }
+    this.#file.write(jsonListItem(json, this.#inList++));
   }
 
   /**
    * Completes the file: the header, from `transcript` (whose messages and annotations are not read), then
-   * the messages and the annotations, written next to FILE and renamed over it; the side file is removed.
+   * the messages and the annotations read back from FILE, written next to FILE and renamed over it.
    * Returns the path.
    */
   finish(transcript: Pick<Transcript, 'startedAt' | 'meta' | 'connections'>): string {
@@ -148,7 +167,6 @@ export class TranscriptFileStream implements TranscriptSink {
     this.#finished = true;
     clearInterval(this.#timer);
     this.#file.close();
-    this.#annotations.close();
     const finished = new BufferedFile(this.#sidePath('finished'));
     writeTranscriptJsonParts(
       {
@@ -157,13 +175,66 @@ export class TranscriptFileStream implements TranscriptSink {
         meta: transcript.meta,
         connections: transcript.connections,
       },
-      { count: this.#messageCount, writeItems: () => finished.append(this.path, this.#messagesFrom) },
-      { count: this.#annotationCount, writeItems: () => finished.append(this.#annotations.path) },
+      { count: this.#messageCount, writeItems: () => this.#copyList('messages', finished) },
+      { count: this.#annotationCount, writeItems: () => this.#copyList('annotations', finished) },
       (piece) => finished.write(piece),
     );
     finished.close();
     renameSync(finished.path, this.path);
-    unlinkSync(this.#annotations.path);
     return this.path;
+  }
+
+  /**
+   * Copies the records of one kind from FILE into `to`, in order, as the items of one list: FILE is read a
+   * MiB at a time and split into lines (each record is one line: JSON text holds no line break).
+   */
+  #copyList(list: 'messages' | 'annotations', to: BufferedFile): void {
+    const source = openSync(this.path, 'r');
+    const chunk = Buffer.alloc(COPY_BYTES);
+    const out: Uint8Array[] = [];
+    let outLength = 0;
+    let reading: 'messages' | 'annotations' = 'messages';
+    let copied = 0;
+    const line = (text: Buffer) => {
+      if (text.length === 0) return;
+      const opening = LIST_OPENINGS.find((candidate) => text.equals(candidate.bytes));
+      if (opening) {
+        reading = opening.list;
+        return;
+      }
+      if (text.equals(LIST_CLOSING) || reading !== list) return;
+      // `    {...},`: the record's text, without the comma that parted it from the next one in FILE.
+      const end = text[text.length - 1] === 0x2c ? text.length - 1 : text.length;
+      const item = text.subarray(ITEM_INDENT, end);
+      const before = copied++ === 0 ? ITEM_FIRST : ITEM_NEXT;
+      out.push(before, item);
+      outLength += before.length + item.length;
+      if (outLength >= COPY_BYTES) flush();
+    };
+    const flush = () => {
+      to.writeBytes(Buffer.concat(out, outLength));
+      out.length = 0;
+      outLength = 0;
+    };
+    try {
+      let position = this.#messagesFrom;
+      let partial: Buffer = Buffer.alloc(0);
+      for (let read = readSync(source, chunk, 0, chunk.length, position); read > 0;) {
+        position += read;
+        let from = 0;
+        for (let end = chunk.indexOf(0x0a, 0); end !== -1 && end < read; end = chunk.indexOf(0x0a, from)) {
+          const piece = chunk.subarray(from, end);
+          line(partial.length > 0 ? Buffer.concat([partial, piece]) : Buffer.from(piece));
+          partial = Buffer.alloc(0);
+          from = end + 1;
+        }
+        partial = Buffer.concat([partial, chunk.subarray(from, read)]);
+        read = readSync(source, chunk, 0, chunk.length, position);
+      }
+      line(partial);
+      flush();
+    } finally {
+      closeSync(source);
+    }
   }
 }

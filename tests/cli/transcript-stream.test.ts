@@ -1,9 +1,11 @@
 /**
  * `TranscriptFileStream`: records go to disk while they come (not at the end), the file is readable at
- * every moment (a session killed midway leaves its messages), and once finished the file is, byte for byte,
- * the one `serialiseTranscript` writes for the records kept in memory.
+ * every moment (a session killed midway leaves its messages and its annotations, read alike whole and in
+ * chunks), and once finished the file is, byte for byte, the one `serialiseTranscript` writes for the
+ * records kept in memory.
  */
 import { spawn } from 'node:child_process';
+import fc from 'fast-check';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +15,9 @@ import {
   readTranscriptJson,
   serialiseTranscript,
 } from '../../src/core/transcript/json-format';
+import { importProblem } from '../../src/core/transcript/import';
+import { streamTranscriptJson } from '../../src/core/transcript/json-stream';
+import type { Annotation } from '../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
 import { TranscriptFileStream } from '../../cli/transcript-stream';
 import { BIN, runInProcess } from './run-cli';
@@ -75,7 +80,7 @@ describe('TranscriptFileStream', () => {
     expect((await readdir(join(dir, 'nested'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('leaves a file that reads as the messages recorded so far while the session runs', async () => {
+  it('leaves a file that reads as the records made so far while the session runs', async () => {
     const path = join(dir, 'running.json');
     const stream = new TranscriptFileStream(path, 'rddlsim', dir, 1234);
     const clock = () => {
@@ -90,13 +95,42 @@ describe('TranscriptFileStream', () => {
     });
     const kept = new TranscriptRecorder({ protocol: 'rddlsim', now: clock() });
     record([streamed, kept], 3000);
-    // Not finished: what is on disk is the start header and the messages flushed so far.
-    const read = readTranscriptJson(await readFile(path, 'utf8'), 'running.json');
-    expect(read.transcript).toMatchObject({ protocol: 'rddlsim', startedAt: 1234, annotations: [] });
+    // Not finished: what is on disk is the start header and the records flushed so far.
+    const text = await readFile(path, 'utf8');
+    const read = readTranscriptJson(text, 'running.json');
+    expect(read.transcript).toMatchObject({ protocol: 'rddlsim', startedAt: 1234 });
     const count = read.transcript!.messages.length;
     expect(count).toBeGreaterThan(1000);
     expect(read.transcript!.messages).toEqual(kept.transcript.messages.slice(0, count));
-    expect(read.damage!.message).toMatch(/^the file ends (inside|after) message/);
+    // The annotations of those messages are in the file too (as JSON has them: no -0).
+    const keptAnnotations = JSON.parse(JSON.stringify(kept.transcript.annotations)) as Annotation[];
+    const annotations = read.transcript!.annotations;
+    expect(annotations.length).toBeGreaterThan(count / 3 - 2);
+    expect(annotations).toEqual(keptAnnotations.slice(0, annotations.length));
+    expect(read.damage!.message).toMatch(
+      new RegExp(
+        `^the file ends (inside|after) (message|annotation) .*; kept the header, .* and ${annotations.length.toLocaleString('en-US')} annotations`,
+      ),
+    );
+    // Read in chunks, the same.
+    expect(streamedRead(text, 'running.json')).toEqual(wholeRead(text, 'running.json'));
+    // Cut anywhere, read whole and in chunks alike.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 60_000 }), (cut) => {
+        const part = text.slice(0, cut);
+        expect(streamedRead(part, 'cut.json')).toEqual(wholeRead(part, 'cut.json'));
+      }),
+      { seed: 7, numRuns: 150 },
+    );
+    // Closed by hand, the lists that come in turn are not lost to a reader of valid JSON.
+    const closed = readTranscriptJson(
+      `${text.slice(0, text.lastIndexOf('\n  ],\n  "messages": [\n'))}\n  ]\n}\n`,
+    ).transcript!;
+    expect(closed.messages.length).toBeGreaterThan(count - 5);
+    expect(closed.messages).toEqual(kept.transcript.messages.slice(0, closed.messages.length));
+    expect(closed.annotations).toEqual(
+      keptAnnotations.filter((annotation) => annotation.index < closed.messages.length),
+    );
     stream.finish(streamed.transcript);
     expect(readTranscriptJson(await readFile(path, 'utf8')).damage).toBeUndefined();
   });
@@ -181,7 +215,7 @@ describe('TranscriptFileStream', () => {
 });
 
 describe('a run killed while it writes its transcript', () => {
-  it('leaves a FILE whose messages inspect reads, with a located error and exit code 1', async () => {
+  it('leaves a FILE whose messages and annotations inspect reads, with a located error and exit code 1', async () => {
     const rddl = resolve(process.cwd(), '../shared/rddl/ippc2011');
     const path = join(dir, 'killed.json');
     const child = spawn(
@@ -210,34 +244,58 @@ describe('a run killed while it writes its transcript', () => {
       await exited;
     }
     const text = await readFile(path, 'utf8');
-    // The messages written whole before the kill, counted line by line without the reader.
+    // The messages and annotations written whole before the kill, counted line by line without the reader,
+    // and the rewards of the rounds ended before it.
     const lines = text.split('\n');
-    const complete = lines.slice(lines.indexOf('  "messages": [') + 1).filter((line) => {
+    let list = '';
+    let complete = 0;
+    let annotations = 0;
+    const roundRewards: { round: number; reward: number }[] = [];
+    for (const line of lines.slice(lines.indexOf('  "messages": ['))) {
+      const opening = /^ {2}"(messages|annotations)": \[$/.exec(line);
+      if (opening) list = opening[1]!;
+      let record: { type?: string; data?: { kind?: string; round?: number; reward?: number } };
       try {
-        return typeof JSON.parse(line.trim().replace(/,$/, '')) === 'object';
+        record = JSON.parse(line.trim().replace(/,$/, '')) as typeof record;
       } catch {
-        return false;
+        continue;
       }
-    }).length;
+      if (typeof record !== 'object' || record === null) continue;
+      if (list === 'messages') complete++;
+      else annotations++;
+      if (list === 'annotations' && record.type === 'reward' && record.data?.kind === 'round')
+        roundRewards.push({ round: record.data.round!, reward: record.data.reward! });
+    }
     expect(complete).toBeGreaterThan(100);
+    expect(annotations).toBeGreaterThan(10);
+    expect(roundRewards.length).toBeGreaterThan(0);
+    const read = readTranscriptJson(text, 'killed.json').transcript!;
+    expect(read.annotations).toHaveLength(annotations);
     const result = await runInProcess(['inspect', 'killed.json', '--json'], { cwd: dir });
     expect(result.code).toBe(1);
+    // Read in chunks, the same report.
+    expect(await runInProcess(['inspect', 'killed.json', '--json', '--stream'], { cwd: dir })).toEqual(
+      result,
+    );
     const report = JSON.parse(result.stdout) as {
       format: string;
       sessions: number;
       messages: number;
-      rounds: { round: number }[];
+      rounds: { round: number; reward: number | null }[];
       errors: { file: string; line: number; message: string }[];
     };
     expect(report).toMatchObject({ format: 'protoplay-json', sessions: 1, messages: complete });
-    expect(report.rounds.length).toBeGreaterThan(0);
+    // Every round the run reported a reward for before the kill, with that reward.
+    expect(report.rounds.length).toBeGreaterThanOrEqual(roundRewards.length);
+    for (const { round, reward } of roundRewards)
+      expect(report.rounds.find((r) => r.round === round)?.reward).toBeCloseTo(reward, 9);
     expect(report.errors).toEqual([
       {
         file: 'killed.json',
         line: expect.any(Number),
         message: expect.stringMatching(
           new RegExp(
-            `^the file ends (inside message ${complete.toLocaleString('en-US')}|after message ${(complete - 1).toLocaleString('en-US')}); kept the header, ${complete.toLocaleString('en-US')} complete messages`,
+            `^the file ends (inside|after) (message|annotation) [\\d,]+; kept the header, ${complete.toLocaleString('en-US')} complete messages and ${annotations.toLocaleString('en-US')} annotations before it$`,
           ),
         ),
       },
@@ -245,6 +303,34 @@ describe('a run killed while it writes its transcript', () => {
     expect(report.errors[0]!.line).toBeGreaterThanOrEqual(lines.length - 1);
   });
 });
+
+/** What the whole-file reader keeps of a text, and what it says is damaged. */
+function wholeRead(text: string, name: string) {
+  try {
+    const { transcript, damage } = readTranscriptJson(text, name);
+    return {
+      messages: transcript?.messages ?? [],
+      annotations: transcript?.annotations ?? [],
+      problems: damage ? [importProblem(damage, name)] : [],
+    };
+  } catch (error) {
+    return { messages: [], annotations: [], problems: [importProblem(error, name)] };
+  }
+}
+
+/** The same, read in chunks of 1,000 bytes by the streamed reader. */
+function streamedRead(text: string, name: string) {
+  const read: ReturnType<typeof wholeRead> = { messages: [], annotations: [], problems: [] };
+  const reader = streamTranscriptJson(name, {
+    message: (message) => read.messages.push(message),
+    annotation: (annotation) => read.annotations.push(annotation),
+    problem: (problem) => read.problems.push(problem),
+  });
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length; at += 1000) reader.push(bytes.subarray(at, at + 1000));
+  reader.end();
+  return read;
+}
 
 /** Waits (at most a minute and a half) for a condition checked every 50 ms. */
 async function until(condition: () => Promise<boolean>): Promise<void> {

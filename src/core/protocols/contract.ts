@@ -4,7 +4,13 @@
  * page's state and the command line see a protocol only through this value: they name no protocol.
  */
 import type { CallOutcome, CallSite, SamplePolicy } from '../policy/types';
-import type { Direction, HttpMessageMeta, Transcript, TranscriptMessage } from '../transcript/model';
+import type {
+  Annotation,
+  Direction,
+  HttpMessageMeta,
+  Transcript,
+  TranscriptMessage,
+} from '../transcript/model';
 import type { ProtocolMachine } from './machine';
 import type { TranscriptReader } from './reading';
 import type { ProtocolEvaluation } from './evaluation-contract';
@@ -241,6 +247,11 @@ export interface RecordingFormat {
 export interface RecordingStreamSink {
   /** The next message, `index` counted from 0 within the file. */
   message(message: TranscriptMessage): void;
+  /**
+   * The next annotation, after the message it hangs off, for formats that carry annotations (Protoplay
+   * JSON); they go to the protocol's reader with the messages, as when a file is read whole.
+   */
+  annotation?(annotation: Annotation): void;
   problem(problem: ImportProblem): void;
 }
 

@@ -10,7 +10,7 @@ import {
   type ImportChoice,
 } from '../transcript/import';
 import { streamTranscriptJson, transcriptJsonStreams } from '../transcript/json-stream';
-import type { Transcript, TranscriptMessage } from '../transcript/model';
+import type { Annotation, Transcript, TranscriptMessage } from '../transcript/model';
 import { ValidationFold, validateTranscript, type TranscriptViolation } from '../transcript/validate';
 import type { ImportInput, ImportProblem, Protocol } from './contract';
 import type { TranscriptReader } from './reading';
@@ -102,13 +102,13 @@ export interface StreamedInput {
   chunks: AsyncIterable<Uint8Array>;
 }
 
-/** Messages handed to the reader at once. */
+/** Messages (or annotations) handed to the reader at once. */
 const READER_BATCH = 1000;
 
 /**
  * Inspects files too big to hold: each file is one session read in chunks by its format's streaming reader,
- * validated and read message by message, keeping only what the report prints (counts, rounds, violations,
- * unreadable messages, problems). The report is the one `inspectRecording` gives, without transcripts.
+ * validated and read message by message (with the annotations a format carries), keeping only what the
+ * report prints (counts, rounds, violations, unreadable messages, problems). The report is the one `inspectRecording` gives, without transcripts.
  * Returns undefined when the detected (or chosen) format cannot read in chunks: the caller reads whole.
  */
 export async function inspectStreamed(
@@ -141,9 +141,13 @@ export async function inspectStreamed(
     const unreadable: InspectedSession['unreadable'] = [];
     let messages = 0;
     let batch: TranscriptMessage[] = [];
+    // Annotations go with the messages, each after the message it hangs off (already in the batch or
+    // handed over before), as the whole-file reading hands them to the reader.
+    let annotations: Annotation[] = [];
     const flush = () => {
-      reader.append(batch, []);
+      reader.append(batch, annotations);
       batch = [];
+      annotations = [];
       for (const row of reader.messages)
         if (row.unreadable !== undefined) unreadable.push({ index: row.index, reason: row.unreadable });
       forgetRows(reader);
@@ -155,6 +159,10 @@ export async function inspectStreamed(
         validation.accept(message);
         batch.push(message);
         if (batch.length >= READER_BATCH) flush();
+      },
+      annotation(annotation) {
+        annotations.push(annotation);
+        if (annotations.length >= READER_BATCH) flush();
       },
       problem: (problem) => problems.push(problem),
     });

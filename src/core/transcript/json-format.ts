@@ -72,7 +72,24 @@ export function readTranscriptJson(text: string, source = 'transcript.json'): Tr
   } catch (error) {
     return salvageTranscriptJson(text, error, source);
   }
+  if (repeatsAList(text)) {
+    // A file written while its session ran, closed by hand: `JSON.parse` keeps only the last of each list.
+    const scanner = new SalvageScanner(text);
+    scanner.read();
+    value = scanner.root;
+  }
   return { transcript: checkTranscript(value, source) };
+}
+
+/**
+ * True when the messages or the annotations list comes more than once, as in a file written while its
+ * session ran (laid out by the writer, each list opening on its own line).
+ */
+function repeatsAList(text: string): boolean {
+  return ['\n  "messages": [', '\n  "annotations": ['].some((opening) => {
+    const first = text.indexOf(opening);
+    return first !== -1 && text.indexOf(opening, first + opening.length) !== -1;
+  });
 }
 
 /** Where a salvaging read stopped: at `at` (a UTF-16 offset), at the end of the text or at bad syntax. */
@@ -100,6 +117,8 @@ class SalvageScanner {
   /** What is being read, for the error: `inside message 12`, `after "meta"`, ... */
   where = 'inside the header';
   readonly root: Record<string, unknown> = {};
+  /** Items of each list read before the text (a file read line by line), for the error's numbering. */
+  readonly #before: Record<(typeof LISTS)[number], number> = { connections: 0, messages: 0, annotations: 0 };
   /** The next line end at or after the last item tried (Infinity when none). */
   #newline = -1;
 
@@ -113,12 +132,19 @@ class SalvageScanner {
   }
 
   /**
-   * Reads on from inside a list of a file read line by line, after `count` items already read elsewhere:
-   * the text starts at the next item (`atItem`), or else after the last one, where a ',' or ']' follows.
+   * Reads on from inside a list of a file read line by line, after `counts` items of each list already read
+   * elsewhere: the text starts at the next item (`atItem`), or else after the last one, where a ',' or ']'
+   * follows.
    */
-  resume(key: (typeof LISTS)[number], count: number, atItem: boolean): void {
+  resume(
+    key: (typeof LISTS)[number],
+    counts: { messages: number; annotations: number },
+    atItem: boolean,
+  ): void {
+    this.#before.messages = counts.messages;
+    this.#before.annotations = counts.annotations;
     this.where = `inside "${key}"`;
-    this.list(key, count, atItem);
+    this.list(key, true, atItem);
     if (this.afterField(key)) this.fields();
     this.finish();
   }
@@ -151,12 +177,14 @@ class SalvageScanner {
     if (this.peek() !== undefined) this.fail(this.pos, 'more text after the end of the transcript');
   }
 
-  /** A list; `before` items of it were read elsewhere and the text starts at the next one. */
-  list(key: (typeof LISTS)[number], before?: number, atItem = true): void {
-    const items: unknown[] = [];
-    this.root[key] = items;
-    const first = before ?? 0;
-    if (before === undefined) {
+  /**
+   * A list; `inside`: the text starts inside it. A list that comes again (a file written while its session
+   * ran switches between messages and annotations as they come) goes on where the last one ended.
+   */
+  list(key: (typeof LISTS)[number], inside = false, atItem = true): void {
+    const items = (this.root[key] ??= []) as unknown[];
+    const first = this.#before[key];
+    if (!inside) {
       this.expect('[');
       if (this.peek() === ']') {
         this.pos++;
@@ -391,14 +419,15 @@ function annotationsOf(value: unknown, count: number): unknown[] {
 
 /**
  * For a file read line by line (`json-stream.ts`), from the line where an item of `list` could not be read
- * alone (after `count` items; `atItem` as for `SalvageScanner.resume`): the items the salvaging scan still reads in `tail` (the rest of the file, or
- * as much of it as was kept), the fields after the list, and the damage it meets, located from the tail's
- * first line, which is line `firstLine` of the file.
+ * alone (after `counts` items of each list; `atItem` as for `SalvageScanner.resume`): the items the
+ * salvaging scan still reads in `tail` (the rest of the file, or as much of it as was kept), the fields
+ * after the list, and the damage it meets, located from the tail's first line, which is line `firstLine`
+ * of the file.
  */
 export function scanTranscriptTail(
   tail: string,
   list: 'messages' | 'annotations',
-  count: number,
+  counts: { messages: number; annotations: number },
   firstLine: number,
   atItem: boolean,
 ): {
@@ -407,7 +436,7 @@ export function scanTranscriptTail(
 } {
   const scanner = new SalvageScanner(tail);
   try {
-    scanner.resume(list, count, atItem);
+    scanner.resume(list, counts, atItem);
     return { root: scanner.root };
   } catch (error) {
     if (!(error instanceof Damage)) throw error;

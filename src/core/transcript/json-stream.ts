@@ -3,12 +3,15 @@
  * writer produces (`json-export.ts`: the header fields each on a line, then one message or annotation per
  * line) is read line by line, each message handed over as soon as its line is complete. What it reports is
  * what `readTranscriptJson` reports for the whole file: the same checks, and the same located damage (a file
- * cut short keeps the messages before the cut). Files laid out otherwise (the whole JSON on one line) are
- * read whole.
+ * cut short keeps the messages before the cut). Annotations are handed over as they come, after the
+ * messages they hang off. The messages and annotations lists may come several times, in turn (a file written
+ * while its session runs, cut short by a kill): they are read as one list each, as the whole-file reader
+ * reads them. Files laid out otherwise (the whole JSON on one line) are read whole.
  */
 import type { ImportProblem, RecordingStreamReader, RecordingStreamSink } from '../protocols/contract';
 import { ProtoplayError } from '../errors';
 import { importProblem } from './import';
+import type { Annotation } from './model';
 import {
   checkTranscriptAnnotation,
   checkTranscriptHeader,
@@ -63,14 +66,28 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
   let wrong: ProtoplayError | undefined;
   let annotations = 0;
   let keptAnnotations = 0;
+  /**
+   * Annotations read before the message they hang off (a file written while its session runs may hold one
+   * before its first message), handed over once it comes: their number, value and reading.
+   */
+  let early: { i: number; value: unknown; annotation: Annotation }[] = [];
   /** Whether the last item line ended with a comma (the next item is expected). */
   let comma = false;
+  /** Whether the list being read has no item yet (it may be a list that comes again). */
+  let fresh = true;
   /** Lines from the end of the last list on (where a salvaging scan starts when the rest is odd). */
   let held: { list: List; line: number; lines: string[] } | undefined;
   /** From the first line that is not one whole item: the rest of the file, for the salvaging scan. */
-  let tail: { list: List; count: number; atItem: boolean; line: number; text: string[]; length: number } = {
+  let tail: {
+    list: List;
+    counts: { messages: number; annotations: number };
+    atItem: boolean;
+    line: number;
+    text: string[];
+    length: number;
+  } = {
     list: 'messages',
-    count: 0,
+    counts: { messages: 0, annotations: 0 },
     atItem: true,
     line: 0,
     text: [],
@@ -88,6 +105,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       const message = checkTranscriptMessage(value, index, name);
       kept++;
       sink.message(message);
+      if (early.length > 0) handEarly();
     } catch (error) {
       if (!(error instanceof ProtoplayError)) throw error;
       // A message of the wrong shape ends what is kept; the rest is still read for damage.
@@ -101,7 +119,8 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
     if (wrong) return true;
     try {
       const annotation = checkTranscriptAnnotation(value, i, messages, name);
-      if (annotation.index < kept) keptAnnotations++;
+      if (annotation.index < kept && early.length === 0) handAnnotation(annotation);
+      else early.push({ i, value, annotation });
       return true;
     } catch (error) {
       report(importProblem(error, name));
@@ -111,9 +130,40 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
     }
   }
 
+  function handAnnotation(annotation: Annotation): void {
+    keptAnnotations++;
+    sink.annotation?.(annotation);
+  }
+
+  /** Hands over the early annotations whose message has come, in order. */
+  function handEarly(): void {
+    let handed = 0;
+    while (handed < early.length && early[handed]!.annotation.index < kept)
+      handAnnotation(early[handed++]!.annotation);
+    if (handed > 0) early = early.slice(handed);
+  }
+
+  /**
+   * At the end of a file read to its end: annotations whose message never came are checked against all
+   * the messages, as the whole-file reader checks them (true when they are right).
+   */
+  function settleEarly(): boolean {
+    for (const { i, value } of early) {
+      try {
+        handAnnotation(checkTranscriptAnnotation(value, i, messages, name));
+      } catch (error) {
+        report(importProblem(error, name));
+        session = false;
+        return false;
+      }
+    }
+    early = [];
+    return true;
+  }
+
   function startTail(list: List, atItem: boolean, line: number, lines: string[]): void {
     phase = 'tail';
-    tail = { list, count: list === 'messages' ? messages : annotations, atItem, line, text: [], length: 0 };
+    tail = { list, counts: { messages, annotations }, atItem, line, text: [], length: 0 };
     for (const text of lines) addTail(text);
   }
 
@@ -171,6 +221,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
           if (phase === 'head') {
             phase = empty ? 'between' : 'messages';
             comma = false;
+            fresh = true;
           }
           if (phase === 'between') {
             // `"messages": [],` is read by a salvaging scan from the list's end when the rest is odd.
@@ -197,7 +248,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
         if (item === '') return;
         if (item === ']' && !comma) {
           held = { list: phase, line: number, lines: [text] };
-          phase = phase === 'messages' && endsInComma ? 'between' : 'closing';
+          phase = endsInComma ? 'between' : 'closing';
           return;
         }
         let value: unknown;
@@ -207,11 +258,11 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
           value = undefined;
         }
         if (value === undefined) {
-          const count = phase === 'messages' ? messages : annotations;
-          startTail(phase, comma || (count === 0 && !item.startsWith(']')), number, [text]);
+          startTail(phase, comma || (fresh && !item.startsWith(']')), number, [text]);
           return;
         }
         comma = endsInComma;
+        fresh = false;
         if (phase === 'messages') acceptMessage(value);
         else acceptAnnotation(value);
         return;
@@ -219,9 +270,10 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       case 'between': {
         held!.lines.push(text);
         if (text.trim() === '') return;
-        if (ANNOTATIONS_OPEN.test(text)) {
-          phase = 'annotations';
+        if (ANNOTATIONS_OPEN.test(text) || MESSAGES_OPEN.test(text)) {
+          phase = ANNOTATIONS_OPEN.test(text) ? 'annotations' : 'messages';
           comma = false;
+          fresh = true;
         } else if (ANNOTATIONS_EMPTY.test(text)) {
           phase = 'closing';
         } else {
@@ -279,10 +331,10 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       let scan: ReturnType<typeof scanTranscriptTail>;
       if (phase === 'tail') {
         if (last === '') tail.text.push('');
-        scan = scanTranscriptTail(tail.text.join('\n'), tail.list, tail.count, tail.line, tail.atItem);
+        scan = scanTranscriptTail(tail.text.join('\n'), tail.list, tail.counts, tail.line, tail.atItem);
         if (truncated && scan.damage && scan.damage.what.startsWith('the file ends')) {
           scan.damage = {
-            what: `not valid JSON at line ${tail.line} col 1 (inside ${tail.list === 'messages' ? 'message' : 'annotation'} ${tail.count.toLocaleString('en-US')}): more than ${TAIL_LIMIT / 1024 / 1024} MiB do not make one value`,
+            what: `not valid JSON at line ${tail.line} col 1 (inside ${tail.list === 'messages' ? 'message' : 'annotation'} ${tail.counts[tail.list].toLocaleString('en-US')}): more than ${TAIL_LIMIT / 1024 / 1024} MiB do not make one value`,
             line: tail.line,
             column: 1,
           };
@@ -300,12 +352,17 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
         scan = scanTranscriptTail(
           text,
           list,
-          list === 'messages' ? messages : annotations,
+          { messages, annotations },
           inList ? lastNumber : held!.line,
-          inList && (comma || (list === 'messages' ? messages : annotations) === 0),
+          inList && (comma || fresh),
         );
         if (scan.damage && inList)
           scan.damage = { ...scan.damage, line: lastNumber, column: last.length + 1 };
+      }
+      if (scan.damage) {
+        // Cut short: the annotations of messages kept go with them, as in the whole-file reading.
+        for (const { annotation } of early) if (annotation.index < kept) handAnnotation(annotation);
+        early = [];
       }
       if (scan.damage)
         report(
@@ -317,7 +374,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       else if (wrong) {
         report(importProblem(wrong, name));
         session = false;
-      }
+      } else settleEarly();
       phase = 'done';
     },
     get session() {

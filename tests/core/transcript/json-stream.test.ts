@@ -11,7 +11,7 @@ import type { ImportProblem } from '../../../src/core/protocols/contract';
 import { importProblem } from '../../../src/core/transcript/import';
 import { readTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
 import { streamTranscriptJson, transcriptJsonStreams } from '../../../src/core/transcript/json-stream';
-import type { Transcript, TranscriptMessage } from '../../../src/core/transcript/model';
+import type { Annotation, Transcript, TranscriptMessage } from '../../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { loadRecording } from '../protocols/rddlsim/recordings';
 
@@ -35,35 +35,42 @@ function written(): Transcript {
 const text = serialiseTranscript(written());
 const bytes = new TextEncoder().encode(text);
 
-function streamed(
-  input: Uint8Array,
-  chunk: number,
-): { messages: TranscriptMessage[]; problems: ImportProblem[]; session: boolean } {
+function streamed(input: Uint8Array, chunk: number): Read {
   const messages: TranscriptMessage[] = [];
+  const annotations: Annotation[] = [];
   const problems: ImportProblem[] = [];
   const reader = streamTranscriptJson('t.json', {
     message: (message) => messages.push(message),
+    annotation(annotation) {
+      // Each annotation comes after the message it hangs off.
+      expect(annotation.index).toBeLessThan(messages.length);
+      annotations.push(annotation);
+    },
     problem: (problem) => problems.push(problem),
   });
   for (let at = 0; at < input.length; at += chunk) reader.push(input.slice(at, at + chunk));
   reader.end();
-  return { messages, problems, session: reader.session };
+  return { messages, annotations, problems, session: reader.session };
 }
 
-function whole(input: Uint8Array): {
+interface Read {
   messages: TranscriptMessage[];
+  annotations: Annotation[];
   problems: ImportProblem[];
   session: boolean;
-} {
+}
+
+function whole(input: Uint8Array): Read {
   try {
     const { transcript, damage } = readTranscriptJson(new TextDecoder().decode(input), 't.json');
     return {
       messages: transcript?.messages ?? [],
+      annotations: transcript?.annotations ?? [],
       problems: damage ? [importProblem(damage, 't.json')] : [],
       session: transcript !== undefined,
     };
   } catch (error) {
-    return { messages: [], problems: [importProblem(error, 't.json')], session: false };
+    return { messages: [], annotations: [], problems: [importProblem(error, 't.json')], session: false };
   }
 }
 
@@ -73,7 +80,10 @@ function expectSame(input: Uint8Array, chunk = 7): void {
   expect(got.problems).toEqual(expected.problems);
   expect(got.session).toBe(expected.session);
   // A file the whole reader keeps no session of may still hand over the messages before its wrong one.
-  if (expected.session) expect(got.messages).toEqual(expected.messages);
+  if (expected.session) {
+    expect(got.messages).toEqual(expected.messages);
+    expect(got.annotations).toEqual(expected.annotations);
+  }
 }
 
 describe('Protoplay JSON read in chunks', () => {
@@ -81,10 +91,12 @@ describe('Protoplay JSON read in chunks', () => {
     expect(transcriptJsonStreams(bytes)).toBe(true);
     const expected = whole(bytes);
     expect(expected.messages.length).toBeGreaterThan(30);
+    expect(expected.annotations.length).toBeGreaterThan(5);
     for (const chunk of [1, 3, 64, 4096, bytes.length]) {
       const got = streamed(bytes, chunk);
       expect(got.problems).toEqual([]);
       expect(got.messages).toEqual(expected.messages);
+      expect(got.annotations).toEqual(expected.annotations);
     }
   });
 

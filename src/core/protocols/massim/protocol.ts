@@ -51,8 +51,10 @@ export function createMassimReader({ forgetMessages = false } = {}): TranscriptR
       store ??= new TranscriptStore({ protocol: 'massim', keep: !forgetMessages });
       reader ??= new MassimTranscriptReader(store, { judgeAgents: true });
       for (const message of newMessages) store.appendMessage(message);
-      for (const annotation of annotations)
-        store.annotate(annotation.type, annotation.data, annotation.index);
+      // A store that forgets keeps no annotations to read back; the rounds come from the percepts anyway.
+      if (!forgetMessages)
+        for (const annotation of annotations)
+          store.annotate(annotation.type, annotation.data, annotation.index);
       const news = reader.read();
       connections = news.connections ?? connections;
       teams = news.teams ?? teams;
