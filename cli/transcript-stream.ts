@@ -71,12 +71,12 @@ class BufferedFile {
   }
 }
 
-/** The lines that open a list in FILE, and the one that closes a list another one follows. */
-const LIST_OPENINGS = (['messages', 'annotations'] as const).map((list) => ({
-  list,
-  bytes: Buffer.from(jsonListOpening(list).slice(0, -1)),
-}));
-const LIST_CLOSING = Buffer.from('  ],');
+/** Bytes that tell the lines of FILE apart (see `#copyList`). */
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const M = 0x6d;
+const CLOSING = 0x5d;
+const COMMA = 0x2c;
 /** What comes before a record's text in its line of FILE, and before each item of a list in the file. */
 const ITEM_INDENT = jsonListItem('', 0).length;
 const ITEM_FIRST = Buffer.from(jsonListItem('', 0));
@@ -190,49 +190,59 @@ export class TranscriptFileStream implements TranscriptSink {
    */
   #copyList(list: 'messages' | 'annotations', to: BufferedFile): void {
     const source = openSync(this.path, 'r');
-    const chunk = Buffer.alloc(COPY_BYTES);
-    const out: Uint8Array[] = [];
+    const chunk = Buffer.allocUnsafe(COPY_BYTES);
+    const out = Buffer.allocUnsafe(COPY_BYTES);
     let outLength = 0;
     let reading: 'messages' | 'annotations' = 'messages';
     let copied = 0;
-    const line = (text: Buffer) => {
-      if (text.length === 0) return;
-      const opening = LIST_OPENINGS.find((candidate) => text.equals(candidate.bytes));
-      if (opening) {
-        reading = opening.list;
+    /** Copies bytes `[from, end)` of `bytes` to the finished file. */
+    const put = (bytes: Buffer, from: number, end: number) => {
+      if (outLength + end - from > out.length) {
+        to.writeBytes(out.subarray(0, outLength));
+        outLength = 0;
+      }
+      if (end - from > out.length) to.writeBytes(bytes.subarray(from, end));
+      else outLength += bytes.copy(out, outLength, from, end);
+    };
+    /**
+     * Line `[from, end)` of FILE, one of those the stream writes: `  "messages": [` (or annotations),
+     * `  ],`, a record `    {...},`, or nothing (an empty list).
+     */
+    const line = (bytes: Buffer, from: number, end: number) => {
+      if (end - from < 4) return;
+      if (bytes[from + 2] === QUOTE) {
+        reading = bytes[from + 3] === M ? 'messages' : 'annotations';
         return;
       }
-      if (text.equals(LIST_CLOSING) || reading !== list) return;
-      // `    {...},`: the record's text, without the comma that parted it from the next one in FILE.
-      const end = text[text.length - 1] === 0x2c ? text.length - 1 : text.length;
-      const item = text.subarray(ITEM_INDENT, end);
+      if (reading !== list || bytes[from + 2] === CLOSING) return;
+      // The record's text, without the comma that parted it from the next one in FILE.
       const before = copied++ === 0 ? ITEM_FIRST : ITEM_NEXT;
-      out.push(before, item);
-      outLength += before.length + item.length;
-      if (outLength >= COPY_BYTES) flush();
-    };
-    const flush = () => {
-      to.writeBytes(Buffer.concat(out, outLength));
-      out.length = 0;
-      outLength = 0;
+      put(before, 0, before.length);
+      put(bytes, from + ITEM_INDENT, bytes[end - 1] === COMMA ? end - 1 : end);
     };
     try {
       let position = this.#messagesFrom;
-      let partial: Buffer = Buffer.alloc(0);
+      /** The start of a line the last chunk ended in. */
+      let partial: Buffer | undefined;
       for (let read = readSync(source, chunk, 0, chunk.length, position); read > 0;) {
         position += read;
         let from = 0;
-        for (let end = chunk.indexOf(0x0a, 0); end !== -1 && end < read; end = chunk.indexOf(0x0a, from)) {
-          const piece = chunk.subarray(from, end);
-          line(partial.length > 0 ? Buffer.concat([partial, piece]) : Buffer.from(piece));
-          partial = Buffer.alloc(0);
+        for (let end = chunk.indexOf(NEWLINE); end !== -1 && end < read; end = chunk.indexOf(NEWLINE, from)) {
+          if (partial) {
+            const whole = Buffer.concat([partial, chunk.subarray(from, end)]);
+            line(whole, 0, whole.length);
+            partial = undefined;
+          } else line(chunk, from, end);
           from = end + 1;
         }
-        partial = Buffer.concat([partial, chunk.subarray(from, read)]);
+        if (from < read)
+          partial = Buffer.concat(
+            partial ? [partial, chunk.subarray(from, read)] : [chunk.subarray(from, read)],
+          );
         read = readSync(source, chunk, 0, chunk.length, position);
       }
-      line(partial);
-      flush();
+      if (partial) line(partial, 0, partial.length);
+      if (outLength > 0) to.writeBytes(out.subarray(0, outLength));
     } finally {
       closeSync(source);
     }
