@@ -72,24 +72,32 @@ export function readTranscriptJson(text: string, source = 'transcript.json'): Tr
   } catch (error) {
     return salvageTranscriptJson(text, error, source);
   }
-  if (repeatsAList(text)) {
+  if (repeatsAList(text, value)) {
     // A file written while its session ran, closed by hand: `JSON.parse` keeps only the last of each list.
     const scanner = new SalvageScanner(text);
-    scanner.read();
-    value = scanner.root;
+    try {
+      scanner.read();
+      value = scanner.root;
+    } catch (error) {
+      // Valid JSON the scan cannot walk (not the writer's): what `JSON.parse` read stands.
+      if (!(error instanceof Damage)) throw error;
+    }
   }
   return { transcript: checkTranscript(value, source) };
 }
 
 /**
- * True when the messages or the annotations list comes more than once, as in a file written while its
- * session ran (laid out by the writer, each list opening on its own line).
+ * True when the messages and annotations lists may come more than once, as in a file written while its
+ * session ran (`JSON.parse` of such a file keeps the last of each): cheap tests of what the parse kept. The
+ * messages kept do not start at 0 (an earlier list held the first ones), or the file's first messages list
+ * is empty (its first records were annotations) and a later one is not.
  */
-function repeatsAList(text: string): boolean {
-  return ['\n  "messages": [', '\n  "annotations": ['].some((opening) => {
-    const first = text.indexOf(opening);
-    return first !== -1 && text.indexOf(opening, first + opening.length) !== -1;
-  });
+function repeatsAList(text: string, value: unknown): boolean {
+  const messages = (value as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return false;
+  if ((messages[0] as { index?: unknown } | null)?.index !== 0) return true;
+  const opening = text.indexOf('"messages": [');
+  return opening !== -1 && /^\s*\]/.test(text.slice(opening + '"messages": ['.length, opening + 256));
 }
 
 /** Where a salvaging read stopped: at `at` (a UTF-16 offset), at the end of the text or at bad syntax. */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProtoplayError } from '../../../src/core/errors';
-import { parseTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
+import {
+  parseTranscriptJson,
+  readTranscriptJson,
+  serialiseTranscript,
+} from '../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { loadRecording } from '../protocols/rddlsim/recordings';
@@ -110,5 +114,49 @@ describe('Protoplay JSON', () => {
     const value = JSON.parse(serialiseTranscript(small)) as Transcript;
     value.connections = [];
     expect(parseTranscriptJson(JSON.stringify(value)).connections).toEqual([{ id: 'session-1' }]);
+  });
+
+  it('reads lists that come in turn (a file written while its session ran) as one, closed by hand too', () => {
+    const message = (index: number) =>
+      JSON.stringify({ index, t: index, conn: 'c', dir: 's2c', kind: 'data', text: `m${index}` });
+    const note = (index: number, data: string) => JSON.stringify({ index, type: 'note', data });
+    const head = ['{', '  "format": "protoplay-transcript",', '  "version": 2, "protocol": "rddlsim",'];
+    const header = [...head, '  "startedAt": 1,', '  "meta": {},', '  "connections": [],'];
+    const list = (name: string, items: string[]) => [
+      `  "${name}": [`,
+      ...items.map((item, i) => `    ${item}${i < items.length - 1 ? ',' : ''}`),
+      '  ],',
+    ];
+    const inTurn = (lists: string[][]) => `${[...header, ...lists.flat()].join('\n').replace(/,$/, '')}\n}\n`;
+    // The first records were annotations (the first messages list is empty), then messages and annotations.
+    const annotationsFirst = inTurn([
+      list('messages', []),
+      list('annotations', [note(0, 'before')]),
+      list('messages', [message(0), message(1)]),
+      list('annotations', [note(1, 'after')]),
+    ]);
+    const messagesFirst = inTurn([
+      list('messages', [message(0)]),
+      list('annotations', [note(0, 'one')]),
+      list('messages', [message(1), message(2)]),
+      list('annotations', [note(2, 'two')]),
+      list('messages', [message(3)]),
+    ]);
+    for (const [text, messages, notes] of [
+      [annotationsFirst, 2, ['before', 'after']],
+      [messagesFirst, 4, ['one', 'two']],
+    ] as const) {
+      expect(() => JSON.parse(text) as unknown).not.toThrow();
+      const { transcript, damage } = readTranscriptJson(text);
+      expect(damage).toBeUndefined();
+      expect(transcript!.messages.map((m) => m.text)).toEqual(
+        Array.from({ length: messages }, (_, i) => `m${i}`),
+      );
+      expect(transcript!.annotations.map((a) => a.data)).toEqual(notes);
+      // Cut short, the same records before the cut.
+      const cut = readTranscriptJson(text.slice(0, text.lastIndexOf('"text"')));
+      expect(cut.transcript!.messages).toHaveLength(messages - 1);
+      expect(cut.damage!.message).toMatch(/^the file ends inside message/);
+    }
   });
 });
