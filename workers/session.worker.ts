@@ -17,7 +17,11 @@ import {
 import type { ImportInput, Protocol } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
-import { readRecording, readRecordingInChunks } from '../src/core/session/open-recording';
+import {
+  readRecording,
+  readRecordingInChunks,
+  type ReadingProgress,
+} from '../src/core/session/open-recording';
 import { answerReplay } from '../src/core/session/replay-answer';
 import { exportTranscriptFiles } from '../src/core/session/transcript-exports';
 import { parseTranscriptJson } from '../src/core/transcript/json-format';
@@ -80,14 +84,33 @@ const DETECTION_BYTES = 64 << 10;
 /** The first chunk is small, so the first slice reaches the page soon; the others are larger. */
 const FIRST_CHUNK_BYTES = 256 << 10;
 const CHUNK_BYTES = 1 << 20;
+/** The page hears how far a big file is read every so many bytes. */
+const PROGRESS_BYTES = 1 << 20;
 
 /** Counts the opened files: a file being read in chunks stops once another is opened. */
 let openings = 0;
 /** Set by `cancelReplay`: the replay under way stops at its next pause. */
 let replayCancelled = false;
 
-/** A Blob's bytes, chunk by chunk, while `wanted()` says they are. */
+/**
+ * A Blob's bytes, chunk by chunk, while `wanted()` says they are. A Blob is read as a stream: Chromium
+ * hands it over in pieces several times faster than it answers `slice().arrayBuffer()` for each megabyte.
+ */
 async function* chunksOf(file: ReadableFile, wanted: () => boolean): AsyncGenerator<Uint8Array> {
+  if (file instanceof Blob) {
+    const reader = file.stream().getReader();
+    try {
+      while (wanted()) {
+        const next = await reader.read();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      // Stopped early (another file was opened) or at the end: the rest is not read.
+      void reader.cancel().catch(() => undefined);
+    }
+    return;
+  }
   let at = 0;
   let length = FIRST_CHUNK_BYTES;
   while (at < file.size && wanted()) {
@@ -96,6 +119,21 @@ async function* chunksOf(file: ReadableFile, wanted: () => boolean): AsyncGenera
     at = end;
     length = CHUNK_BYTES;
   }
+}
+
+/**
+ * Progress as the page hears it: at most once per `PROGRESS_BYTES` read (a stream's pieces are small, and
+ * each report is a task for the page), and always at the end.
+ */
+function throttledProgress(
+  progress: ((bytes: number, total: number) => unknown) | undefined,
+): (read: ReadingProgress) => void {
+  let told = -Infinity;
+  return (read) => {
+    if (!progress || (read.bytes < read.total && read.bytes - told < PROGRESS_BYTES)) return;
+    told = read.bytes;
+    void progress(read.bytes, read.total);
+  };
 }
 
 /** Dedicated workers have requestAnimationFrame in Chromium and Firefox; elsewhere a frame's worth of time. */
@@ -190,7 +228,7 @@ const api: SessionWorkerApi = {
         chunked = await readRecordingInChunks(
           { name: name!, size: big.size, start, chunks: chunksOf(big, () => opening === openings) },
           PROTOCOLS,
-          (read) => progress?.progress(read.bytes, read.total),
+          throttledProgress(progress && ((bytes, total) => progress.progress(bytes, total))),
         );
       } catch (error) {
         throw new Error(describeError(error), { cause: error });

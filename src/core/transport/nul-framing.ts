@@ -9,7 +9,8 @@ import type { StreamFrame } from '../protocols/contract';
 /**
  * The bytes received and not yet framed. Usually a chunk holds whole messages: it is then read in place and
  * frames are views of it, with no copy (a copy costs as much as everything else done with a turn message).
- * Only the unframed rest of a chunk is copied, into a growable buffer that the next chunk extends.
+ * A message cut by a chunk's start is joined with that chunk in a new buffer read in place the same way;
+ * only a message longer than the chunks that bring it grows a buffer of our own, which the next chunks extend.
  */
 export class ByteQueue {
   #bytes: Uint8Array = new Uint8Array(0);
@@ -30,6 +31,20 @@ export class ByteQueue {
       this.#bytes = chunk;
       this.#start = 0;
       this.#end = chunk.length;
+      this.#borrowed = true;
+      return;
+    }
+    const live = this.length;
+    if (live <= chunk.length) {
+      // A message cut by the chunk's start: the rest of the last chunk and this one, in a new buffer that
+      // is never written again, so frames can be views of it as they are of a chunk read in place. Copying
+      // at most twice the chunk, the copies stay proportional to what is read.
+      const joined = new Uint8Array(live + chunk.length);
+      joined.set(this.#bytes.subarray(this.#start, this.#end));
+      joined.set(chunk, live);
+      this.#bytes = joined;
+      this.#start = 0;
+      this.#end = joined.length;
       this.#borrowed = true;
       return;
     }
@@ -60,6 +75,11 @@ export class ByteQueue {
   /** Byte at `offset` from the read position. */
   at(offset: number): number {
     return this.#bytes[this.#start + offset]!;
+  }
+
+  /** The bytes not yet taken, as a view: valid until the next `append` or `take`. */
+  view(): Uint8Array {
+    return this.#bytes.subarray(this.#start, this.#end);
   }
 
   /** Offset of the first `byte` at or after `from`, or -1. */

@@ -41,6 +41,22 @@ describe('the shared 0-byte framing', () => {
     expect(read(splitter.end())).toEqual([{ text: 'f', framing: 'none' }]);
   });
 
+  it('keeps the frames it gave intact, whatever chunks come after, short or long', () => {
+    const splitter = new NulSplitter({ kind: 'none' });
+    const given: NulFrame[] = [];
+    // Messages of every length from 1 to 41 bytes, cut into chunks of 1 to 7 bytes and one long chunk,
+    // over and over: enough for every buffer the splitter holds to be filled again.
+    const messages = Array.from({ length: 41 * 200 }, (_, n) => 'm'.repeat(n % 41) + String(n % 10));
+    const stream = bytes(messages.map((message) => `${message}\0`).join(''));
+    let at = 0;
+    for (let size = 1; at < stream.length; size = size === 7 ? 300 : (size % 7) + 1) {
+      given.push(...splitter.push(stream.slice(at, at + size)));
+      at += size;
+    }
+    expect(read(given).map((frame) => frame.text)).toEqual(messages);
+    expect(splitter.pendingLength).toBe(0);
+  });
+
   it('cut: a message filling the reader buffer is cut there, one byte lost, the rest starts the next', () => {
     const splitter = new NulSplitter({ kind: 'cut', maxMessageBytes: 4 });
     expect(read(splitter.push(bytes('abcdefg\0')))).toEqual([

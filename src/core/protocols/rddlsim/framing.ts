@@ -43,18 +43,28 @@ export class NulSplitter extends SharedNulSplitter {
   }
 }
 
-/** Where the XML scanner of a no-header message is. */
+/** Where the XML scanner of a no-header message is (small integers: the scan compares one per byte). */
+const START = 0;
+const TEXT = 1;
+const MARKUP = 2;
+const START_TAG = 3;
+const END_TAG = 4;
+const INSTRUCTION = 5;
+const BANG_TEXT = 6;
+const COMMENT = 7;
+const CDATA = 8;
+const DECLARATION = 9;
 type ScanState =
-  | 'start'
-  | 'text'
-  | 'markup'
-  | 'start-tag'
-  | 'end-tag'
-  | 'instruction'
-  | 'bang'
-  | 'comment'
-  | 'cdata'
-  | 'declaration';
+  | typeof START
+  | typeof TEXT
+  | typeof MARKUP
+  | typeof START_TAG
+  | typeof END_TAG
+  | typeof INSTRUCTION
+  | typeof BANG_TEXT
+  | typeof COMMENT
+  | typeof CDATA
+  | typeof DECLARATION;
 
 const LT = 0x3c;
 const GT = 0x3e;
@@ -86,7 +96,7 @@ export class ServerStreamSplitter {
   /** Offset of the next byte to scan. */
   #pos = 0;
   #mode: 'undecided' | 'nul' | 'xml' = 'undecided';
-  #state: ScanState = 'start';
+  #state: ScanState = START;
   #depth = 0;
   #quote = 0;
   #previous = 0;
@@ -135,7 +145,7 @@ export class ServerStreamSplitter {
   #reset(): void {
     this.#pos = 0;
     this.#mode = 'undecided';
-    this.#state = 'start';
+    this.#state = START;
     this.#depth = 0;
     this.#quote = 0;
     this.#previous = 0;
@@ -199,89 +209,110 @@ export class ServerStreamSplitter {
   /**
    * Scans from where the last call stopped; returns the offset just past the root's closing `>`, the offset
    * of a NUL met before it (setting `#stoppedAtNul`), or -1 when the root is not complete yet. Only markup
-   * boundaries matter here: well-formedness is the parser's job.
+   * boundaries matter here: well-formedness is the parser's job. Every byte of a recording read by its roots
+   * passes here, so the scan works on the bytes themselves and on local copies of its state, written back
+   * when it stops.
    */
   #scanRootEnd(): number {
-    const queue = this.#queue;
-    for (; this.#pos < queue.length; this.#pos++) {
-      const byte = queue.at(this.#pos);
+    const bytes = this.#queue.view();
+    let pos = this.#pos;
+    let state = this.#state;
+    let depth = this.#depth;
+    let quote = this.#quote;
+    let previous = this.#previous;
+    let matched = this.#matched;
+    let bangText = this.#bangText;
+    let end = -1;
+    scan: for (; pos < bytes.length; pos++) {
+      const byte = bytes[pos]!;
       if (byte === NUL) {
         this.#stoppedAtNul = true;
-        return this.#pos;
+        end = pos;
+        break;
       }
-      switch (this.#state) {
-        case 'start':
-        case 'text':
-          if (byte === LT) this.#state = 'markup';
+      switch (state) {
+        case START:
+        case TEXT:
+          if (byte === LT) state = MARKUP;
           break;
-        case 'markup':
-          if (byte === SLASH) this.#state = 'end-tag';
-          else if (byte === QUESTION) this.#enter('instruction');
-          else if (byte === BANG) this.#enter('bang');
-          else {
-            this.#state = 'start-tag';
-            this.#quote = 0;
-            this.#previous = byte;
+        case MARKUP:
+          if (byte === SLASH) state = END_TAG;
+          else if (byte === QUESTION || byte === BANG) {
+            state = byte === QUESTION ? INSTRUCTION : BANG_TEXT;
+            matched = 0;
+            bangText = '';
+          } else {
+            state = START_TAG;
+            quote = 0;
+            previous = byte;
           }
           break;
-        case 'start-tag':
-          if (this.#quote) {
-            if (byte === this.#quote) this.#quote = 0;
-          } else if (byte === QUOTE || byte === APOSTROPHE) this.#quote = byte;
+        case START_TAG:
+          if (quote) {
+            if (byte === quote) quote = 0;
+          } else if (byte === QUOTE || byte === APOSTROPHE) quote = byte;
           else if (byte === GT) {
-            this.#state = 'text';
-            if (this.#previous !== SLASH) this.#depth++;
-            else if (this.#depth === 0) return this.#pos + 1;
+            state = TEXT;
+            if (previous !== SLASH) depth++;
+            else if (depth === 0) {
+              end = pos + 1;
+              break scan;
+            }
           }
-          this.#previous = byte;
+          previous = byte;
           break;
-        case 'end-tag':
+        case END_TAG:
           if (byte === GT) {
-            this.#state = 'text';
-            this.#depth--;
-            if (this.#depth <= 0) return this.#pos + 1;
+            state = TEXT;
+            depth--;
+            if (depth <= 0) {
+              end = pos + 1;
+              break scan;
+            }
           }
           break;
-        case 'instruction':
-          this.#terminator(byte, '?>');
+        case INSTRUCTION:
+        case COMMENT:
+        case CDATA: {
+          const terminator = state === INSTRUCTION ? '?>' : state === COMMENT ? '-->' : ']]>';
+          matched = advanceTerminator(byte, terminator, matched);
+          if (matched === terminator.length) state = TEXT;
           break;
-        case 'comment':
-          this.#terminator(byte, '-->');
+        }
+        case DECLARATION:
+          if (byte === GT) state = TEXT;
           break;
-        case 'cdata':
-          this.#terminator(byte, ']]>');
-          break;
-        case 'declaration':
-          if (byte === GT) this.#state = 'text';
-          break;
-        case 'bang':
-          this.#bangText += String.fromCharCode(byte);
-          if (this.#bangText === '--') this.#enter('comment');
-          else if (this.#bangText === '[CDATA[') this.#enter('cdata');
-          else if (!'--'.startsWith(this.#bangText) && !'[CDATA['.startsWith(this.#bangText)) {
-            this.#state = byte === GT ? 'text' : 'declaration';
+        case BANG_TEXT:
+          bangText += String.fromCharCode(byte);
+          if (bangText === '--' || bangText === '[CDATA[') {
+            state = bangText === '--' ? COMMENT : CDATA;
+            matched = 0;
+            bangText = '';
+          } else if (!'--'.startsWith(bangText) && !'[CDATA['.startsWith(bangText)) {
+            state = byte === GT ? TEXT : DECLARATION;
           }
           break;
       }
     }
-    return -1;
-  }
-
-  #enter(state: ScanState): void {
+    this.#pos = pos;
     this.#state = state;
-    this.#matched = 0;
-    this.#bangText = '';
+    this.#depth = depth;
+    this.#quote = quote;
+    this.#previous = previous;
+    this.#matched = matched;
+    this.#bangText = bangText;
+    return end;
   }
+}
 
-  /**
-   * Advances the match of a multi-character terminator; back to text when it is complete. Each terminator
-   * is a run of one character before its last (`?>`, `-->`, `]]>`), so `--->` keeps its partial match.
-   */
-  #terminator(byte: number, terminator: string): void {
-    if (byte === terminator.charCodeAt(this.#matched)) this.#matched++;
-    else this.#matched = byte === terminator.charCodeAt(0) ? Math.max(1, this.#matched) : 0;
-    if (this.#matched === terminator.length) this.#state = 'text';
-  }
+/**
+ * Advances the match of a multi-character terminator by one byte; returns how much of it is matched. Each
+ * terminator is a run of one character before its last (`?>`, `-->`, `]]>`), so `--->` keeps its partial
+ * match.
+ */
+function advanceTerminator(byte: number, terminator: string, matched: number): number {
+  if (byte === terminator.charCodeAt(matched)) return matched + 1;
+  return byte === terminator.charCodeAt(0) ? Math.max(1, matched) : 0;
 }
 
 function isSpace(byte: number): boolean {

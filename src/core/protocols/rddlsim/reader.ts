@@ -42,6 +42,26 @@ function describeAction(action: WireAction): string {
   return action.value === 'true' ? call : `${call} = ${action.value}`;
 }
 
+/**
+ * A log row: the message's place, type and gist, with the round when inside one (round 0 is before the
+ * first) and the turn when there is one. Written out in full for each shape: a big import builds one per
+ * message, and objects of a fixed shape are the cheapest to build.
+ */
+function row(
+  message: TranscriptMessage,
+  type: string,
+  round: number,
+  turn: number | undefined,
+  gist: string,
+): MessageSummary {
+  const { index, dir, conn, t } = message;
+  if (round)
+    return turn !== undefined
+      ? { index, dir, conn, t, type, round, turn, gist }
+      : { index, dir, conn, t, type, round, gist };
+  return turn !== undefined ? { index, dir, conn, t, type, turn, gist } : { index, dir, conn, t, type, gist };
+}
+
 /** Creates a reader for rddlsim transcripts. */
 export function createRddlsimReader(): TranscriptReader {
   const messages: MessageSummary[] = [];
@@ -56,52 +76,55 @@ export function createRddlsimReader(): TranscriptReader {
   let turnsInRound = 0;
 
   function summarise(message: TranscriptMessage): MessageSummary {
-    const base = { index: message.index, dir: message.dir, conn: message.conn, t: message.t };
     const decoded = decodeTranscriptMessage(message);
-    if (decoded.kind !== 'data') return { ...base, type: decoded.kind, gist: message.text ?? '' };
+    if (decoded.kind !== 'data') return row(message, decoded.kind, 0, undefined, message.text ?? '');
     if (!decoded.result.ok) {
       const root = /<([A-Za-z][\w.-]*)/.exec(message.text ?? '')?.[1];
       return {
-        ...base,
-        type: root ?? 'unreadable',
-        ...(round ? { round } : {}),
-        gist: decoded.result.error.message,
+        ...row(message, root ?? 'unreadable', round, undefined, decoded.result.error.message),
         unreadable: decoded.result.error.format(),
       };
     }
-    return { ...base, ...read(decoded.result.message, message.index) };
+    return read(decoded.result.message, message);
   }
 
-  /** Updates the session position and the chart and state data; returns the row's type, place and gist. */
-  function read(
-    message: RddlsimMessage,
-    index: number,
-  ): Pick<MessageSummary, 'type' | 'round' | 'turn' | 'gist'> {
-    const here = () => ({ ...(round ? { round } : {}), ...(turn !== undefined ? { turn } : {}) });
+  /** Updates the session position and the chart and state data; returns the message's log row. */
+  function read(message: RddlsimMessage, wire: TranscriptMessage): MessageSummary {
+    const index = wire.index;
     switch (message.type) {
       case 'session-request':
-        return { type: message.type, gist: `${message.problemName} for ${message.clientName}` };
+        return row(wire, message.type, 0, undefined, `${message.problemName} for ${message.clientName}`);
       case 'session-init':
         plannedRounds = message.numRounds;
-        return { type: message.type, gist: `session ${message.sessionId}, ${message.numRounds} rounds` };
+        return row(
+          wire,
+          message.type,
+          0,
+          undefined,
+          `session ${message.sessionId}, ${message.numRounds} rounds`,
+        );
       case 'session-init-null':
-        return { type: 'session-init', gist: 'null: the server could not read the task' };
+        return row(wire, 'session-init', 0, undefined, 'null: the server could not read the task');
       case 'round-request':
-        return {
-          type: message.type,
-          round: round + 1,
-          gist: message.executePolicy ? `execute-policy ${message.executePolicy}` : '',
-        };
+        return row(
+          wire,
+          message.type,
+          round + 1,
+          undefined,
+          message.executePolicy ? `execute-policy ${message.executePolicy}` : '',
+        );
       case 'round-init':
         round++;
         turn = undefined;
         turnsInRound = 0;
         rounds.push({ round, stepRewards: [] });
-        return {
-          type: message.type,
+        return row(
+          wire,
+          message.type,
           round,
-          gist: `round ${message.roundNum}${plannedRounds ? ` of ${plannedRounds}` : ''}, ${message.roundLeft} left`,
-        };
+          undefined,
+          `round ${message.roundNum}${plannedRounds ? ` of ${plannedRounds}` : ''}, ${message.roundLeft} left`,
+        );
       case 'turn': {
         turn = message.turnNum;
         turnsInRound++;
@@ -121,18 +144,22 @@ export function createRddlsimReader(): TranscriptReader {
           noObservation: message.fluents === null,
         });
         const count = message.fluents === null ? 'no observation' : `${observed.length} fluents`;
-        return {
-          type: message.type,
-          ...here(),
-          gist: `reward ${formatReward(message.immediateReward)} · ${count}`,
-        };
+        return row(
+          wire,
+          message.type,
+          round,
+          turn,
+          `reward ${formatReward(message.immediateReward)} · ${count}`,
+        );
       }
       case 'actions':
-        return {
-          type: message.type,
-          ...here(),
-          gist: message.actions.length ? message.actions.map(describeAction).join(', ') : 'noop',
-        };
+        return row(
+          wire,
+          message.type,
+          round,
+          turn,
+          message.actions.length ? message.actions.map(describeAction).join(', ') : 'noop',
+        );
       case 'round-end': {
         const current = rounds[rounds.length - 1];
         if (current) {
@@ -143,27 +170,34 @@ export function createRddlsimReader(): TranscriptReader {
           current.total = message.roundReward;
           current.endIndex = index;
         }
-        const where = here();
+        const ended = turn;
         turn = undefined;
-        return {
-          type: message.type,
-          ...where,
-          gist: `round reward ${formatReward(message.roundReward)}, ${message.turnsUsed} turns`,
-        };
+        return row(
+          wire,
+          message.type,
+          round,
+          ended,
+          `round reward ${formatReward(message.roundReward)}, ${message.turnsUsed} turns`,
+        );
       }
       case 'session-end':
-        return {
-          type: message.type,
-          gist: `total reward ${formatReward(message.totalReward)} over ${message.roundsUsed} rounds`,
-        };
+        return row(
+          wire,
+          message.type,
+          0,
+          undefined,
+          `total reward ${formatReward(message.totalReward)} over ${message.roundsUsed} rounds`,
+        );
       case 'resource-request':
-        return { type: message.type, ...here(), gist: '' };
+        return row(wire, message.type, round, turn, '');
       case 'resource-notification':
-        return {
-          type: message.type,
-          ...here(),
-          gist: `${message.timeLeft} ms left, memory ${message.memoryLeft}`,
-        };
+        return row(
+          wire,
+          message.type,
+          round,
+          turn,
+          `${message.timeLeft} ms left, memory ${message.memoryLeft}`,
+        );
     }
   }
 
