@@ -58,10 +58,19 @@ export function aisysViolation(index: number, rule: string, expected: string, go
   };
 }
 
+/**
+ * The last step taken. Both roles' machines take the same step from the same state for every message (a
+ * validation feeds a message to one and then the other): the second gets the step the first took.
+ */
+let lastStep: { state: ConversationState; message: TranscriptMessage; step: ConversationStep } | undefined;
+
 /** Feeds one message to the conversation. */
 export function advanceConversation(state: ConversationState, message: TranscriptMessage): ConversationStep {
   if (message.kind !== 'data' || !message.http) return { state };
-  return message.dir === 'c2s' ? afterRequest(state, message) : afterResponse(state, message);
+  if (lastStep?.state === state && lastStep.message === message) return lastStep.step;
+  const step = message.dir === 'c2s' ? afterRequest(state, message) : afterResponse(state, message);
+  lastStep = { state, message, step };
+  return step;
 }
 
 const httpOf = (message: TranscriptMessage) => {
