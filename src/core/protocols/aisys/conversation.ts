@@ -25,8 +25,8 @@ export interface PendingRequest {
 /** The conversation so far. */
 export interface ConversationState {
   pending: PendingRequest[];
-  /** Runs the server asked for and has not had an answer to: run id -> action number. */
-  asked: Record<number, number>;
+  /** Runs the server asked for and has not had an answer to: run id -> action number (never changed). */
+  asked: ReadonlyMap<number, number>;
   /** The active runs of the last response. */
   active: number[];
   /** After a crash (500) what was applied is unknown: nothing is judged that depends on it until a 200. */
@@ -35,7 +35,7 @@ export interface ConversationState {
 
 export const INITIAL_CONVERSATION: ConversationState = {
   pending: [],
-  asked: {},
+  asked: new Map(),
   active: [],
   uncertain: false,
 };
@@ -82,8 +82,19 @@ function runId(text: string): number {
   return /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
 }
 
-function describeRuns(asked: Record<number, number>): string {
-  const runs = Object.entries(asked).map(([run, actNo]) => `${run}#${actNo}`);
+/**
+ * Run ids in the order an object keyed by them would list its keys: array indices ascending, then the
+ * others in the order they were added. Messages and the outstanding-first rule read runs in this order.
+ */
+function inKeyOrder(ids: Iterable<number>): number[] {
+  const indices: number[] = [];
+  const others: number[] = [];
+  for (const id of ids) (Number.isInteger(id) && id >= 0 && id < 2 ** 32 - 1 ? indices : others).push(id);
+  return [...indices.sort((a, b) => a - b), ...others];
+}
+
+function describeRuns(asked: ReadonlyMap<number, number>): string {
+  const runs = inKeyOrder(asked.keys()).map((run) => `${run}#${asked.get(run)}`);
   return runs.length ? runs.join(', ') : 'none';
 }
 
@@ -147,7 +158,7 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
           label,
         ),
       );
-    const asked = state.asked[action.id];
+    const asked = state.asked.get(action.id);
     if (asked === undefined)
       return next(
         aisysViolation(
@@ -305,14 +316,13 @@ function judgeAnswer(
     if (finished.includes(action.id) || advanced || unanswered) applied.push(action.id);
   }
   // What stays outstanding: runs asked before, not answered, abandoned or finished now.
-  const still: Record<number, number> = {};
-  for (const [run, actNo] of Object.entries(state.asked)) {
-    const id = Number(run);
+  const still = new Map<number, number>();
+  for (const [id, actNo] of state.asked) {
     if (applied.includes(id) || finished.includes(id) || abandoned.some((other) => other === id)) continue;
-    still[id] = actNo;
+    still.set(id, actNo);
   }
-  const asked: Record<number, number> = { ...still };
-  for (const [i, r] of requests.entries()) asked[requestedIds[i]!] = r.act_no;
+  const asked = new Map(still);
+  for (const [i, r] of requests.entries()) asked.set(requestedIds[i]!, r.act_no);
   const active = complete ? response.active_runs.map(runId) : state.active;
   const next: ConversationState = { ...state, asked, active, uncertain: false };
   const fail = (rule: string, expected: string, got: string): ConversationStep => ({
@@ -357,11 +367,9 @@ function judgeAnswer(
       `${requests.length}`,
     );
   if (state.uncertain) return { state: next };
-  const waiting = Object.keys(still)
-    .map(Number)
-    .sort((a, b) => a - b);
+  const waiting = inKeyOrder(still.keys()).sort((a, b) => a - b);
   if (waiting.length > 0) {
-    const fresh = requestedIds.some((id) => still[id] === undefined);
+    const fresh = requestedIds.some((id) => !still.has(id));
     if (fresh || requests.length === 0 || requestedIds[0] !== waiting[0])
       return fail(
         'aisys.response.outstanding-first',
@@ -371,8 +379,8 @@ function judgeAnswer(
   }
   for (const [i, r] of requests.entries()) {
     const id = requestedIds[i]!;
-    const action = request.actions.find((a) => a.id === id && a.actNo === state.asked[id]);
-    const expected = action && applied.includes(id) ? action.actNo + 1 : state.asked[id];
+    const action = request.actions.find((a) => a.id === id && a.actNo === state.asked.get(id));
+    const expected = action && applied.includes(id) ? action.actNo + 1 : state.asked.get(id);
     if (expected !== undefined && r.act_no !== expected)
       return fail('aisys.response.act-no', `action number ${expected} for run ${r.run}`, `${r.act_no}`);
   }
