@@ -3,7 +3,7 @@
  * a pasted real session is judged like an emulated one. The protocol is handed in: this module names none.
  */
 import type { Protocol } from '../protocols/contract';
-import { validate, type Violation } from '../protocols/machine';
+import type { ProtocolMachine, Violation } from '../protocols/machine';
 import type { Transcript, TranscriptMessage } from './model';
 
 /** A broken rule, with the connection and the role whose machine found it. */
@@ -70,18 +70,44 @@ export function validateTranscript(
     return { checked: false, violations: [] };
   const violations: TranscriptViolation[] = [];
   for (const { conn, channel, messages } of conversations(transcript, protocol).values()) {
-    for (const machine of protocol.machines) {
-      for (const violation of validate(machine, messages).violations)
+    const found = validateTogether(protocol.machines, messages);
+    protocol.machines.forEach((machine, i) => {
+      for (const violation of found[i]!)
         violations.push({
           ...violation,
           conn,
           ...(channel !== undefined ? { channel } : {}),
           role: machine.role,
         });
-    }
+    });
   }
   violations.sort((a, b) => a.index - b.index);
   return { checked: true, violations };
+}
+
+/**
+ * What `validate` finds for each machine, with every machine fed a message before the next one comes:
+ * machines that follow the same conversation (both roles of an HTTP protocol) can share the work of
+ * reading a message, which they could not if one went through the whole transcript first.
+ */
+function validateTogether(
+  machines: readonly ProtocolMachine<unknown>[],
+  messages: readonly TranscriptMessage[],
+): Violation[][] {
+  const states = machines.map((machine) => machine.initial());
+  const found: Violation[][] = machines.map(() => []);
+  for (const message of messages)
+    machines.forEach((machine, i) => {
+      const step = machine.accept(states[i], message);
+      states[i] = step.state;
+      if (!step.ok) found[i]!.push(step.violation);
+    });
+  const lastIndex = messages.length ? messages[messages.length - 1]!.index : 0;
+  machines.forEach((machine, i) => {
+    const end = machine.finish(states[i], lastIndex);
+    if (end) found[i]!.push(end);
+  });
+  return found;
 }
 
 /**

@@ -25,8 +25,8 @@ export interface PendingRequest {
 /** The conversation so far. */
 export interface ConversationState {
   pending: PendingRequest[];
-  /** Runs the server asked for and has not had an answer to: run id -> action number. */
-  asked: Record<number, number>;
+  /** Runs the server asked for and has not had an answer to: run id -> action number (never changed). */
+  asked: ReadonlyMap<number, number>;
   /** The active runs of the last response. */
   active: number[];
   /** After a crash (500) what was applied is unknown: nothing is judged that depends on it until a 200. */
@@ -35,7 +35,7 @@ export interface ConversationState {
 
 export const INITIAL_CONVERSATION: ConversationState = {
   pending: [],
-  asked: {},
+  asked: new Map(),
   active: [],
   uncertain: false,
 };
@@ -58,10 +58,19 @@ export function aisysViolation(index: number, rule: string, expected: string, go
   };
 }
 
+/**
+ * The last step taken. Both roles' machines take the same step from the same state for every message (a
+ * validation feeds a message to one and then the other): the second gets the step the first took.
+ */
+let lastStep: { state: ConversationState; message: TranscriptMessage; step: ConversationStep } | undefined;
+
 /** Feeds one message to the conversation. */
 export function advanceConversation(state: ConversationState, message: TranscriptMessage): ConversationStep {
   if (message.kind !== 'data' || !message.http) return { state };
-  return message.dir === 'c2s' ? afterRequest(state, message) : afterResponse(state, message);
+  if (lastStep?.state === state && lastStep.message === message) return lastStep.step;
+  const step = message.dir === 'c2s' ? afterRequest(state, message) : afterResponse(state, message);
+  lastStep = { state, message, step };
+  return step;
 }
 
 const httpOf = (message: TranscriptMessage) => {
@@ -73,8 +82,19 @@ function runId(text: string): number {
   return /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
 }
 
-function describeRuns(asked: Record<number, number>): string {
-  const runs = Object.entries(asked).map(([run, actNo]) => `${run}#${actNo}`);
+/**
+ * Run ids in the order an object keyed by them would list its keys: array indices ascending, then the
+ * others in the order they were added. Messages and the outstanding-first rule read runs in this order.
+ */
+function inKeyOrder(ids: Iterable<number>): number[] {
+  const indices: number[] = [];
+  const others: number[] = [];
+  for (const id of ids) (Number.isInteger(id) && id >= 0 && id < 2 ** 32 - 1 ? indices : others).push(id);
+  return [...indices.sort((a, b) => a - b), ...others];
+}
+
+function describeRuns(asked: ReadonlyMap<number, number>): string {
+  const runs = inKeyOrder(asked.keys()).map((run) => `${run}#${asked.get(run)}`);
   return runs.length ? runs.join(', ') : 'none';
 }
 
@@ -116,10 +136,10 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
   }));
   pending.abandoned = request.to_abandon;
   if (state.uncertain) return next();
-  const seen = new Set<number>();
+  const seen: number[] = [];
   for (const action of pending.actions) {
     const label = `${action.run}#${action.actNo}`;
-    if (seen.has(action.id))
+    if (seen.includes(action.id))
       return next(
         aisysViolation(
           at,
@@ -128,7 +148,7 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
           `a second action for run ${action.run}`,
         ),
       );
-    seen.add(action.id);
+    seen.push(action.id);
     if (request.to_abandon.some((run) => runId(run) === action.id))
       return next(
         aisysViolation(
@@ -138,7 +158,7 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
           label,
         ),
       );
-    const asked = state.asked[action.id];
+    const asked = state.asked.get(action.id);
     if (asked === undefined)
       return next(
         aisysViolation(
@@ -277,37 +297,40 @@ function judgeAnswer(
   at: number,
   complete: boolean,
 ): ConversationStep {
+  // A handful of runs per answer: lists are scanned rather than hashed, and each run id is read once.
   const requests = response.action_requests;
   const requestedIds = requests.map((r) => runId(r.run));
-  const finished = new Set(Object.keys(response.finished_runs).map(runId));
+  const finishedRuns = Object.keys(response.finished_runs);
+  const finished = finishedRuns.map(runId);
+  const abandoned = request.abandoned.map(runId);
   // An action was applied unless an error message answered it: each failed action gets one.
-  const errors = new Map<number, number>();
-  for (const m of response.messages)
-    if (m.type === 'error') errors.set(runId(m.run ?? ''), (errors.get(runId(m.run ?? '')) ?? 0) + 1);
-  const sent = new Map<number, number>();
-  for (const action of request.actions) sent.set(action.id, (sent.get(action.id) ?? 0) + 1);
-  const applied = new Set<number>();
+  const failed: number[] = [];
+  for (const m of response.messages) if (m.type === 'error') failed.push(runId(m.run ?? ''));
+  const sent = request.actions.map((action) => action.id);
+  // As a Map counts its keys (NaN is one key): how many of `ids` are `id`.
+  const count = (ids: readonly number[], id: number) => ids.filter((other) => [id].includes(other)).length;
+  const applied: number[] = [];
   for (const action of request.actions) {
-    const advanced = requests.some((r) => runId(r.run) === action.id && r.act_no > action.actNo);
-    if (finished.has(action.id) || advanced || (errors.get(action.id) ?? 0) < sent.get(action.id)!)
-      applied.add(action.id);
+    const advanced = requests.some((r, i) => requestedIds[i] === action.id && r.act_no > action.actNo);
+    const unanswered = failed.length === 0 || count(failed, action.id) < count(sent, action.id);
+    if (finished.includes(action.id) || advanced || unanswered) applied.push(action.id);
   }
   // What stays outstanding: runs asked before, not answered, abandoned or finished now.
-  const still: Record<number, number> = {};
-  for (const [run, actNo] of Object.entries(state.asked)) {
-    const id = Number(run);
-    if (applied.has(id) || finished.has(id) || request.abandoned.some((r) => runId(r) === id)) continue;
-    still[id] = actNo;
+  const still = new Map<number, number>();
+  for (const [id, actNo] of state.asked) {
+    if (applied.includes(id) || finished.includes(id) || abandoned.some((other) => other === id)) continue;
+    still.set(id, actNo);
   }
-  const asked: Record<number, number> = { ...still };
-  for (const r of requests) asked[runId(r.run)] = r.act_no;
+  const asked = new Map(still);
+  for (const [i, r] of requests.entries()) asked.set(requestedIds[i]!, r.act_no);
   const active = complete ? response.active_runs.map(runId) : state.active;
   const next: ConversationState = { ...state, asked, active, uncertain: false };
   const fail = (rule: string, expected: string, got: string): ConversationStep => ({
     state: next,
     responseViolation: aisysViolation(at, rule, expected, got),
   });
-  const mentioned = new Set([...request.actions.map((a) => a.run), ...request.abandoned]);
+  const mentioned = (run: string | null | undefined) =>
+    request.actions.some((a) => a.run === run) || request.abandoned.some((r) => r === run);
   if (complete) {
     const missing = requests.find((r) => !response.active_runs.includes(r.run));
     if (missing)
@@ -322,14 +345,14 @@ function judgeAnswer(
         'runs in ascending id order',
         requests.map((r) => r.run).join(', '),
       );
-    const stranger = Object.keys(response.finished_runs).find((run) => !mentioned.has(run));
+    const stranger = finishedRuns.find((run) => !mentioned(run));
     if (stranger !== undefined)
       return fail(
         'aisys.response.finished-runs',
         'finished_runs only for runs acted on or abandoned in the request',
         `run ${stranger}`,
       );
-    const aside = response.messages.find((m) => m.run !== null && !mentioned.has(m.run));
+    const aside = response.messages.find((m) => m.run !== null && !mentioned(m.run));
     if (aside)
       return fail(
         'aisys.response.message-run',
@@ -344,22 +367,20 @@ function judgeAnswer(
       `${requests.length}`,
     );
   if (state.uncertain) return { state: next };
-  const waiting = Object.keys(still)
-    .map(Number)
-    .sort((a, b) => a - b);
+  const waiting = inKeyOrder(still.keys()).sort((a, b) => a - b);
   if (waiting.length > 0) {
-    const fresh = requests.find((r) => still[runId(r.run)] === undefined);
-    if (fresh || requests.length === 0 || runId(requests[0]!.run) !== waiting[0])
+    const fresh = requestedIds.some((id) => !still.has(id));
+    if (fresh || requests.length === 0 || requestedIds[0] !== waiting[0])
       return fail(
         'aisys.response.outstanding-first',
         `the outstanding runs first, lowest id first (${describeRuns(still)})`,
         requests.map((r) => `${r.run}#${r.act_no}`).join(', ') || 'no action request',
       );
   }
-  for (const r of requests) {
-    const id = runId(r.run);
-    const action = request.actions.find((a) => a.id === id && a.actNo === state.asked[id]);
-    const expected = action && applied.has(id) ? action.actNo + 1 : state.asked[id];
+  for (const [i, r] of requests.entries()) {
+    const id = requestedIds[i]!;
+    const action = request.actions.find((a) => a.id === id && a.actNo === state.asked.get(id));
+    const expected = action && applied.includes(id) ? action.actNo + 1 : state.asked.get(id);
     if (expected !== undefined && r.act_no !== expected)
       return fail('aisys.response.act-no', `action number ${expected} for run ${r.run}`, `${r.act_no}`);
   }

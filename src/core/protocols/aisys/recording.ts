@@ -120,9 +120,19 @@ function text(input: ImportInput): string {
   return decoder.decode(input.bytes);
 }
 
-/** The first non-blank line of an input, for detection. */
+/**
+ * What detection looks at: the input's first 64 KiB (all a streamed import has at first), decoded; decoding
+ * a whole big file for each format's guess took longer than reading it.
+ */
+const DETECTION_BYTES = 64 << 10;
+
+function textStart(input: ImportInput): string {
+  return decoder.decode(input.bytes.subarray(0, DETECTION_BYTES));
+}
+
+/** The first non-blank line of an input (as far as detection looks). */
 function firstLine(input: ImportInput): string {
-  return text(input).trimStart().split('\n', 1)[0] ?? '';
+  return textStart(input).trimStart().split('\n', 1)[0] ?? '';
 }
 
 /** Reads inputs one by one with `readOne`, one transcript per input that held any exchange. */
@@ -210,7 +220,13 @@ export const aisysJsonlFormat: RecordingFormat = {
     if (inputs.length === 0) return 0;
     return inputs.every((input) => {
       const line = firstLine(input);
-      return line.startsWith('{') && line.includes('"request"') && line.includes('"method"');
+      // A HAR file written on one line starts like an exchange too, with its log.
+      return (
+        line.startsWith('{') &&
+        !/^\{\s*"log"\s*:/.test(line) &&
+        line.includes('"request"') &&
+        line.includes('"method"')
+      );
     })
       ? 0.9
       : 0;
@@ -261,6 +277,11 @@ function streamAisysJsonl(name: string, sink: RecordingStreamSink): RecordingStr
     }
   };
   const take = (text: string, last: boolean) => {
+    // A line longer than a chunk waits whole: splitting what came so far again at every chunk was quadratic.
+    if (!last && !text.includes('\n')) {
+      rest += text;
+      return;
+    }
     const split = (rest + text).split('\n');
     rest = last ? '' : split.pop()!;
     for (const line of split) readLine(line);
@@ -350,8 +371,17 @@ export const aisysHttpTextFormat: RecordingFormat = {
         const exchanges: RecordedExchange[] = [];
         const marker = /^#### conn (\S+) exchange (\S+)\n/gm;
         const starts = [...all.matchAll(marker)];
+        // Lines counted from the previous exchange on: counting from the start each time was quadratic.
+        let line = 1;
+        let counted = 0;
         starts.forEach((start, i) => {
-          const line = all.slice(0, start.index).split('\n').length;
+          for (
+            let at = all.indexOf('\n', counted);
+            at >= 0 && at < start.index;
+            at = all.indexOf('\n', at + 1)
+          )
+            line++;
+          counted = start.index;
           const chunk = all.slice(start.index + start[0].length, starts[i + 1]?.index ?? all.length);
           const { head, rest: afterHead } = splitHead(chunk);
           const request = readHead(head);
@@ -404,7 +434,7 @@ export const aisysHarFormat: RecordingFormat = {
   detect(inputs) {
     if (inputs.length === 0) return 0;
     return inputs.every((input) => {
-      const head = text(input).slice(0, 4000);
+      const head = textStart(input).slice(0, 4000);
       return /^\s*\{/.test(head) && /"log"\s*:/.test(head) && /"entries"\s*:|"creator"\s*:/.test(head);
     })
       ? input0HasAct(inputs)

@@ -20,8 +20,11 @@ export type SchemaLocation = readonly (string | number)[];
 /** A reading: the value, or the first problem (pydantic's `loc` and `msg`). */
 export type SchemaReading<T> = { ok: true; value: T } | { ok: false; loc: SchemaLocation; msg: string };
 
-/** Reads one value found at `loc`. */
-type Reader<T> = (value: JsonValue, loc: SchemaLocation) => SchemaReading<T>;
+/**
+ * Reads one value; a problem's `loc` is relative to the value (the model or list holding it prefixes its
+ * key on the way out), so reading a sound body builds no locations at all.
+ */
+type Reader<T> = (value: JsonValue) => SchemaReading<T>;
 
 /** A model field: required, or with a default used when the key is absent. */
 interface FieldSpec<T> {
@@ -29,56 +32,60 @@ interface FieldSpec<T> {
   default?: () => T;
 }
 
-const fail = <T>(loc: SchemaLocation, msg: string): SchemaReading<T> => ({ ok: false, loc, msg });
+const fail = <T>(msg: string, loc: SchemaLocation = []): SchemaReading<T> => ({ ok: false, loc, msg });
 
-const readString: Reader<string> = (value, loc) =>
-  typeof value === 'string' ? { ok: true, value } : fail(loc, 'Input should be a valid string');
+/** A problem of a part, located from the value holding it. */
+const within = <T>(key: string | number, problem: { loc: SchemaLocation; msg: string }): SchemaReading<T> =>
+  fail(problem.msg, [key, ...problem.loc]);
+
+const readString: Reader<string> = (value) =>
+  typeof value === 'string' ? { ok: true, value } : fail('Input should be a valid string');
 
 /** A decimal integer in a string: surrounding whitespace, a sign, single underscores and `.000` allowed. */
 const INTEGER_TEXT = /^[+-]?\d(?:_?\d)*(?:\.0+)?$/;
 
-const readInteger: Reader<number> = (value, loc) => {
+const readInteger: Reader<number> = (value) => {
   if (typeof value === 'boolean') return { ok: true, value: value ? 1 : 0 };
   if (typeof value === 'number') {
     if (Number.isInteger(value)) return { ok: true, value: value + 0 };
-    return fail(loc, 'Input should be a valid integer, got a number with a fractional part');
+    return fail('Input should be a valid integer, got a number with a fractional part');
   }
   if (typeof value === 'string') {
     const text = value.trim();
     if (INTEGER_TEXT.test(text)) return { ok: true, value: Number(text.replaceAll('_', '')) + 0 };
-    return fail(loc, 'Input should be a valid integer, unable to parse string as an integer');
+    return fail('Input should be a valid integer, unable to parse string as an integer');
   }
-  return fail(loc, 'Input should be a valid integer');
+  return fail('Input should be a valid integer');
 };
 
 const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
-const readBoolean: Reader<boolean> = (value, loc) => {
+const readBoolean: Reader<boolean> = (value) => {
   if (typeof value === 'boolean') return { ok: true, value };
   const unreadable = 'Input should be a valid boolean, unable to interpret input';
   if (typeof value === 'number') {
     if (value === 0 || value === 1) return { ok: true, value: value === 1 };
-    return fail(loc, Number.isInteger(value) ? unreadable : 'Input should be a valid boolean');
+    return fail(Number.isInteger(value) ? unreadable : 'Input should be a valid boolean');
   }
   if (typeof value === 'string') {
     const word = value.toLowerCase();
     if (TRUE_WORDS.has(word)) return { ok: true, value: true };
     if (FALSE_WORDS.has(word)) return { ok: true, value: false };
-    return fail(loc, unreadable);
+    return fail(unreadable);
   }
-  return fail(loc, 'Input should be a valid boolean');
+  return fail('Input should be a valid boolean');
 };
 
 const readAny: Reader<JsonValue> = (value) => ({ ok: true, value });
 
 function listOf<T>(item: Reader<T>): Reader<T[]> {
-  return (value, loc) => {
-    if (!Array.isArray(value)) return fail(loc, 'Input should be a valid list');
+  return (value) => {
+    if (!Array.isArray(value)) return fail('Input should be a valid list');
     const items: T[] = [];
     for (let i = 0; i < value.length; i++) {
-      const reading = item(value[i]!, [...loc, i]);
-      if (!reading.ok) return reading;
+      const reading = item(value[i]!);
+      if (!reading.ok) return within(i, reading);
       items.push(reading.value);
     }
     return { ok: true, value: items };
@@ -87,19 +94,20 @@ function listOf<T>(item: Reader<T>): Reader<T[]> {
 
 /** A pydantic model: fields read in declaration order, the first problem wins; other keys are ignored. */
 function model<T>(name: string, fields: { [K in keyof T]: FieldSpec<T[K]> }): Reader<T> {
-  return (value, loc) => {
+  const keys = Object.keys(fields) as (keyof T & string)[];
+  return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value))
-      return fail(loc, `Input should be a valid dictionary or instance of ${name}`);
+      return fail(`Input should be a valid dictionary or instance of ${name}`);
     const result = {} as T;
-    for (const key of Object.keys(fields) as (keyof T & string)[]) {
+    for (const key of keys) {
       const field = fields[key];
       if (!Object.hasOwn(value, key)) {
-        if (!field.default) return fail([...loc, key], 'Field required');
+        if (!field.default) return fail('Field required', [key]);
         result[key] = field.default();
         continue;
       }
-      const reading = field.read(value[key]!, [...loc, key]);
-      if (!reading.ok) return reading;
+      const reading = field.read(value[key]!);
+      if (!reading.ok) return within(key, reading);
       result[key] = reading.value;
     }
     return { ok: true, value: result };
@@ -125,10 +133,10 @@ const readRequestV1 = model<AisysRequest>('RequestV1', {
  * A version 0 run id, `"<run>#<action number>"`, checked with the server's `re.match('^[0-9]+#[0-9]+$')`
  * (where `$` also matches before a final newline).
  */
-const readRunIdV0: Reader<string> = (value, loc) => {
-  const text = readString(value, loc);
+const readRunIdV0: Reader<string> = (value) => {
+  const text = readString(value);
   if (!text.ok) return text;
-  return /^[0-9]+#[0-9]+\n?$/.test(text.value) ? text : fail(loc, 'Assertion failed, ');
+  return /^[0-9]+#[0-9]+\n?$/.test(text.value) ? text : fail('Assertion failed, ');
 };
 
 const readActionV0 = model<AisysActionV0>('ActionV0', {
@@ -162,17 +170,17 @@ const readMakeEnv = model<MakeEnvRequest>('MakeEnvRequest', {
 
 /** Reads a `makeenv` body. */
 export function readMakeEnvBody(body: JsonValue): SchemaReading<MakeEnvRequest> {
-  return readMakeEnv(body, []);
+  return readMakeEnv(body);
 }
 
 /** Reads a version 1 body. */
 export function readRequestBody(body: JsonValue): SchemaReading<AisysRequest> {
-  return readRequestV1(body, []);
+  return readRequestV1(body);
 }
 
 /** Reads a version 0 body. */
 export function readRequestBodyV0(body: JsonValue): SchemaReading<AisysRequestV0> {
-  return readRequestV0(body, []);
+  return readRequestV0(body);
 }
 
 /** A version 0 request as the version 1 request the server turns it into. */

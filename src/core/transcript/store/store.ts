@@ -257,7 +257,15 @@ export class TranscriptStore {
         ...(message.channel !== undefined ? { channel: message.channel } : {}),
         ...(message.http !== undefined ? { http: message.http } : {}),
       });
-    if (this.#sink) this.#sink.messageJson(this.messageJson(index));
+    // The payload's JSON from the text at hand: read back from the chunk, every message would join the
+    // chunk's growing literal text again (quadratic in the chunk's size).
+    if (this.#sink)
+      this.#sink.messageJson(
+        this.#messageJson(
+          index,
+          payload === NO_PAYLOAD ? undefined : JSON.stringify(message.base64 ?? message.text),
+        ),
+      );
     return index;
   }
 
