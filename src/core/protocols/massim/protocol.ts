@@ -50,10 +50,11 @@ export function createMassimReader({ forgetMessages = false } = {}): TranscriptR
       // Forgetting, the store keeps only its last chunks: a recording of any length reads in bounded memory.
       store ??= new TranscriptStore({ protocol: 'massim', keep: !forgetMessages });
       reader ??= new MassimTranscriptReader(store, { judgeAgents: true });
-      for (const message of newMessages) store.appendMessage(message);
+      // Forgetting, the messages go straight to the reader: its store would only copy them in and out.
+      if (!forgetMessages) for (const message of newMessages) store.appendMessage(message);
       for (const annotation of annotations)
         store.annotate(annotation.type, annotation.data, annotation.index);
-      const news = reader.read();
+      const news = forgetMessages ? reader.readMessages(newMessages) : reader.read();
       connections = news.connections ?? connections;
       teams = news.teams ?? teams;
       for (let i = 0; i < news.rows.conn.length; i++)

@@ -196,6 +196,24 @@ export class MassimTranscriptReader {
     const store = this.#store;
     for (let i = this.#messagesRead; i < store.length; i++) this.#readMessage(store.message(i));
     this.#messagesRead = store.length;
+    return this.#readAnnotations();
+  }
+
+  /**
+   * Reads the next messages handed in, instead of from the store (which then holds none of them: a reader
+   * that forgets them anyway need not copy every message into its store and out again), then what was
+   * annotated in the store since the last call, and reports it. Messages are numbered on from the last.
+   */
+  readMessages(messages: readonly TranscriptMessage[]): MassimNews {
+    for (const message of messages) {
+      const index = this.#messagesRead++;
+      this.#readMessage(message.index === index ? message : { ...message, index });
+    }
+    return this.#readAnnotations();
+  }
+
+  #readAnnotations(): MassimNews {
+    const store = this.#store;
     if (store.annotationCount > this.#annotationsRead) {
       const worlds = new Set(store.annotationsOfType('world'));
       for (let i = this.#annotationsRead; i < store.annotationCount; i++) this.#readAnnotation(i, worlds);
