@@ -47,14 +47,15 @@ export function createMassimReader({ forgetMessages = false } = {}): TranscriptR
     turns: [],
     notes,
     append(newMessages: readonly TranscriptMessage[], annotations: readonly Annotation[]) {
-      // Forgetting, the store keeps only its last chunks: a recording of any length reads in bounded memory.
+      // Forgetting, the messages go straight to the reader and the store keeps nothing: a recording of any
+      // length reads in bounded memory, without copying each message into a store and out again.
       store ??= new TranscriptStore({ protocol: 'massim', keep: !forgetMessages });
       reader ??= new MassimTranscriptReader(store, { judgeAgents: true });
-      // Forgetting, the messages go straight to the reader: its store would only copy them in and out.
       if (!forgetMessages) for (const message of newMessages) store.appendMessage(message);
       for (const annotation of annotations)
         store.annotate(annotation.type, annotation.data, annotation.index);
-      const news = forgetMessages ? reader.readMessages(newMessages) : reader.read();
+      if (forgetMessages) reader.readMessages(newMessages);
+      const news = reader.read();
       connections = news.connections ?? connections;
       teams = news.teams ?? teams;
       for (let i = 0; i < news.rows.conn.length; i++)
