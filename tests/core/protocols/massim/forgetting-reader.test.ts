@@ -15,10 +15,10 @@ function readInBatches(messages: readonly TranscriptMessage[], forgetMessages: b
   const notes: SessionNote[] = [];
   for (let from = 0; from < messages.length; from += size) {
     reader.append(messages.slice(from, from + size), []);
-    rows.push(...reader.messages);
-    notes.push(...reader.notes);
+    // A keeping reader keeps its rows and notes: only the new ones are taken.
+    rows.push(...reader.messages.slice(forgetMessages ? 0 : rows.length));
+    notes.push(...reader.notes.slice(forgetMessages ? 0 : notes.length));
     if (forgetMessages) forgetRows(reader);
-    else reader.messages.length = reader.notes.length = 0;
   }
   return { rows, notes, rounds: reader.rounds };
 }
