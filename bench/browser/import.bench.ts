@@ -8,7 +8,8 @@
  * (the page says "Opened": read, validated and summed up), and the page's long tasks meanwhile (main-thread
  * tasks over 50 ms, from a PerformanceObserver): how many, the longest, and their total. Beside them, from
  * Chromium's trace of the same import, the CPU time of each main-thread task: how many took over 50 ms of
- * CPU, the longest, and the main thread's CPU time in all. The baseline, in the same run, is a
+ * CPU, the longest, and the main thread's CPU time in all; and the CPU time of the page's workers (the
+ * session worker reads, validates and reads the file for the views). The baseline, in the same run, is a
  * 1,000-message recording of the same protocol. Long tasks are wall clock and grow on a loaded machine
  * (a task waiting for a core lasts longer); the CPU figures say what the page's own work cost, whatever
  * the load. For the longest task by CPU, the bench prints what it did (script, style and layout, paint,
@@ -57,6 +58,8 @@ interface ImportFigures {
   longestParts: string;
   longestCpuMs: number;
   mainThreadCpuMs: number;
+  /** CPU time of the page's workers (from the trace): reading, validating, reading for the views. */
+  workerCpuMs: number;
 }
 
 /** A recording of one protocol, written to a file of about so many messages or bytes. */
@@ -140,6 +143,7 @@ async function importOnce(
       .join(', '),
     longestCpuMs: cpu.longestCpuMs,
     mainThreadCpuMs: cpu.cpuMs,
+    workerCpuMs: cpu.workerCpuMs,
   };
 }
 
@@ -175,6 +179,7 @@ async function measure(
     cpuLongTasks: of('cpuLongTasks'),
     longestCpuMs: of('longestCpuMs'),
     mainThreadCpuMs: of('mainThreadCpuMs'),
+    workerCpuMs: of('workerCpuMs'),
     longestParts: `${Math.round(worst.longestCpuMs)} ms of CPU: ${worst.longestParts}`,
   };
 }
@@ -229,6 +234,7 @@ export default async function () {
           figures.cpuLongTasks,
           Math.round(figures.longestCpuMs),
           Math.round(figures.mainThreadCpuMs),
+          Math.round(figures.workerCpuMs),
         ]);
         longest.push(`${recording.protocol} ${file.label}: the longest task took ${figures.longestParts}`);
         if (!baseline) {
@@ -240,7 +246,8 @@ export default async function () {
           `${recording.protocol} ${file.label} / baseline: ${(messages / baselineMessages).toFixed(0)}x the messages, ` +
             `first chart ${(figures.firstChartMs / baseline.firstChartMs).toFixed(2)}x, ` +
             `whole import ${(figures.totalMs / baseline.totalMs).toFixed(1)}x the time, ` +
-            `main-thread CPU ${(figures.mainThreadCpuMs / baseline.mainThreadCpuMs).toFixed(1)}x`,
+            `main-thread CPU ${(figures.mainThreadCpuMs / baseline.mainThreadCpuMs).toFixed(1)}x, ` +
+            `worker CPU ${(figures.workerCpuMs / baseline.workerCpuMs).toFixed(1)}x`,
         );
       }
     }
@@ -258,6 +265,7 @@ export default async function () {
         'tasks > 50 ms CPU',
         'longest task CPU ms',
         'main-thread CPU ms',
+        'worker CPU ms',
       ],
       ...rows,
     ]);

@@ -15,6 +15,8 @@ export interface MainThreadTasks {
   longestCpuMs: number;
   /** CPU time of all the tasks. */
   cpuMs: number;
+  /** CPU time of the tasks of the page's dedicated workers (the session worker reads and checks files). */
+  workerCpuMs: number;
   /**
    * What the longest task (by CPU time) did: the CPU time of each kind of work directly inside it
    * (`FunctionCall`, `FireAnimationFrame`, `Layout`, `Paint`, `MajorGC`...), most first.
@@ -64,6 +66,21 @@ export async function traceMainThread(
     byThread.set(thread(e), list);
   }
   const tasks = [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  const pagePid = tasks[0]?.pid;
+  const workers = new Set(
+    events
+      .filter(
+        (e) =>
+          e.ph === 'M' &&
+          e.name === 'thread_name' &&
+          e.pid === pagePid &&
+          e.args?.name === 'DedicatedWorker thread',
+      )
+      .map(thread),
+  );
+  const workerCpuMs = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && workers.has(thread(e)))
+    .reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0) / 1000, 0);
   const cpu = tasks.map((task) => (task.tdur ?? task.dur ?? 0) / 1000);
   const longest = tasks[cpu.indexOf(Math.max(...cpu))];
   return {
@@ -71,6 +88,7 @@ export async function traceMainThread(
     cpuOver50: cpu.filter((ms) => ms > 50).length,
     longestCpuMs: Math.max(0, ...cpu),
     cpuMs: cpu.reduce((sum, ms) => sum + ms, 0),
+    workerCpuMs,
     longestParts: longest ? partsOf(longest, events) : [],
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { ProtocolMachine, Step } from '../machine';
 import type { TranscriptMessage } from '../../transcript/model';
-import { decodeServerFrame, readClientFrame } from './codec';
+import { decodeServerFrameOnce, readClientFrameOnce } from './codec';
 import type { MassimRequestAction, MassimServerMessage } from './messages';
 import { massimViolation, messageText, type MassimViolation } from './violation';
 
@@ -80,7 +80,7 @@ function afterAgentFrame(
   message: TranscriptMessage,
 ): MassimClientMachineState {
   if (state.phase !== 'fresh') return state;
-  const reading = readClientFrame(messageText(message));
+  const reading = readClientFrameOnce(message.index, messageText(message));
   if (reading.kind === 'auth-request') return { ...state, phase: 'awaiting-auth', agent: reading.user };
   if (reading.kind === 'status-request') return { ...state, phase: 'awaiting-status' };
   return { ...state, phase: 'unanswered' };
@@ -91,7 +91,7 @@ function acceptServerFrame(
   message: TranscriptMessage,
 ): Step<MassimClientMachineState> {
   const index = message.index;
-  const decoded = decodeServerFrame(messageText(message), `message ${index}`);
+  const decoded = decodeServerFrameOnce(index, messageText(message), `message ${index}`);
   if (!decoded.ok) {
     const { expected, got, message: what } = decoded.problem;
     return reject(state, massimViolation(index, 'massim.server.bad-frame', expected, got, what));

@@ -18,6 +18,8 @@ import {
   type OrgJsonObject,
   type OrgJsonValue,
 } from './org-json';
+import type { MassimJudgedMessage } from './client-machine';
+import { FrameMemo } from './frame-memo';
 import { clientMessageTypes, serverMessageTypes, type MassimServerMessage } from './messages';
 
 /** The real server's reading of one frame from an agent. */
@@ -43,6 +45,14 @@ export type ClientFrameReading =
 /** Reads one client frame (text without its 0 byte) the way the real server does. */
 export function readClientFrame(text: string): ClientFrameReading {
   return readPlainAction(text) ?? readWithOrgJson(text);
+}
+
+/** The readings of recent client frames, shared by every machine and reader in this thread (see `FrameMemo`). */
+export const clientFrameReadings = new FrameMemo(4096, readClientFrame);
+
+/** `readClientFrame` of message `index`'s text, remembered for the other machines and readers of it. */
+export function readClientFrameOnce(index: number, text: string): ClientFrameReading {
+  return clientFrameReadings.get(index, text);
 }
 
 /**
@@ -191,17 +201,72 @@ export function decodeServerFrame(text: string, source?: string): ServerFrameDec
   try {
     json = JSON.parse(text);
   } catch {
-    const syntax = findJsonSyntaxError(text) ?? { message: 'not JSON', offset: 0 };
-    return {
-      ok: false,
-      problem: {
-        expected: 'a JSON object',
-        got: `invalid JSON (${syntax.message})`,
-        message: `The frame is not valid JSON: ${syntax.message}.`,
-        location: locateOffset(text, syntax.offset, source),
-      },
-    };
+    return notJson(text, source);
   }
+  return decodeServerJson(json);
+}
+
+function notJson(text: string, source: string | undefined): ServerFrameDecoding {
+  const syntax = findJsonSyntaxError(text) ?? { message: 'not JSON', offset: 0 };
+  return {
+    ok: false,
+    problem: {
+      expected: 'a JSON object',
+      got: `invalid JSON (${syntax.message})`,
+      message: `The frame is not valid JSON: ${syntax.message}.`,
+      location: locateOffset(text, syntax.offset, source),
+    },
+  };
+}
+
+/**
+ * What both roles' machines need of one server frame, from a single parse: the server's view (it follows
+ * `type`, `content.result` and a numeric `content.id` of any JSON) and the agent's strict decoding, with a
+ * request-action's percept left out (no machine judges it, and readings are remembered).
+ */
+export type ServerFrameFacts =
+  | { json: false }
+  | { json: true; type: unknown; result: unknown; id: number | undefined; decoding: JudgedFrameDecoding };
+
+/** The agent's reading of a server frame, as far as its machine judges it. */
+export type JudgedFrameDecoding =
+  { ok: true; message: MassimJudgedMessage } | { ok: false; problem: ServerFrameProblem };
+
+/** Reads the facts of a server frame (see `ServerFrameFacts`); `serverFrameFacts` remembers recent ones. */
+export function readServerFrameFacts(text: string): ServerFrameFacts {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { json: false };
+  }
+  const { type, content } = (json ?? {}) as { type?: unknown; content?: Record<string, unknown> };
+  const id = content?.id;
+  const decoded = decodeServerJson(json);
+  let decoding: JudgedFrameDecoding = decoded;
+  if (decoded.ok && decoded.message.type === 'request-action') {
+    const { percept: _percept, ...judged } = decoded.message.content;
+    decoding = { ok: true, message: { type: 'request-action', content: judged } };
+  }
+  return { json: true, type, result: content?.result, id: typeof id === 'number' ? id : undefined, decoding };
+}
+
+/**
+ * The facts of recent server frames, shared by every machine and reader in this thread: validating a
+ * recording and reading it for the views then parse each server frame once instead of three or four times.
+ */
+export const serverFrameFacts = new FrameMemo(4096, readServerFrameFacts);
+
+/**
+ * The agent's decoding of a server frame (message `index`), from the remembered facts when the frame is
+ * JSON; `source` names the frame in the location of a syntax error.
+ */
+export function decodeServerFrameOnce(index: number, text: string, source?: string): JudgedFrameDecoding {
+  const facts = serverFrameFacts.get(index, text);
+  return facts.json ? facts.decoding : notJson(text, source);
+}
+
+function decodeServerJson(json: unknown): ServerFrameDecoding {
   if (!isRecord(json) || typeof json.type !== 'string' || !isRecord(json.content)) {
     return fail('{"type": <string>, "content": <object>}', describe(json));
   }
@@ -228,13 +293,18 @@ const contentFields: Record<MassimServerMessage['type'], Record<string, FieldKin
   'status-response': { teams: 'string[]', time: 'int', teamSizes: 'int[]', currentSimulation: 'int' },
 };
 
+/** `contentFields` as lists, built once: every server frame is checked. */
+const contentFieldList = Object.fromEntries(
+  Object.entries(contentFields).map(([type, fields]) => [type, Object.entries(fields)]),
+) as Record<MassimServerMessage['type'], [string, FieldKind][]>;
+
 function checkContent(
   type: MassimServerMessage['type'],
   content: Record<string, unknown>,
 ): { expected: string; got: string } | undefined {
   if (type === 'auth-response' && content.result !== 'ok' && content.result !== 'fail')
     return { expected: 'content.result "ok" or "fail"', got: describe(content.result) };
-  for (const [key, kind] of Object.entries(contentFields[type])) {
+  for (const [key, kind] of contentFieldList[type]) {
     if (!matchesKind(content[key], kind))
       return { expected: `content.${key} (${kind})`, got: describe(content[key]) };
   }

@@ -47,14 +47,18 @@ export function createMassimReader({ forgetMessages = false } = {}): TranscriptR
     turns: [],
     notes,
     append(newMessages: readonly TranscriptMessage[], annotations: readonly Annotation[]) {
-      // Forgetting, the store keeps only its last chunks: a recording of any length reads in bounded memory.
+      // Forgetting, the messages go straight to the reader and the store keeps nothing: a recording of any
+      // length reads in bounded memory, without copying each message into a store and out again.
       store ??= new TranscriptStore({ protocol: 'massim', keep: !forgetMessages });
       reader ??= new MassimTranscriptReader(store, { judgeAgents: true });
-      for (const message of newMessages) store.appendMessage(message);
-      // A store that forgets keeps no annotations to read back; the rounds come from the percepts anyway.
-      if (!forgetMessages)
+      if (!forgetMessages) {
+        for (const message of newMessages) store.appendMessage(message);
         for (const annotation of annotations)
           store.annotate(annotation.type, annotation.data, annotation.index);
+      } else {
+        // A store that forgets keeps no annotations to read back; the rounds come from the percepts anyway.
+        reader.readMessages(newMessages);
+      }
       const news = reader.read();
       connections = news.connections ?? connections;
       teams = news.teams ?? teams;

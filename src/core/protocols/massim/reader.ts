@@ -194,8 +194,30 @@ export class MassimTranscriptReader {
   /** Reads what was added to the store since the last call and reports it. */
   read(): MassimNews {
     const store = this.#store;
-    for (let i = this.#messagesRead; i < store.length; i++) this.#readMessage(store.message(i));
-    this.#messagesRead = store.length;
+    for (; this.#messagesRead < store.length; this.#messagesRead++)
+      this.#readMessage(store.message(this.#messagesRead));
+    return this.#readAnnotations();
+  }
+
+  /** How many messages were read. */
+  get messagesRead(): number {
+    return this.#messagesRead;
+  }
+
+  /**
+   * Reads the next messages as handed in, numbered on from the last one read, instead of out of the store
+   * (decoding each again); `read` then reports them. The store holds them too, or none of them (a reader
+   * that forgets them anyway need not copy every message into its store).
+   */
+  readMessages(messages: readonly TranscriptMessage[]): void {
+    for (const message of messages) {
+      const index = this.#messagesRead++;
+      this.#readMessage(message.index === index ? message : { ...message, index });
+    }
+  }
+
+  #readAnnotations(): MassimNews {
+    const store = this.#store;
     if (store.annotationCount > this.#annotationsRead) {
       const worlds = new Set(store.annotationsOfType('world'));
       for (let i = this.#annotationsRead; i < store.annotationCount; i++) this.#readAnnotation(i, worlds);

@@ -10,7 +10,7 @@
 import type { ProtocolMachine, Step } from '../machine';
 import type { TranscriptMessage } from '../../transcript/model';
 import { payloadBytes } from '../../transcript/bytes';
-import { readClientFrame, type ClientFrameReading } from './codec';
+import { readClientFrameOnce, serverFrameFacts, type ClientFrameReading } from './codec';
 import { countFrameAgainstPacketLimit, freshPacketLimitCounter, type PacketLimitCounter } from './framing';
 import { massimViolation, messageText, type MassimViolation } from './violation';
 import type { MassimRuleId } from './rules';
@@ -128,15 +128,11 @@ function acceptServerFrame(
   state: MassimServerMachineState,
   message: TranscriptMessage,
 ): Step<MassimServerMachineState> {
-  let json: unknown;
-  try {
-    json = JSON.parse(messageText(message));
-  } catch {
-    return accept(state); // the client machine reports broken server frames
-  }
-  const { type, content } = (json ?? {}) as { type?: unknown; content?: Record<string, unknown> };
+  const facts = serverFrameFacts.get(message.index, messageText(message));
+  if (!facts.json) return accept(state); // the client machine reports broken server frames
+  const { type, id } = facts;
   if (type === 'auth-response' && state.phase === 'logging-in') {
-    if (content?.result === 'ok') return accept({ ...state, phase: 'logged-in' });
+    if (facts.result === 'ok') return accept({ ...state, phase: 'logged-in' });
     const index = state.authIndex ?? message.index;
     return reject(
       { ...state, phase: 'rejected' },
@@ -149,8 +145,8 @@ function acceptServerFrame(
       ),
     );
   }
-  if (type === 'request-action' && typeof content?.id === 'number') {
-    return accept({ ...state, issued: state.issued.append(content.id), openId: content.id });
+  if (type === 'request-action' && id !== undefined) {
+    return accept({ ...state, issued: state.issued.append(id), openId: id });
   }
   if (type === 'sim-end') return accept({ ...state, openId: undefined });
   return accept(state);
@@ -196,7 +192,7 @@ function acceptFirstFrame(
   message: TranscriptMessage,
 ): Step<MassimServerMachineState> {
   const index = message.index;
-  const reading = readClientFrame(messageText(message));
+  const reading = readClientFrameOnce(index, messageText(message));
   const done = { ...state, phase: 'front-desk-done' as const, lastReading: reading };
   switch (reading.kind) {
     case 'auth-request':
@@ -251,7 +247,8 @@ function acceptSessionFrame(
   limit: number,
 ): Step<MassimServerMachineState> {
   const index = message.index;
-  const counted = countFrameAgainstPacketLimit(state.packetCounter, payloadBytes(message).length, limit);
+  const length = payloadLength(message);
+  const counted = countFrameAgainstPacketLimit(state.packetCounter, length, limit);
   const counter = { ...state, packetCounter: counted.counter };
   if (counted.discarded) {
     return reject(
@@ -260,12 +257,12 @@ function acceptSessionFrame(
         index,
         'massim.frame.oversized',
         `at most ${limit} bytes`,
-        `${payloadBytes(message).length} bytes`,
+        `${length} bytes`,
         'The frame is too long.',
       ),
     );
   }
-  const reading = readClientFrame(messageText(message));
+  const reading = readClientFrameOnce(index, messageText(message));
   const next = { ...counter, lastReading: reading };
   const dead = (rule: MassimRuleId) => ({
     ...next,
@@ -422,6 +419,23 @@ function acceptAction(
       `Action id ${id} was never issued on this connection.`,
     ),
   );
+}
+
+/** How many bytes a message's payload is, without encoding a text payload (agents send many). */
+function payloadLength(message: TranscriptMessage): number {
+  const text = message.text;
+  if (text === undefined) return payloadBytes(message).length;
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 2; // a surrogate pair: 4 bytes for its 2 code units
+      i++;
+    } else length += 2; // 3 bytes, as is a lone surrogate (encoded as U+FFFD)
+  }
+  return length;
 }
 
 function describeReading(reading: ClientFrameReading): string {

@@ -149,6 +149,8 @@ export function parseTimelineLine(
   lineNumber: number,
   conn: string | undefined,
 ): Omit<TimelineEntry, 'order'> | undefined {
+  const written = readWrittenLine(line, conn);
+  if (written) return written;
   if (line.trim() === '') return undefined;
   let json: Record<string, unknown>;
   try {
@@ -177,6 +179,33 @@ export function parseTimelineLine(
     );
   }
   return { t: json.t, conn: connection, dir: json.dir as TimelineEntry['dir'], text: json.text };
+}
+
+/**
+ * The head of a line as recorders write it: compact, keys in the order `t`, `conn` (merged timeline only),
+ * `dir`, `text`, and an integer time.
+ */
+const writtenHead = /^\{"t":(0|[1-9][0-9]{0,15}),(?:"conn":"([\w.:@+-]*)",)?"dir":"(c2s|s2c|event)","text":/;
+
+/**
+ * A line as recorders write it (connection names of letters, digits and `.:@+-`), read without parsing the whole line (a percept's text is kilobytes of
+ * escaped JSON, and the line's own object is thrown away): its head by pattern, then only the text's string
+ * literal parsed. Undefined for any other line, which `parseTimelineLine` then reads whole; for a line read
+ * here, parsing it whole gives the same entry.
+ */
+function readWrittenLine(line: string, conn: string | undefined): Omit<TimelineEntry, 'order'> | undefined {
+  if (line.charCodeAt(line.length - 1) !== 125 /* } */) return undefined;
+  const head = writtenHead.exec(line);
+  const connection = head?.[2] ?? conn;
+  if (!head || connection === undefined) return undefined;
+  let text: unknown;
+  try {
+    text = JSON.parse(line.slice(head[0].length, -1));
+  } catch {
+    return undefined; // more keys after the text, or not JSON at all: the whole line says which
+  }
+  if (typeof text !== 'string') return undefined;
+  return { t: Number(head[1]), conn: connection, dir: head[3] as TimelineEntry['dir'], text };
 }
 
 /** The connection a timeline file is of: its name without `.timeline.jsonl`; none for the merged one. */

@@ -58,8 +58,10 @@ export function showMassimTranscript(
   // A transcript still being read: what was read since goes into the store before each batch of news.
   const catchUp = () => {
     for (const connection of transcript.connections) store.addConnection(connection.id, connection.label);
-    for (let i = store.length; i < transcript.messages.length; i++)
-      store.appendMessage(transcript.messages[i]!);
+    const from = store.length;
+    for (let i = from; i < transcript.messages.length; i++) store.appendMessage(transcript.messages[i]!);
+    // The reader takes the new messages as they are rather than decoding them out of the store again.
+    if (reader.messagesRead === from) reader.readMessages(transcript.messages.slice(from));
   };
   return showTranscript(
     shown,
