@@ -14,6 +14,7 @@ import type {
   ValueRow,
 } from '../reading';
 import { clip, readGamaMessage, readReply } from './codec';
+import { outlineOfMessage } from './outline';
 
 /** A log row, with the scavenger it is for or from. */
 export interface GamaMessageSummary extends MessageSummary {
@@ -86,7 +87,7 @@ export class GamaTranscriptReader implements TranscriptReader {
         gist: `${clip(reading.reply.id, 20)}: ${clip(reading.reply.action, 30)}`,
       };
     }
-    const reading = readGamaMessage(text);
+    const reading = outlineOfMessage(message);
     if (!reading.ok)
       return { ...base, ...place, type: 'unknown', gist: clip(text), unreadable: reading.problem };
     const decoded = reading.message;

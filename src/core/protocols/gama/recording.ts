@@ -14,7 +14,8 @@ import type {
   RecordingStreamSink,
 } from '../contract';
 import { TRANSCRIPT_FORMAT_VERSION, type Transcript } from '../../transcript/model';
-import { channelOf, readGamaMessage } from './codec';
+import { channelOf } from './codec';
+import { outlineOfMessage } from './outline';
 
 const FORMAT_ID = 'gama-frame-log';
 const SCENARIO_LINE = /^\{\s*"scenario"\s*:/;
@@ -56,8 +57,21 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
     const fromGama = line.startsWith('{');
     if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
     if (framesInEpisode === 0) episode++;
+    const dir = fromGama ? 'c2s' : 's2c';
+    const channel = channelOf(line, dir);
+    const message = {
+      index: index++,
+      conn: `episode ${episode}`,
+      dir,
+      t: 0,
+      kind: 'data',
+      text: line,
+      framing: 'frame',
+      ...(channel ? { channel } : {}),
+    } as const;
+    // Read through the outlines the machines and the reader share: the frame is read once for all.
     if (fromGama) {
-      const reading = readGamaMessage(line);
+      const reading = outlineOfMessage(message);
       if (!reading.ok)
         sink.problem({ file: name, line: lineNumber, message: `frame from GAMA: ${reading.problem}` });
     } else if (!line.includes(';')) {
@@ -67,18 +81,7 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
         message: `reply without ';' (expected '<id>;<action>')`,
       });
     }
-    const dir = fromGama ? 'c2s' : 's2c';
-    const channel = channelOf(line, dir);
-    sink.message({
-      index: index++,
-      conn: `episode ${episode}`,
-      dir,
-      t: 0,
-      kind: 'data',
-      text: line,
-      framing: 'frame',
-      ...(channel ? { channel } : {}),
-    });
+    sink.message(message);
     framesInEpisode++;
   };
   const take = (decode: () => string, last: boolean) => {

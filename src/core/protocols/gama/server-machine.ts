@@ -6,7 +6,8 @@
  */
 import type { TranscriptMessage } from '../../transcript/model';
 import type { ProtocolMachine } from '../machine';
-import { clip, readGamaMessage, readReply } from './codec';
+import { clip, readReply } from './codec';
+import { outlineOfMessage } from './outline';
 import { violation } from './violation';
 
 /** State of the server machine (plain data; never mutated). */
@@ -36,7 +37,7 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
       const answered = reading.ok && reading.reply.id === state.waiting;
       return { ok: true, state: answered ? { ...state, waiting: undefined } : state };
     }
-    const reading = readGamaMessage(text);
+    const reading = outlineOfMessage(message);
     const next = { ...state, messages: state.messages + 1 };
     if (!reading.ok) {
       const column = reading.column ? ` at column ${reading.column}` : '';

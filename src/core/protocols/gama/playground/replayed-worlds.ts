@@ -19,6 +19,7 @@ import {
 } from '../../../envs/scavenger';
 import type { Transcript, TranscriptMessage } from '../../../transcript/model';
 import { readGamaMessage, readReply } from '../codec';
+import { readGamaOutline } from '../outline';
 import { GamaSimulation } from '../simulation';
 import type { GamaWorldView } from './options';
 import { GamaWorldHistory } from './world-history';
@@ -195,14 +196,19 @@ export function readWire(sent: readonly TranscriptMessage[]) {
   let cycle = 0;
   let lastAsker = Infinity;
   for (const message of sent) {
-    const reading = readGamaMessage(message.text ?? '');
+    const text = message.text ?? '';
+    const reading = readGamaOutline(text);
     if (!reading.ok) continue;
     const decoded = reading.message;
     if (decoded.type === 'scenario') scenarioName ??= decoded.scenario;
     else if (decoded.type === 'connect') {
       if (!scavengers.includes(decoded.id)) scavengers.push(decoded.id);
     } else {
-      state ??= decoded.state;
+      // The window is read from the first request's state: only that one is read whole.
+      if (state === undefined) {
+        const first = readGamaMessage(text);
+        if (first.ok && first.message.type === 'request') state = first.message.state;
+      }
       const asker = scavengers.indexOf(decoded.id);
       if (!decoded.terminal && (cycle === 0 || asker <= lastAsker)) cycle++;
       lastAsker = asker;
