@@ -43,6 +43,9 @@ export function readGamaOutline(text: string): GamaOutlineReading {
 export const KEPT_OUTLINES = 4096;
 
 const outlines = new Map<TranscriptMessage, { text: string; reading: GamaOutlineReading }>();
+/** The messages outlined, oldest first from `nextSlot` on: the one there is forgotten next. */
+const slots: (TranscriptMessage | undefined)[] = new Array<undefined>(KEPT_OUTLINES);
+let nextSlot = 0;
 
 /**
  * The outline of a message GAMA sent (`readGamaOutline` of its text; a message without text reads as
@@ -54,8 +57,13 @@ export function outlineOfMessage(message: TranscriptMessage): GamaOutlineReading
   const kept = outlines.get(message);
   if (kept?.text === text) return kept.reading;
   const reading = readGamaOutline(text);
-  if (kept) outlines.delete(message);
-  else if (outlines.size >= KEPT_OUTLINES) outlines.delete(outlines.keys().next().value!);
+  if (!kept) {
+    // A ring rather than the map's own order: finding a map's oldest entry walks past every deleted one.
+    const oldest = slots[nextSlot];
+    if (oldest) outlines.delete(oldest);
+    slots[nextSlot] = message;
+    nextSlot = (nextSlot + 1) % KEPT_OUTLINES;
+  }
   outlines.set(message, { text, reading });
   return reading;
 }

@@ -13,13 +13,14 @@ import type {
   RecordingStreamReader,
   RecordingStreamSink,
 } from '../contract';
-import { TRANSCRIPT_FORMAT_VERSION, type Transcript } from '../../transcript/model';
+import { TRANSCRIPT_FORMAT_VERSION, type Transcript, type TranscriptMessage } from '../../transcript/model';
 import { channelOf } from './codec';
 import { outlineOfMessage } from './outline';
 
 const FORMAT_ID = 'gama-frame-log';
 const SCENARIO_LINE = /^\{\s*"scenario"\s*:/;
 const SCAVENGER_LINE = /^\{\s*"id"\s*:/;
+const CR = 0x0d;
 
 /** Writes a transcript's frames as a GAMA frame log (connection events become comments). */
 export function writeGamaFrameLog(transcript: Transcript): string {
@@ -48,6 +49,7 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
   let rest = '';
   let lineNumber = 0;
   let episode = 0;
+  let conn = '';
   let framesInEpisode = 0;
   let index = 0;
   let broken = false;
@@ -56,19 +58,19 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
     if (line.trim() === '' || line.startsWith('#')) return;
     const fromGama = line.startsWith('{');
     if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
-    if (framesInEpisode === 0) episode++;
+    if (framesInEpisode === 0) conn = `episode ${++episode}`;
     const dir = fromGama ? 'c2s' : 's2c';
     const channel = channelOf(line, dir);
-    const message = {
+    const message: TranscriptMessage = {
       index: index++,
-      conn: `episode ${episode}`,
+      conn,
       dir,
       t: 0,
       kind: 'data',
       text: line,
       framing: 'frame',
-      ...(channel ? { channel } : {}),
-    } as const;
+    };
+    if (channel) message.channel = channel;
     // Read through the outlines the machines and the reader share: the frame is read once for all.
     if (fromGama) {
       const reading = outlineOfMessage(message);
@@ -94,9 +96,16 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
       sink.problem({ file: name, line: lineNumber + 1, message: 'not UTF-8 text' });
       return;
     }
-    const lines = text.split(/\r?\n/);
-    rest = last ? '' : lines.pop()!;
-    for (const line of lines) readLine(line);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      readLine(text.slice(start, text.charCodeAt(end - 1) === CR && end > start ? end - 1 : end));
+      start = end + 1;
+    }
+    rest = text.slice(start);
+    if (last) {
+      readLine(rest);
+      rest = '';
+    }
   };
   return {
     push: (chunk) => take(() => decoder.decode(chunk, { stream: true }), false),
