@@ -93,13 +93,13 @@ function requestPattern(planes: boolean, columns: number): RegExp {
   const field = (name: string) => `${SPACE}"${name}"${SPACE}:${SPACE}`;
   return new RegExp(
     `^${SPACE}\\{${field('id')}"([^"\\\\\\u0000-\\u001f]*)"${SPACE},${field('request')}\\{` +
-      `${field('state')}(${state})${SPACE},${field('reward')}(${NUMBER}|null)` +
+      `${field('state')}${state}${SPACE},${field('reward')}(${NUMBER}|null)` +
       `(?:${SPACE},${field('terminal')}(true))?${SPACE}\\}${SPACE}\\}${SPACE}$`,
   );
 }
 
-/** Compiled patterns by depth and row length; a few at most, since a session keeps one window. */
-const patterns = new Map<string, RegExp>();
+/** Compiled patterns by depth and row length (negative for planes); a few at most: a session keeps one window. */
+const patterns = new Map<number, RegExp>();
 const MAX_PATTERNS = 16;
 
 function isSpace(code: number): boolean {
@@ -112,12 +112,20 @@ function skipSpace(text: string, at: number): number {
   return at;
 }
 
+/** Whether the last character before `at`, spacing aside, is a `]`. */
+function followsBracket(text: string, at: number): boolean {
+  let before = at - 1;
+  while (isSpace(text.charCodeAt(before))) before--;
+  return text.charCodeAt(before) === 0x5d;
+}
+
 /**
  * A request in GAMA's form, outlined; undefined when the text is anything else. The state's depth and
  * row length are guessed from its first row, and the expression for them then checks the whole text: a
  * wrong guess only means no match.
  */
 function matchRequest(text: string): GamaRequestOutline | undefined {
+  // A string before the state cannot hold a quote: the first `"state"` is the key.
   const state = text.indexOf('"state"');
   const open = state < 0 ? -1 : text.indexOf('[', state);
   if (open < 0) return undefined;
@@ -131,7 +139,7 @@ function matchRequest(text: string): GamaRequestOutline | undefined {
   let columns = skipSpace(text, rowStart + 1) === rowEnd ? 0 : 1;
   for (let at = text.indexOf(',', rowStart); at >= 0 && at < rowEnd; at = text.indexOf(',', at + 1))
     columns++;
-  const key = `${planes ? 3 : 2} ${columns}`;
+  const key = planes ? -1 - columns : columns;
   let pattern = patterns.get(key);
   if (!pattern) {
     if (patterns.size >= MAX_PATTERNS) return undefined;
@@ -139,33 +147,31 @@ function matchRequest(text: string): GamaRequestOutline | undefined {
   }
   const match = pattern.exec(text);
   if (!match) return undefined;
-  const shape = shapeOf(match[2]!, planes, columns);
-  const reward = match[3] === 'null' ? null : Number(match[3]);
-  if (!shape || (reward !== null && !Number.isFinite(reward))) return undefined;
-  return { type: 'request', id: match[1]!, shape, reward, terminal: match[4] !== undefined };
+  const reward = match[2] === 'null' ? null : Number(match[2]);
+  if (reward !== null && !Number.isFinite(reward)) return undefined;
+  const shape = shapeOf(text, open, planes, columns);
+  if (!shape) return undefined;
+  return { type: 'request', id: match[1]!, shape, reward, terminal: match[3] !== undefined };
 }
 
 /**
- * The shape of a state the expression accepted: every `]` ends a row, a plane or the state. A plane
- * ends where a `]` follows another; planes of different depths give undefined.
+ * The shape of a state the expression accepted, from its opening bracket: every `]` ends a row, a plane
+ * or the state. A `]` after another ends a plane, or the state after its last row (plane); planes of
+ * different depths give undefined.
  */
-function shapeOf(state: string, planes: boolean, columns: number): number[] | undefined {
-  let closes = 0;
+function shapeOf(text: string, open: number, planes: boolean, columns: number): number[] | undefined {
   let rows = -1;
   let planeRows = 0;
   let planeCount = 0;
-  for (let at = state.indexOf(']'); at >= 0; at = state.indexOf(']', at + 1)) {
-    closes++;
-    if (!planes) continue;
-    let before = at - 1;
-    while (isSpace(state.charCodeAt(before))) before--;
-    if (state.charCodeAt(before) !== 0x5d) planeRows++;
+  for (let at = text.indexOf(']', open); at >= 0; at = text.indexOf(']', at + 1)) {
+    if (!followsBracket(text, at)) planeRows++;
+    else if (!planes) return [planeRows, columns];
     else if (planeRows > 0) {
       if (rows >= 0 && rows !== planeRows) return undefined;
       rows = planeRows;
       planeRows = 0;
       planeCount++;
-    }
+    } else return [planeCount, rows, columns];
   }
-  return planes ? [planeCount, rows, columns] : [closes - 1, columns];
+  return undefined;
 }
