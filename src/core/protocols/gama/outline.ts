@@ -101,6 +101,8 @@ function requestPattern(planes: boolean, columns: number): RegExp {
 /** Compiled patterns by depth and row length (negative for planes); a few at most: a session keeps one window. */
 const patterns = new Map<number, RegExp>();
 const MAX_PATTERNS = 16;
+/** Longer rows are left to `JSON.parse`: no window is this wide, and the expression would be huge. */
+const MAX_COLUMNS = 1024;
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -139,6 +141,7 @@ function matchRequest(text: string): GamaRequestOutline | undefined {
   let columns = skipSpace(text, rowStart + 1) === rowEnd ? 0 : 1;
   for (let at = text.indexOf(',', rowStart); at >= 0 && at < rowEnd; at = text.indexOf(',', at + 1))
     columns++;
+  if (columns > MAX_COLUMNS) return undefined;
   const key = planes ? -1 - columns : columns;
   let pattern = patterns.get(key);
   if (!pattern) {

@@ -51,6 +51,8 @@ const READABLE = [
   '{"id":"Scav. 1","request":{"state":[[1,2],[3,4]],"reward":1.25,"terminal":true}}',
   ' \t{\n"id" : "Scav. 1" ,\r\n "request" :{ "state":\n[ [1\t,2 ] ,[ 3,4]\n]\n, "reward" :0 } }\n ',
   JSON.stringify({ id: 'Scav. 9', request: { state: grid(4, 3, 6), reward: 7 } }, null, '\t'),
+  // Rows too long for an expression of their own.
+  encodeRequest('Scav. 10', grid(2, 5000, 7), 1),
 ];
 
 /** Texts the expression must leave to `readGamaMessage`: other spellings, and every kind of wrong. */
