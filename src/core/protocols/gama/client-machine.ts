@@ -7,7 +7,8 @@
 import { isScavengerAction } from '../../envs/scavenger';
 import type { TranscriptMessage } from '../../transcript/model';
 import type { ProtocolMachine } from '../machine';
-import { clip, readGamaMessage, readReply } from './codec';
+import { clip, readReply } from './codec';
+import { outlineOfMessage } from './outline';
 import { violation } from './violation';
 
 /** State of the client machine (plain data; never mutated). */
@@ -39,7 +40,7 @@ export const gamaClientMachine: ProtocolMachine<GamaClientMachineState> = {
     }
     if (message.kind !== 'data' || message.text === undefined) return { ok: true, state };
     if (message.dir === 'c2s') {
-      const reading = readGamaMessage(message.text);
+      const reading = outlineOfMessage(message);
       return {
         ok: true,
         state: reading.ok && reading.message.type === 'request' ? { waiting: reading.message.id } : state,

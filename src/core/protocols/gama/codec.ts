@@ -150,10 +150,15 @@ export type GamaReplyReading = { ok: true; reply: GamaReply } | { ok: false; pro
  * is the action (anything after a second `;` is ignored by GAMA).
  */
 export function readReply(text: string): GamaReplyReading {
-  const fields = text.split(';');
-  if (fields.length < 2)
+  const first = text.indexOf(';');
+  if (first < 0)
     return { ok: false, problem: `expected '<id>;<action>' (e.g. 'Scav. 1;idle'), got '${clip(text)}'` };
-  return { ok: true, reply: { id: fields[0]!, action: fields[1]!, extraFields: fields.length - 2 } };
+  const second = text.indexOf(';', first + 1);
+  let extraFields = 0;
+  for (let at = second; at >= 0; at = text.indexOf(';', at + 1)) extraFields++;
+  const id = text.slice(0, first);
+  const action = second < 0 ? text.slice(first + 1) : text.slice(first + 1, second);
+  return { ok: true, reply: { id, action, extraFields } };
 }
 
 /** A text shortened for a message. */

@@ -14,6 +14,7 @@ import type {
   ValueRow,
 } from '../reading';
 import { clip, readGamaMessage, readReply } from './codec';
+import { outlineOfMessage } from './outline';
 
 /** A log row, with the scavenger it is for or from. */
 export interface GamaMessageSummary extends MessageSummary {
@@ -59,48 +60,44 @@ export class GamaTranscriptReader implements TranscriptReader {
   }
 
   #read(message: TranscriptMessage): GamaMessageSummary {
-    const { index, dir, conn, t } = message;
-    const base = { index, dir, conn, t, ...(message.channel ? { channel: message.channel } : {}) };
+    const { index, conn } = message;
     if (message.kind !== 'data') {
       const episode = this.#episodes.get(conn);
       if (message.kind === 'close' && episode && episode.summary.endIndex === undefined) {
         episode.summary.total = episode.summary.stepRewards.reduce((sum, r) => sum + r, 0);
         episode.summary.endIndex = index;
       }
-      return { ...base, type: message.kind, gist: message.text ?? '' };
+      return row(
+        message,
+        message.channel || undefined,
+        undefined,
+        undefined,
+        message.kind,
+        message.text ?? '',
+      );
     }
-    const text = message.text ?? '';
+    const text = message.text;
     const episode = this.#episode(conn);
-    const place = { round: episode.round, ...(episode.cycle > 0 ? { turn: episode.cycle } : {}) };
-    if (message.text === undefined)
-      return { ...base, ...place, type: 'binary', gist: 'binary frame', unreadable: 'GAMA frames are text' };
-    if (dir === 's2c') {
+    const { round } = episode;
+    const turn = episode.cycle > 0 ? episode.cycle : undefined;
+    // The message's own channel, unless empty; a reply, connect or request names its scavenger.
+    const channel = message.channel || undefined;
+    if (text === undefined)
+      return row(message, channel, round, turn, 'binary', 'binary frame', 'GAMA frames are text');
+    if (message.dir === 's2c') {
       const reading = readReply(text);
-      if (!reading.ok)
-        return { ...base, ...place, type: 'reply', gist: clip(text), unreadable: reading.problem };
-      return {
-        ...base,
-        channel: reading.reply.id,
-        ...place,
-        type: 'reply',
-        gist: `${clip(reading.reply.id, 20)}: ${clip(reading.reply.action, 30)}`,
-      };
+      if (!reading.ok) return row(message, channel, round, turn, 'reply', clip(text), reading.problem);
+      const { id, action } = reading.reply;
+      return row(message, id, round, turn, 'reply', `${clip(id, 20)}: ${clip(action, 30)}`);
     }
-    const reading = readGamaMessage(text);
-    if (!reading.ok)
-      return { ...base, ...place, type: 'unknown', gist: clip(text), unreadable: reading.problem };
+    const reading = outlineOfMessage(message);
+    if (!reading.ok) return row(message, channel, round, turn, 'unknown', clip(text), reading.problem);
     const decoded = reading.message;
     if (decoded.type === 'scenario')
-      return { ...base, ...place, type: 'scenario', gist: `scenario ${clip(decoded.scenario)}` };
+      return row(message, channel, round, turn, 'scenario', `scenario ${clip(decoded.scenario)}`);
     if (decoded.type === 'connect') {
       episode.connected.push(decoded.id);
-      return {
-        ...base,
-        channel: decoded.id,
-        ...place,
-        type: 'connect',
-        gist: `${clip(decoded.id, 20)} connects`,
-      };
+      return row(message, decoded.id, round, turn, 'connect', `${clip(decoded.id, 20)} connects`);
     }
     const asker = scavengerNumber(decoded.id, episode.connected);
     if (episode.cycle === 0 || asker <= episode.lastAsker) {
@@ -110,16 +107,45 @@ export class GamaTranscriptReader implements TranscriptReader {
     episode.lastAsker = asker;
     const reward = decoded.reward ?? 0;
     episode.summary.stepRewards[episode.cycle - 1]! += reward;
-    this.turns.push(new GamaTurn(index, episode.round, episode.cycle, reward, text));
-    return {
-      ...base,
-      channel: decoded.id,
-      round: episode.round,
-      turn: episode.cycle,
-      type: decoded.terminal ? 'terminal' : 'request',
-      gist: `${clip(decoded.id, 20)} reward ${reward}, ${decoded.shape.join('x')}${decoded.terminal ? ', terminal' : ''}`,
-    };
+    this.turns.push(new GamaTurn(index, round, episode.cycle, reward, text));
+    const { id, shape, terminal } = decoded;
+    return row(
+      message,
+      id,
+      round,
+      episode.cycle,
+      terminal ? 'terminal' : 'request',
+      `${clip(id, 20)} reward ${reward}, ${shape.join('x')}${terminal ? ', terminal' : ''}`,
+    );
   }
+}
+
+/**
+ * A log row, built field by field in the order the views have always had them (a reader builds one per
+ * message: no spreading). `channel` is left out when undefined.
+ */
+function row(
+  message: TranscriptMessage,
+  channel: string | undefined,
+  round: number | undefined,
+  turn: number | undefined,
+  type: string,
+  gist: string,
+  unreadable?: string,
+): GamaMessageSummary {
+  const summary = {
+    index: message.index,
+    dir: message.dir,
+    conn: message.conn,
+    t: message.t,
+  } as GamaMessageSummary;
+  if (channel !== undefined) summary.channel = channel;
+  if (round !== undefined) summary.round = round;
+  if (turn !== undefined) summary.turn = turn;
+  summary.type = type;
+  summary.gist = gist;
+  if (unreadable !== undefined) summary.unreadable = unreadable;
+  return summary;
 }
 
 /**

@@ -13,12 +13,14 @@ import type {
   RecordingStreamReader,
   RecordingStreamSink,
 } from '../contract';
-import { TRANSCRIPT_FORMAT_VERSION, type Transcript } from '../../transcript/model';
-import { channelOf, readGamaMessage } from './codec';
+import { TRANSCRIPT_FORMAT_VERSION, type Transcript, type TranscriptMessage } from '../../transcript/model';
+import { channelOf } from './codec';
+import { outlineOfMessage } from './outline';
 
 const FORMAT_ID = 'gama-frame-log';
 const SCENARIO_LINE = /^\{\s*"scenario"\s*:/;
 const SCAVENGER_LINE = /^\{\s*"id"\s*:/;
+const CR = 0x0d;
 
 /** Writes a transcript's frames as a GAMA frame log (connection events become comments). */
 export function writeGamaFrameLog(transcript: Transcript): string {
@@ -47,6 +49,7 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
   let rest = '';
   let lineNumber = 0;
   let episode = 0;
+  let conn = '';
   let framesInEpisode = 0;
   let index = 0;
   let broken = false;
@@ -55,9 +58,22 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
     if (line.trim() === '' || line.startsWith('#')) return;
     const fromGama = line.startsWith('{');
     if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
-    if (framesInEpisode === 0) episode++;
+    if (framesInEpisode === 0) conn = `episode ${++episode}`;
+    const dir = fromGama ? 'c2s' : 's2c';
+    const channel = channelOf(line, dir);
+    const message: TranscriptMessage = {
+      index: index++,
+      conn,
+      dir,
+      t: 0,
+      kind: 'data',
+      text: line,
+      framing: 'frame',
+    };
+    if (channel) message.channel = channel;
+    // Read through the outlines the machines and the reader share: the frame is read once for all.
     if (fromGama) {
-      const reading = readGamaMessage(line);
+      const reading = outlineOfMessage(message);
       if (!reading.ok)
         sink.problem({ file: name, line: lineNumber, message: `frame from GAMA: ${reading.problem}` });
     } else if (!line.includes(';')) {
@@ -67,18 +83,7 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
         message: `reply without ';' (expected '<id>;<action>')`,
       });
     }
-    const dir = fromGama ? 'c2s' : 's2c';
-    const channel = channelOf(line, dir);
-    sink.message({
-      index: index++,
-      conn: `episode ${episode}`,
-      dir,
-      t: 0,
-      kind: 'data',
-      text: line,
-      framing: 'frame',
-      ...(channel ? { channel } : {}),
-    });
+    sink.message(message);
     framesInEpisode++;
   };
   const take = (decode: () => string, last: boolean) => {
@@ -91,9 +96,16 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
       sink.problem({ file: name, line: lineNumber + 1, message: 'not UTF-8 text' });
       return;
     }
-    const lines = text.split(/\r?\n/);
-    rest = last ? '' : lines.pop()!;
-    for (const line of lines) readLine(line);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      readLine(text.slice(start, text.charCodeAt(end - 1) === CR && end > start ? end - 1 : end));
+      start = end + 1;
+    }
+    rest = text.slice(start);
+    if (last) {
+      readLine(rest);
+      rest = '';
+    }
   };
   return {
     push: (chunk) => take(() => decoder.decode(chunk, { stream: true }), false),

@@ -6,7 +6,8 @@
  */
 import type { TranscriptMessage } from '../../transcript/model';
 import type { ProtocolMachine } from '../machine';
-import { clip, readGamaMessage, readReply } from './codec';
+import { clip, readReply } from './codec';
+import { outlineOfMessage } from './outline';
 import { violation } from './violation';
 
 /** State of the server machine (plain data; never mutated). */
@@ -36,8 +37,7 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
       const answered = reading.ok && reading.reply.id === state.waiting;
       return { ok: true, state: answered ? { ...state, waiting: undefined } : state };
     }
-    const reading = readGamaMessage(text);
-    const next = { ...state, messages: state.messages + 1 };
+    const reading = outlineOfMessage(message);
     if (!reading.ok) {
       const column = reading.column ? ` at column ${reading.column}` : '';
       const v = violation(
@@ -46,7 +46,7 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
         'a scenario, connect or request object',
         `${reading.problem}${column}`,
       );
-      return { ok: false, violation: v, state: next };
+      return { ok: false, violation: v, state: counted(state) };
     }
     const decoded = reading.message;
     if (decoded.type === 'scenario') {
@@ -58,9 +58,9 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
           'the scenario message first and once',
           `a scenario message after ${state.messages} messages`,
         );
-        return { ok: false, violation: v, state: { ...next, scenario: decoded.scenario } };
+        return { ok: false, violation: v, state: { ...counted(state), scenario: decoded.scenario } };
       }
-      return { ok: true, state: { ...next, scenario: decoded.scenario } };
+      return { ok: true, state: { ...counted(state), scenario: decoded.scenario } };
     }
     const id = decoded.id;
     if (state.scenario === undefined) {
@@ -71,7 +71,7 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
         `a ${decoded.type} message`,
         id,
       );
-      return { ok: false, violation: v, state: withMessage(next, decoded.type, id) };
+      return { ok: false, violation: v, state: withMessage(counted(state), decoded.type, id) };
     }
     if (decoded.type === 'connect') {
       if (state.connected.includes(id)) {
@@ -82,11 +82,19 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
           `a second connect of ${id}`,
           id,
         );
-        return { ok: false, violation: v, state: next };
+        return { ok: false, violation: v, state: counted(state) };
       }
-      return { ok: true, state: { ...next, connected: [...state.connected, id] } };
+      return { ok: true, state: { ...counted(state), connected: [...state.connected, id] } };
     }
-    const after = withMessage(next, 'request', id, decoded.terminal);
+    // One new state per request: this is nearly every message GAMA sends.
+    const after: GamaServerMachineState = {
+      scenario: state.scenario,
+      connected: state.connected,
+      terminated:
+        decoded.terminal && !state.terminated.includes(id) ? [...state.terminated, id] : state.terminated,
+      waiting: id,
+      messages: state.messages + 1,
+    };
     if (!state.connected.includes(id)) {
       const v = violation(
         index,
@@ -122,6 +130,11 @@ export const gamaServerMachine: ProtocolMachine<GamaServerMachineState> = {
 
   finish: () => null,
 };
+
+/** The state with one more message counted. */
+function counted(state: GamaServerMachineState): GamaServerMachineState {
+  return { ...state, messages: state.messages + 1 };
+}
 
 /** The state once a connect or request of `id` is taken into account. */
 function withMessage(

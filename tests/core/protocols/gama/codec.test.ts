@@ -123,4 +123,14 @@ describe('readReply', () => {
       problem: expect.stringContaining("'<id>;<action>'"),
     });
   });
+
+  it('reads empty fields and many semicolons as a split at each of them would', () => {
+    for (const text of [';', ';;', 'Scav. 1;', ';idle', 'a;;b;', 'a;b;c;d;e', 'Scav. 1;idle;;']) {
+      const fields = text.split(';');
+      expect(readReply(text), text).toEqual({
+        ok: true,
+        reply: { id: fields[0], action: fields[1], extraFields: fields.length - 2 },
+      });
+    }
+  });
 });

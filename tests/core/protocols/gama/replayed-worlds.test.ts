@@ -143,6 +143,33 @@ describe('the world of an opened GAMA transcript', () => {
     expect(refused.scavengers.every((s) => s.collected === s.reward / 5)).toBe(true);
   });
 
+  it('follows a transcript still being read, rebuilding an episode once all of it is read', async () => {
+    const whole = frameLog(await playBare(0));
+    const secondStarts = whole.messages.findIndex((m) => m.conn === 'episode 2');
+    const transcript: Transcript = { ...whole, messages: whole.messages.slice(0, secondStarts + 100) };
+    const growing = { done: false, onGrow: (_listener: () => void) => undefined };
+    const runner = await playground.loadRunner();
+    const opened = runner.show(
+      { transcript, origin: 'imported', growing },
+      services(() => undefined),
+    );
+    // The first episode is wholly read: its world is the one a whole import gives.
+    const complete = await show(whole);
+    expect(opened.ask('world', [1, 30])).toEqual(complete.ask('world', [1, 30]));
+    // The second is being read: not rebuilt from part of it.
+    expect(opened.ask('world', [2, 1])).toMatchObject({
+      unavailable: expect.stringMatching(/still being read/),
+    });
+    expect(opened.ask('episodes', [])).toHaveLength(2);
+    // Read to its end: the second episode's world and results are those of the whole import.
+    transcript.messages.push(...whole.messages.slice(transcript.messages.length));
+    growing.done = true;
+    const world = opened.ask('world', [2, 30]) as GamaWorldView;
+    expect(world.world.cycle).toBe(30);
+    expect(world).toEqual(complete.ask('world', [2, 30]));
+    expect(opened.ask('episodes', [])).toEqual(complete.ask('episodes', []));
+  });
+
   it('says the map is unknown for a scenario that is not one of Protoplay’s', async () => {
     const log = [
       '{ "scenario": "my_own_map" }',

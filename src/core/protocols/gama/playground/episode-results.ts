@@ -5,7 +5,7 @@
  */
 import { RESOURCE_REWARD, socialMetrics } from '../../../envs/scavenger';
 import type { Annotation, Transcript } from '../../../transcript/model';
-import { readGamaMessage } from '../codec';
+import { readGamaOutline } from '../outline';
 import type { GamaEpisodeResult } from '../simulation';
 import type { GamaEpisodeView } from './options';
 
@@ -89,7 +89,7 @@ function resultsFromWire(transcript: Transcript): GamaEpisodeResult[] {
   for (const message of transcript.messages) {
     if (message.kind === 'close' && episodes.has(message.conn)) episodeOf(message.conn).closed = true;
     if (message.kind !== 'data' || message.dir !== 'c2s' || message.text === undefined) continue;
-    const reading = readGamaMessage(message.text);
+    const reading = readGamaOutline(message.text);
     if (!reading.ok) continue;
     const decoded = reading.message;
     const episode = episodeOf(message.conn);

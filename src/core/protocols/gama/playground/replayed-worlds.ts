@@ -19,6 +19,7 @@ import {
 } from '../../../envs/scavenger';
 import type { Transcript, TranscriptMessage } from '../../../transcript/model';
 import { readGamaMessage, readReply } from '../codec';
+import { readGamaOutline } from '../outline';
 import { GamaSimulation } from '../simulation';
 import type { GamaWorldView } from './options';
 import { GamaWorldHistory } from './world-history';
@@ -61,28 +62,53 @@ interface Rebuilt {
   scavengers: string[];
 }
 
-/** The worlds of an opened transcript, rebuilt an episode at a time as the views ask. */
+/**
+ * The worlds of an opened transcript, rebuilt an episode at a time as the views ask. A transcript still
+ * being read from its file (`growing`) is followed: its episodes are found as they come, and an episode
+ * is rebuilt once it is wholly read (a later one has begun, or the file is read), never from part of it.
+ */
 export class GamaReplayedWorlds {
   readonly #transcript: Transcript;
-  readonly #connections: string[];
+  readonly #growing: { readonly done: boolean } | undefined;
+  /** The episodes: the connections that carry requests, in order (as the episodes' results count them). */
+  readonly #connections: string[] = [];
+  readonly #seen = new Set<string>();
+  /** Messages looked through for connections so far. */
+  #scanned = 0;
   readonly #episodes = new Map<number, Rebuilt>();
   #history: GamaWorldHistory | undefined;
 
-  constructor(transcript: Transcript) {
+  constructor(transcript: Transcript, growing?: { readonly done: boolean }) {
     this.#transcript = transcript;
-    // The episodes are the connections that carry requests, in order (as the episodes' results count them).
-    const seen = new Set<string>();
-    for (const message of transcript.messages)
-      if (message.kind === 'data' && message.dir === 'c2s' && message.text?.includes('"request"'))
-        seen.add(message.conn);
-    this.#connections = [...seen];
+    this.#growing = growing;
+  }
+
+  /** Takes in the messages added since last asked. */
+  #follow(): void {
+    const { messages } = this.#transcript;
+    for (; this.#scanned < messages.length; this.#scanned++) {
+      const message = messages[this.#scanned]!;
+      if (this.#seen.has(message.conn)) continue;
+      if (message.kind === 'data' && message.dir === 'c2s' && message.text?.includes('"request"')) {
+        this.#seen.add(message.conn);
+        this.#connections.push(message.conn);
+      }
+    }
   }
 
   /** The world after a cycle of an episode, or why it is not available and what the wire tells. */
   view(episode: number, cycle: number): GamaWorldView | GamaWorldUnavailable | undefined {
     if (!Number.isInteger(episode) || !Number.isInteger(cycle) || cycle < 0) return undefined;
+    this.#follow();
     const conn = this.#connections[episode - 1];
     if (conn === undefined) return undefined;
+    if (this.#growing && !this.#growing.done && episode === this.#connections.length)
+      return {
+        episode,
+        cycle,
+        unavailable: `episode ${episode} is still being read from the file: its world is rebuilt once all of it is read`,
+        scavengers: [],
+      };
     let rebuilt = this.#episodes.get(episode);
     if (!rebuilt) {
       rebuilt = this.#rebuild(episode, conn);
@@ -195,14 +221,19 @@ export function readWire(sent: readonly TranscriptMessage[]) {
   let cycle = 0;
   let lastAsker = Infinity;
   for (const message of sent) {
-    const reading = readGamaMessage(message.text ?? '');
+    const text = message.text ?? '';
+    const reading = readGamaOutline(text);
     if (!reading.ok) continue;
     const decoded = reading.message;
     if (decoded.type === 'scenario') scenarioName ??= decoded.scenario;
     else if (decoded.type === 'connect') {
       if (!scavengers.includes(decoded.id)) scavengers.push(decoded.id);
     } else {
-      state ??= decoded.state;
+      // The window is read from the first request's state: only that one is read whole.
+      if (state === undefined) {
+        const first = readGamaMessage(text);
+        if (first.ok && first.message.type === 'request') state = first.message.state;
+      }
       const asker = scavengers.indexOf(decoded.id);
       if (!decoded.terminal && (cycle === 0 || asker <= lastAsker)) cycle++;
       lastAsker = asker;

@@ -16,8 +16,19 @@ import { GamaReplayedWorlds } from './replayed-worlds';
 
 /** Shows a transcript: its reading reaches the page at the next frame. */
 export function showGamaTranscript(shown: ShownTranscript, services: PlaygroundServices): PlaygroundSession {
-  const { transcript } = shown;
-  let episodes: GamaEpisodeView[] | undefined;
+  const { transcript, growing } = shown;
+  /** The episodes' results, read again when the transcript has grown since (it grows while read). */
+  let episodes: { messages: number; annotations: number; views: GamaEpisodeView[] } | undefined;
+  const episodeViews = () => {
+    const { messages, annotations } = transcript;
+    if (episodes?.messages !== messages.length || episodes.annotations !== annotations.length)
+      episodes = {
+        messages: messages.length,
+        annotations: annotations.length,
+        views: episodeResults(transcript),
+      };
+    return episodes.views;
+  };
   let worlds: GamaReplayedWorlds | undefined;
   return showTranscript(
     shown,
@@ -28,9 +39,10 @@ export function showGamaTranscript(shown: ShownTranscript, services: PlaygroundS
         answerGamaQuestion(
           {
             history: {
-              view: (episode, cycle) => (worlds ??= new GamaReplayedWorlds(transcript)).view(episode, cycle),
+              view: (episode, cycle) =>
+                (worlds ??= new GamaReplayedWorlds(transcript, growing)).view(episode, cycle),
             },
-            episodes: () => (episodes ??= episodeResults(transcript)),
+            episodes: episodeViews,
           },
           question,
           args,
