@@ -73,6 +73,8 @@ interface CpuFigures {
   mainThreadCpuMs: number;
   /** What the longest task by CPU time did, as text (see `MainThreadTasks.longestParts`). */
   longestParts: string;
+  /** The tasks over `SHORT_TASK_CPU_MS` of CPU: when, how long and what, as text. */
+  heavy: string[];
 }
 
 /** A recording of one protocol, written to a file of about so many messages or bytes. */
@@ -170,9 +172,14 @@ async function importTraced(
   path: string,
   recording: Recording,
 ): Promise<CpuFigures> {
-  const cpu: MainThreadTasks = await traceMainThread(browser, page, async () => {
-    await importFile(page, path, recording);
-  });
+  const cpu: MainThreadTasks = await traceMainThread(
+    browser,
+    page,
+    async () => {
+      await importFile(page, path, recording);
+    },
+    SHORT_TASK_CPU_MS,
+  );
   return {
     cpuLongTasks: cpu.cpuOver50,
     cpuOverAim: cpu.cpuPerTask.filter((ms) => ms > SHORT_TASK_CPU_MS).length,
@@ -182,6 +189,12 @@ async function importTraced(
       .slice(0, 6)
       .map((part) => `${part.name} ${part.cpuMs.toFixed(1)}`)
       .join(', ')}`,
+    heavy: cpu.heavy.map(
+      (task) =>
+        `${Math.round(task.cpuMs)} ms at ${Math.round(task.atMs)} (${task.parts
+          .map((part) => `${part.name} ${part.cpuMs.toFixed(1)}`)
+          .join(', ')})`,
+    ),
   };
 }
 
@@ -216,7 +229,8 @@ async function measure(
     when: worstWall.when,
   };
   if (!cpus.length) return { wall, cpu: undefined };
-  const cpuOf = (key: Exclude<keyof CpuFigures, 'longestParts'>) => median(cpus.map((run) => run[key]));
+  const cpuOf = (key: Exclude<keyof CpuFigures, 'longestParts' | 'heavy'>) =>
+    median(cpus.map((run) => run[key]));
   const worstCpu = cpus.reduce((a, b) => (b.longestCpuMs > a.longestCpuMs ? b : a));
   return {
     wall,
@@ -226,6 +240,7 @@ async function measure(
       longestCpuMs: cpuOf('longestCpuMs'),
       mainThreadCpuMs: cpuOf('mainThreadCpuMs'),
       longestParts: worstCpu.longestParts,
+      heavy: worstCpu.heavy,
     },
   };
 }
@@ -256,6 +271,7 @@ export default async function () {
     const ratios: string[] = [];
     const longest: string[] = [];
     const whenLong: string[] = [];
+    const heavy: string[] = [];
     for (const recording of [rddlsim, massim].filter((r) => PROTOCOLS.includes(r.protocol.toLowerCase()))) {
       const name = recording.protocol.toLowerCase();
       const files = [
@@ -304,6 +320,9 @@ export default async function () {
             Math.round(cpu.mainThreadCpuMs),
           ]);
           longest.push(`${recording.protocol} ${file.label}: the longest task took ${cpu.longestParts}`);
+          heavy.push(
+            `${recording.protocol} ${file.label}: ${cpu.heavy.length ? cpu.heavy.slice(0, 8).join('; ') : 'none'}${cpu.heavy.length > 8 ? '; ...' : ''}`,
+          );
         }
         if (!baseline) {
           baseline = { wall, cpu };
@@ -362,6 +381,10 @@ export default async function () {
         '\nWhat the longest main-thread task did (CPU ms of the work directly inside it and of the scripts it ran, from the trace):',
       );
       for (const line of longest) console.log(line);
+      console.log(
+        `\nThe tasks over ${SHORT_TASK_CPU_MS} ms of CPU (ms of CPU at ms from the first task traced, and their biggest parts):`,
+      );
+      for (const line of heavy) console.log(line);
     }
   } finally {
     await browser.close();

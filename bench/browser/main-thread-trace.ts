@@ -23,6 +23,11 @@ export interface MainThreadTasks {
    * is named with its function and place (`FunctionCall f index-x.js:1:2345`), as the build names them.
    */
   longestParts: { name: string; cpuMs: number }[];
+  /**
+   * The tasks over `heavyCpuMs` of CPU (see `traceMainThread`), in order: when each began (ms from the
+   * first task traced), its CPU time and its three biggest parts (as in `longestParts`).
+   */
+  heavy: { atMs: number; cpuMs: number; parts: { name: string; cpuMs: number }[] }[];
 }
 
 interface TraceEvent {
@@ -39,11 +44,15 @@ interface TraceEvent {
   };
 }
 
-/** Runs `work` while tracing `page`, then sums up the tasks of the page's main thread. */
+/**
+ * Runs `work` while tracing `page`, then sums up the tasks of the page's main thread; those over
+ * `heavyCpuMs` of CPU are listed one by one.
+ */
 export async function traceMainThread(
   browser: Browser,
   page: Page,
   work: () => Promise<void>,
+  heavyCpuMs = Infinity,
 ): Promise<MainThreadTasks> {
   await browser.startTracing(page, {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
@@ -79,6 +88,17 @@ export async function traceMainThread(
     cpuMs: cpu.reduce((sum, ms) => sum + ms, 0),
     cpuPerTask: cpu,
     longestParts: longest ? partsOf(longest, events) : [],
+    heavy: tasks.flatMap((task, i) =>
+      cpu[i]! > heavyCpuMs
+        ? [
+            {
+              atMs: (task.ts - tasks[0]!.ts) / 1000,
+              cpuMs: cpu[i]!,
+              parts: partsOf(task, events).slice(0, 3),
+            },
+          ]
+        : [],
+    ),
   };
 }
 

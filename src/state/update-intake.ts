@@ -2,8 +2,8 @@
  * How the page takes in what a session worker sends: in order, a little per task. A big import sends a
  * slice of a thousand messages every frame; taking each in as it arrives (or all that waited at once)
  * would make tasks long enough to be felt, the more so on a machine whose cores the worker shares. The
- * intake keeps what arrives, and at a frame, at most every `refreshMs`, takes items in until `budgetMs`
- * is used; the rest waits for the next frame, so the page paints and answers input in between.
+ * intake keeps what arrives, and after a frame, at most every `refreshMs`, takes items in until
+ * `budgetMs` is used; the rest waits for the next frame, so the page paints and answers input in between.
  */
 
 /** The clock and the ways to run work later: the page's own, or a test's. */
@@ -87,14 +87,19 @@ export class UpdateIntake<T> {
   }
 
   /**
-   * Takes items in at the next frame; without frames (a hidden tab) a timer does it, more slowly. Both are
-   * cancelled once either ran.
+   * Takes items in just after the next frame is drawn, in a task of its own: the script (parsing, the
+   * views' update) and the drawing it leads to (style, layout, paint, at the frame after) are two tasks,
+   * not one. Without frames (a hidden tab) a timer does it, more slowly. Each is cancelled once one ran.
    */
   #atFrame(): void {
-    const cancelFrame = this.#timers.frame(() => this.#run());
+    let cancelAfterFrame: (() => void) | undefined;
+    const cancelFrame = this.#timers.frame(() => {
+      cancelAfterFrame = this.#timers.timer(() => this.#run(), 0);
+    });
     const cancelTimer = this.#timers.timer(() => this.#run(), this.#options.refreshMs);
     this.#cancel = () => {
       cancelFrame();
+      cancelAfterFrame?.();
       cancelTimer();
     };
   }

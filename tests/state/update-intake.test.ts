@@ -3,7 +3,7 @@ import { UpdateIntake, type IntakeTimers } from '../../src/state/update-intake';
 
 /**
  * A fake clock with frames and timers the test runs by hand: `runFrame` runs the work waiting for a
- * frame, `runTimers` the timers due by the clock.
+ * frame, `runTimers` the timers due by the clock, `nextFrame` both.
  */
 class FakeTimers implements IntakeTimers {
   time = 0;
@@ -48,6 +48,13 @@ class FakeTimers implements IntakeTimers {
     return waiting.length;
   }
 
+  /** Draws a frame and runs the tasks due just after it; whether a frame was waited for. */
+  nextFrame(): boolean {
+    if (!this.runFrame()) return false;
+    this.runTimers();
+    return true;
+  }
+
   /** True when some frame or timer is still to run. */
   get scheduled(): boolean {
     return this.#frames.some((f) => f.live) || this.#timers.some((t) => t.live);
@@ -84,7 +91,10 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     expect(taken).toEqual([]);
     expect(timers.runTimers()).toBe(1);
     expect(taken).toEqual([]);
+    // Not in the frame's own task (where style, layout and paint follow) but in the task just after it.
     expect(timers.runFrame()).toBe(1);
+    expect(taken).toEqual([]);
+    timers.runTimers();
     expect(taken).toEqual([0, 1, 2, 3, 4]);
     expect(intake.waiting).toBe(0);
     // The hidden-tab timer was cancelled with the frame: nothing runs twice.
@@ -97,7 +107,7 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     const { timers, taken, tasks, intake } = intakeWith(3, 8);
     for (let i = 0; i < 10; i++) intake.push(i);
     timers.runTimers();
-    while (timers.runFrame()) {
+    while (timers.nextFrame()) {
       // Each task stopped as soon as 8 ms were used: three takes of 3 ms (the third began at 6 ms).
       expect(tasks[tasks.length - 1]!.length).toBeLessThanOrEqual(3);
     }
@@ -109,7 +119,7 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     const { timers, tasks, intake } = intakeWith(20, 8);
     for (let i = 0; i < 3; i++) intake.push(i);
     timers.runTimers();
-    while (timers.runFrame());
+    while (timers.nextFrame());
     expect(tasks).toEqual([[0], [1], [2]]);
   });
 
@@ -119,19 +129,19 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     intake.push(1);
     intake.push(2);
     timers.runTimers();
-    timers.runFrame();
+    timers.nextFrame();
     expect(taken).toEqual([0, 1]);
     intake.push(3);
-    timers.runFrame();
+    timers.nextFrame();
     expect(taken).toEqual([0, 1, 2, 3]);
     // A new item after the intake caught up waits for the refresh interval.
     timers.time += 10;
     intake.push(4);
     expect(timers.runTimers()).toBe(0);
-    expect(timers.runFrame()).toBe(0);
+    expect(timers.nextFrame()).toBe(false);
     timers.time += 100;
     timers.runTimers();
-    timers.runFrame();
+    timers.nextFrame();
     expect(taken).toEqual([0, 1, 2, 3, 4]);
     expect(tasks).toEqual([[0, 1], [2, 3], [4]]);
   });
@@ -152,7 +162,7 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     const { timers, taken, tasks, intake } = intakeWith(3, 8);
     for (let i = 0; i < 10; i++) intake.push(i);
     timers.runTimers();
-    timers.runFrame();
+    timers.nextFrame();
     expect(taken).toEqual([0, 1, 2]);
     intake.flush();
     expect(taken).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -164,7 +174,7 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     expect(timers.scheduled).toBe(false);
     timers.time += 1000;
     timers.runTimers();
-    timers.runFrame();
+    timers.nextFrame();
     expect(taken).toHaveLength(10);
   });
 
@@ -172,14 +182,14 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     const { timers, taken, intake } = intakeWith(3, 8);
     for (let i = 0; i < 10; i++) intake.push(i);
     timers.runTimers();
-    timers.runFrame();
+    timers.nextFrame();
     intake.drop();
     expect(intake.waiting).toBe(0);
     expect(timers.scheduled).toBe(false);
     intake.push(100);
     timers.time += 100;
     timers.runTimers();
-    timers.runFrame();
+    timers.nextFrame();
     expect(taken).toEqual([0, 1, 2, 100]);
   });
 
@@ -197,8 +207,8 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     });
     for (let i = 0; i < 4; i++) intake.push(i);
     timers.runTimers();
-    expect(() => timers.runFrame()).toThrow('unreadable update');
-    timers.runFrame();
+    expect(() => timers.nextFrame()).toThrow('unreadable update');
+    timers.nextFrame();
     expect(taken).toEqual([0, 2, 3]);
   });
 });
