@@ -3,24 +3,28 @@
  * RDDLSim (a wire stream: a recorded session's rounds repeated, see bench/inspect/big-recording.ts) and
  * MASSim (a merged timeline: the recorded basic run's steps repeated, see
  * bench/inspect/big-massim-timeline.ts) of 100,000 messages and of 50 MB are opened through the page's
- * Import dialog of the production build in Chromium. Measured from handing over the file: the first drawn
- * chart (RDDLSim: a point of "Total reward per round"; MASSim: the scores per step), the whole import
- * (the page says "Opened": read, validated and summed up), and the page's long tasks meanwhile (main-thread
- * tasks over 50 ms, from a PerformanceObserver): how many, the longest, and their total. Beside them, from
- * Chromium's trace of the same import, the CPU time of each main-thread task: how many took over 50 ms of
- * CPU, the longest, and the main thread's CPU time in all; and the CPU time of the page's workers (the
- * session worker reads, validates and reads the file for the views). The baseline, in the same run, is a
- * 1,000-message recording of the same protocol. Long tasks are wall clock and grow on a loaded machine
- * (a task waiting for a core lasts longer); the CPU figures say what the page's own work cost, whatever
- * the load. For the longest task by CPU, the bench prints what it did (script, style and layout, paint,
- * garbage collection: the trace's events directly inside it).
+ * Import dialog of the production build in Chromium. The baseline, in the same run, is a 1,000-message
+ * recording of the same protocol.
+ *
+ * Each file is imported twice, each time in a fresh page:
+ * - **as a user sees it** (no tracing): from handing over the file, the first drawn chart (RDDLSim: a point
+ *   of "Total reward per round"; MASSim: the scores per step), the whole import (the page says "Opened":
+ *   read, validated and summed up), and the page's long tasks meanwhile (main-thread tasks over 50 ms of
+ *   wall clock, from a PerformanceObserver): how many, the longest, their total, and when each began;
+ * - **traced** (Chromium's trace): the CPU time of each main-thread task: how many took over 50 ms and over
+ *   12 ms of CPU, the longest, and the main thread's CPU time in all, and what the longest task did
+ *   (script, style and layout, paint, garbage collection: the trace's events directly inside it, with the
+ *   scripts that ran). Tracing costs CPU itself (on a 2-core machine it lengthens the page's tasks), so
+ *   the wall-clock figures never come from a traced import.
+ * Long tasks are wall clock and grow on a loaded machine (a task waiting for a core lasts longer); the CPU
+ * figures say what the page's own work cost, whatever the load. The load average is printed with them.
  *
  * `IMPORT_MESSAGES` (default 100000) and `IMPORT_MB` (default 50) size the big files, `IMPORT_REPEATS`
  * (default 1) repeats each import in a fresh page (the median is printed), `IMPORT_PROTOCOLS` picks
- * `rddlsim`, `massim` or both (default).
+ * `rddlsim`, `massim` or both (default), `IMPORT_TRACE=0` leaves out the traced imports.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { sharedPath } from '../../tests/cli/shared-folder';
@@ -28,7 +32,7 @@ import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
-import { traceMainThread } from './main-thread-trace';
+import { traceMainThread, type MainThreadTasks } from './main-thread-trace';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const BIG_MESSAGES = Number(process.env.IMPORT_MESSAGES ?? 100_000);
@@ -36,6 +40,9 @@ const BIG_BYTES = Number(process.env.IMPORT_MB ?? 50) * 1e6;
 const BASELINE_MESSAGES = 1000;
 const REPEATS = Number(process.env.IMPORT_REPEATS ?? 1);
 const PROTOCOLS = (process.env.IMPORT_PROTOCOLS ?? 'rddlsim,massim').split(',');
+const TRACED = process.env.IMPORT_TRACE !== '0';
+/** The CPU time per task the page aims to stay under, so that a task lasts under 50 ms on a shared machine. */
+const SHORT_TASK_CPU_MS = 12;
 
 /** Records the page's long tasks from the moment it loads (as text: the page has no bundler helpers). */
 const OBSERVER_SCRIPT = `
@@ -45,21 +52,31 @@ const OBSERVER_SCRIPT = `
   }).observe({ type: 'longtask', buffered: true });
 `;
 
-/** What one import cost. */
-interface ImportFigures {
+/** What one import cost as a user sees it (not traced). */
+interface WallFigures {
   firstChartMs: number;
   totalMs: number;
   longTasks: number;
   longestTaskMs: number;
   longTaskMs: number;
-  /** Main-thread tasks over 50 ms of CPU time (from the trace). */
+  /** Each long task: when it began (ms from handing over the file) and how long it lasted. */
+  when: { start: number; duration: number }[];
+}
+
+/** What one traced import cost the main thread in CPU time. */
+interface CpuFigures {
+  /** Main-thread tasks over 50 ms of CPU time. */
   cpuLongTasks: number;
-  /** What the longest task by CPU time did (see `MainThreadTasks.longestParts`), as text. */
-  longestParts: string;
+  /** Main-thread tasks over `SHORT_TASK_CPU_MS` of CPU time. */
+  cpuOverAim: number;
   longestCpuMs: number;
   mainThreadCpuMs: number;
-  /** CPU time of the page's workers (from the trace): reading, validating, reading for the views. */
+  /** CPU time of the page's workers (the session worker reads, validates and reads the file for the views). */
   workerCpuMs: number;
+  /** What the longest task by CPU time did, as text (see `MainThreadTasks.longestParts`). */
+  longestParts: string;
+  /** The tasks over `SHORT_TASK_CPU_MS` of CPU: when, how long and what, as text. */
+  heavy: string[];
 }
 
 /** A recording of one protocol, written to a file of about so many messages or bytes. */
@@ -95,30 +112,43 @@ const massim: Recording = {
   firstChart: `(() => { const path = document.querySelector('[aria-label="Scores per step"] path'); return !!path && (path.getAttribute('d') ?? '').length > 10; })()`,
 };
 
-async function importOnce(
-  browser: Browser,
-  page: Page,
-  path: string,
-  recording: Recording,
-): Promise<ImportFigures> {
+/** A fresh page of the app, started up and quiet, recording its long tasks. */
+async function freshPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.addInitScript(OBSERVER_SCRIPT);
+  await page.goto(url);
+  await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
+  await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
+  // The start-up's own work (the editor, the workers' boot) is over before the import starts.
+  await page.waitForTimeout(1000);
   await page.getByRole('button', { name: 'Import…' }).click();
+  return page;
+}
+
+/** Hands the file to the Import dialog and waits until the page says it is opened; when the chart came. */
+async function importFile(page: Page, path: string, recording: Recording): Promise<number> {
+  await page.getByLabel('Open a file').setInputFiles(path);
+  const firstChart = await page.waitForFunction(
+    `(${recording.firstChart}) ? performance.now() : false`,
+    undefined,
+    { polling: 50, timeout: 600_000 },
+  );
+  const chartAt = (await firstChart.jsonValue()) as number;
+  // A plain query, polled: Playwright's own role queries run on the page's main thread and took a few
+  // hundred ms of it during a big import, in tasks of the page's.
+  await page.waitForFunction(
+    `[...document.querySelectorAll('[role="status"]')].some((e) => /^Opened /.test(e.textContent.trim()))`,
+    undefined,
+    { polling: 50, timeout: 600_000 },
+  );
+  return chartAt;
+}
+
+/** One import as a user sees it: times and long tasks, without tracing. */
+async function importUntraced(page: Page, path: string, recording: Recording): Promise<WallFigures> {
   const start = await page.evaluate(() => performance.now());
-  let chartAt = 0;
-  const cpu = await traceMainThread(browser, page, async () => {
-    await page.getByLabel('Open a file').setInputFiles(path);
-    const firstChart = await page.waitForFunction(
-      `(${recording.firstChart}) ? performance.now() : false`,
-      undefined,
-      { polling: 50, timeout: 600_000 },
-    );
-    chartAt = (await firstChart.jsonValue()) as number;
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^Opened / })
-      .first()
-      .waitFor({ timeout: 600_000 });
-  });
-  const wall = await page.evaluate(
+  const chartAt = await importFile(page, path, recording);
+  return page.evaluate(
     ({ from, chartAt }) => {
       const end = performance.now();
       const tasks = (
@@ -130,57 +160,92 @@ async function importOnce(
         longTasks: tasks.length,
         longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
         longTaskMs: tasks.reduce((sum, task) => sum + task.duration, 0),
+        when: tasks.map((task) => ({ start: task.start - from, duration: task.duration })),
       };
     },
     { from: start, chartAt },
   );
+}
+
+/** One traced import: the main thread's tasks by CPU time. */
+async function importTraced(
+  browser: Browser,
+  page: Page,
+  path: string,
+  recording: Recording,
+): Promise<CpuFigures> {
+  const cpu: MainThreadTasks = await traceMainThread(
+    browser,
+    page,
+    async () => {
+      await importFile(page, path, recording);
+    },
+    SHORT_TASK_CPU_MS,
+  );
   return {
-    ...wall,
     cpuLongTasks: cpu.cpuOver50,
-    longestParts: cpu.longestParts
-      .slice(0, 5)
-      .map((part) => `${part.name} ${part.cpuMs.toFixed(1)}`)
-      .join(', '),
+    cpuOverAim: cpu.cpuPerTask.filter((ms) => ms > SHORT_TASK_CPU_MS).length,
     longestCpuMs: cpu.longestCpuMs,
     mainThreadCpuMs: cpu.cpuMs,
     workerCpuMs: cpu.workerCpuMs,
+    longestParts: `${Math.round(cpu.longestCpuMs)} ms of CPU: ${cpu.longestParts
+      .slice(0, 6)
+      .map((part) => `${part.name} ${part.cpuMs.toFixed(1)}`)
+      .join(', ')}`,
+    heavy: cpu.heavy.map(
+      (task) =>
+        `${Math.round(task.cpuMs)} ms at ${Math.round(task.atMs)} (${task.parts
+          .map((part) => `${part.name} ${part.cpuMs.toFixed(1)}`)
+          .join(', ')})`,
+    ),
   };
 }
 
-/** Imports the file `REPEATS` times, each in a fresh page; the medians. */
+/** Imports the file `REPEATS` times untraced (and as many times traced), each in a fresh page; medians. */
 async function measure(
   browser: Browser,
   url: string,
   path: string,
   recording: Recording,
-): Promise<ImportFigures> {
-  const runs: ImportFigures[] = [];
+): Promise<{ wall: WallFigures; cpu: CpuFigures | undefined }> {
+  const walls: WallFigures[] = [];
+  const cpus: CpuFigures[] = [];
   for (let i = 0; i < REPEATS; i++) {
     // A fresh page each time: the previous import's views and stored transcript are not measured.
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(OBSERVER_SCRIPT);
-    await page.goto(url);
-    await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
-    await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
-    // The start-up's own work (the editor, the workers' boot) is over before the import starts.
-    await page.waitForTimeout(1000);
-    runs.push(await importOnce(browser, page, path, recording));
+    let page = await freshPage(browser, url);
+    walls.push(await importUntraced(page, path, recording));
+    await page.close();
+    if (!TRACED) continue;
+    page = await freshPage(browser, url);
+    cpus.push(await importTraced(browser, page, path, recording));
     await page.close();
   }
-  const of = (key: Exclude<keyof ImportFigures, 'longestParts'>) => median(runs.map((run) => run[key]));
-  // The parts of the longest task of all the runs.
-  const worst = runs.reduce((a, b) => (b.longestCpuMs > a.longestCpuMs ? b : a));
+  const wallOf = (key: Exclude<keyof WallFigures, 'when'>) => median(walls.map((run) => run[key]));
+  // The long tasks of the run with the longest one.
+  const worstWall = walls.reduce((a, b) => (b.longestTaskMs > a.longestTaskMs ? b : a));
+  const wall: WallFigures = {
+    firstChartMs: wallOf('firstChartMs'),
+    totalMs: wallOf('totalMs'),
+    longTasks: wallOf('longTasks'),
+    longestTaskMs: wallOf('longestTaskMs'),
+    longTaskMs: wallOf('longTaskMs'),
+    when: worstWall.when,
+  };
+  if (!cpus.length) return { wall, cpu: undefined };
+  const cpuOf = (key: Exclude<keyof CpuFigures, 'longestParts' | 'heavy'>) =>
+    median(cpus.map((run) => run[key]));
+  const worstCpu = cpus.reduce((a, b) => (b.longestCpuMs > a.longestCpuMs ? b : a));
   return {
-    firstChartMs: of('firstChartMs'),
-    totalMs: of('totalMs'),
-    longTasks: of('longTasks'),
-    longestTaskMs: of('longestTaskMs'),
-    longTaskMs: of('longTaskMs'),
-    cpuLongTasks: of('cpuLongTasks'),
-    longestCpuMs: of('longestCpuMs'),
-    mainThreadCpuMs: of('mainThreadCpuMs'),
-    workerCpuMs: of('workerCpuMs'),
-    longestParts: `${Math.round(worst.longestCpuMs)} ms of CPU: ${worst.longestParts}`,
+    wall,
+    cpu: {
+      cpuLongTasks: cpuOf('cpuLongTasks'),
+      cpuOverAim: cpuOf('cpuOverAim'),
+      longestCpuMs: cpuOf('longestCpuMs'),
+      mainThreadCpuMs: cpuOf('mainThreadCpuMs'),
+      workerCpuMs: cpuOf('workerCpuMs'),
+      longestParts: worstCpu.longestParts,
+      heavy: worstCpu.heavy,
+    },
   };
 }
 
@@ -191,15 +256,26 @@ async function writeMessages(recording: Recording, path: string, messages: numbe
   return recording.write(path, messages * perMessage);
 }
 
+/** The load averages over 1, 5 and 15 minutes, as text. */
+function load(): string {
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
+}
+
 export default async function () {
   ensureBuild();
   const dir = await mkdtemp(join(tmpdir(), 'protoplay-import-bench-'));
   const server = await startPreview();
   const browser = await launchChromium();
+  const loadBefore = load();
   try {
-    const rows: (string | number)[][] = [];
+    const wallRows: (string | number)[][] = [];
+    const cpuRows: (string | number)[][] = [];
     const ratios: string[] = [];
     const longest: string[] = [];
+    const whenLong: string[] = [];
+    const heavy: string[] = [];
     for (const recording of [rddlsim, massim].filter((r) => PROTOCOLS.includes(r.protocol.toLowerCase()))) {
       const name = recording.protocol.toLowerCase();
       const files = [
@@ -210,7 +286,7 @@ export default async function () {
         { label: `${BIG_MESSAGES.toLocaleString('en')} messages`, messages: BIG_MESSAGES },
         { label: `${BIG_BYTES / 1e6} MB`, bytes: BIG_BYTES },
       ];
-      let baseline: ImportFigures | undefined;
+      let baseline: { wall: WallFigures; cpu: CpuFigures | undefined } | undefined;
       let baselineMessages = 1;
       for (const [i, file] of files.entries()) {
         const path = join(dir, `${name}-${i}.${name === 'massim' ? 'timeline.jsonl' : 'log'}`);
@@ -219,61 +295,104 @@ export default async function () {
             ? await writeMessages(recording, path, file.messages)
             : await recording.write(path, file.bytes);
         const messages = await recording.count(path);
-        const figures = await measure(browser, server.url, path, recording);
+        const { wall, cpu } = await measure(browser, server.url, path, recording);
         await rm(path);
-        rows.push([
-          recording.protocol,
-          file.label,
-          messages,
-          (size / 1e6).toFixed(1),
-          figures.firstChartMs,
-          figures.totalMs,
-          figures.longTasks,
-          figures.longestTaskMs,
-          figures.longTaskMs,
-          figures.cpuLongTasks,
-          Math.round(figures.longestCpuMs),
-          Math.round(figures.mainThreadCpuMs),
-          Math.round(figures.workerCpuMs),
+        const what = [recording.protocol, file.label, messages, (size / 1e6).toFixed(1)];
+        wallRows.push([
+          ...what,
+          wall.firstChartMs,
+          wall.totalMs,
+          wall.longTasks,
+          wall.longestTaskMs,
+          wall.longTaskMs,
         ]);
-        longest.push(`${recording.protocol} ${file.label}: the longest task took ${figures.longestParts}`);
+        whenLong.push(
+          `${recording.protocol} ${file.label}: ` +
+            (wall.when.length
+              ? wall.when
+                  .slice(0, 12)
+                  .map((task) => `${Math.round(task.duration)} ms at ${Math.round(task.start)}`)
+                  .join(', ') + (wall.when.length > 12 ? ', ...' : '')
+              : 'none'),
+        );
+        if (cpu) {
+          cpuRows.push([
+            ...what,
+            cpu.cpuLongTasks,
+            cpu.cpuOverAim,
+            Math.round(cpu.longestCpuMs),
+            Math.round(cpu.mainThreadCpuMs),
+            Math.round(cpu.workerCpuMs),
+          ]);
+          longest.push(`${recording.protocol} ${file.label}: the longest task took ${cpu.longestParts}`);
+          heavy.push(
+            `${recording.protocol} ${file.label}: ${cpu.heavy.length ? cpu.heavy.slice(0, 8).join('; ') : 'none'}${cpu.heavy.length > 8 ? '; ...' : ''}`,
+          );
+        }
         if (!baseline) {
-          baseline = figures;
+          baseline = { wall, cpu };
           baselineMessages = messages;
           continue;
         }
         ratios.push(
           `${recording.protocol} ${file.label} / baseline: ${(messages / baselineMessages).toFixed(0)}x the messages, ` +
-            `first chart ${(figures.firstChartMs / baseline.firstChartMs).toFixed(2)}x, ` +
-            `whole import ${(figures.totalMs / baseline.totalMs).toFixed(1)}x the time, ` +
-            `main-thread CPU ${(figures.mainThreadCpuMs / baseline.mainThreadCpuMs).toFixed(1)}x, ` +
-            `worker CPU ${(figures.workerCpuMs / baseline.workerCpuMs).toFixed(1)}x`,
+            `first chart ${(wall.firstChartMs / baseline.wall.firstChartMs).toFixed(2)}x, ` +
+            `whole import ${(wall.totalMs / baseline.wall.totalMs).toFixed(1)}x the time` +
+            (cpu && baseline.cpu
+              ? `, main-thread CPU ${(cpu.mainThreadCpuMs / baseline.cpu.mainThreadCpuMs).toFixed(1)}x, ` +
+                `worker CPU ${(cpu.workerCpuMs / baseline.cpu.workerCpuMs).toFixed(1)}x`
+              : ''),
         );
       }
     }
-    printTable(`Importing a recording in the page (median of ${REPEATS}; ms from handing over the file)`, [
+    console.log(`\nload average (1, 5, 15 min) before: ${loadBefore}; after: ${load()} (2 cores)`);
+    printTable(
+      `Importing a recording in the page, not traced (median of ${REPEATS}; ms from handing over the file)`,
       [
-        'protocol',
-        'file',
-        'messages',
-        'MB',
-        'first chart ms',
-        'whole import ms',
-        'tasks > 50 ms',
-        'longest task ms',
-        'long-task ms',
-        'tasks > 50 ms CPU',
-        'longest task CPU ms',
-        'main-thread CPU ms',
-        'worker CPU ms',
+        [
+          'protocol',
+          'file',
+          'messages',
+          'MB',
+          'first chart ms',
+          'whole import ms',
+          'tasks > 50 ms',
+          'longest task ms',
+          'long-task ms',
+        ],
+        ...wallRows,
       ],
-      ...rows,
-    ]);
-    for (const line of ratios) console.log(line);
-    console.log(
-      '\nWhat the longest main-thread task did (CPU ms of the work directly inside it, from the trace):',
     );
-    for (const line of longest) console.log(line);
+    console.log('\nWhen the long tasks began (ms from handing over the file) and how long they lasted:');
+    for (const line of whenLong) console.log(line);
+    if (cpuRows.length) {
+      printTable(`The same imports traced: main-thread CPU time per task (median of ${REPEATS})`, [
+        [
+          'protocol',
+          'file',
+          'messages',
+          'MB',
+          'tasks > 50 ms CPU',
+          `tasks > ${SHORT_TASK_CPU_MS} ms CPU`,
+          'longest task CPU ms',
+          'main-thread CPU ms',
+          'worker CPU ms',
+        ],
+        ...cpuRows,
+      ]);
+    }
+    console.log('');
+    for (const line of ratios) console.log(line);
+    if (longest.length) {
+      console.log(
+        '\nWhat the longest main-thread task did (CPU ms of the work directly inside it and of the scripts it ran, from the trace):',
+      );
+      for (const line of longest) console.log(line);
+      console.log(
+        `\nThe tasks over ${SHORT_TASK_CPU_MS} ms of CPU (ms of CPU at ms from the first task traced, and their biggest parts):`,
+      );
+      for (const line of heavy) console.log(line);
+    }
   } finally {
     await browser.close();
     stopPreview(server);

@@ -17,11 +17,19 @@ export interface MainThreadTasks {
   cpuMs: number;
   /** CPU time of the tasks of the page's dedicated workers (the session worker reads and checks files). */
   workerCpuMs: number;
+  /** The CPU time of each task, in order. */
+  cpuPerTask: number[];
   /**
    * What the longest task (by CPU time) did: the CPU time of each kind of work directly inside it
-   * (`FunctionCall`, `FireAnimationFrame`, `Layout`, `Paint`, `MajorGC`...), most first.
+   * (`FunctionCall`, `FireAnimationFrame`, `Layout`, `Paint`, `MajorGC`...), most first; a script called
+   * is named with its function and place (`FunctionCall f index-x.js:1:2345`), as the build names them.
    */
   longestParts: { name: string; cpuMs: number }[];
+  /**
+   * The tasks over `heavyCpuMs` of CPU (see `traceMainThread`), in order: when each began (ms from the
+   * first task traced), its CPU time and its three biggest parts (as in `longestParts`).
+   */
+  heavy: { atMs: number; cpuMs: number; parts: { name: string; cpuMs: number }[] }[];
 }
 
 interface TraceEvent {
@@ -32,14 +40,21 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: {
+    name?: string;
+    data?: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number };
+  };
 }
 
-/** Runs `work` while tracing `page`, then sums up the tasks of the page's main thread. */
+/**
+ * Runs `work` while tracing `page`, then sums up the tasks of the page's main thread; those over
+ * `heavyCpuMs` of CPU are listed one by one.
+ */
 export async function traceMainThread(
   browser: Browser,
   page: Page,
   work: () => Promise<void>,
+  heavyCpuMs = Infinity,
 ): Promise<MainThreadTasks> {
   await browser.startTracing(page, {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
@@ -89,7 +104,19 @@ export async function traceMainThread(
     longestCpuMs: Math.max(0, ...cpu),
     cpuMs: cpu.reduce((sum, ms) => sum + ms, 0),
     workerCpuMs,
+    cpuPerTask: cpu,
     longestParts: longest ? partsOf(longest, events) : [],
+    heavy: tasks.flatMap((task, i) =>
+      cpu[i]! > heavyCpuMs
+        ? [
+            {
+              atMs: (task.ts - tasks[0]!.ts) / 1000,
+              cpuMs: cpu[i]!,
+              parts: partsOf(task, events).slice(0, 3),
+            },
+          ]
+        : [],
+    ),
   };
 }
 
@@ -113,8 +140,22 @@ function partsOf(task: TraceEvent, events: TraceEvent[]): { name: string; cpuMs:
   const open: TraceEvent[] = [];
   for (const e of inside) {
     while (open.length && open[open.length - 1]!.ts + (open[open.length - 1]!.dur ?? 0) <= e.ts) open.pop();
-    if (open.length === 0) sums.set(e.name, (sums.get(e.name) ?? 0) + (e.tdur ?? e.dur ?? 0) / 1000);
+    // The work directly inside the task, and the outermost script calls deeper in it (marked with `>`:
+    // their time is part of the event around them).
+    const outermostCall = e.name === 'FunctionCall' && !open.some((o) => o.name === 'FunctionCall');
+    if (open.length === 0 || outermostCall) {
+      const name = `${open.length ? '> ' : ''}${nameOf(e)}`;
+      sums.set(name, (sums.get(name) ?? 0) + (e.tdur ?? e.dur ?? 0) / 1000);
+    }
     open.push(e);
   }
   return [...sums].map(([name, cpuMs]) => ({ name, cpuMs })).sort((a, b) => b.cpuMs - a.cpuMs);
+}
+
+/** An event's name, with the function and place of the script it called when it called one. */
+function nameOf(e: TraceEvent): string {
+  const data = e.args?.data;
+  if (e.name !== 'FunctionCall' || !data?.url) return e.name;
+  const file = data.url.slice(data.url.lastIndexOf('/') + 1);
+  return `${e.name} ${data.functionName || '(anonymous)'} ${file}:${data.lineNumber ?? 0}:${data.columnNumber ?? 0}`;
 }

@@ -16,6 +16,7 @@ import type { FileToOpen, SessionWorkerApi } from '../core/session/worker-api';
 import type { ReplayAnswer, ReplaySetup } from '../core/protocols/replay';
 import type { TranscriptExport } from '../core/session/transcript-exports';
 import { TranscriptState } from './transcript.svelte';
+import { UpdateIntake } from './update-intake';
 
 /** How often the page checks that the session worker still answers, in ms. */
 const WORKER_CHECK_MS = 5000;
@@ -29,13 +30,18 @@ export const WORKER_DEADLINE_MS = 30_000;
 /** The shortest time between two refreshes of the views while a session reports (10 per second). */
 const VIEW_REFRESH_MS = 100;
 
-/** The longest stretch of applying updates before the views take them in and the page paints. */
+/**
+ * The longest stretch of taking updates in (parsing them and adding them to what the views read) in one
+ * task: the views' own refresh, style and layout follow in the same task, which should stay well under
+ * 50 ms even on a machine whose cores the session worker shares.
+ */
 const APPLY_BUDGET_MS = 4;
 
-/** A refresh of the views waiting for its time (a timer) and then its frame. */
-interface ScheduledRefresh {
-  timer?: ReturnType<typeof setTimeout>;
-  frame?: number;
+/** An update as the worker sent it: JSON text, parsed when it is taken in. */
+interface ReceivedUpdate {
+  json: string;
+  deferredJson: string | undefined;
+  generation: number;
 }
 
 /** A session's status as the page sees it: `idle` before any run, or when showing a loaded transcript. */
@@ -109,10 +115,17 @@ export class Session {
   readonly #createWorker: () => Worker;
   readonly #createViews: ViewStateFactory;
   #api: Comlink.Remote<SessionWorkerApi> | undefined;
-  /** Updates received since the views last updated (with their deferred text); applied together. */
-  #pending: { update: SessionUpdate; deferredJson: string | undefined }[] = [];
-  #scheduled: ScheduledRefresh | undefined;
-  #lastShown = 0;
+  /** Updates received and not yet taken in, taken a few per frame as one change for the views. */
+  readonly #intake = new UpdateIntake<ReceivedUpdate>({
+    take: (received) => {
+      // Updates of a run or import left behind (another began) are dropped unread.
+      if (received.generation !== this.#generation) return;
+      this.#apply(JSON.parse(received.json) as SessionUpdate, received.deferredJson);
+    },
+    around: (takeSome) => this.transcript.batch(takeSome),
+    refreshMs: VIEW_REFRESH_MS,
+    budgetMs: APPLY_BUDGET_MS,
+  });
   /** Bumped by every run or open: updates from an older one are dropped. */
   #generation = 0;
   /** Calls waiting on the worker that give up if it stops (see `#orStopped`). */
@@ -347,6 +360,8 @@ export class Session {
   }
 
   #workerDied(reason: string): void {
+    // Nothing more will come: what the worker sent is shown (and in the page's copy for an export).
+    this.#intake.flush();
     this.workerStopped = reason;
     const waiting = this.#deathWaiters;
     this.#deathWaiters = [];
@@ -366,67 +381,16 @@ export class Session {
     this.error = undefined;
     this.decision = undefined;
     this.position = undefined;
-    this.#dropPending(true);
+    this.#intake.drop();
   }
 
   #listener() {
     const generation = ++this.#generation;
     return Comlink.proxy({
       update: (json: string, deferredJson?: string) => {
-        if (generation === this.#generation) this.#receive(JSON.parse(json) as SessionUpdate, deferredJson);
+        if (generation === this.#generation) this.#intake.push({ json, deferredJson, generation });
       },
     });
-  }
-
-  /**
-   * Keeps an update for the views' next refresh: at a frame, at most every `VIEW_REFRESH_MS`. A fast
-   * session sends a batch every frame; applying them a few at a time, as one change, keeps the page's
-   * work per second small, and a page that falls behind catches up in one step instead of one per batch.
-   */
-  #receive(update: SessionUpdate, deferredJson: string | undefined): void {
-    this.#pending.push({ update, deferredJson });
-    if (this.#scheduled) return;
-    const scheduled: ScheduledRefresh = {};
-    this.#scheduled = scheduled;
-    const wait = Math.max(0, this.#lastShown + VIEW_REFRESH_MS - performance.now());
-    scheduled.timer = setTimeout(() => {
-      scheduled.frame = requestAnimationFrame(() => this.#showPending());
-      // Without frames (a hidden tab), the views still follow, more slowly.
-      scheduled.timer = setTimeout(() => this.#showPending(), VIEW_REFRESH_MS);
-    }, wait);
-  }
-
-  /**
-   * Applies the updates waiting, as one change, for at most `APPLY_BUDGET_MS` (a big import's slices
-   * pile up faster than the views take them in); what is left waits for the next frame.
-   */
-  #showPending(): void {
-    this.#dropPending();
-    const started = performance.now();
-    this.#lastShown = started;
-    const updates = this.#pending;
-    let applied = 0;
-    this.transcript.batch(() => {
-      do {
-        const pending = updates[applied++]!;
-        this.#apply(pending.update, pending.deferredJson);
-      } while (applied < updates.length && performance.now() - started < APPLY_BUDGET_MS);
-    });
-    this.#pending = updates.slice(applied);
-    if (this.#pending.length === 0) return;
-    const scheduled: ScheduledRefresh = {};
-    this.#scheduled = scheduled;
-    scheduled.frame = requestAnimationFrame(() => this.#showPending());
-    scheduled.timer = setTimeout(() => this.#showPending(), VIEW_REFRESH_MS);
-  }
-
-  /** Forgets the scheduled refresh (and, when `updates` is true, the updates waiting for it). */
-  #dropPending(updates = false): void {
-    const scheduled = this.#scheduled;
-    this.#scheduled = undefined;
-    if (scheduled?.timer !== undefined) clearTimeout(scheduled.timer);
-    if (scheduled?.frame !== undefined) cancelAnimationFrame(scheduled.frame);
-    if (updates) this.#pending = [];
   }
 
   #apply(update: SessionUpdate, deferredJson?: string): void {

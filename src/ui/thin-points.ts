@@ -37,15 +37,24 @@ export function thinIndices(count: number, valueAt: (index: number) => number, c
 
 /**
  * Which of `count` points get a marker of their own when at most `markers` fit: all of them when they
- * fit, else every n-th (counted from the last, which always has one), plus `also` (a selected point).
+ * fit, else every n-th (counted from the first) and the last, plus `also` (a selected point). Counted from
+ * the first, the marks stay where they were as points are added (until n grows), so a chart that grows a
+ * point per refresh adds a marker instead of moving them all.
  */
 export function markedPoints(count: number, markers: number, also?: number): number[] {
-  const stride = Math.max(1, Math.ceil(count / Math.max(1, Math.floor(markers))));
+  const stride = markStride(count, markers);
   const marked: number[] = [];
-  for (let i = (count - 1) % stride; i < count; i += stride) marked.push(i);
-  if (also !== undefined && also >= 0 && also < count && (also - ((count - 1) % stride)) % stride !== 0) {
+  for (let i = 0; i < count; i += stride) marked.push(i);
+  if (count > 0 && marked[marked.length - 1] !== count - 1) marked.push(count - 1);
+  if (also !== undefined && also >= 0 && also < count && !marked.includes(also)) {
     marked.push(also);
     marked.sort((a, b) => a - b);
   }
   return marked;
+}
+
+/** Every how many of `count` points `markedPoints` marks one, when at most `markers` fit. */
+export function markStride(count: number, markers: number): number {
+  const fit = Math.max(1, Math.floor(markers));
+  return count <= fit ? 1 : Math.ceil(count / Math.max(1, fit - 1));
 }

@@ -47,16 +47,33 @@ describe('markedPoints', () => {
     expect(markedPoints(5, 10)).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('marks every n-th point counted from the last, and the selected one', () => {
+  it('marks every n-th point counted from the first, the last, and the selected one', () => {
     const marked = markedPoints(1000, 100);
     expect(marked.length).toBeLessThanOrEqual(100);
+    expect(marked[0]).toBe(0);
     expect(marked[marked.length - 1]).toBe(999);
-    expect(marked[1]! - marked[0]!).toBe(10);
+    expect(marked[1]! - marked[0]!).toBe(11);
     const withSelected = markedPoints(1000, 100, 3);
     expect(withSelected).toContain(3);
     expect(withSelected.length).toBe(marked.length + 1);
     for (let i = 1; i < withSelected.length; i++)
       expect(withSelected[i]!).toBeGreaterThan(withSelected[i - 1]!);
     expect(markedPoints(1000, 100, 999)).toEqual(marked);
+    expect(markedPoints(1000, 100, 11)).toEqual(marked);
+  });
+
+  it('keeps the marks made as points are added, so a growing chart adds markers instead of moving them', () => {
+    let moved = 0;
+    for (let count = 500; count < 1500; count++) {
+      const before = new Set(markedPoints(count, 100));
+      const after = markedPoints(count + 1, 100);
+      expect(after.length).toBeLessThanOrEqual(100);
+      expect(after[after.length - 1]).toBe(count);
+      // Only the old last point (and, when n grows, the marks between) may lose its mark.
+      const lost = [...before].filter((i) => !after.includes(i) && i !== count - 1);
+      if (lost.length) moved++;
+    }
+    // n grows a few times over a thousand points; every other step keeps every mark.
+    expect(moved).toBeLessThan(12);
   });
 });

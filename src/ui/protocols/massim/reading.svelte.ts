@@ -30,6 +30,8 @@ export class MassimReading implements ProtocolViewState {
   connections = $state.raw<readonly string[]>([]);
   stops = $state.raw<readonly MassimReceiverStop[]>([]);
   notes = $state.raw<readonly MassimNote[]>([]);
+  /** The position of the newest frame with a world, or -1 (kept as frames arrive, not searched for). */
+  newestWorld = $state(-1);
   /** How many log rows there are; the rows themselves are in `rows`. */
   rowCount = $state(0);
   readonly rows: MassimLogRows = { conn: [], dir: [], t: [], type: [], frame: [], gist: [], unreadable: [] };
@@ -47,6 +49,7 @@ export class MassimReading implements ProtocolViewState {
       // One copy, not two: news nearly always only adds frames at the end.
       this.frames = following(this.frames, news.framesFrom, news.frames);
       this.results = following(this.results, news.framesFrom, news.results);
+      this.#findNewestWorld(news.framesFrom);
     }
     if (news.stops.length || news.resumed.length) {
       const stops = [...this.stops, ...news.stops];
@@ -71,5 +74,20 @@ export class MassimReading implements ProtocolViewState {
       }
       this.rowCount = own.conn.length;
     }
+  }
+
+  /** Follows the newest frame with a world, looking only at frames from `changedFrom` on if it can. */
+  #findNewestWorld(changedFrom: number): void {
+    const frames = this.frames;
+    // The frames before `changedFrom` are as they were: unless the newest world was among the changed
+    // ones, nothing before `changedFrom` needs looking at.
+    const stop = this.newestWorld < changedFrom ? changedFrom : 0;
+    let newest = this.newestWorld < changedFrom ? this.newestWorld : -1;
+    for (let i = frames.length - 1; i >= stop; i--)
+      if (frames[i]!.world) {
+        newest = i;
+        break;
+      }
+    if (newest !== this.newestWorld) this.newestWorld = newest;
   }
 }
