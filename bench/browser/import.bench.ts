@@ -1,14 +1,16 @@
 /**
  * How fast a big recording opens in the page and how smooth the page stays meanwhile. Recordings of
- * RDDLSim (a wire stream: a recorded session's rounds repeated, see bench/inspect/big-recording.ts) and
+ * RDDLSim (a wire stream: a recorded session's rounds repeated, see bench/inspect/big-recording.ts),
  * MASSim (a merged timeline: the recorded basic run's steps repeated, see
- * bench/inspect/big-massim-timeline.ts) of 100,000 messages and of 50 MB are opened through the page's
+ * bench/inspect/big-massim-timeline.ts), aisys (a Protoplay JSON transcript of played Nim runs, see
+ * bench/aisys/big-transcript.ts) and GAMA (a frame log of played episodes, see bench/gama/big-frame-log.ts)
+ * of 100,000 messages and of 50 MB are opened through the page's
  * Import dialog of the production build in Chromium. The baseline, in the same run, is a 1,000-message
  * recording of the same protocol.
  *
  * Each file is imported twice, each time in a fresh page:
  * - **as a user sees it** (no tracing): from handing over the file, the first drawn chart (RDDLSim: a point
- *   of "Total reward per round"; MASSim: the scores per step), the whole import (the page says "Opened":
+ *   of "Total reward per round", as for aisys and GAMA; MASSim: the scores per step), the whole import (the page says "Opened":
  *   read, validated and summed up), and the page's long tasks meanwhile (main-thread tasks over 50 ms of
  *   wall clock, from a PerformanceObserver): how many, the longest, their total, and when each began;
  * - **traced** (Chromium's trace): the CPU time of each main-thread task: how many took over 50 ms and over
@@ -21,7 +23,7 @@
  *
  * `IMPORT_MESSAGES` (default 100000) and `IMPORT_MB` (default 50) size the big files, `IMPORT_REPEATS`
  * (default 1) repeats each import in a fresh page (the median is printed), `IMPORT_PROTOCOLS` picks
- * `rddlsim`, `massim` or both (default), `IMPORT_TRACE=0` leaves out the traced imports.
+ * some of `rddlsim,massim,aisys,gama` (default all four), `IMPORT_TRACE=0` leaves out the traced imports.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,6 +31,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { sharedPath } from '../../tests/cli/shared-folder';
 import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
+import { writeBigAisysTranscript } from '../aisys/big-transcript';
+import { writeBigGamaFrameLog } from '../gama/big-frame-log';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
@@ -39,7 +43,7 @@ const BIG_MESSAGES = Number(process.env.IMPORT_MESSAGES ?? 100_000);
 const BIG_BYTES = Number(process.env.IMPORT_MB ?? 50) * 1e6;
 const BASELINE_MESSAGES = 1000;
 const REPEATS = Number(process.env.IMPORT_REPEATS ?? 1);
-const PROTOCOLS = (process.env.IMPORT_PROTOCOLS ?? 'rddlsim,massim').split(',');
+const PROTOCOLS = (process.env.IMPORT_PROTOCOLS ?? 'rddlsim,massim,aisys,gama').split(',');
 const TRACED = process.env.IMPORT_TRACE !== '0';
 /** The CPU time per task the page aims to stay under, so that a task lasts under 50 ms on a shared machine. */
 const SHORT_TASK_CPU_MS = 12;
@@ -110,6 +114,31 @@ const massim: Recording = {
   count: async (path) =>
     (await readFile(path, 'utf8')).split('\n').filter((line) => line.includes('"dir"')).length,
   firstChart: `(() => { const path = document.querySelector('[aria-label="Scores per step"] path'); return !!path && (path.getAttribute('d') ?? '').length > 10; })()`,
+};
+
+/** The reward chart's first round point (the standard workbench of aisys and GAMA draws it, as RDDLSim's). */
+const FIRST_ROUND_POINT = `document.querySelector('[aria-label="Total reward per round"] [aria-label^="Round "]') !== null`;
+
+const aisys: Recording = {
+  protocol: 'aisys',
+  // A Protoplay JSON transcript of a played course session (runs of Nim), read whole by the page.
+  write: (path, bytes) => writeBigAisysTranscript(path, bytes),
+  count: async (path) => (await readFile(path, 'utf8')).split('"dir":').length - 1,
+  firstChart: FIRST_ROUND_POINT,
+};
+
+const gama: Recording = {
+  protocol: 'GAMA',
+  // A frame log of played episodes, read in chunks; a small one tells the size of a message.
+  async write(path, bytes) {
+    const probe = 2000;
+    const perMessage = (await writeBigGamaFrameLog(path, probe)).size / probe;
+    return (await writeBigGamaFrameLog(path, Math.round(bytes / perMessage))).size;
+  },
+  // One frame per line; the log's comments start with '#'.
+  count: async (path) =>
+    (await readFile(path, 'utf8')).split('\n').filter((line) => line !== '' && !line.startsWith('#')).length,
+  firstChart: FIRST_ROUND_POINT,
 };
 
 /** A fresh page of the app, started up and quiet, recording its long tasks. */
@@ -276,7 +305,9 @@ export default async function () {
     const longest: string[] = [];
     const whenLong: string[] = [];
     const heavy: string[] = [];
-    for (const recording of [rddlsim, massim].filter((r) => PROTOCOLS.includes(r.protocol.toLowerCase()))) {
+    for (const recording of [rddlsim, massim, aisys, gama].filter((r) =>
+      PROTOCOLS.includes(r.protocol.toLowerCase()),
+    )) {
       const name = recording.protocol.toLowerCase();
       const files = [
         {
