@@ -83,5 +83,7 @@ export default defineConfig({
     // sockets, worker threads): two workers keep both cores busy. No test depends on how fast it runs.
     maxWorkers: 2,
     setupFiles: ['tests/setup/fast-check-seed.ts'],
+    // Compiles the command line once per run for the tests that start it as a child process.
+    globalSetup: ['tests/setup/compiled-cli.ts'],
   },
 });

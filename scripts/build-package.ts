@@ -3,10 +3,8 @@
  * compiles what the package runs, so nothing is compiled when a user starts it.
  *
  * - `lib/cli/`: the command line, one ES module bundle per entry with a shared chunk per lazily loaded
- *   command, all in one folder. The threads are entries too (one policy thread for every protocol, and
- *   the evaluation thread): the sources name each thread's file relative to the module that starts it
- *   (`new URL('./policy-thread-entry.js', import.meta.url)`), and in one flat folder that name finds the
- *   compiled thread, so the names are unique across cli/.
+ *   command, all in one folder, its threads' entries included (scripts/cli-bundle.ts, which the tests'
+ *   compiled command line is built with too).
  * - `lib/index.js` and `lib/types/`: the engine's public API (src/core/index.ts) and its declarations.
  *
  * Dependencies stay imports (`npm install` brings them); only this repository's own code is bundled.
@@ -15,6 +13,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { bundleCli } from './cli-bundle';
 import { rawText } from './raw-text-plugin';
 
 const root = resolve(import.meta.dirname, '..');
@@ -33,28 +32,7 @@ const shared: BuildOptions = {
 
 rmSync(out, { recursive: true, force: true });
 
-const cli = await build({
-  ...shared,
-  metafile: true,
-  entryPoints: {
-    protoplay: join(root, 'cli/protoplay.ts'),
-    'policy-thread-entry': join(root, 'cli/policy/policy-thread.ts'),
-    'evaluation-thread-entry': join(root, 'cli/evaluate/evaluation-thread.ts'),
-  },
-  outdir: join(out, 'cli'),
-  // The command line's dependencies are bundled too: some are hundreds of small modules (the RDDL parser's
-  // lodash-es, the policy compiler), and one file each way starts much faster than resolving them all.
-  packages: 'bundle',
-  external: ['bufferutil', 'utf-8-validate'],
-  // Bundled CommonJS modules call require() for Node's built-in modules.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-  },
-  splitting: true,
-  entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
-});
-checkThreadEntries(join(root, 'cli'), join(out, 'cli'));
+const cli = await bundleCli(join(out, 'cli'), { metafile: true });
 writeBundledLicences(Object.keys(cli.metafile?.inputs ?? {}), join(out, 'cli/THIRD-PARTY-LICENSES.txt'));
 
 await build({ ...shared, platform: 'neutral', entryPoints: [join(root, 'src/core/index.ts')], outdir: out });
@@ -65,17 +43,6 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 });
 addDeclarationExtensions(join(out, 'types'));
 console.log('compiled the command line into lib/cli and the engine into lib/index.js, lib/types');
-
-/** Every thread entry file of the sources has its compiled namesake, or a command would fail at run time. */
-function checkThreadEntries(sources: string, compiled: string): void {
-  const entries = listFiles(sources).filter((file) => file.endsWith('-thread-entry.js'));
-  for (const entry of entries) {
-    const name = entry.slice(entry.lastIndexOf('/') + 1);
-    if (!existsSync(join(compiled, name))) {
-      throw new Error(`${entry} has no compiled counterpart lib/cli/${name}: add it to the entry points`);
-    }
-  }
-}
 
 /** The licence of every package bundled into the command line, as their licences ask copies to carry. */
 function writeBundledLicences(inputs: readonly string[], file: string): void {

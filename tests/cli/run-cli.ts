@@ -1,9 +1,12 @@
 /**
  * Running `protoplay` in tests: in-process through the same dispatcher the binary uses (fast, output
- * captured), or as a real child process of the command as a clone runs it (the sources through tsx).
+ * captured), or as a real child process: the command line compiled once for the whole run, as the package
+ * compiles it (tests/setup/compiled-cli.ts), or, when the run did not compile it, the sources through tsx
+ * as a clone of the repository runs them.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { inject } from 'vitest';
 import { runCommandLine } from '../../cli/command-line/dispatch';
 import type { CliOutput } from '../../cli/command-line/io';
 import { PROTOCOL_COMMANDS } from '../../cli/protocols';
@@ -17,7 +20,13 @@ export interface CliResult {
 }
 
 /** The command in a clone of the repository: what the package's `bin` (bin/protoplay.js) starts here. */
-export const BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
+export const SOURCE_BIN = resolve(import.meta.dirname, '../../cli/bin/protoplay.js');
+
+/** The command line this run compiled (tests/setup/compiled-cli.ts), if it did. */
+export const COMPILED_BIN = inject('compiledCli');
+
+/** The command the tests start as `node BIN ...args`: compiled when the run compiled it, else the sources. */
+export const BIN = COMPILED_BIN ?? SOURCE_BIN;
 
 class CapturedOutput implements CliOutput {
   text = '';
@@ -44,13 +53,13 @@ export async function runInProcess(
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
-/** Runs `node cli/bin/protoplay.js ...args` to its end. */
+/** Runs `node BIN ...args` (or `node <bin> ...args`) to its end. */
 export function runChild(
   args: string[],
-  { cwd = process.cwd(), env }: { cwd?: string; env?: Record<string, string> } = {},
+  { cwd = process.cwd(), env, bin = BIN }: { cwd?: string; env?: Record<string, string>; bin?: string } = {},
 ): Promise<CliResult> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },

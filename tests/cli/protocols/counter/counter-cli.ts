@@ -2,16 +2,22 @@
  * What the counter protocol's command tests share: a fresh folder for each test, the real `protoplay`
  * binary with a variant of the tests-only counter protocol (tests/support/counter-protocol) loaded through
  * PROTOPLAY_EXTRA_PROTOCOLS, `serve` started as a child process, and transcripts read back.
+ *
+ * The variant is a TypeScript module, which the sources load through tsx. The compiled command line (and
+ * its policy threads) has no TypeScript loader, as the package has none, so when the tests start the
+ * compiled one the variant is compiled too, as a protocol's author would ship it: one ES module.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { NODE_BUNDLE } from '../../../../scripts/cli-bundle';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../../src/core/transcript/model';
-import { BIN, runChild, type CliResult } from '../../run-cli';
+import { BIN, COMPILED_BIN, runChild, type CliResult } from '../../run-cli';
 
 /** A `serve` child process. */
 export interface CounterServe {
@@ -48,9 +54,19 @@ export interface CounterCli {
  * of a test file: it adds the hooks that make and remove each test's folder.
  */
 export function counterCli(protocol: string, module: string, listening: RegExp): CounterCli {
-  const env = {
-    PROTOPLAY_EXTRA_PROTOCOLS: resolve(import.meta.dirname, '../../../support/counter-protocol', module),
-  };
+  const source = resolve(import.meta.dirname, '../../../support/counter-protocol', module);
+  const env = { PROTOPLAY_EXTRA_PROTOCOLS: source };
+  let compiled = '';
+  beforeAll(async () => {
+    if (!COMPILED_BIN) return;
+    compiled = await mkdtemp(join(tmpdir(), `${protocol}-module-`));
+    const outfile = join(compiled, module.replace(/\.ts$/, '.mjs'));
+    await build({ ...NODE_BUNDLE, logLevel: 'error', entryPoints: [source], outfile });
+    env.PROTOPLAY_EXTRA_PROTOCOLS = outfile;
+  });
+  afterAll(async () => {
+    if (compiled) await rm(compiled, { recursive: true, force: true });
+  });
   let dir = '';
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), `${protocol}-cli-`));
