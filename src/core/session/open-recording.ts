@@ -6,10 +6,11 @@
 import { describeError, ProtoplayError } from '../errors';
 import type { ImportInput, ImportProblem, Protocol } from '../protocols/contract';
 import { forgetRows } from '../protocols/inspection';
+import type { RoundSummary } from '../protocols/reading';
 import type { ImportSummary, TranscriptGrowth } from '../protocols/session-contract';
 import { detectFormats, importRecording, PROTOPLAY_JSON_FORMAT } from '../transcript/import';
 import type { Transcript, TranscriptMessage } from '../transcript/model';
-import { ValidationFold, validateTranscript, type TranscriptViolation } from '../transcript/validate';
+import { ValidationFold, type TranscriptViolation } from '../transcript/validate';
 
 /** An opened recording: the session to show, its protocol, and the summary. */
 export interface OpenedRecording {
@@ -51,18 +52,54 @@ export function readRecording(inputs: readonly ImportInput[], protocols: readonl
     );
   }
   const summarise = (): ImportSummary => {
-    const { violations } = validateTranscript(transcript, protocol);
-    const reader = protocol.createReader();
-    reader.append(transcript.messages, transcript.annotations);
+    const { violations, rounds } = summariseTranscript(transcript, protocol);
     const connections = new Set(transcript.messages.map((message) => message.conn));
     return summaryOf(protocol, result.description, result.transcripts.length, transcript, {
       connections,
-      rounds: reader.rounds.length,
+      rounds: rounds.length,
       violations,
       problems: result.problems,
     });
   };
   return { transcript, protocol, summarise };
+}
+
+/** Messages handed to the summary's reader at once. */
+const READER_BATCH = 1000;
+
+/**
+ * Validates a whole transcript and reads its rounds in one pass, a batch of messages at a time: the
+ * machines step through a batch, then the reader reads it (with the annotations that hang off its
+ * messages, each after its message), so a protocol that parses a message for its machines can hand the
+ * reader the same parse while it is still among the latest few (see aisys `recorded-readings.ts`, rddlsim
+ * `decoded-message.ts`). The violations and rounds are those of `validateTranscript` and a reader fed the
+ * whole transcript at once.
+ */
+export function summariseTranscript(
+  transcript: Transcript,
+  protocol: Protocol,
+): { violations: readonly TranscriptViolation[]; rounds: readonly RoundSummary[] } {
+  // A transcript rebuilt without wire traffic is not checked (see `validateTranscript`).
+  const checked = transcript.meta.wire !== 'synthesised';
+  const validation = new ValidationFold(protocol);
+  const reader = protocol.createReader({ forgetMessages: true });
+  const { messages, annotations } = transcript;
+  let annotated = 0;
+  for (let start = 0; start < messages.length; start += READER_BATCH) {
+    const batch = messages.slice(start, start + READER_BATCH);
+    if (checked) for (const message of batch) validation.accept(message);
+    const last = batch[batch.length - 1]!.index;
+    let end = annotated;
+    while (end < annotations.length && annotations[end]!.index <= last) end++;
+    reader.append(batch, annotations.slice(annotated, end));
+    annotated = end;
+    forgetRows(reader);
+  }
+  if (annotated < annotations.length) reader.append([], annotations.slice(annotated));
+  return {
+    violations: checked ? validation.finish().violations : [],
+    rounds: reader.rounds,
+  };
 }
 
 function summaryOf(
@@ -121,9 +158,6 @@ export interface ChunkedRecording {
   /** Resolves once the whole file is read and validated; a file that cannot be read on is a problem. */
   summary: Promise<ImportSummary>;
 }
-
-/** Messages handed to the summary's reader at once. */
-const READER_BATCH = 1000;
 
 /**
  * Reads one file in chunks with its format's streaming reader (`RecordingFormat.stream`), validating and

@@ -118,10 +118,11 @@ export class ValidationFold {
   readonly #protocol: Pick<Protocol, 'machines' | 'validationScope'>;
   readonly #conversations = new Map<
     string,
-    { conn: string; channel?: string; states: unknown[]; last: number }
+    { conn: string; channel?: string; states: unknown[]; last: number; order: number }
   >();
   readonly #channelsOn = new Map<string, Set<string>>();
-  readonly #violations: TranscriptViolation[] = [];
+  /** Each violation with where `validateTranscript` lists it among those of the same message. */
+  readonly #violations: { violation: TranscriptViolation; conversation: number; machine: number }[] = [];
 
   constructor(protocol: Pick<Protocol, 'machines' | 'validationScope'>) {
     this.#protocol = protocol;
@@ -154,6 +155,7 @@ export class ValidationFold {
         ...(channel !== undefined ? { channel } : {}),
         states: this.#protocol.machines.map((machine) => machine.initial()),
         last: 0,
+        order: this.#conversations.size,
       };
       this.#conversations.set(key, conversation);
     }
@@ -161,32 +163,46 @@ export class ValidationFold {
     this.#protocol.machines.forEach((machine, i) => {
       const step = machine.accept(conversation.states[i], message);
       conversation.states[i] = step.state;
-      if (!step.ok) this.#violations.push(this.#located(step.violation, conversation, machine.role));
+      if (!step.ok) this.#violations.push(this.#placed(step.violation, conversation, i));
     });
   }
 
-  #located(
+  #placed(
     violation: Violation,
-    conversation: { conn: string; channel?: string },
-    role: 'client' | 'server',
-  ): TranscriptViolation {
+    conversation: { conn: string; channel?: string; order: number },
+    machine: number,
+  ): { violation: TranscriptViolation; conversation: number; machine: number } {
     return {
-      ...violation,
-      conn: conversation.conn,
-      ...(conversation.channel !== undefined ? { channel: conversation.channel } : {}),
-      role,
+      violation: {
+        ...violation,
+        conn: conversation.conn,
+        ...(conversation.channel !== undefined ? { channel: conversation.channel } : {}),
+        role: this.#protocol.machines[machine]!.role,
+      },
+      conversation: conversation.order,
+      machine,
     };
   }
 
-  /** Ends every conversation and returns all violations, ordered by message index. */
+  /**
+   * Ends every conversation and returns all violations, ordered by message index and, within one
+   * message, as `validateTranscript` orders them (conversation by conversation, machine by machine).
+   */
   finish(): TranscriptValidation {
     if (this.#protocol.machines.length === 0) return { checked: false, violations: [] };
+    const found = [...this.#violations];
     for (const conversation of this.#conversations.values())
       this.#protocol.machines.forEach((machine, i) => {
         const end = machine.finish(conversation.states[i], conversation.last);
-        if (end) this.#violations.push(this.#located(end, conversation, machine.role));
+        if (end) found.push(this.#placed(end, conversation, i));
       });
-    const violations = [...this.#violations].sort((a, b) => a.index - b.index);
+    // A stable sort: one machine's violations stay in the order it found them, its end last.
+    const violations = found
+      .sort(
+        (a, b) =>
+          a.violation.index - b.violation.index || a.conversation - b.conversation || a.machine - b.machine,
+      )
+      .map((entry) => entry.violation);
     return { checked: true, violations };
   }
 }

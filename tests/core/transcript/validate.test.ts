@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateTranscript } from '../../../src/core/transcript/validate';
+import type { ProtocolMachine } from '../../../src/core/protocols/machine';
+import type { Transcript } from '../../../src/core/transcript/model';
+import { ValidationFold, validateTranscript } from '../../../src/core/transcript/validate';
 import { counterProtocol } from '../../support/counter-protocol/protocol';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import { MAIN_SESSIONS, loadRecording } from '../protocols/rddlsim/recordings';
@@ -80,5 +82,71 @@ describe('validateTranscript per channel', () => {
     expect(validateTranscript(transcript('agent-1'), perChannel).violations).toEqual([]);
     // Per connection, each connection alone breaks the game's order.
     expect(validateTranscript(transcript('agent-1'), counterProtocol).violations.length).toBeGreaterThan(0);
+  });
+});
+
+describe('ValidationFold', () => {
+  /** A machine that objects to every message saying `no <role>`, and to any ending when `ends` says so. */
+  const objecting = (role: 'client' | 'server', ends: boolean): ProtocolMachine<null> => ({
+    role,
+    initial: () => null,
+    accept: (state, message) =>
+      message.text === `no ${role}`
+        ? {
+            ok: false,
+            state,
+            violation: {
+              index: message.index,
+              rule: `${role}.no`,
+              expected: 'yes',
+              got: 'no',
+              message: 'no',
+            },
+          }
+        : { ok: true, state },
+    finish: (_state, lastIndex) =>
+      ends
+        ? { index: lastIndex, rule: `${role}.end`, expected: 'more', got: 'the end', message: 'end' }
+        : null,
+  });
+
+  it('lists violations of one message in the order validateTranscript does, ends included', () => {
+    const protocol = { machines: [objecting('server', true), objecting('client', true)] };
+    const texts: [string, string][] = [
+      ['a', 'no client'],
+      ['b', 'no server'],
+      ['a', 'no server'],
+      ['b', 'no client'],
+    ];
+    const transcript = {
+      protocol: 'test',
+      meta: {},
+      connections: [{ id: 'a' }, { id: 'b' }],
+      annotations: [],
+      messages: texts.map(([conn, text], index) => ({
+        index,
+        t: index,
+        dir: 'c2s' as const,
+        conn,
+        kind: 'data' as const,
+        text,
+      })),
+    } as unknown as Transcript;
+    const whole = validateTranscript(transcript, protocol);
+    const fold = new ValidationFold(protocol);
+    for (const message of transcript.messages) fold.accept(message);
+    const folded = fold.finish();
+    // Each connection's last message is broken by one machine and ended by the other at the same index.
+    expect(whole.violations.map((v) => `${v.index} ${v.conn} ${v.rule}`)).toEqual([
+      '0 a client.no',
+      '1 b server.no',
+      '2 a server.no',
+      '2 a server.end',
+      '2 a client.end',
+      '3 b server.end',
+      '3 b client.no',
+      '3 b client.end',
+    ]);
+    expect(folded).toEqual(whole);
   });
 });

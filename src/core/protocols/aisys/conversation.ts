@@ -6,9 +6,9 @@
  */
 import type { TranscriptMessage } from '../../transcript/model';
 import type { Violation } from '../machine';
-import { readActRequest } from './act-request';
-import { actPathEnvironment, readResponse } from './codec';
+import { actPathEnvironment, type ResponseReading } from './codec';
 import type { AisysResponse, ProtocolVersion } from './messages';
+import { readRecordedRequest, readRecordedResponse } from './recorded-readings';
 
 /** A request waiting for its response. */
 export interface PendingRequest {
@@ -73,11 +73,6 @@ export function advanceConversation(state: ConversationState, message: Transcrip
   return step;
 }
 
-const httpOf = (message: TranscriptMessage) => {
-  const { exchange: _exchange, ...meta } = message.http!;
-  return { meta, body: message.text ?? '' };
-};
-
 function runId(text: string): number {
   return /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
 }
@@ -113,7 +108,7 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
   const at = message.index;
   if (method !== 'PUT' && method !== 'GET')
     return next(aisysViolation(at, 'aisys.request.method', 'PUT (or GET) to /act', method));
-  const reading = readActRequest(httpOf(message));
+  const reading = readRecordedRequest(message);
   if (!reading.ok) {
     const got =
       'crash' in reading ? `a body the server crashes on (${reading.crash.name})` : reading.description;
@@ -228,7 +223,7 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
   });
   if (!KNOWN_STATUSES.has(status))
     return fail('aisys.response.status', 'a status the server uses', `${status}`);
-  const reading = readResponse(httpOf(message));
+  const reading = readRecordedResponse(message);
   if (status !== 200) {
     // After a crash, actions before the crashing one may have been applied: the runs are unknown until the next answer.
     const next = status === 500 ? { ...rest, uncertain: true } : rest;
@@ -274,7 +269,7 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
   return judgeAnswer(rest, request, reading.response, at, true);
 }
 
-function describeReading(reading: ReturnType<typeof readResponse>): string {
+function describeReading(reading: ResponseReading): string {
   switch (reading.kind) {
     case 'html':
       return `an HTML page (${reading.title})`;

@@ -14,8 +14,8 @@ import type {
   TurnSnapshot,
   ValueRow,
 } from '../reading';
-import { actPathEnvironment, readResponse, type ResponseReading } from './codec';
-import { readActRequest } from './act-request';
+import { actPathEnvironment, type ResponseReading } from './codec';
+import { readRecordedRequest, readRecordedResponse } from './recorded-readings';
 import type { AisysActionRequest, AisysMessage, JsonValue } from './messages';
 
 /** The message types of the log's filter, in the order a session uses them. */
@@ -71,14 +71,12 @@ export function createAisysReader(): TranscriptReader {
     if (message.kind !== 'data') return { ...base, type: message.kind, gist: message.text ?? '' };
     const http = message.http;
     if (!http) return { ...base, type: 'other', gist: message.text ?? '', unreadable: 'not an HTTP message' };
-    const { exchange: _exchange, ...meta } = http;
-    const httpMessage = { meta, body: message.text ?? '' };
     if (message.dir === 'c2s') {
       const type = requestType(http.path);
       requestTypes.set(http.exchange, type);
       const line = `${http.method ?? '?'} ${http.path ?? '?'}`;
       if (type !== 'act') return { ...base, type, gist: line };
-      const reading = readActRequest(httpMessage);
+      const reading = readRecordedRequest(message);
       if (!reading.ok) {
         const why =
           'crash' in reading
@@ -99,7 +97,7 @@ export function createAisysReader(): TranscriptReader {
     }
     const status = http.status ?? 0;
     const asked = requestTypes.get(http.exchange) ?? 'other';
-    const reading = readResponse(httpMessage);
+    const reading = readRecordedResponse(message);
     if (status === 503) return { ...base, type: 'busy', gist: '503 busy: retry later' };
     if (status !== 200 || reading.kind === 'error')
       return { ...base, type: 'error', gist: `${status} ${errorText(reading)}` };
