@@ -3,7 +3,8 @@
  * twelve scavengers, see bench/gama/big-frame-log.ts) is opened through the page's Import dialog of the
  * production build in Chromium, with the GAMA views on show (the world pane: the selected scavenger's
  * observation, the cycle on show; the message log; the reward chart). Measured from handing over the file:
- * the first view (the selected scavenger's observation drawn), the whole import (the page says "Opened"),
+ * the first view (the selected scavenger's observation drawn), the page saying "Opened" (read, validated and
+ * summed up), all shown (the message log holds every message: the views go on filling after "Opened"),
  * the page's long tasks meanwhile (main-thread tasks over 50 ms, from a PerformanceObserver: wall clock, so
  * they grow on a loaded machine), and from Chromium's trace of the same import the CPU time of the longest
  * main-thread task and of the main thread in all (what the page's own work cost, whatever the load). The
@@ -40,6 +41,9 @@ const FIRST_VIEW = `document.querySelector('[role="img"][aria-label^="What "]') 
 /** What one import cost. */
 interface ImportFigures {
   firstViewMs: number;
+  /** Until the page says "Opened" (read, validated, summed up). */
+  openedMs: number;
+  /** Until the views hold every message. */
   totalMs: number;
   longTasks: number;
   longestTaskMs: number;
@@ -60,6 +64,7 @@ async function importOnce(
   await page.getByRole('button', { name: 'Import…' }).click();
   const start = await page.evaluate(() => performance.now());
   let viewAt = 0;
+  let openedAt = 0;
   const cpu = await traceMainThread(browser, page, async () => {
     await page.getByLabel('Open a file').setInputFiles(path);
     const firstView = await page.waitForFunction(`(${FIRST_VIEW}) ? performance.now() : false`, undefined, {
@@ -72,21 +77,33 @@ async function importOnce(
       .filter({ hasText: /^Opened / })
       .first()
       .waitFor({ timeout: 600_000 });
+    openedAt = await page.evaluate(() => performance.now());
+    // The views go on filling after "Opened": until the message log holds every message.
+    const count = await page
+      .getByText(/^[\d,]+ messages$/)
+      .first()
+      .textContent();
+    const all = (count ?? '').replace(' messages', '');
+    await page.waitForFunction((all) => document.body.innerText.includes(`${all} of ${all} messages`), all, {
+      polling: 100,
+      timeout: 600_000,
+    });
   });
   const wall = await page.evaluate(
-    ({ from, viewAt }) => {
+    ({ from, viewAt, openedAt }) => {
       const end = performance.now();
       const tasks = (
         window as unknown as { longTasks: { start: number; duration: number }[] }
       ).longTasks.filter((task) => task.start + task.duration >= from && task.start <= end);
       return {
         firstViewMs: viewAt - from,
+        openedMs: openedAt - from,
         totalMs: end - from,
         longTasks: tasks.length,
         longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
       };
     },
-    { from: start, viewAt },
+    { from: start, viewAt, openedAt },
   );
   const tabAt = await page.evaluate(() => performance.now());
   await page.getByRole('tab', { name: /^Episodes/ }).click();
@@ -134,6 +151,7 @@ async function measure(
   const worst = runs.reduce((a, b) => (b.longestCpuMs > a.longestCpuMs ? b : a));
   return {
     firstViewMs: of('firstViewMs'),
+    openedMs: of('openedMs'),
     totalMs: of('totalMs'),
     longTasks: of('longTasks'),
     longestTaskMs: of('longestTaskMs'),
@@ -172,6 +190,7 @@ export default async function () {
         messages,
         (size / 1e6).toFixed(1),
         Math.round(figures.firstViewMs),
+        Math.round(figures.openedMs),
         Math.round(figures.totalMs),
         figures.longTasks,
         Math.round(figures.longestTaskMs),
@@ -187,7 +206,8 @@ export default async function () {
       notes.push(
         `big / baseline: ${(messages / BASELINE_MESSAGES).toFixed(0)}x the frames, ` +
           `first view ${(figures.firstViewMs / baseline.firstViewMs).toFixed(2)}x, ` +
-          `whole import ${(figures.totalMs / baseline.totalMs).toFixed(1)}x, ` +
+          `"Opened" ${(figures.openedMs / baseline.openedMs).toFixed(1)}x, ` +
+          `all shown ${(figures.totalMs / baseline.totalMs).toFixed(1)}x, ` +
           `longest task CPU ${(figures.longestCpuMs / baseline.longestCpuMs).toFixed(1)}x, ` +
           `main-thread CPU ${(figures.mainThreadCpuMs / baseline.mainThreadCpuMs).toFixed(1)}x`,
       );
@@ -198,7 +218,8 @@ export default async function () {
         'frames',
         'MB',
         'first view ms',
-        'whole import ms',
+        '"Opened" ms',
+        'all shown ms',
         'tasks > 50 ms',
         'longest task ms',
         'longest task CPU ms',
