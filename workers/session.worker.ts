@@ -87,6 +87,21 @@ const CHUNK_BYTES = 1 << 20;
 /** The page hears how far a big file is read every so many bytes. */
 const PROGRESS_BYTES = 1 << 20;
 
+/** How long reading a file may go on before the worker's other tasks (its frames) get a turn. */
+const YIELD_EVERY_MS = 12;
+
+/** Resolves after the tasks already queued (a message to itself: no timer clamping). */
+function otherTasks(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** Counts the opened files: a file being read in chunks stops once another is opened. */
 let openings = 0;
 /** Set by `cancelReplay`: the replay under way stops at its next pause. */
@@ -99,11 +114,18 @@ let replayCancelled = false;
 async function* chunksOf(file: ReadableFile, wanted: () => boolean): AsyncGenerator<Uint8Array> {
   if (file instanceof Blob) {
     const reader = file.stream().getReader();
+    let yieldedAt = performance.now();
     try {
       while (wanted()) {
         const next = await reader.read();
         if (next.done) return;
         yield next.value;
+        // A stream that keeps up answers each read at once (a microtask): without a task boundary now and
+        // then, the frames that send the session's slices to the page would wait for the whole file.
+        if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
+          await otherTasks();
+          yieldedAt = performance.now();
+        }
       }
     } finally {
       // Stopped early (another file was opened) or at the end: the rest is not read.

@@ -10,7 +10,7 @@
  *
  * Each file is imported twice, each time in a fresh page:
  * - **as a user sees it** (no tracing): from handing over the file, the first drawn chart (RDDLSim: a point
- *   of "Total reward per round", as for aisys and GAMA; MASSim: the scores per step), the whole import (the page says "Opened":
+ *   of "Total reward per round", as for aisys; MASSim: the scores per step; GAMA: the observation), the whole import (the page says "Opened":
  *   read, validated and summed up), and the page's long tasks meanwhile (main-thread tasks over 50 ms of
  *   wall clock, from a PerformanceObserver): how many, the longest, their total, and when each began;
  * - **traced** (Chromium's trace): the CPU time of each main-thread task: how many took over 50 ms and over
@@ -138,7 +138,9 @@ const gama: Recording = {
   // One frame per line; the log's comments start with '#'.
   count: async (path) =>
     (await readFile(path, 'utf8')).split('\n').filter((line) => line !== '' && !line.startsWith('#')).length,
-  firstChart: FIRST_ROUND_POINT,
+  // The first view: the selected scavenger's observation drawn (a 1,000-message file ends no episode, so
+  // the reward chart has no round point yet).
+  firstChart: `document.querySelector('[role="img"][aria-label^="What "]') !== null`,
 };
 
 /** A fresh page of the app, started up and quiet, recording its long tasks. */
