@@ -32,7 +32,8 @@ export interface MainThreadTasks {
   heavy: { atMs: number; cpuMs: number; parts: { name: string; cpuMs: number }[] }[];
 }
 
-interface TraceEvent {
+/** An event of Chromium's trace, as the benches read it. */
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;
@@ -42,7 +43,14 @@ interface TraceEvent {
   tdur?: number;
   args?: {
     name?: string;
-    data?: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number };
+    data?: {
+      functionName?: string;
+      url?: string;
+      lineNumber?: number;
+      columnNumber?: number;
+      /** A `console.timeStamp` mark's text. */
+      message?: string;
+    };
   };
 }
 

@@ -19,6 +19,7 @@ import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
+import type { TraceEvent } from './main-thread-trace';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const BIG_MESSAGES = Number(process.env.IMPORT_MESSAGES ?? 100_000);
@@ -38,17 +39,6 @@ const OPENED_SCRIPT = `
       }
   }).observe(document, { subtree: true, childList: true, characterData: true });
 `;
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { message?: string } };
-}
 
 /** What one import cost. */
 interface WorkerFigures {
