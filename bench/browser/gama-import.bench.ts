@@ -21,19 +21,12 @@ import type { Browser, Page } from '@playwright/test';
 import { writeBigGamaFrameLog } from '../gama/big-frame-log';
 import { median, printTable } from '../lib';
 import { traceMainThread } from './main-thread-trace';
+import { LONG_TASK_SCRIPT, longTasksSince } from './long-task-record';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const BIG_MESSAGES = Number(process.env.GAMA_PAGE_MESSAGES ?? 100_000);
 const BASELINE_MESSAGES = 1000;
 const REPEATS = Number(process.env.GAMA_PAGE_REPEATS ?? 1);
-
-/** Records the page's long tasks from the moment it loads (as text: the page has no bundler helpers). */
-const OBSERVER_SCRIPT = `
-  window.longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-`;
 
 /** The first GAMA view: a scavenger's observation drawn from the opened frames. */
 const FIRST_VIEW = `document.querySelector('[role="img"][aria-label^="What "]') !== null`;
@@ -89,22 +82,14 @@ async function importOnce(
       timeout: 600_000,
     });
   });
-  const wall = await page.evaluate(
-    ({ from, viewAt, openedAt }) => {
-      const end = performance.now();
-      const tasks = (
-        window as unknown as { longTasks: { start: number; duration: number }[] }
-      ).longTasks.filter((task) => task.start + task.duration >= from && task.start <= end);
-      return {
-        firstViewMs: viewAt - from,
-        openedMs: openedAt - from,
-        totalMs: end - from,
-        longTasks: tasks.length,
-        longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
-      };
-    },
-    { from: start, viewAt, openedAt },
-  );
+  const { end, tasks } = await longTasksSince(page, start);
+  const wall = {
+    firstViewMs: viewAt - start,
+    openedMs: openedAt - start,
+    totalMs: end - start,
+    longTasks: tasks.length,
+    longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
+  };
   const tabAt = await page.evaluate(() => performance.now());
   await page.getByRole('tab', { name: /^Episodes/ }).click();
   // One row per episode, the last one cut.
@@ -138,7 +123,7 @@ async function measure(
   const runs: ImportFigures[] = [];
   for (let i = 0; i < REPEATS; i++) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(OBSERVER_SCRIPT);
+    await page.addInitScript(LONG_TASK_SCRIPT);
     await page.goto(url);
     await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
     await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });

@@ -36,6 +36,7 @@ import { writeBigGamaFrameLog } from '../gama/big-frame-log';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
+import { LONG_TASK_SCRIPT, longTasksSince } from './long-task-record';
 import { traceMainThread, type MainThreadTasks } from './main-thread-trace';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
@@ -47,14 +48,6 @@ const PROTOCOLS = (process.env.IMPORT_PROTOCOLS ?? 'rddlsim,massim,aisys,gama').
 const TRACED = process.env.IMPORT_TRACE !== '0';
 /** The CPU time per task the page aims to stay under, so that a task lasts under 50 ms on a shared machine. */
 const SHORT_TASK_CPU_MS = 12;
-
-/** Records the page's long tasks from the moment it loads (as text: the page has no bundler helpers). */
-const OBSERVER_SCRIPT = `
-  window.longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-`;
 
 /** What one import cost as a user sees it (not traced). */
 interface WallFigures {
@@ -146,7 +139,7 @@ const gama: Recording = {
 /** A fresh page of the app, started up and quiet, recording its long tasks. */
 async function freshPage(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.addInitScript(OBSERVER_SCRIPT);
+  await page.addInitScript(LONG_TASK_SCRIPT);
   await page.goto(url);
   await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
   await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
@@ -179,23 +172,15 @@ async function importFile(page: Page, path: string, recording: Recording): Promi
 async function importUntraced(page: Page, path: string, recording: Recording): Promise<WallFigures> {
   const start = await page.evaluate(() => performance.now());
   const chartAt = await importFile(page, path, recording);
-  return page.evaluate(
-    ({ from, chartAt }) => {
-      const end = performance.now();
-      const tasks = (
-        window as unknown as { longTasks: { start: number; duration: number }[] }
-      ).longTasks.filter((task) => task.start + task.duration >= from && task.start <= end);
-      return {
-        firstChartMs: chartAt - from,
-        totalMs: end - from,
-        longTasks: tasks.length,
-        longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
-        longTaskMs: tasks.reduce((sum, task) => sum + task.duration, 0),
-        when: tasks.map((task) => ({ start: task.start - from, duration: task.duration })),
-      };
-    },
-    { from: start, chartAt },
-  );
+  const { end, tasks } = await longTasksSince(page, start);
+  return {
+    firstChartMs: chartAt - start,
+    totalMs: end - start,
+    longTasks: tasks.length,
+    longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
+    longTaskMs: tasks.reduce((sum, task) => sum + task.duration, 0),
+    when: tasks.map((task) => ({ start: task.start - start, duration: task.duration })),
+  };
 }
 
 /** One traced import: the main thread's tasks by CPU time. */

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { median, printTable } from '../lib';
+import { SMOOTHNESS_SCRIPT } from './long-task-record';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const ROUNDS = Number(process.env.LONG_TASKS_ROUNDS ?? 200);
@@ -33,25 +34,6 @@ declare global {
     smoothness?: { tasks: { start: number; duration: number }[]; gaps: number[]; frames: boolean };
   }
 }
-
-/**
- * Starts recording long tasks and frame gaps in the page, from the moment the page loads. The script is
- * text: a compiled function would carry the bundler's helpers, which do not exist in the page.
- */
-const OBSERVER_SCRIPT = `
-  const record = { tasks: [], gaps: [], frames: false };
-  window.smoothness = record;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) record.tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  let last = 0;
-  function frame(time) {
-    if (record.frames && last) record.gaps.push(time - last);
-    last = time;
-    requestAnimationFrame(frame);
-  }
-  requestAnimationFrame(frame);
-`;
 
 /** Clock ticks of the main thread of each renderer process of the browser (Linux), by process id. */
 async function rendererMainThreadTicks(browser: Browser): Promise<Map<number, number>> {
@@ -134,7 +116,7 @@ export default async function () {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(OBSERVER_SCRIPT);
+    await page.addInitScript(SMOOTHNESS_SCRIPT);
     await page.goto(server.url);
     // Monaco loading is a long task of its own: wait for it before measuring.
     await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });

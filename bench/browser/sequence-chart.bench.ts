@@ -14,6 +14,7 @@ import type { Page } from '@playwright/test';
 import { loadRecording } from '../../tests/core/protocols/rddlsim/recordings';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
+import { SMOOTHNESS_SCRIPT } from './long-task-record';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const SIZES = (process.env.SEQUENCE_SIZES ?? '10000,100000').split(',').map(Number);
@@ -23,21 +24,6 @@ declare global {
     smoothness?: { tasks: { start: number; duration: number }[]; gaps: number[]; frames: boolean };
   }
 }
-
-const OBSERVER_SCRIPT = `
-  const record = { tasks: [], gaps: [], frames: false };
-  window.smoothness = record;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) record.tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  let last = 0;
-  function frame(time) {
-    if (record.frames && last) record.gaps.push(time - last);
-    last = time;
-    requestAnimationFrame(frame);
-  }
-  requestAnimationFrame(frame);
-`;
 
 /** Resolves at the second frame from now: the chart has drawn what the last input asked for. */
 const TWO_FRAMES = () =>
@@ -147,7 +133,7 @@ export default async function () {
         messages = (await readFile(file)).reduce((n, byte) => (byte === 0 ? n + 1 : n), 0);
       }
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.addInitScript(OBSERVER_SCRIPT);
+      await page.addInitScript(SMOOTHNESS_SCRIPT);
       results.push(await chartRun(page, server.url, file, messages));
       await page.close();
     }

@@ -1,0 +1,53 @@
+/**
+ * What the browser benches record in the page about its smoothness: the Long Tasks API's entries (main-thread
+ * tasks over 50 ms of wall clock) from the page's start, and, when asked for, the gaps between animation
+ * frames. Init scripts are text (the page has no bundler helpers); `addInitScript` installs them.
+ */
+import type { Page } from '@playwright/test';
+
+/** A long task as the page recorded it: start and duration, ms on the page's clock. */
+export interface LongTask {
+  start: number;
+  duration: number;
+}
+
+/** Records the page's long tasks in `window.longTasks`. */
+export const LONG_TASK_SCRIPT = `
+  window.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+/**
+ * Records the page's long tasks and, while `frames` is set, the gaps between its animation frames, in
+ * `window.smoothness`.
+ */
+export const SMOOTHNESS_SCRIPT = `
+  const record = { tasks: [], gaps: [], frames: false };
+  window.smoothness = record;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) record.tasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  let last = 0;
+  function frame(time) {
+    if (record.frames && last) record.gaps.push(time - last);
+    last = time;
+    requestAnimationFrame(frame);
+  }
+  requestAnimationFrame(frame);
+`;
+
+/**
+ * The long tasks recorded by `LONG_TASK_SCRIPT` that overlap the time from `from` until now (the page's
+ * clock), and now.
+ */
+export function longTasksSince(page: Page, from: number): Promise<{ end: number; tasks: LongTask[] }> {
+  return page.evaluate((from) => {
+    const end = performance.now();
+    const tasks = (window as unknown as { longTasks: LongTask[] }).longTasks.filter(
+      (task) => task.start + task.duration >= from && task.start <= end,
+    );
+    return { end, tasks };
+  }, from);
+}
