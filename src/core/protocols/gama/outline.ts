@@ -13,6 +13,7 @@
  * read once however many of them look at it.
  */
 import type { TranscriptMessage } from '../../transcript/model';
+import { RecentReadings } from '../../transcript/recent-readings';
 import { readGamaMessage } from './codec';
 import type { GamaConnectMessage, GamaRequestMessage, GamaScenarioMessage } from './messages';
 
@@ -42,30 +43,15 @@ export function readGamaOutline(text: string): GamaOutlineReading {
  */
 export const KEPT_OUTLINES = 4096;
 
-const outlines = new Map<TranscriptMessage, { text: string; reading: GamaOutlineReading }>();
-/** The messages outlined, oldest first from `nextSlot` on: the one there is forgotten next. */
-const slots: (TranscriptMessage | undefined)[] = new Array<undefined>(KEPT_OUTLINES);
-let nextSlot = 0;
+const outlines = new RecentReadings<GamaOutlineReading>(KEPT_OUTLINES);
 
 /**
  * The outline of a message GAMA sent (`readGamaOutline` of its text; a message without text reads as
- * empty), read once while it is among the last `KEPT_OUTLINES` messages outlined. Kept by message object
- * and checked against the text it was read from: a message is never given another's outline.
+ * empty), read once while it is among the latest outlined (see `RecentReadings`): a message is never
+ * given another's outline, nor the outline of what its text was before.
  */
 export function outlineOfMessage(message: TranscriptMessage): GamaOutlineReading {
-  const text = message.text ?? '';
-  const kept = outlines.get(message);
-  if (kept?.text === text) return kept.reading;
-  const reading = readGamaOutline(text);
-  if (!kept) {
-    // A ring rather than the map's own order: finding a map's oldest entry walks past every deleted one.
-    const oldest = slots[nextSlot];
-    if (oldest) outlines.delete(oldest);
-    slots[nextSlot] = message;
-    nextSlot = (nextSlot + 1) % KEPT_OUTLINES;
-  }
-  outlines.set(message, { text, reading });
-  return reading;
+  return outlines.read(message, (read) => readGamaOutline(read.text ?? ''));
 }
 
 /** How many outlines are kept now. */

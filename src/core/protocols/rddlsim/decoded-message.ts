@@ -6,6 +6,7 @@
 import { ProtoplayError, describeError } from '../../errors';
 import { base64ToBytes } from '../../transcript/bytes';
 import type { Direction, TranscriptMessage } from '../../transcript/model';
+import { RecentReadings } from '../../transcript/recent-readings';
 import { parseClientMessage, parseServerMessage } from './codec';
 import type { RddlsimMessage } from './messages';
 
@@ -26,61 +27,18 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * How many of the latest decodes are kept. Validation runs the machines of both roles over a message one
  * after the other, and a reader reads the same messages a batch later (a thousand at most, see
  * `readRecordingInChunks` and `inspectStreamed`): within this many messages they all meet the same decode.
- * A power of two (a record's slot is its index's last bits).
  */
 export const RECENT_DECODES = 2048;
 
-/** A decode, and the record with the fields it was computed from. */
-interface RecentDecode {
-  message: TranscriptMessage;
-  decoded: DecodedMessage;
-  index: number;
-  dir: Direction;
-  kind: TranscriptMessage['kind'];
-  framing: TranscriptMessage['framing'];
-  text: string | undefined;
-  base64: string | undefined;
-}
-
-/**
- * The latest decodes, in the slot of their record's index: parsing is most of what reading a big recording
- * costs, and each message would otherwise be parsed by each machine and again by the reader. A fixed
- * number of slots, so it never grows with the session; only the same record object, its fields unchanged
- * since, gets a decode back (another record with the same index, or a record changed since, is parsed
- * afresh).
- */
-const recentDecodes: (RecentDecode | undefined)[] = new Array<RecentDecode | undefined>(RECENT_DECODES);
+/** The latest decodes (see `RecentReadings`): parsing is most of what reading a big recording costs. */
+const recentDecodes = new RecentReadings<DecodedMessage>(RECENT_DECODES);
 
 /**
  * Parses one transcript record in the direction it travelled (client messages c2s, server messages s2c).
  * A record decoded lately gets the same decode back: callers must not change what they are given.
  */
 export function decodeTranscriptMessage(message: TranscriptMessage): DecodedMessage {
-  const slot = message.index & (RECENT_DECODES - 1);
-  const recent = recentDecodes[slot];
-  if (
-    recent &&
-    recent.message === message &&
-    recent.text === message.text &&
-    recent.index === message.index &&
-    recent.dir === message.dir &&
-    recent.kind === message.kind &&
-    recent.framing === message.framing &&
-    recent.base64 === message.base64
-  )
-    return recent.decoded;
-  const decoded = decodeAfresh(message);
-  recentDecodes[slot] = {
-    message,
-    decoded,
-    index: message.index,
-    dir: message.dir,
-    kind: message.kind,
-    framing: message.framing,
-    text: message.text,
-    base64: message.base64,
-  };
-  return decoded;
+  return recentDecodes.read(message, decodeAfresh);
 }
 
 function decodeAfresh(message: TranscriptMessage): DecodedMessage {
