@@ -15,6 +15,7 @@ import type {
   ValueRow,
 } from '../reading';
 import { actPathEnvironment, type ResponseReading } from './codec';
+import { runId } from './conversation';
 import { readRecordedRequest, readRecordedResponse } from './recorded-readings';
 import type { AisysActionRequest, AisysMessage, JsonValue } from './messages';
 
@@ -51,12 +52,12 @@ function reward(outcome: JsonValue): number | undefined {
   return undefined;
 }
 
-function runNumber(run: string): number {
-  return /^\s*\d+\s*$/.test(run) ? Number(run) : NaN;
-}
-
-/** Creates a reader of aisys transcripts. */
-export function createAisysReader(): TranscriptReader {
+/**
+ * Creates a reader of aisys transcripts. `forgetMessages`: the caller keeps only the log rows and rounds
+ * of each batch (an import's summary, a streamed inspection), so the turns and notes, which it forgets
+ * unread, are not built; the rows and rounds are the same.
+ */
+export function createAisysReader({ forgetMessages = false } = {}): TranscriptReader {
   const messages: MessageSummary[] = [];
   const rounds: RoundSummary[] = [];
   const turns: TurnSnapshot[] = [];
@@ -86,7 +87,7 @@ export function createAisysReader(): TranscriptReader {
       }
       const { request, version } = reading;
       for (const action of request.actions) {
-        const run = runNumber(action.run);
+        const run = runId(action.run);
         actionsOf.set(run, Math.max(actionsOf.get(run) ?? 0, action.act_no + 1));
       }
       const parts = [`${request.actions.length} action${request.actions.length === 1 ? '' : 's'}`];
@@ -125,8 +126,9 @@ export function createAisysReader(): TranscriptReader {
       return { gist: `200 · ${problem}`, unreadable: problem };
     }
     for (const request of requests) {
-      const run = runNumber(request.run);
+      const run = runId(request.run);
       actionsOf.set(run, Math.max(actionsOf.get(run) ?? 0, request.act_no));
+      if (forgetMessages) continue;
       turns.push({
         index,
         round: run,
@@ -136,18 +138,20 @@ export function createAisysReader(): TranscriptReader {
       });
     }
     for (const [run, outcome] of finished) {
-      const id = runNumber(run);
+      const id = runId(run);
       const total = reward(outcome);
       const steps = Math.max(1, actionsOf.get(id) ?? 1);
-      rounds.push({
-        round: id,
-        ...(total !== undefined ? { total } : {}),
-        stepRewards: [...Array<number>(steps - 1).fill(0), total ?? 0],
-        endIndex: index,
-      });
+      // The outcome is the last step's reward; the steps before it earn nothing.
+      const stepRewards = new Array<number>(steps).fill(0);
+      stepRewards[steps - 1] = total ?? 0;
+      rounds.push(
+        total !== undefined
+          ? { round: id, total, stepRewards, endIndex: index }
+          : { round: id, stepRewards, endIndex: index },
+      );
     }
     for (const m of said) {
-      if (m.type === 'info') continue;
+      if (m.type === 'info' || forgetMessages) continue;
       notes.push({
         index,
         kind: 'note',
@@ -157,12 +161,14 @@ export function createAisysReader(): TranscriptReader {
     const parts = [`${requests.length} request${requests.length === 1 ? '' : 's'}`];
     if (finished.length)
       parts.push(`finished ${finished.map(([run, outcome]) => `${run}: ${show(outcome)}`).join(', ')}`);
-    const errors = said.filter((m) => m.type === 'error').length;
+    let errors = 0;
+    for (const m of said) if (m.type === 'error') errors++;
     if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
     return { gist: `200 · ${parts.join(' · ')}` };
   }
 
   function attach(annotation: Annotation): void {
+    if (forgetMessages) return;
     const data = annotation.data as { text?: string; message?: string; level?: string } | undefined;
     const text =
       data?.text ?? data?.message ?? (typeof annotation.data === 'string' ? annotation.data : undefined);
