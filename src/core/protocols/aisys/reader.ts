@@ -68,22 +68,21 @@ export function createAisysReader({ forgetMessages = false } = {}): TranscriptRe
   const actionsOf = new Map<number, number>();
 
   function summarise(message: TranscriptMessage): MessageSummary {
-    const base = { index: message.index, dir: message.dir, conn: message.conn, t: message.t };
-    if (message.kind !== 'data') return { ...base, type: message.kind, gist: message.text ?? '' };
+    if (message.kind !== 'data') return row(message, message.kind, message.text ?? '');
     const http = message.http;
-    if (!http) return { ...base, type: 'other', gist: message.text ?? '', unreadable: 'not an HTTP message' };
+    if (!http) return row(message, 'other', message.text ?? '', 'not an HTTP message');
     if (message.dir === 'c2s') {
       const type = requestType(http.path);
       requestTypes.set(http.exchange, type);
       const line = `${http.method ?? '?'} ${http.path ?? '?'}`;
-      if (type !== 'act') return { ...base, type, gist: line };
+      if (type !== 'act') return row(message, type, line);
       const reading = readRecordedRequest(message);
       if (!reading.ok) {
         const why =
           'crash' in reading
             ? `the server crashes on it (${reading.crash.name})`
             : (reading.description ?? `HTTP ${reading.status}`);
-        return { ...base, type, gist: `${line} · ${why}`, unreadable: why };
+        return row(message, type, `${line} · ${why}`, why);
       }
       const { request, version } = reading;
       for (const action of request.actions) {
@@ -94,19 +93,20 @@ export function createAisysReader({ forgetMessages = false } = {}): TranscriptRe
       if (request.to_abandon.length) parts.push(`abandon ${request.to_abandon.join(', ')}`);
       if (!request.parallel_runs) parts.push('one run at a time');
       if (version === 0) parts.push('v0');
-      return { ...base, type, gist: `${line} · ${parts.join(', ')}` };
+      return row(message, type, `${line} · ${parts.join(', ')}`);
     }
     const status = http.status ?? 0;
     const asked = requestTypes.get(http.exchange) ?? 'other';
     const reading = readRecordedResponse(message);
-    if (status === 503) return { ...base, type: 'busy', gist: '503 busy: retry later' };
+    if (status === 503) return row(message, 'busy', '503 busy: retry later');
     if (status !== 200 || reading.kind === 'error')
-      return { ...base, type: 'error', gist: `${status} ${errorText(reading)}` };
-    if (asked !== 'act') return { ...base, type: asked, gist: `${status}` };
-    return { ...base, type: 'answer', ...readAnswer(reading, message.index) };
+      return row(message, 'error', `${status} ${errorText(reading)}`);
+    if (asked !== 'act') return row(message, asked, `${status}`);
+    return readAnswer(reading, message);
   }
 
-  function readAnswer(reading: ResponseReading, index: number): Pick<MessageSummary, 'gist' | 'unreadable'> {
+  function readAnswer(reading: ResponseReading, message: TranscriptMessage): MessageSummary {
+    const index = message.index;
     let requests: AisysActionRequest[];
     let finished: [string, JsonValue][];
     let said: AisysMessage[];
@@ -123,7 +123,7 @@ export function createAisysReader({ forgetMessages = false } = {}): TranscriptRe
       ];
     } else {
       const problem = reading.kind === 'unreadable' ? reading.problem : `a ${reading.kind} body`;
-      return { gist: `200 · ${problem}`, unreadable: problem };
+      return row(message, 'answer', `200 · ${problem}`, problem);
     }
     for (const request of requests) {
       const run = runId(request.run);
@@ -164,7 +164,7 @@ export function createAisysReader({ forgetMessages = false } = {}): TranscriptRe
     let errors = 0;
     for (const m of said) if (m.type === 'error') errors++;
     if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
-    return { gist: `200 · ${parts.join(' · ')}` };
+    return row(message, 'answer', `200 · ${parts.join(' · ')}`);
   }
 
   function attach(annotation: Annotation): void {
@@ -194,6 +194,14 @@ export function createAisysReader({ forgetMessages = false } = {}): TranscriptRe
       for (const annotation of newAnnotations) attach(annotation);
     },
   };
+}
+
+/** A log row: the message's place, its type and gist, and why it could not be read when it could not. */
+function row(message: TranscriptMessage, type: string, gist: string, unreadable?: string): MessageSummary {
+  const { index, dir, conn, t } = message;
+  return unreadable === undefined
+    ? { index, dir, conn, t, type, gist }
+    : { index, dir, conn, t, type, gist, unreadable };
 }
 
 /** A request's type by its route. */
