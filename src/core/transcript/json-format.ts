@@ -515,6 +515,10 @@ export function jsonSyntaxError(text: string, error: unknown, source: string): P
   return new ProtoplayError('transcript.json.syntax', `not valid JSON: ${words}`, { source, line, column });
 }
 
+/**
+ * Checks the shapes of a parsed transcript. A check of a field takes its record's path and the field's
+ * name, joined only when the check fails (a big transcript's messages are checked by the hundred thousand).
+ */
 class ShapeChecker {
   constructor(readonly source: string) {}
 
@@ -527,9 +531,9 @@ class ShapeChecker {
     });
   }
 
-  record(value: unknown, path: string): Record<string, unknown> {
+  record(value: unknown, path: string, field?: string): Record<string, unknown> {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
-      this.fail(path, 'an object', value);
+      this.fail(joined(path, field), 'an object', value);
     return value as Record<string, unknown>;
   }
 
@@ -538,21 +542,27 @@ class ShapeChecker {
     return value;
   }
 
-  string(value: unknown, path: string): string {
-    if (typeof value !== 'string') this.fail(path, 'a string', value);
+  string(value: unknown, path: string, field?: string): string {
+    if (typeof value !== 'string') this.fail(joined(path, field), 'a string', value);
     return value;
   }
 
-  number(value: unknown, path: string): number {
-    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(path, 'a number', value);
+  number(value: unknown, path: string, field?: string): number {
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      this.fail(joined(path, field), 'a number', value);
     return value;
   }
 
-  oneOf<T extends string>(value: unknown, options: readonly T[], path: string): T {
+  oneOf<T extends string>(value: unknown, options: readonly T[], path: string, field?: string): T {
     if (!options.includes(value as T))
-      this.fail(path, options.map((o) => JSON.stringify(o)).join(' or '), value);
+      this.fail(joined(path, field), options.map((o) => JSON.stringify(o)).join(' or '), value);
     return value as T;
   }
+}
+
+/** A field's path: its record's path and its name. */
+function joined(path: string, field: string | undefined): string {
+  return field === undefined ? path : `${path}.${field}`;
 }
 
 function checkTranscript(value: unknown, source: string): Transcript {
@@ -615,42 +625,38 @@ function checkMessage(check: ShapeChecker, item: unknown, i: number): Transcript
   const message = check.record(item, path);
   if (message.index !== i)
     check.fail(`${path}.index`, `${i} (indices count from 0 without gaps)`, message.index);
-  const kind = check.oneOf(message.kind, KINDS, `${path}.kind`);
+  const kind = check.oneOf(message.kind, KINDS, path, 'kind');
   const result: TranscriptMessage = {
     index: i,
-    conn: check.string(message.conn, `${path}.conn`),
-    dir: check.oneOf(message.dir, ['c2s', 's2c'] as const, `${path}.dir`),
-    t: check.number(message.t, `${path}.t`),
+    conn: check.string(message.conn, path, 'conn'),
+    dir: check.oneOf(message.dir, ['c2s', 's2c'] as const, path, 'dir'),
+    t: check.number(message.t, path, 't'),
     kind,
   };
-  if (message.text !== undefined) result.text = check.string(message.text, `${path}.text`);
-  if (message.base64 !== undefined) result.base64 = check.string(message.base64, `${path}.base64`);
+  if (message.text !== undefined) result.text = check.string(message.text, path, 'text');
+  if (message.base64 !== undefined) result.base64 = check.string(message.base64, path, 'base64');
   if (kind === 'data' && (result.text === undefined) === (result.base64 === undefined))
     check.fail(path, 'exactly one of "text" and "base64" on a data message', message);
   if (message.framing !== undefined)
-    result.framing = check.oneOf(
-      message.framing,
-      FRAMINGS,
-      `${path}.framing`,
-    ) as TranscriptMessage['framing'];
-  if (message.channel !== undefined) result.channel = check.string(message.channel, `${path}.channel`);
-  if (message.http !== undefined) result.http = checkHttp(check, message.http, `${path}.http`);
+    result.framing = check.oneOf(message.framing, FRAMINGS, path, 'framing') as TranscriptMessage['framing'];
+  if (message.channel !== undefined) result.channel = check.string(message.channel, path, 'channel');
+  if (message.http !== undefined) result.http = checkHttp(check, message.http, path);
   return result;
 }
 
-function checkHttp(check: ShapeChecker, value: unknown, path: string): HttpMessageMeta {
-  const http = check.record(value, path);
-  const exchange = check.number(http.exchange, `${path}.exchange`);
+function checkHttp(check: ShapeChecker, value: unknown, message: string): HttpMessageMeta {
+  const http = check.record(value, message, 'http');
+  const exchange = check.number(http.exchange, message, 'http.exchange');
   if (!Number.isInteger(exchange) || exchange < 0)
-    check.fail(`${path}.exchange`, 'a message index', exchange);
+    check.fail(`${message}.http.exchange`, 'a message index', exchange);
   const result: HttpMessageMeta = { exchange };
-  if (http.method !== undefined) result.method = check.string(http.method, `${path}.method`);
-  if (http.path !== undefined) result.path = check.string(http.path, `${path}.path`);
-  if (http.status !== undefined) result.status = check.number(http.status, `${path}.status`);
+  if (http.method !== undefined) result.method = check.string(http.method, message, 'http.method');
+  if (http.path !== undefined) result.path = check.string(http.path, message, 'http.path');
+  if (http.status !== undefined) result.status = check.number(http.status, message, 'http.status');
   if (http.headers !== undefined) {
     const headers: Record<string, string> = {};
-    for (const [name, item] of Object.entries(check.record(http.headers, `${path}.headers`)))
-      headers[name] = check.string(item, `${path}.headers.${name}`);
+    for (const [name, item] of Object.entries(check.record(http.headers, message, 'http.headers')))
+      headers[name] = typeof item === 'string' ? item : check.string(item, message, `http.headers.${name}`);
     result.headers = headers;
   }
   return result;

@@ -108,6 +108,22 @@ describe('Protoplay JSON', () => {
     expect(() => parseTranscriptJson(JSON.stringify(broken))).toThrow(
       'messages[0].http.status: expected a number',
     );
+    // Every field's check names the field's whole path.
+    const header = JSON.parse(serialiseTranscript(http)) as Transcript;
+    (header.messages[1]!.http!.headers as unknown as Record<string, unknown>)['x-count'] = 3;
+    expect(() => parseTranscriptJson(JSON.stringify(header))).toThrow(
+      'messages[1].http.headers.x-count: expected a string, got 3',
+    );
+    const exchange = JSON.parse(serialiseTranscript(http)) as Transcript;
+    (exchange.messages[1]!.http as unknown as Record<string, unknown>).exchange = -1;
+    expect(() => parseTranscriptJson(JSON.stringify(exchange))).toThrow(
+      'messages[1].http.exchange: expected a message index, got -1',
+    );
+    const conn = JSON.parse(serialiseTranscript(http)) as Transcript;
+    (conn.messages[1] as unknown as Record<string, unknown>).conn = null;
+    expect(() => parseTranscriptJson(JSON.stringify(conn))).toThrow(
+      'messages[1].conn: expected a string, got null',
+    );
   });
 
   it('adds connections that messages use but the list forgets', () => {

@@ -14,8 +14,18 @@ import type {
 } from './messages';
 import { pythonJsonDumps } from './python-json';
 
+/** The last path asked about and its environment: a session's requests all go to the same path. */
+let lastPath: { path: string | undefined; env: string | undefined } = { path: undefined, env: undefined };
+
 /** The environment of an `/act/<env>` path (leading slashes and a query allowed), or undefined. */
 export function actPathEnvironment(path: string | undefined): string | undefined {
+  if (path !== undefined && lastPath.path === path) return lastPath.env;
+  const env = readActPath(path);
+  lastPath = { path, env };
+  return env;
+}
+
+function readActPath(path: string | undefined): string | undefined {
   const match = /^\/+act\/([^/?]+)(?:\?.*)?$/.exec(path ?? '');
   if (!match) return undefined;
   try {

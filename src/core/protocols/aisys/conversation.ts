@@ -73,8 +73,33 @@ export function advanceConversation(state: ConversationState, message: Transcrip
   return step;
 }
 
-function runId(text: string): number {
+/** A run id as a number (NaN when it spells none); plain digits, the usual spelling, are read without a pattern. */
+export function runId(text: string): number {
+  const length = text.length;
+  if (length > 0 && length < 16) {
+    let value = 0;
+    let i = 0;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 48 || code > 57) break;
+      value = value * 10 + (code - 48);
+    }
+    if (i === length) return value;
+  }
   return /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+}
+
+/** As `Array.prototype.includes` compares (NaN is NaN): whether `ids` holds `id`. */
+function holds(ids: readonly number[], id: number): boolean {
+  for (const other of ids) if (other === id || (other !== other && id !== id)) return true;
+  return false;
+}
+
+/** As a Map counts its keys (NaN is one key): how many of `ids` are `id`. */
+function count(ids: readonly number[], id: number): number {
+  let found = 0;
+  for (const other of ids) if (other === id || (other !== other && id !== id)) found++;
+  return found;
 }
 
 /**
@@ -93,6 +118,24 @@ function describeRuns(asked: ReadonlyMap<number, number>): string {
   return runs.length ? runs.join(', ') : 'none';
 }
 
+/** The step of a request: the state with it waiting for its response, and the rule it broke. */
+function withRequest(
+  state: ConversationState,
+  pending: PendingRequest,
+  violation?: Violation,
+): ConversationStep {
+  const step: ConversationStep = {
+    state: {
+      pending: [...state.pending, pending],
+      asked: state.asked,
+      active: state.active,
+      uncertain: state.uncertain,
+    },
+  };
+  if (violation) step.requestViolation = violation;
+  return step;
+}
+
 function afterRequest(state: ConversationState, message: TranscriptMessage): ConversationStep {
   const exchange = message.http!.exchange;
   const method = (message.http!.method ?? 'GET').toUpperCase();
@@ -100,19 +143,21 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
   const isAct =
     actPathEnvironment(message.http!.path) !== undefined && method !== 'OPTIONS' && method !== 'HEAD';
   const pending: PendingRequest = { exchange, act: isAct, actions: [], abandoned: [] };
-  const next = (violation?: Violation): ConversationStep => ({
-    state: { ...state, pending: [...state.pending, pending] },
-    ...(violation ? { requestViolation: violation } : {}),
-  });
-  if (!isAct) return next();
+  if (!isAct) return withRequest(state, pending);
   const at = message.index;
   if (method !== 'PUT' && method !== 'GET')
-    return next(aisysViolation(at, 'aisys.request.method', 'PUT (or GET) to /act', method));
+    return withRequest(
+      state,
+      pending,
+      aisysViolation(at, 'aisys.request.method', 'PUT (or GET) to /act', method),
+    );
   const reading = readRecordedRequest(message);
   if (!reading.ok) {
     const got =
       'crash' in reading ? `a body the server crashes on (${reading.crash.name})` : reading.description;
-    return next(
+    return withRequest(
+      state,
+      pending,
       aisysViolation(
         at,
         requestRule(reading.status, got),
@@ -124,18 +169,18 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
   const { request, version } = reading;
   pending.version = version;
   pending.parallel = request.parallel_runs;
-  pending.actions = request.actions.map((action) => ({
-    run: action.run,
-    id: runId(action.run),
-    actNo: action.act_no,
-  }));
+  const actions: PendingRequest['actions'] = [];
+  for (const action of request.actions)
+    actions.push({ run: action.run, id: runId(action.run), actNo: action.act_no });
+  pending.actions = actions;
   pending.abandoned = request.to_abandon;
-  if (state.uncertain) return next();
+  if (state.uncertain) return withRequest(state, pending);
   const seen: number[] = [];
   for (const action of pending.actions) {
-    const label = `${action.run}#${action.actNo}`;
-    if (seen.includes(action.id))
-      return next(
+    if (holds(seen, action.id))
+      return withRequest(
+        state,
+        pending,
         aisysViolation(
           at,
           'aisys.action.duplicate',
@@ -144,27 +189,33 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
         ),
       );
     seen.push(action.id);
-    if (request.to_abandon.some((run) => runId(run) === action.id))
-      return next(
+    if (request.to_abandon.length > 0 && request.to_abandon.some((run) => runId(run) === action.id))
+      return withRequest(
+        state,
+        pending,
         aisysViolation(
           at,
           'aisys.action.abandoned-run',
           'no action for a run abandoned in the same request',
-          label,
+          `${action.run}#${action.actNo}`,
         ),
       );
     const asked = state.asked.get(action.id);
     if (asked === undefined)
-      return next(
+      return withRequest(
+        state,
+        pending,
         aisysViolation(
           at,
           'aisys.action.unrequested',
           `actions for the runs asked for (${describeRuns(state.asked)})`,
-          label,
+          `${action.run}#${action.actNo}`,
         ),
       );
     if (asked !== action.actNo)
-      return next(
+      return withRequest(
+        state,
+        pending,
         aisysViolation(
           at,
           'aisys.action.act-no',
@@ -174,8 +225,10 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
       );
   }
   for (const run of request.to_abandon) {
-    if (!state.active.includes(runId(run)))
-      return next(
+    if (!holds(state.active, runId(run)))
+      return withRequest(
+        state,
+        pending,
         aisysViolation(
           at,
           'aisys.abandon.inactive',
@@ -184,7 +237,7 @@ function afterRequest(state: ConversationState, message: TranscriptMessage): Con
         ),
       );
   }
-  return next();
+  return withRequest(state, pending);
 }
 
 function requestRule(status: number, description: string | undefined): string {
@@ -203,7 +256,12 @@ const KNOWN_STATUSES = new Set([200, 400, 401, 404, 405, 413, 415, 500, 503]);
 function afterResponse(state: ConversationState, message: TranscriptMessage): ConversationStep {
   const at = message.index;
   const exchange = message.http!.exchange;
-  const request = state.pending.find((pending) => pending.exchange === exchange);
+  let request: PendingRequest | undefined;
+  for (const pending of state.pending)
+    if (pending.exchange === exchange) {
+      request = pending;
+      break;
+    }
   if (!request)
     return {
       state,
@@ -214,7 +272,14 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
         `a response to exchange ${exchange}`,
       ),
     };
-  const rest = { ...state, pending: state.pending.filter((pending) => pending !== request) };
+  const pending: PendingRequest[] = [];
+  for (const other of state.pending) if (other !== request) pending.push(other);
+  const rest: ConversationState = {
+    pending,
+    asked: state.asked,
+    active: state.active,
+    uncertain: state.uncertain,
+  };
   if (!request.act) return { state: rest };
   const status = message.http!.status ?? 0;
   const fail = (rule: string, expected: string, got: string, next = rest): ConversationStep => ({
@@ -294,92 +359,138 @@ function judgeAnswer(
 ): ConversationStep {
   // A handful of runs per answer: lists are scanned rather than hashed, and each run id is read once.
   const requests = response.action_requests;
-  const requestedIds = requests.map((r) => runId(r.run));
+  const requestedIds: number[] = [];
+  for (const r of requests) requestedIds.push(runId(r.run));
   const finishedRuns = Object.keys(response.finished_runs);
-  const finished = finishedRuns.map(runId);
-  const abandoned = request.abandoned.map(runId);
+  const finished: number[] = [];
+  for (const run of finishedRuns) finished.push(runId(run));
+  const abandoned: number[] = [];
+  for (const run of request.abandoned) abandoned.push(runId(run));
   // An action was applied unless an error message answered it: each failed action gets one.
   const failed: number[] = [];
   for (const m of response.messages) if (m.type === 'error') failed.push(runId(m.run ?? ''));
-  const sent = request.actions.map((action) => action.id);
-  // As a Map counts its keys (NaN is one key): how many of `ids` are `id`.
-  const count = (ids: readonly number[], id: number) => ids.filter((other) => [id].includes(other)).length;
+  const sent: number[] = [];
+  for (const action of request.actions) sent.push(action.id);
   const applied: number[] = [];
   for (const action of request.actions) {
-    const advanced = requests.some((r, i) => requestedIds[i] === action.id && r.act_no > action.actNo);
+    let advanced = false;
+    for (let i = 0; i < requests.length && !advanced; i++)
+      advanced = requestedIds[i] === action.id && requests[i]!.act_no > action.actNo;
     const unanswered = failed.length === 0 || count(failed, action.id) < count(sent, action.id);
-    if (finished.includes(action.id) || advanced || unanswered) applied.push(action.id);
+    if (holds(finished, action.id) || advanced || unanswered) applied.push(action.id);
   }
   // What stays outstanding: runs asked before, not answered, abandoned or finished now.
   const still = new Map<number, number>();
   for (const [id, actNo] of state.asked) {
-    if (applied.includes(id) || finished.includes(id) || abandoned.some((other) => other === id)) continue;
+    if (holds(applied, id) || holds(finished, id) || abandoned.some((other) => other === id)) continue;
     still.set(id, actNo);
   }
   const asked = new Map(still);
-  for (const [i, r] of requests.entries()) asked.set(requestedIds[i]!, r.act_no);
-  const active = complete ? response.active_runs.map(runId) : state.active;
-  const next: ConversationState = { ...state, asked, active, uncertain: false };
-  const fail = (rule: string, expected: string, got: string): ConversationStep => ({
-    state: next,
-    responseViolation: aisysViolation(at, rule, expected, got),
-  });
-  const mentioned = (run: string | null | undefined) =>
-    request.actions.some((a) => a.run === run) || request.abandoned.some((r) => r === run);
+  for (let i = 0; i < requests.length; i++) asked.set(requestedIds[i]!, requests[i]!.act_no);
+  let active = state.active;
+  if (complete) {
+    active = [];
+    for (const run of response.active_runs) active.push(runId(run));
+  }
+  const next: ConversationState = { pending: state.pending, asked, active, uncertain: false };
   if (complete) {
     const missing = requests.find((r) => !response.active_runs.includes(r.run));
     if (missing)
-      return fail(
+      return brokeRule(
+        next,
+        at,
         'aisys.response.active-runs',
         'every run asked for among active_runs',
         `run ${missing.run} missing`,
       );
     if (!ascending(requestedIds) || !ascending(active))
-      return fail(
+      return brokeRule(
+        next,
+        at,
         'aisys.response.order',
         'runs in ascending id order',
         requests.map((r) => r.run).join(', '),
       );
-    const stranger = finishedRuns.find((run) => !mentioned(run));
+    const stranger = finishedRuns.find((run) => !mentioned(request, run));
     if (stranger !== undefined)
-      return fail(
+      return brokeRule(
+        next,
+        at,
         'aisys.response.finished-runs',
         'finished_runs only for runs acted on or abandoned in the request',
         `run ${stranger}`,
       );
-    const aside = response.messages.find((m) => m.run !== null && !mentioned(m.run));
-    if (aside)
-      return fail(
-        'aisys.response.message-run',
-        'messages only about runs named in the request',
-        `run ${aside.run}`,
-      );
+    for (const m of response.messages)
+      if (m.run !== null && !mentioned(request, m.run))
+        return brokeRule(
+          next,
+          at,
+          'aisys.response.message-run',
+          'messages only about runs named in the request',
+          `run ${m.run}`,
+        );
   }
   if (request.parallel === false && requests.length > 1)
-    return fail(
+    return brokeRule(
+      next,
+      at,
       'aisys.response.parallel',
       'one action request (parallel_runs was false)',
       `${requests.length}`,
     );
   if (state.uncertain) return { state: next };
-  const waiting = inKeyOrder(still.keys()).sort((a, b) => a - b);
-  if (waiting.length > 0) {
-    const fresh = requestedIds.some((id) => !still.has(id));
+  if (still.size > 0) {
+    const waiting = inKeyOrder(still.keys()).sort((a, b) => a - b);
+    let fresh = false;
+    for (const id of requestedIds) if (!still.has(id)) fresh = true;
     if (fresh || requests.length === 0 || requestedIds[0] !== waiting[0])
-      return fail(
+      return brokeRule(
+        next,
+        at,
         'aisys.response.outstanding-first',
         `the outstanding runs first, lowest id first (${describeRuns(still)})`,
         requests.map((r) => `${r.run}#${r.act_no}`).join(', ') || 'no action request',
       );
   }
-  for (const [i, r] of requests.entries()) {
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i]!;
     const id = requestedIds[i]!;
-    const action = request.actions.find((a) => a.id === id && a.actNo === state.asked.get(id));
-    const expected = action && applied.includes(id) ? action.actNo + 1 : state.asked.get(id);
+    const askedBefore = state.asked.get(id);
+    let action: PendingRequest['actions'][number] | undefined;
+    for (const a of request.actions)
+      if (a.id === id && a.actNo === askedBefore) {
+        action = a;
+        break;
+      }
+    const expected = action && holds(applied, id) ? action.actNo + 1 : askedBefore;
     if (expected !== undefined && r.act_no !== expected)
-      return fail('aisys.response.act-no', `action number ${expected} for run ${r.run}`, `${r.act_no}`);
+      return brokeRule(
+        next,
+        at,
+        'aisys.response.act-no',
+        `action number ${expected} for run ${r.run}`,
+        `${r.act_no}`,
+      );
   }
   return { state: next };
+}
+
+/** A step to `state` that broke `rule` at message `at`. */
+function brokeRule(
+  state: ConversationState,
+  at: number,
+  rule: string,
+  expected: string,
+  got: string,
+): ConversationStep {
+  return { state, responseViolation: aisysViolation(at, rule, expected, got) };
+}
+
+/** Whether the request acted on or abandoned the run, spelled as the client spelled it. */
+function mentioned(request: PendingRequest, run: string | null | undefined): boolean {
+  for (const action of request.actions) if (action.run === run) return true;
+  for (const other of request.abandoned) if (other === run) return true;
+  return false;
 }
 
 function ascending(ids: readonly number[]): boolean {

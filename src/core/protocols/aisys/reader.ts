@@ -15,6 +15,7 @@ import type {
   ValueRow,
 } from '../reading';
 import { actPathEnvironment, type ResponseReading } from './codec';
+import { runId } from './conversation';
 import { readRecordedRequest, readRecordedResponse } from './recorded-readings';
 import type { AisysActionRequest, AisysMessage, JsonValue } from './messages';
 
@@ -51,12 +52,12 @@ function reward(outcome: JsonValue): number | undefined {
   return undefined;
 }
 
-function runNumber(run: string): number {
-  return /^\s*\d+\s*$/.test(run) ? Number(run) : NaN;
-}
-
-/** Creates a reader of aisys transcripts. */
-export function createAisysReader(): TranscriptReader {
+/**
+ * Creates a reader of aisys transcripts. `forgetMessages`: the caller keeps only the log rows and rounds
+ * of each batch (an import's summary, a streamed inspection), so the turns and notes, which it forgets
+ * unread, are not built; the rows and rounds are the same.
+ */
+export function createAisysReader({ forgetMessages = false } = {}): TranscriptReader {
   const messages: MessageSummary[] = [];
   const rounds: RoundSummary[] = [];
   const turns: TurnSnapshot[] = [];
@@ -67,45 +68,45 @@ export function createAisysReader(): TranscriptReader {
   const actionsOf = new Map<number, number>();
 
   function summarise(message: TranscriptMessage): MessageSummary {
-    const base = { index: message.index, dir: message.dir, conn: message.conn, t: message.t };
-    if (message.kind !== 'data') return { ...base, type: message.kind, gist: message.text ?? '' };
+    if (message.kind !== 'data') return row(message, message.kind, message.text ?? '');
     const http = message.http;
-    if (!http) return { ...base, type: 'other', gist: message.text ?? '', unreadable: 'not an HTTP message' };
+    if (!http) return row(message, 'other', message.text ?? '', 'not an HTTP message');
     if (message.dir === 'c2s') {
       const type = requestType(http.path);
       requestTypes.set(http.exchange, type);
       const line = `${http.method ?? '?'} ${http.path ?? '?'}`;
-      if (type !== 'act') return { ...base, type, gist: line };
+      if (type !== 'act') return row(message, type, line);
       const reading = readRecordedRequest(message);
       if (!reading.ok) {
         const why =
           'crash' in reading
             ? `the server crashes on it (${reading.crash.name})`
             : (reading.description ?? `HTTP ${reading.status}`);
-        return { ...base, type, gist: `${line} · ${why}`, unreadable: why };
+        return row(message, type, `${line} · ${why}`, why);
       }
       const { request, version } = reading;
       for (const action of request.actions) {
-        const run = runNumber(action.run);
+        const run = runId(action.run);
         actionsOf.set(run, Math.max(actionsOf.get(run) ?? 0, action.act_no + 1));
       }
       const parts = [`${request.actions.length} action${request.actions.length === 1 ? '' : 's'}`];
       if (request.to_abandon.length) parts.push(`abandon ${request.to_abandon.join(', ')}`);
       if (!request.parallel_runs) parts.push('one run at a time');
       if (version === 0) parts.push('v0');
-      return { ...base, type, gist: `${line} · ${parts.join(', ')}` };
+      return row(message, type, `${line} · ${parts.join(', ')}`);
     }
     const status = http.status ?? 0;
     const asked = requestTypes.get(http.exchange) ?? 'other';
     const reading = readRecordedResponse(message);
-    if (status === 503) return { ...base, type: 'busy', gist: '503 busy: retry later' };
+    if (status === 503) return row(message, 'busy', '503 busy: retry later');
     if (status !== 200 || reading.kind === 'error')
-      return { ...base, type: 'error', gist: `${status} ${errorText(reading)}` };
-    if (asked !== 'act') return { ...base, type: asked, gist: `${status}` };
-    return { ...base, type: 'answer', ...readAnswer(reading, message.index) };
+      return row(message, 'error', `${status} ${errorText(reading)}`);
+    if (asked !== 'act') return row(message, asked, `${status}`);
+    return readAnswer(reading, message);
   }
 
-  function readAnswer(reading: ResponseReading, index: number): Pick<MessageSummary, 'gist' | 'unreadable'> {
+  function readAnswer(reading: ResponseReading, message: TranscriptMessage): MessageSummary {
+    const index = message.index;
     let requests: AisysActionRequest[];
     let finished: [string, JsonValue][];
     let said: AisysMessage[];
@@ -122,11 +123,12 @@ export function createAisysReader(): TranscriptReader {
       ];
     } else {
       const problem = reading.kind === 'unreadable' ? reading.problem : `a ${reading.kind} body`;
-      return { gist: `200 · ${problem}`, unreadable: problem };
+      return row(message, 'answer', `200 · ${problem}`, problem);
     }
     for (const request of requests) {
-      const run = runNumber(request.run);
+      const run = runId(request.run);
       actionsOf.set(run, Math.max(actionsOf.get(run) ?? 0, request.act_no));
+      if (forgetMessages) continue;
       turns.push({
         index,
         round: run,
@@ -136,18 +138,20 @@ export function createAisysReader(): TranscriptReader {
       });
     }
     for (const [run, outcome] of finished) {
-      const id = runNumber(run);
+      const id = runId(run);
       const total = reward(outcome);
       const steps = Math.max(1, actionsOf.get(id) ?? 1);
-      rounds.push({
-        round: id,
-        ...(total !== undefined ? { total } : {}),
-        stepRewards: [...Array<number>(steps - 1).fill(0), total ?? 0],
-        endIndex: index,
-      });
+      // The outcome is the last step's reward; the steps before it earn nothing.
+      const stepRewards = new Array<number>(steps).fill(0);
+      stepRewards[steps - 1] = total ?? 0;
+      rounds.push(
+        total !== undefined
+          ? { round: id, total, stepRewards, endIndex: index }
+          : { round: id, stepRewards, endIndex: index },
+      );
     }
     for (const m of said) {
-      if (m.type === 'info') continue;
+      if (m.type === 'info' || forgetMessages) continue;
       notes.push({
         index,
         kind: 'note',
@@ -157,12 +161,14 @@ export function createAisysReader(): TranscriptReader {
     const parts = [`${requests.length} request${requests.length === 1 ? '' : 's'}`];
     if (finished.length)
       parts.push(`finished ${finished.map(([run, outcome]) => `${run}: ${show(outcome)}`).join(', ')}`);
-    const errors = said.filter((m) => m.type === 'error').length;
+    let errors = 0;
+    for (const m of said) if (m.type === 'error') errors++;
     if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
-    return { gist: `200 · ${parts.join(' · ')}` };
+    return row(message, 'answer', `200 · ${parts.join(' · ')}`);
   }
 
   function attach(annotation: Annotation): void {
+    if (forgetMessages) return;
     const data = annotation.data as { text?: string; message?: string; level?: string } | undefined;
     const text =
       data?.text ?? data?.message ?? (typeof annotation.data === 'string' ? annotation.data : undefined);
@@ -188,6 +194,14 @@ export function createAisysReader(): TranscriptReader {
       for (const annotation of newAnnotations) attach(annotation);
     },
   };
+}
+
+/** A log row: the message's place, its type and gist, and why it could not be read when it could not. */
+function row(message: TranscriptMessage, type: string, gist: string, unreadable?: string): MessageSummary {
+  const { index, dir, conn, t } = message;
+  return unreadable === undefined
+    ? { index, dir, conn, t, type, gist }
+    : { index, dir, conn, t, type, gist, unreadable };
 }
 
 /** A request's type by its route. */
