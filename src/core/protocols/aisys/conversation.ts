@@ -22,9 +22,43 @@ export interface PendingRequest {
   abandoned: string[];
 }
 
+/**
+ * The requests waiting for their responses, newest first, as a list whose tails states share: a request
+ * is added without copying those before it, and a response to a recent request drops it copying only the
+ * newer ones. A recording whose responses are lost leaves its requests waiting; copying them all at every
+ * new request made reading it quadratic.
+ */
+export interface PendingList {
+  readonly request: PendingRequest;
+  readonly older: PendingList | undefined;
+  readonly size: number;
+}
+
+/** The requests waiting, oldest first. */
+export function pendingRequests(state: ConversationState): PendingRequest[] {
+  const requests: PendingRequest[] = [];
+  for (let at = state.pending; at; at = at.older) requests.push(at.request);
+  return requests.reverse();
+}
+
+/** The list without `request` (the list itself when it does not hold it). */
+function withoutRequest(list: PendingList | undefined, request: PendingRequest): PendingList | undefined {
+  const newer: PendingRequest[] = [];
+  let at = list;
+  while (at && at.request !== request) {
+    newer.push(at.request);
+    at = at.older;
+  }
+  if (!at) return list;
+  let rest = at.older;
+  for (let i = newer.length - 1; i >= 0; i--)
+    rest = { request: newer[i]!, older: rest, size: (rest?.size ?? 0) + 1 };
+  return rest;
+}
+
 /** The conversation so far. */
 export interface ConversationState {
-  pending: PendingRequest[];
+  pending: PendingList | undefined;
   /** Runs the server asked for and has not had an answer to: run id -> action number (never changed). */
   asked: ReadonlyMap<number, number>;
   /** The active runs of the last response. */
@@ -34,7 +68,7 @@ export interface ConversationState {
 }
 
 export const INITIAL_CONVERSATION: ConversationState = {
-  pending: [],
+  pending: undefined,
   asked: new Map(),
   active: [],
   uncertain: false,
@@ -126,7 +160,7 @@ function withRequest(
 ): ConversationStep {
   const step: ConversationStep = {
     state: {
-      pending: [...state.pending, pending],
+      pending: { request: pending, older: state.pending, size: (state.pending?.size ?? 0) + 1 },
       asked: state.asked,
       active: state.active,
       uncertain: state.uncertain,
@@ -257,9 +291,9 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
   const at = message.index;
   const exchange = message.http!.exchange;
   let request: PendingRequest | undefined;
-  for (const pending of state.pending)
-    if (pending.exchange === exchange) {
-      request = pending;
+  for (let at = state.pending; at; at = at.older)
+    if (at.request.exchange === exchange) {
+      request = at.request;
       break;
     }
   if (!request)
@@ -272,10 +306,8 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
         `a response to exchange ${exchange}`,
       ),
     };
-  const pending: PendingRequest[] = [];
-  for (const other of state.pending) if (other !== request) pending.push(other);
   const rest: ConversationState = {
-    pending,
+    pending: withoutRequest(state.pending, request),
     asked: state.asked,
     active: state.active,
     uncertain: state.uncertain,

@@ -11,6 +11,7 @@ import {
   advanceConversation,
   aisysViolation,
   INITIAL_CONVERSATION,
+  pendingRequests,
   type ConversationState,
 } from './conversation';
 
@@ -39,7 +40,7 @@ export const aisysClientMachine: ProtocolMachine<ConversationState> = {
       : { ok: true, state: step.state };
   },
   finish(state, lastIndex): Violation | null {
-    const open = state.pending.find((pending) => pending.act);
+    const open = pendingRequests(state).find((pending) => pending.act);
     if (!open) return null;
     return aisysViolation(
       lastIndex,

@@ -14,7 +14,7 @@ import {
   aisysJsonlFormat,
 } from '../../../../src/core/protocols/aisys/recording';
 import { AisysSession } from '../../../../src/core/protocols/aisys/session';
-import type { ConversationState } from '../../../../src/core/protocols/aisys/conversation';
+import { pendingRequests, type ConversationState } from '../../../../src/core/protocols/aisys/conversation';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
 import { ValidationFold, validateTranscript } from '../../../../src/core/transcript/validate';
 
@@ -112,11 +112,52 @@ describe('validating a long session', () => {
     let largest = 0;
     for (const message of transcript.messages) {
       state = aisysServerMachine.accept(state, message).state as ConversationState;
-      largest = Math.max(largest, state.pending.length + state.asked.size + state.active.length);
+      largest = Math.max(largest, (state.pending?.size ?? 0) + state.asked.size + state.active.length);
     }
     // Five runs in parallel: at most one request waiting, five runs asked for, five active.
     expect(largest).toBeLessThanOrEqual(11);
-    expect(state.pending).toEqual([]);
+    expect(pendingRequests(state)).toEqual([]);
+  });
+
+  it('keeps requests whose responses were lost without copying them at each new request', () => {
+    // A recording that lost its responses: every request stays waiting.
+    let state = aisysClientMachine.initial();
+    const states: ConversationState[] = [];
+    for (let i = 0; i < 3000; i++) {
+      state = aisysClientMachine.accept(state, request(i, { actions: [] })).state;
+      states.push(state);
+    }
+    // Each state holds the one before it as it was: nothing waiting was copied.
+    for (let i = 1; i < states.length; i++) expect(states[i]!.pending?.older).toBe(states[i - 1]!.pending);
+    expect(states.at(-1)!.pending?.size).toBe(3000);
+    expect(pendingRequests(states.at(-1)!).map((waiting) => waiting.exchange)).toEqual(
+      Array.from({ length: 3000 }, (_, i) => i),
+    );
+    // The end names the oldest request still waiting.
+    expect(aisysClientMachine.finish(state, 2999)).toMatchObject({
+      rule: 'aisys.response.missing',
+      expected: 'a response to the request at message 0',
+    });
+  });
+
+  it('drops an answered request from anywhere among those waiting, leaving the others in order', () => {
+    let state = aisysClientMachine.initial();
+    for (const exchange of [0, 1, 2, 3])
+      state = aisysClientMachine.accept(state, request(exchange, {})).state;
+    const before = state;
+    const answered = [2, 0, 3];
+    for (const [i, exchange] of answered.entries()) {
+      const step = aisysClientMachine.accept(state, response(4 + i, exchange, { action_requests: [] }));
+      expect(step.ok ? 'ok' : step.violation.message).toBe('ok');
+      state = step.state;
+    }
+    expect(pendingRequests(state).map((waiting) => waiting.exchange)).toEqual([1]);
+    expect(state.pending?.size).toBe(1);
+    // The states before are as they were.
+    expect(pendingRequests(before).map((waiting) => waiting.exchange)).toEqual([0, 1, 2, 3]);
+    // A second response to an answered request is unsolicited.
+    const again = aisysClientMachine.accept(state, response(7, 2, { action_requests: [] }));
+    expect(again.ok ? undefined : again.violation.rule).toBe('aisys.response.unsolicited');
   });
 
   it('lists the runs asked for by id, numbers first, as the server keeps them', () => {
