@@ -42,7 +42,7 @@ export interface TranscriptStoreOptions {
   meta?: Transcript['meta'];
   /** Packers tried in order for every annotation; the rest are kept as given. */
   packers?: readonly AnnotationPacker[];
-  /** What sealed chunks do with their literal text (default `deflate`). */
+  /** What sealed chunks do with their literal text (default `deflate`; see `LiteralCompression`). */
   compression?: LiteralCompression;
   /** A chunk is sealed after this many messages (default 4096)... */
   chunkMessages?: number;
@@ -152,6 +152,8 @@ export class TranscriptStore {
   readonly #codeStart = new Column(Uint32Array);
   readonly #literalStart = new Column(Uint32Array);
   readonly #chunks: MessageChunk[] = [];
+  /** With `compression: 'later'`: the chunks (from the first) whose text `compressSealed` compressed. */
+  #compressedChunks = 0;
   #chunk: MessageChunk;
 
   readonly #annotationIndex = new Column(Int32Array);
@@ -438,6 +440,7 @@ export class TranscriptStore {
   #dropChunks(count: number): void {
     const base = this.#chunks[count]!.first;
     this.#chunks.splice(0, count);
+    this.#compressedChunks = Math.max(0, this.#compressedChunks - count);
     if (this.#inflated && this.#inflated.chunk.first < base) this.#inflated = undefined;
     for (const column of [this.#connection, this.#flags, this.#time, this.#codeStart, this.#literalStart])
       column.dropBefore(base);
@@ -652,6 +655,21 @@ export class TranscriptStore {
       messages: this.messages(),
       annotations,
     };
+  }
+
+  /**
+   * With `compression: 'later'`: compresses the literal text of up to `chunks` sealed chunks not compressed
+   * yet (the oldest first), so a store filled in a hurry is made compact afterwards, a little at a time.
+   * True while sealed chunks remain to compress. Reading the store gives the same either way.
+   */
+  compressSealed(chunks = 1): boolean {
+    if (this.#compression !== 'later') return false;
+    let done = 0;
+    while (this.#compressedChunks < this.#chunks.length - 1 && done < chunks) {
+      this.#chunks[this.#compressedChunks++]!.compress();
+      done++;
+    }
+    return this.#compressedChunks < this.#chunks.length - 1;
   }
 
   /** What the store holds, in bytes. */
