@@ -112,7 +112,7 @@ async function openAndShow(bytes: Uint8Array, { share }: { share: boolean }) {
         onGrow: opened.growing.onGrow,
       };
   const session = showMassimTranscript(
-    { transcript: opened.transcript, origin: 'import', name: 'all.timeline.jsonl', growing },
+    { transcript: opened.transcript, origin: 'imported', name: 'all.timeline.jsonl', growing },
     services,
   );
   const summary: ImportSummary = await opened.summary;
