@@ -294,6 +294,16 @@ describe('TranscriptStore', () => {
     expect(calls).toBe(5);
     expect(store.size().literalBytes).toBeLessThan(some / 2);
     expect(store.messages()).toEqual(before);
+    // Past `laterCharacters` waiting, sealing compresses the oldest at once.
+    const bounded = new TranscriptStore({
+      protocol: 'massim',
+      chunkMessages: 100,
+      compression: 'later',
+      laterCharacters: 10_000,
+    });
+    for (const message of before) bounded.appendText(message.conn, message.dir, message.t, message.text!);
+    expect(bounded.size().literalBytes).toBeLessThan(2 * (10_000 + 2 * 100 * 40));
+    expect(bounded.messages()).toEqual(before);
     // Other stores have nothing to compress later.
     const deflated = new TranscriptStore({ protocol: 'massim', chunkMessages: 10 });
     for (let i = 0; i < 50; i++) deflated.appendText('a', 'c2s', i, 'x'.repeat(100));
