@@ -4,7 +4,9 @@
  * timeline of the recorded basic run's steps repeated (bench/inspect/big-massim-timeline.ts), about 100,000
  * messages. In the same run: the streaming reader alone (the floor: reading the lines, no checking), and the
  * whole import with the shared frame memo switched off (every machine and reader parses each frame again,
- * as before it existed). Wall time grows on a loaded machine; the process's CPU time says what the work
+ * as before it existed), and the import shown in the views as the worker shows it (the MASSim runner's
+ * store and reader), the views' reader reading at its frames or sharing the summary's reading
+ * (`TranscriptGrowth.share`). Wall time grows on a loaded machine; the process's CPU time says what the work
  * cost. `MASSIM_IMPORT_MB` (default 93) sizes the file, `MASSIM_IMPORT_REPEATS` (default 3) the repeats
  * (the median is printed).
  */
@@ -14,6 +16,8 @@ import { join } from 'node:path';
 import { sharedPath } from '../../tests/cli/shared-folder';
 import { clientFrameReadings, serverFrameFacts } from '../../src/core/protocols/massim/codec';
 import { massimProtocol } from '../../src/core/protocols/massim/protocol';
+import { showMassimTranscript } from '../../src/core/protocols/massim/playground/shown-store';
+import type { PlaygroundServices, PlaygroundSession } from '../../src/core/protocols/session-contract';
 import { readRecordingInChunks } from '../../src/core/session/open-recording';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { formatNumber, median, printTable } from '../lib';
@@ -55,7 +59,11 @@ async function readOnly(path: string): Promise<number> {
   return messages;
 }
 
-async function importWhole(path: string, size: number): Promise<number> {
+/**
+ * Opens the timeline as the session worker does; with `views`, also shows it as the worker does (the
+ * MASSim runner's store and reader, news at frames of 16 ms), its reading shared with the summary or not.
+ */
+async function importWhole(path: string, size: number, views?: { share: boolean }): Promise<number> {
   const start = new Uint8Array(65536);
   const file = await open(path);
   const { bytesRead } = await file.read(start, 0, start.length, 0);
@@ -65,7 +73,26 @@ async function importWhole(path: string, size: number): Promise<number> {
     [massimProtocol],
   );
   if (!opened) throw new Error('the timeline was not read in chunks');
+  let session: PlaygroundSession | undefined;
+  if (views) {
+    const growing = views.share
+      ? opened.growing
+      : {
+          get done() {
+            return opened.growing.done;
+          },
+          onGrow: opened.growing.onGrow,
+        };
+    session = showMassimTranscript(
+      { transcript: opened.transcript, origin: 'imported', name: 'all.timeline.jsonl', growing },
+      {
+        listener: { update: () => undefined },
+        nextFrame: (callback: () => void) => void setTimeout(callback, 16),
+      } as unknown as PlaygroundServices,
+    );
+  }
   const summary = await opened.summary;
+  session?.abandon();
   if (summary.violations.length > 0 || summary.rounds !== 1) throw new Error('the recording is not sound');
   return summary.messages;
 }
@@ -91,6 +118,8 @@ export default async function () {
       ['streaming reader alone (baseline)', () => readOnly(path)],
       ['import, frames parsed by each machine and reader', withoutMemo],
       ['import (frames read once)', () => importWhole(path, size)],
+      ["import and views, read at the views' frames", () => importWhole(path, size, { share: false })],
+      ['import and views, reading shared', () => importWhole(path, size, { share: true })],
     ];
     const runs = ways.map(() => [] as { wall: number; cpu: number; result: number }[]);
     // Interleaved, so a change in the machine's load touches every way alike.
@@ -116,9 +145,12 @@ export default async function () {
         ]),
       ],
     );
-    const [, before, after] = figures;
+    const [, before, after, apart, shared] = figures;
     console.log(
       `frames read once: ${(before!.cpu / after!.cpu).toFixed(2)}x less CPU than parsing them in each machine and reader`,
+    );
+    console.log(
+      `views' reading shared with the summary: ${(apart!.cpu / shared!.cpu).toFixed(2)}x less CPU than a reader of each`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

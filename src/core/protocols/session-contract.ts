@@ -168,6 +168,23 @@ export interface TranscriptGrowth {
   readonly done: boolean;
   /** Calls `listener` whenever messages were added, and once more when the reading is done. */
   onGrow(listener: () => void): void;
+  /**
+   * For a runner that reads every message for its views anyway: the file is then read once for both.
+   * From this call on, `reading.read()` is called as soon as each batch of messages has been read and
+   * validated (and once more at the end): the runner reads the messages it has not read yet, from the
+   * transcript's first message on. Once the whole file is read, the summary's round count is
+   * `reading.rounds()` instead of that of a reader of the protocol's own. The rounds must be those the
+   * protocol's reader (`Protocol.createReader`) would count.
+   */
+  share?(reading: SharedReading): void;
+}
+
+/** A runner's reading of a growing transcript, shared with the summary (see `TranscriptGrowth.share`). */
+export interface SharedReading {
+  /** Reads the messages added since the last call. */
+  read(): void;
+  /** How many rounds were read (the summary's count). */
+  rounds(): number;
 }
 
 /** What the session worker's host says about a transcript it hands to `show`. */

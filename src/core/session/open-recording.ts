@@ -7,7 +7,7 @@ import { describeError, ProtoplayError } from '../errors';
 import type { ImportInput, ImportProblem, Protocol } from '../protocols/contract';
 import { forgetRows } from '../protocols/inspection';
 import type { RoundSummary } from '../protocols/reading';
-import type { ImportSummary, TranscriptGrowth } from '../protocols/session-contract';
+import type { ImportSummary, SharedReading, TranscriptGrowth } from '../protocols/session-contract';
 import { detectFormats, importRecording, PROTOPLAY_JSON_FORMAT } from '../transcript/import';
 import type { Transcript, TranscriptMessage } from '../transcript/model';
 import { ValidationFold, type TranscriptViolation } from '../transcript/validate';
@@ -164,6 +164,9 @@ export interface ChunkedRecording {
  * reading rounds message by message: resolves once the first chunk is read, with a transcript that grows
  * as the rest is read (the views show it from its first messages on, instead of after the whole file).
  * The transcript's header (source, meta, connections) is the one the format gives the file's first bytes.
+ * A runner that reads every message for its views can take over the reading of rounds
+ * (`TranscriptGrowth.share`): each batch is then read once, right after it was validated, while the
+ * protocol's parses of it are still remembered.
  * Resolves undefined when the detected format needs its files whole (Protoplay JSON, several files, no
  * streaming reader); throws a located ProtoplayError when the first chunk holds no message at all.
  */
@@ -187,12 +190,17 @@ export async function readRecordingInChunks(
   const problems: ImportProblem[] = [];
   const validation = new ValidationFold(protocol);
   const reader = protocol.createReader({ forgetMessages: true });
+  /** The runner's reading, once it shares it (`TranscriptGrowth.share`): the summary's reader then rests. */
+  let shared: SharedReading | undefined;
   const connections = new Set<string>();
   let batch: TranscriptMessage[] = [];
   const readBatch = () => {
-    reader.append(batch, []);
+    if (shared) shared.read();
+    else {
+      reader.append(batch, []);
+      forgetRows(reader);
+    }
     batch = [];
-    forgetRows(reader);
   };
   const stream = format.stream(file.name, {
     message(message) {
@@ -212,6 +220,9 @@ export async function readRecordingInChunks(
   const growing = {
     done: false,
     onGrow: (listener: () => void) => void listeners.push(listener),
+    share: (reading: SharedReading) => {
+      shared = reading;
+    },
   };
   const grew = () => listeners.forEach((listener) => listener());
   let bytes = 0;
@@ -243,7 +254,7 @@ export async function readRecordingInChunks(
     onProgress({ bytes, total: file.size, messages: transcript.messages.length });
     return summaryOf(protocol, best.description, 1, transcript, {
       connections,
-      rounds: reader.rounds.length,
+      rounds: shared ? shared.rounds() : reader.rounds.length,
       violations: validation.finish().violations,
       problems,
     });

@@ -94,6 +94,29 @@ describe('opening a big recording in chunks', () => {
     );
   });
 
+  it("lets a runner take over the summary's reading: each batch as soon as it is validated, the rounds its count", async () => {
+    // Several sessions' streams one after the other: more messages than one batch.
+    const one = wireStream();
+    const bytes = new Uint8Array(one.length * 12);
+    for (let i = 0; i < 12; i++) bytes.set(one, i * one.length);
+    const whole = readRecording([{ name: 'session.log', bytes }], PROTOCOLS).summarise();
+    expect(whole.messages).toBeGreaterThan(2000);
+    const opened = await readRecordingInChunks(chunked('session.log', bytes, 4096), PROTOCOLS);
+    /** How many messages the transcript held at each call, and whether the file was read by then. */
+    const reads: { messages: number; done: boolean }[] = [];
+    opened!.growing.share!({
+      read: () => reads.push({ messages: opened!.transcript.messages.length, done: opened!.growing.done }),
+      rounds: () => 42,
+    });
+    const summary = await opened!.summary;
+    // The same summary, but for the rounds, which are the runner's count.
+    expect(summary).toEqual({ ...whole, rounds: 42 });
+    // A call per batch of 1,000 messages while the file was read, and one at the end with all of them.
+    expect(reads.length).toBe(Math.floor(whole.messages / 1000) + 1);
+    expect(reads.slice(0, -1).every((read) => !read.done && read.messages % 1000 === 0)).toBe(true);
+    expect(reads.at(-1)).toEqual({ messages: whole.messages, done: false });
+  });
+
   it('leaves formats that need their files whole to the whole read', async () => {
     const json = new TextEncoder().encode(
       JSON.stringify({ ...loadRecording('sysadmin_inst_mdp__1'), format: 'protoplay-transcript' }),

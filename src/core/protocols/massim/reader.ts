@@ -199,6 +199,12 @@ export class MassimTranscriptReader {
     return this.#readAnnotations();
   }
 
+  /** How many simulations the timeline has reached (a simulation counts from its first step). */
+  get simulations(): number {
+    const last = this.#frames[this.#frames.length - 1];
+    return last ? last.simulation + 1 : 0;
+  }
+
   /** How many messages were read. */
   get messagesRead(): number {
     return this.#messagesRead;

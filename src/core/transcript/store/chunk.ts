@@ -14,8 +14,11 @@ const utf8Decoder = new TextDecoder();
 /** A lone surrogate would not survive the trip through UTF-8 bytes; such chunks stay uncompressed. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** How a sealed chunk keeps its literal text. */
-export type LiteralCompression = 'deflate' | 'none';
+/**
+ * How a sealed chunk keeps its literal text: deflated when sealed, as it is, or as it is until the store is
+ * asked to compress its sealed chunks (`TranscriptStore.compressSealed`), for a store filled in a hurry.
+ */
+export type LiteralCompression = 'deflate' | 'none' | 'later';
 
 export class MessageChunk {
   /** Index of the chunk's first message in the store. */
@@ -63,11 +66,16 @@ export class MessageChunk {
   seal(compression: LiteralCompression): void {
     if (this.sealed) return;
     this.#codes = (this.#codes as VarintWriter).copy();
-    const text = this.#joinedLiterals();
-    if (compression === 'deflate' && text.length > 0 && !LONE_SURROGATE.test(text)) {
-      this.#compressed = deflateSync(utf8Encoder.encode(text), { level: 1 });
-      this.#literalText = undefined;
-    }
+    this.#joinedLiterals();
+    if (compression === 'deflate') this.compress();
+  }
+
+  /** Compresses the literal text of a sealed chunk, if not yet (text with a lone surrogate stays as it is). */
+  compress(): void {
+    const text = this.#literalText;
+    if (!this.sealed || text === undefined || text.length === 0 || LONE_SURROGATE.test(text)) return;
+    this.#compressed = deflateSync(utf8Encoder.encode(text), { level: 1 });
+    this.#literalText = undefined;
   }
 
   /**

@@ -42,8 +42,13 @@ export interface TranscriptStoreOptions {
   meta?: Transcript['meta'];
   /** Packers tried in order for every annotation; the rest are kept as given. */
   packers?: readonly AnnotationPacker[];
-  /** What sealed chunks do with their literal text (default `deflate`). */
+  /** What sealed chunks do with their literal text (default `deflate`; see `LiteralCompression`). */
   compression?: LiteralCompression;
+  /**
+   * With `compression: 'later'`: at most so many characters of sealed chunks' text wait to be compressed
+   * (default 128 Mi, 256 MB as UTF-16); past that, sealing a chunk compresses the oldest at once.
+   */
+  laterCharacters?: number;
   /** A chunk is sealed after this many messages (default 4096)... */
   chunkMessages?: number;
   /** ...or this many characters of literal text (default 1 Mi). */
@@ -152,6 +157,11 @@ export class TranscriptStore {
   readonly #codeStart = new Column(Uint32Array);
   readonly #literalStart = new Column(Uint32Array);
   readonly #chunks: MessageChunk[] = [];
+  /** With `compression: 'later'`: the chunks (from the first) whose text `compressSealed` compressed. */
+  #compressedChunks = 0;
+  /** With `compression: 'later'`: characters of text in sealed chunks not compressed yet. */
+  #uncompressedCharacters = 0;
+  readonly #laterCharacters: number;
   #chunk: MessageChunk;
 
   readonly #annotationIndex = new Column(Int32Array);
@@ -188,6 +198,7 @@ export class TranscriptStore {
     this.#sink = options.sink;
     // Chunks not kept are dropped soon after they are sealed: compressing them is wasted work.
     this.#compression = this.#keep ? (options.compression ?? 'deflate') : 'none';
+    this.#laterCharacters = options.laterCharacters ?? 128 << 20;
     this.#chunkMessages = options.chunkMessages ?? 4096;
     this.#chunkLiteralCharacters = options.chunkLiteralCharacters ?? 1 << 20;
     this.#chunk = new MessageChunk(0);
@@ -402,8 +413,10 @@ export class TranscriptStore {
     let chunk = this.#chunk;
     if (index - chunk.first >= this.#chunkMessages || chunk.literalLength >= this.#chunkLiteralCharacters) {
       chunk.seal(this.#compression);
+      const sealed = chunk.literalLength;
       chunk = this.#chunk = new MessageChunk(index);
       this.#chunks.push(chunk);
+      if (this.#compression === 'later') this.#boundUncompressed(sealed);
       // Not kept: the chunk just sealed stays readable (a step in progress may still read it), older go.
       if (!this.#keep && this.#chunks.length > 2) this.#dropChunks(this.#chunks.length - 2);
     }
@@ -423,6 +436,20 @@ export class TranscriptStore {
     return index;
   }
 
+  /**
+   * With `compression: 'later'`, the text of sealed chunks left as it came stays under
+   * `laterCharacters`: past it, the oldest are compressed now (a huge file read in a hurry does not hold
+   * all of its text twice).
+   */
+  #boundUncompressed(sealed: number): void {
+    this.#uncompressedCharacters += sealed;
+    while (
+      this.#uncompressedCharacters > this.#laterCharacters &&
+      this.#compressedChunks < this.#chunks.length - 1
+    )
+      this.compressSealed();
+  }
+
   /** Forgets every message so far and the phrase book (`keep: false`). */
   #forget(): void {
     this.#chunk.seal(this.#compression);
@@ -438,6 +465,7 @@ export class TranscriptStore {
   #dropChunks(count: number): void {
     const base = this.#chunks[count]!.first;
     this.#chunks.splice(0, count);
+    this.#compressedChunks = Math.max(0, this.#compressedChunks - count);
     if (this.#inflated && this.#inflated.chunk.first < base) this.#inflated = undefined;
     for (const column of [this.#connection, this.#flags, this.#time, this.#codeStart, this.#literalStart])
       column.dropBefore(base);
@@ -652,6 +680,23 @@ export class TranscriptStore {
       messages: this.messages(),
       annotations,
     };
+  }
+
+  /**
+   * With `compression: 'later'`: compresses the literal text of up to `chunks` sealed chunks not compressed
+   * yet (the oldest first), so a store filled in a hurry is made compact afterwards, a little at a time.
+   * True while sealed chunks remain to compress. Reading the store gives the same either way.
+   */
+  compressSealed(chunks = 1): boolean {
+    if (this.#compression !== 'later') return false;
+    let done = 0;
+    while (this.#compressedChunks < this.#chunks.length - 1 && done < chunks) {
+      const chunk = this.#chunks[this.#compressedChunks++]!;
+      this.#uncompressedCharacters -= chunk.literalLength;
+      chunk.compress();
+      done++;
+    }
+    return this.#compressedChunks < this.#chunks.length - 1;
   }
 
   /** What the store holds, in bytes. */

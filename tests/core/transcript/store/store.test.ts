@@ -92,13 +92,16 @@ describe('TranscriptStore', () => {
         transcript,
         fc.integer({ min: 1, max: 50 }),
         fc.integer({ min: 1, max: 500 }),
-        fc.constantFrom('deflate' as const, 'none' as const),
-        (original, chunkMessages, chunkLiteralCharacters, compression) => {
+        fc.constantFrom('deflate' as const, 'none' as const, 'later' as const),
+        fc.nat(3),
+        (original, chunkMessages, chunkLiteralCharacters, compression, compressedLater) => {
           const store = TranscriptStore.fromTranscript(original, {
             chunkMessages,
             chunkLiteralCharacters,
             compression,
           });
+          // With `later`, some of the sealed chunks compressed afterwards (and some not).
+          for (let i = 0; i < compressedLater; i++) store.compressSealed(2);
           const expectedConnections = [...original.connections];
           for (const m of original.messages)
             if (!expectedConnections.some((c) => c.id === m.conn)) expectedConnections.push({ id: m.conn });
@@ -273,6 +276,38 @@ describe('TranscriptStore', () => {
     const characters = 1000 * 40;
     expect(size.literalBytes).toBeLessThan(characters / 2);
     expect(store.message(555).text).toBe('{"type":"action","content":{"id":555}}');
+  });
+
+  it('compresses full chunks afterwards, a few at a time, when asked to compress later', () => {
+    const store = new TranscriptStore({ protocol: 'massim', chunkMessages: 100, compression: 'later' });
+    for (let i = 0; i < 1000; i++) store.appendText('a', 'c2s', i, `{"type":"action","content":{"id":${i}}}`);
+    const before = store.messages();
+    const bytes = before.reduce((sum, message) => sum + message.text!.length * 2, 0);
+    // Nothing compressed while appending: the text is kept as it came.
+    expect(store.size().literalBytes).toBe(bytes);
+    expect(store.compressSealed(4)).toBe(true);
+    const some = store.size().literalBytes;
+    expect(some).toBeLessThan(bytes * 0.7);
+    let calls = 1;
+    while (store.compressSealed()) calls++;
+    // Nine sealed chunks (the tenth is still open): four, then one a call, the last saying none is left.
+    expect(calls).toBe(5);
+    expect(store.size().literalBytes).toBeLessThan(some / 2);
+    expect(store.messages()).toEqual(before);
+    // Past `laterCharacters` waiting, sealing compresses the oldest at once.
+    const bounded = new TranscriptStore({
+      protocol: 'massim',
+      chunkMessages: 100,
+      compression: 'later',
+      laterCharacters: 10_000,
+    });
+    for (const message of before) bounded.appendText(message.conn, message.dir, message.t, message.text!);
+    expect(bounded.size().literalBytes).toBeLessThan(2 * (10_000 + 2 * 100 * 40));
+    expect(bounded.messages()).toEqual(before);
+    // Other stores have nothing to compress later.
+    const deflated = new TranscriptStore({ protocol: 'massim', chunkMessages: 10 });
+    for (let i = 0; i < 50; i++) deflated.appendText('a', 'c2s', i, 'x'.repeat(100));
+    expect(deflated.compressSealed()).toBe(false);
   });
 
   it('refuses indices it does not hold', () => {

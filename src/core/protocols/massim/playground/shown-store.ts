@@ -46,13 +46,21 @@ export function massimTranscriptJson(shown: MassimShown): string[] {
   return pieces;
 }
 
-/** Shows a recorded or stored MASSim transcript: the reader's news reach the page at the next frame. */
+/**
+ * Shows a recorded or stored MASSim transcript: the reader's news reach the page at the next frame. A
+ * transcript still being read is read for the views as it is read from its file (sharing the reading with
+ * the summary, see `TranscriptGrowth.share`); the store compresses its text once the file is read, a chunk
+ * per frame, instead of while the page waits for the file.
+ */
 export function showMassimTranscript(
   shown: ShownTranscript,
   services: PlaygroundServices,
 ): PlaygroundSession {
   const transcript: Transcript = shown.transcript;
-  const store = TranscriptStore.fromTranscript(transcript, { packers: [new MassimWorldPacker()] });
+  const store = TranscriptStore.fromTranscript(transcript, {
+    packers: [new MassimWorldPacker()],
+    compression: 'later',
+  });
   const reader = new MassimTranscriptReader(store, { judgeAgents: transcript.meta.origin !== 'emulated' });
   const view: MassimShown = { store, reader };
   // A transcript still being read: what was read since goes into the store before each batch of news.
@@ -63,7 +71,18 @@ export function showMassimTranscript(
     // The reader takes the new messages as they are rather than decoding them out of the store again.
     if (reader.messagesRead === from) reader.readMessages(transcript.messages.slice(from));
   };
-  return showTranscript(
+  shown.growing?.share?.({ read: catchUp, rounds: () => reader.simulations });
+  let stopped = false;
+  const compress = () => {
+    if (!stopped && store.compressSealed()) services.nextFrame(compress);
+  };
+  const growing = shown.growing;
+  if (!growing || growing.done) services.nextFrame(compress);
+  else
+    growing.onGrow(() => {
+      if (growing.done) services.nextFrame(compress);
+    });
+  const session = showTranscript(
     shown,
     services,
     { kind: 'views', news: () => reader.read() },
@@ -73,4 +92,11 @@ export function showMassimTranscript(
     },
     catchUp,
   );
+  return {
+    ...session,
+    abandon: () => {
+      stopped = true;
+      session.abandon();
+    },
+  };
 }
