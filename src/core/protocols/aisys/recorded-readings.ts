@@ -4,6 +4,7 @@
  * is most of what validating and summing up a big recording costs.
  */
 import type { TranscriptMessage } from '../../transcript/model';
+import { RecentReadings } from '../../transcript/recent-readings';
 import type { HttpMessage } from '../contract';
 import { readActRequest, type ActRequestReading } from './act-request';
 import { readResponse, type ResponseReading } from './codec';
@@ -16,54 +17,33 @@ import { readResponse, type ResponseReading } from './codec';
  */
 export const RECENT_READINGS = 2048;
 
-/** A reading, and the record with the fields it was computed from. */
+/** A reading, with the headers that decide how the body reads (they may change inside the same headers). */
 interface RecentReading {
-  message: TranscriptMessage;
-  index: number;
-  dir: TranscriptMessage['dir'];
-  text: string | undefined;
-  http: TranscriptMessage['http'];
   contentType: string | undefined;
   contentLength: string | undefined;
   reading: { kind: 'request'; request: ActRequestReading } | { kind: 'response'; response: ResponseReading };
 }
 
-/**
- * The latest readings, in the slot of their record's index. A fixed number of slots, so it never grows
- * with the session; only the same record object, its fields unchanged since, gets a reading back (another
- * record with the same index, or a record changed since, is read afresh).
- */
-const recentReadings: (RecentReading | undefined)[] = new Array<RecentReading | undefined>(RECENT_READINGS);
+/** The latest readings (see `RecentReadings`): never more than the slots, whatever the session's length. */
+const recentReadings = new RecentReadings<RecentReading>(RECENT_READINGS);
 
 function recent(message: TranscriptMessage): RecentReading | undefined {
-  const found = recentReadings[message.index & (RECENT_READINGS - 1)];
+  const found = recentReadings.find(message);
   const headers = message.http?.headers;
-  if (
-    found &&
-    found.message === message &&
-    found.index === message.index &&
-    found.dir === message.dir &&
-    found.text === message.text &&
-    found.http === message.http &&
+  return found &&
     found.contentType === headers?.['content-type'] &&
     found.contentLength === headers?.['content-length']
-  )
-    return found;
-  return undefined;
+    ? found
+    : undefined;
 }
 
 function remember(message: TranscriptMessage, reading: RecentReading['reading']): void {
   const headers = message.http?.headers;
-  recentReadings[message.index & (RECENT_READINGS - 1)] = {
-    message,
-    index: message.index,
-    dir: message.dir,
-    text: message.text,
-    http: message.http,
+  recentReadings.keep(message, {
     contentType: headers?.['content-type'],
     contentLength: headers?.['content-length'],
     reading,
-  };
+  });
 }
 
 /** The HTTP message a transcript record carries (its exchange number is not part of it). */
