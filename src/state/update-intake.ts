@@ -70,6 +70,8 @@ export class UpdateIntake<T> {
   #lastShow = -Infinity;
   /** True when something was taken and not shown yet. */
   #unshown = false;
+  /** Cancels the show scheduled in a task of its own, or undefined when none is. */
+  #cancelShow: (() => void) | undefined;
 
   constructor(options: IntakeOptions<T>) {
     this.#options = options;
@@ -105,6 +107,8 @@ export class UpdateIntake<T> {
     this.#items = [];
     this.#next = 0;
     this.#unshown = false;
+    this.#cancelShow?.();
+    this.#cancelShow = undefined;
   }
 
   /**
@@ -127,11 +131,17 @@ export class UpdateIntake<T> {
 
   #run(): void {
     this.#unschedule();
+    const started = this.#timers.now();
     try {
       this.#take(this.#options.budgetMs);
     } finally {
       try {
-        if (!this.waiting || this.#timers.now() - this.#lastShow >= this.#options.refreshMs) this.#show();
+        if (!this.waiting || this.#timers.now() - this.#lastShow >= this.#options.refreshMs) {
+          // Taking in ran over its budget (an update alone can): the views' refresh gets a task of its
+          // own, so the two do not add up to one long task.
+          if (this.#timers.now() - started > this.#options.budgetMs) this.#showSoon();
+          else this.#show();
+        }
       } finally {
         // An item that failed is not taken again; those after it still are.
         if (this.waiting && !this.#cancel) this.#atFrame();
@@ -139,7 +149,13 @@ export class UpdateIntake<T> {
     }
   }
 
+  #showSoon(): void {
+    this.#cancelShow ??= this.#timers.timer(() => this.#show(), 0);
+  }
+
   #show(): void {
+    this.#cancelShow?.();
+    this.#cancelShow = undefined;
     if (!this.#unshown) return;
     this.#unshown = false;
     this.#lastShow = this.#timers.now();

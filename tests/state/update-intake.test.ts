@@ -217,6 +217,36 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     expect(timers.scheduled).toBe(false);
   });
 
+  it('refreshes the views in a task of its own after a take that ran over its budget', () => {
+    const { timers, tasks, shows, intake } = intakeWith(20, 8, 100);
+    intake.push(0);
+    timers.runTimers();
+    timers.runFrame();
+    // The task just after the frame takes the item in (20 ms, over the 8 ms budget) and shows nothing ...
+    expect(timers.runTimers()).toBe(1);
+    expect(tasks).toEqual([[0]]);
+    expect(shows).toEqual([]);
+    // ... the next task shows it.
+    expect(timers.runTimers()).toBe(1);
+    expect(shows).toEqual([{ items: [0], at: 20 }]);
+    expect(timers.scheduled).toBe(false);
+    // A drop in between forgets that show; a flush shows at once.
+    intake.push(1);
+    timers.time += 100;
+    timers.runTimers();
+    timers.nextFrame();
+    intake.drop();
+    timers.runTimers();
+    expect(shows).toHaveLength(1);
+    intake.push(2);
+    timers.time += 100;
+    timers.runTimers();
+    timers.nextFrame();
+    intake.flush();
+    expect(shows.map((show) => show.items)).toEqual([[0], [1, 2]]);
+    expect(timers.scheduled).toBe(false);
+  });
+
   it('without frames (a hidden tab), takes items in from a timer', () => {
     const { timers, taken, intake } = intakeWith(1, 2, 100);
     for (let i = 0; i < 4; i++) intake.push(i);
