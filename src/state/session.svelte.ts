@@ -27,7 +27,10 @@ const WORKER_CHECK_MS = 5000;
  */
 export const WORKER_DEADLINE_MS = 30_000;
 
-/** The shortest time between two refreshes of the views while a session reports (10 per second). */
+/**
+ * The shortest time between two refreshes of the views while a session reports (10 per second), also
+ * while a backlog of its updates is taken in a frame at a time.
+ */
 const VIEW_REFRESH_MS = 100;
 
 /**
@@ -122,10 +125,17 @@ export class Session {
       if (received.generation !== this.#generation) return;
       this.#apply(JSON.parse(received.json) as SessionUpdate, received.deferredJson);
     },
-    around: (takeSome) => this.transcript.batch(takeSome),
+    // What is taken in reaches the views at the intake's `show`, at most every VIEW_REFRESH_MS.
+    around: (takeSome) => this.transcript.batch(takeSome, true),
+    show: () => this.#show(),
     refreshMs: VIEW_REFRESH_MS,
     budgetMs: APPLY_BUDGET_MS,
   });
+  /**
+   * What updates taken in changed besides the transcript (views' news, status, position...), in order,
+   * waiting for the intake's next `show`.
+   */
+  #unshown: (() => void)[] = [];
   /** Bumped by every run or open: updates from an older one are dropped. */
   #generation = 0;
   /** Calls waiting on the worker that give up if it stops (see `#orStopped`). */
@@ -382,6 +392,7 @@ export class Session {
     this.decision = undefined;
     this.position = undefined;
     this.#intake.drop();
+    this.#unshown = [];
   }
 
   #listener() {
@@ -393,8 +404,15 @@ export class Session {
     });
   }
 
+  /**
+   * Takes an update in: the transcript's part at once (published with the intake's `show`), the rest
+   * kept in order for `#show`. A reset shows what came before it first (it replaces the views).
+   */
   #apply(update: SessionUpdate, deferredJson?: string): void {
-    if (update.reset) this.#reset(update.reset);
+    if (update.reset) {
+      this.#showChanges();
+      this.#reset(update.reset);
+    }
     const protocol: Protocol | undefined =
       this.protocol === undefined ? undefined : findProtocol(this.protocol);
     if (update.header && protocol) {
@@ -413,13 +431,38 @@ export class Session {
       );
     else if (update.messages.length || update.annotations.length)
       this.transcript.append(update.messages, update.annotations, update.read);
-    if (update.views !== undefined) this.views?.apply(update.views);
-    if (update.status) this.phase = update.status;
-    if (update.position) this.position = update.position;
-    if (update.fault) this.fault = update.fault;
-    if (update.faultOwner) this.faultOwner = update.faultOwner;
-    if (update.decision !== undefined) this.decision = update.decision ?? undefined;
-    if (update.error) this.error = update.error;
+    const { views, status, position, fault, faultOwner, decision, error } = update;
+    if (
+      views === undefined &&
+      !status &&
+      !position &&
+      !fault &&
+      !faultOwner &&
+      decision === undefined &&
+      !error
+    )
+      return;
+    this.#unshown.push(() => {
+      if (views !== undefined) this.views?.apply(views);
+      if (status) this.phase = status;
+      if (position) this.position = position;
+      if (fault) this.fault = fault;
+      if (faultOwner) this.faultOwner = faultOwner;
+      if (decision !== undefined) this.decision = decision ?? undefined;
+      if (error) this.error = error;
+    });
+  }
+
+  /** Hands the views what the updates taken since the last show changed. */
+  #show(): void {
+    this.#showChanges();
+    this.transcript.publishHeld();
+  }
+
+  #showChanges(): void {
+    const changes = this.#unshown;
+    this.#unshown = [];
+    for (const change of changes) change();
   }
 
   #reset(reset: NonNullable<SessionUpdate['reset']>): void {

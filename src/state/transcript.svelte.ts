@@ -48,6 +48,8 @@ export class TranscriptState {
   #generation = 0;
   /** While batching (`batch`): the first row not yet published, or undefined when nothing waits. */
   #batching: { unpublishedFrom: number | undefined } | undefined;
+  /** The first row a held batch left unpublished (see `batch`), or undefined when none did. */
+  #held: number | undefined;
   #version = $state(0);
   origin = $state<TranscriptOrigin>('live');
   // Fresh arrays after every append: views compare by reference, and the reader grows its arrays in place.
@@ -191,6 +193,7 @@ export class TranscriptState {
     this.origin = origin;
     this.#types = [];
     this.#rounds = [];
+    this.#held = undefined;
     this.#publish(0);
   }
 
@@ -261,16 +264,31 @@ export class TranscriptState {
     });
   }
 
-  /** Runs `changes` (resets, appends) and hands the views their result once, at the end. */
-  batch(changes: () => void): void {
+  /**
+   * Runs `changes` (resets, appends) and hands the views their result once, at the end; with `hold`,
+   * not even then: the views see them (and those of earlier held batches) at the next `publishHeld` or
+   * batch that does not hold.
+   */
+  batch(changes: () => void, hold = false): void {
     if (this.#batching) return changes();
-    const batching = (this.#batching = { unpublishedFrom: undefined as number | undefined });
+    const batching = (this.#batching = { unpublishedFrom: this.#held });
+    this.#held = undefined;
     try {
       changes();
     } finally {
       this.#batching = undefined;
-      if (batching.unpublishedFrom !== undefined) this.#publish(batching.unpublishedFrom);
+      if (batching.unpublishedFrom !== undefined) {
+        if (hold) this.#held = batching.unpublishedFrom;
+        else this.#publish(batching.unpublishedFrom);
+      }
     }
+  }
+
+  /** Hands the views what held batches changed (see `batch`). */
+  publishHeld(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (held !== undefined) this.#publish(held);
   }
 
   /** Hands the views fresh arrays (they compare by reference); `known` rows were published before. */

@@ -2,8 +2,13 @@
  * How the page takes in what a session worker sends: in order, a little per task. A big import sends a
  * slice of a thousand messages every frame; taking each in as it arrives (or all that waited at once)
  * would make tasks long enough to be felt, the more so on a machine whose cores the worker shares. The
- * intake keeps what arrives, and after a frame, at most every `refreshMs`, takes items in until
- * `budgetMs` is used; the rest waits for the next frame, so the page paints and answers input in between.
+ * intake keeps what arrives, and after a frame takes items in until `budgetMs` is used; the rest waits
+ * for the next frame, so the page paints and answers input in between.
+ *
+ * Taking in and showing are apart: while a backlog is worked off a frame at a time, what was taken is
+ * handed to the views (`show`) at most every `refreshMs`, and once the last waiting item is taken. A
+ * refresh of every view at every frame would cost the page more than the taking in (and slowed every
+ * browser test that runs a session at full speed); ten a second is as much as an eye follows.
  */
 
 /** The clock and the ways to run work later: the page's own, or a test's. */
@@ -37,7 +42,15 @@ export interface IntakeOptions<T> {
    * exactly once.
    */
   around?(takeSome: () => void): void;
-  /** The shortest time between the starts of two takes, in ms (views refresh no more often). */
+  /**
+   * Hands what the takes since the last `show` took in to the views, in the task of the last of them: at
+   * most every `refreshMs` while items wait, and always once none waits (nothing taken stays unshown).
+   */
+  show?(): void;
+  /**
+   * The shortest time between two shows while items wait, and between a take and the next one once
+   * the intake had caught up, in ms (views refresh no more often).
+   */
   refreshMs: number;
   /** How long one task takes items in before leaving the rest to the next frame, in ms. */
   budgetMs: number;
@@ -54,6 +67,11 @@ export class UpdateIntake<T> {
   /** Cancels the take scheduled, or undefined when none is. */
   #cancel: (() => void) | undefined;
   #lastTake = -Infinity;
+  #lastShow = -Infinity;
+  /** True when something was taken and not shown yet. */
+  #unshown = false;
+  /** Cancels the show scheduled in a task of its own, or undefined when none is. */
+  #cancelShow: (() => void) | undefined;
 
   constructor(options: IntakeOptions<T>) {
     this.#options = options;
@@ -76,7 +94,11 @@ export class UpdateIntake<T> {
   /** Takes every waiting item in now, in order (nothing received is left out, whatever the budget). */
   flush(): void {
     this.#unschedule();
-    if (this.waiting) this.#take(Infinity);
+    try {
+      if (this.waiting) this.#take(Infinity);
+    } finally {
+      this.#show();
+    }
   }
 
   /** Forgets the waiting items (what they belong to is no longer shown). */
@@ -84,6 +106,9 @@ export class UpdateIntake<T> {
     this.#unschedule();
     this.#items = [];
     this.#next = 0;
+    this.#unshown = false;
+    this.#cancelShow?.();
+    this.#cancelShow = undefined;
   }
 
   /**
@@ -106,12 +131,35 @@ export class UpdateIntake<T> {
 
   #run(): void {
     this.#unschedule();
+    const started = this.#timers.now();
     try {
       this.#take(this.#options.budgetMs);
     } finally {
-      // An item that failed is not taken again; those after it still are.
-      if (this.waiting && !this.#cancel) this.#atFrame();
+      try {
+        if (!this.waiting || this.#timers.now() - this.#lastShow >= this.#options.refreshMs) {
+          // Taking in ran over its budget (an update alone can): the views' refresh gets a task of its
+          // own, so the two do not add up to one long task.
+          if (this.#timers.now() - started > this.#options.budgetMs) this.#showSoon();
+          else this.#show();
+        }
+      } finally {
+        // An item that failed is not taken again; those after it still are.
+        if (this.waiting && !this.#cancel) this.#atFrame();
+      }
     }
+  }
+
+  #showSoon(): void {
+    this.#cancelShow ??= this.#timers.timer(() => this.#show(), 0);
+  }
+
+  #show(): void {
+    this.#cancelShow?.();
+    this.#cancelShow = undefined;
+    if (!this.#unshown) return;
+    this.#unshown = false;
+    this.#lastShow = this.#timers.now();
+    this.#options.show?.();
   }
 
   #unschedule(): void {
@@ -123,6 +171,7 @@ export class UpdateIntake<T> {
   #take(budgetMs: number): void {
     const started = this.#timers.now();
     this.#lastTake = started;
+    this.#unshown = true;
     const takeSome = () => {
       do {
         const item = this.#items[this.#next]!;

@@ -64,6 +64,39 @@ describe('the transcript on screen, fed by a session worker', () => {
     expect(state.version).toBe(before + 1);
     expect(state.messages).toHaveLength(messages.length);
   });
+
+  it('keeps held batches from the views until they are published, then publishes them once, in order', async () => {
+    const transcript = await playEmulatedSession(1);
+    const state = new TranscriptState();
+    const { messages, annotations, ...header } = transcript;
+    state.reset({ ...header, messages: [], annotations: [] }, createRddlsimReader, 'live');
+    const before = state.version;
+    const batches = splitIntoBatches({ ...transcript, messages, annotations }, 5);
+    const half = Math.ceil(batches.length / 2);
+    for (const batch of batches.slice(0, half))
+      state.batch(() => state.append(batch.messages, batch.annotations), true);
+    // Taken in (the whole transcript has them), not shown.
+    expect(state.version).toBe(before);
+    expect(state.messages).toHaveLength(0);
+    expect(state.transcript?.messages.length).toBeGreaterThan(0);
+    state.publishHeld();
+    expect(state.version).toBe(before + 1);
+    const shownFirst = state.messages.length;
+    expect(shownFirst).toBe(state.transcript?.messages.length);
+    // A batch that does not hold publishes what held ones left too.
+    for (const batch of batches.slice(half, -1))
+      state.batch(() => state.append(batch.messages, batch.annotations), true);
+    const last = batches[batches.length - 1]!;
+    state.batch(() => state.append(last.messages, last.annotations));
+    expect(state.version).toBe(before + 2);
+    const whole = createRddlsimReader();
+    whole.append(messages, annotations);
+    expect(state.messages).toEqual(whole.messages);
+    expect(state.rounds).toEqual(whole.rounds);
+    // Nothing is left to publish.
+    state.publishHeld();
+    expect(state.version).toBe(before + 2);
+  });
 });
 
 describe('a loaded transcript', () => {

@@ -61,14 +61,20 @@ class FakeTimers implements IntakeTimers {
   }
 }
 
-/** An intake whose every take costs `costMs` on the fake clock, recording what it took and in which task. */
+/**
+ * An intake whose every take costs `costMs` on the fake clock, recording what it took, in which task, and
+ * what each show handed to the views (the items taken since the show before, and when).
+ */
 function intakeWith(costMs: number, budgetMs = 8, refreshMs = 100) {
   const timers = new FakeTimers();
   const taken: number[] = [];
   const tasks: number[][] = [];
+  const shows: { items: number[]; at: number }[] = [];
+  let unshown: number[] = [];
   const intake = new UpdateIntake<number>({
     take: (item) => {
       taken.push(item);
+      unshown.push(item);
       tasks[tasks.length - 1]!.push(item);
       timers.time += costMs;
     },
@@ -76,11 +82,15 @@ function intakeWith(costMs: number, budgetMs = 8, refreshMs = 100) {
       tasks.push([]);
       takeSome();
     },
+    show: () => {
+      shows.push({ items: unshown, at: timers.time });
+      unshown = [];
+    },
     refreshMs,
     budgetMs,
     timers,
   });
-  return { timers, taken, tasks, intake };
+  return { timers, taken, tasks, shows, intake };
 }
 
 describe('taking in what a session worker sends, a budget per frame', () => {
@@ -144,6 +154,97 @@ describe('taking in what a session worker sends, a budget per frame', () => {
     timers.nextFrame();
     expect(taken).toEqual([0, 1, 2, 3, 4]);
     expect(tasks).toEqual([[0, 1], [2, 3], [4]]);
+  });
+
+  it('works a backlog off a frame at a time but shows it at most every refreshMs, and shows the last items taken', () => {
+    // Takes of 2 ms, a 4 ms budget: two items per task; frames 16 ms apart.
+    const { timers, taken, tasks, shows, intake } = intakeWith(2, 4, 100);
+    for (let i = 0; i < 40; i++) intake.push(i);
+    timers.runTimers();
+    while (timers.scheduled) {
+      timers.time += 16;
+      timers.nextFrame();
+    }
+    // Every frame took its budget's worth, in order, each item once.
+    expect(taken).toEqual([...Array(40).keys()]);
+    expect(tasks).toHaveLength(20);
+    expect(tasks.every((task) => task.length === 2)).toBe(true);
+    // The views were shown far fewer times than there were tasks, never twice within refreshMs while
+    // items waited (the last show, once none waits, may come sooner) ...
+    expect(shows.length).toBeLessThan(tasks.length / 3);
+    for (let i = 1; i < shows.length - 1; i++)
+      expect(shows[i]!.at - shows[i - 1]!.at).toBeGreaterThanOrEqual(100);
+    // ... and together they hold every item taken, in order: the last ones too, once none waited.
+    expect(shows.flatMap((show) => show.items)).toEqual(taken);
+    expect(shows[shows.length - 1]!.items).toContain(39);
+  });
+
+  it('shows an item that arrives alone in the task that takes it', () => {
+    const { timers, shows, intake } = intakeWith(1, 4, 100);
+    intake.push(0);
+    timers.runTimers();
+    timers.nextFrame();
+    expect(shows).toEqual([{ items: [0], at: 1 }]);
+    timers.time += 150;
+    intake.push(1);
+    timers.runTimers();
+    timers.nextFrame();
+    expect(shows.map((show) => show.items)).toEqual([[0], [1]]);
+  });
+
+  it('shows what a flush took at once, and shows nothing of items dropped before they were taken', () => {
+    const { timers, shows, intake } = intakeWith(2, 4, 100);
+    for (let i = 0; i < 10; i++) intake.push(i);
+    timers.runTimers();
+    timers.nextFrame();
+    // The first task shows its items (nothing was shown for refreshMs before it).
+    expect(shows.map((show) => show.items)).toEqual([[0, 1]]);
+    timers.time += 16;
+    timers.nextFrame();
+    // Within refreshMs of that show: taken, not shown yet.
+    expect(shows).toHaveLength(1);
+    intake.flush();
+    expect(shows.map((show) => show.items)).toEqual([
+      [0, 1],
+      [2, 3, 4, 5, 6, 7, 8, 9],
+    ]);
+    intake.push(10);
+    intake.drop();
+    timers.time += 1000;
+    timers.runTimers();
+    timers.nextFrame();
+    expect(shows).toHaveLength(2);
+    expect(timers.scheduled).toBe(false);
+  });
+
+  it('refreshes the views in a task of its own after a take that ran over its budget', () => {
+    const { timers, tasks, shows, intake } = intakeWith(20, 8, 100);
+    intake.push(0);
+    timers.runTimers();
+    timers.runFrame();
+    // The task just after the frame takes the item in (20 ms, over the 8 ms budget) and shows nothing ...
+    expect(timers.runTimers()).toBe(1);
+    expect(tasks).toEqual([[0]]);
+    expect(shows).toEqual([]);
+    // ... the next task shows it.
+    expect(timers.runTimers()).toBe(1);
+    expect(shows).toEqual([{ items: [0], at: 20 }]);
+    expect(timers.scheduled).toBe(false);
+    // A drop in between forgets that show; a flush shows at once.
+    intake.push(1);
+    timers.time += 100;
+    timers.runTimers();
+    timers.nextFrame();
+    intake.drop();
+    timers.runTimers();
+    expect(shows).toHaveLength(1);
+    intake.push(2);
+    timers.time += 100;
+    timers.runTimers();
+    timers.nextFrame();
+    intake.flush();
+    expect(shows.map((show) => show.items)).toEqual([[0], [1, 2]]);
+    expect(timers.scheduled).toBe(false);
   });
 
   it('without frames (a hidden tab), takes items in from a timer', () => {
