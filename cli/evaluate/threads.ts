@@ -10,9 +10,12 @@ import { serveEvaluation } from '../../src/core/evaluation/thread-body';
 
 const THREAD_ENTRY = new URL('./evaluation-thread-entry.js', import.meta.url);
 
-/** A worker thread whose heap may not grow past `memoryMb`. */
-export function spawnEvaluationThread(memoryMb: number): EvaluationThread {
-  const worker = new Worker(THREAD_ENTRY, {
+/**
+ * A worker thread whose heap may not grow past `memoryMb`. `entry` is the thread's entry module: this
+ * folder's, unless a caller (the tests) starts the compiled command line's namesake instead.
+ */
+export function spawnEvaluationThread(memoryMb: number, entry: URL = THREAD_ENTRY): EvaluationThread {
+  const worker = new Worker(entry, {
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,
       maxYoungGenerationSizeMb: Math.min(64, memoryMb / 4),

@@ -35,11 +35,13 @@ export interface PolicyThreadData {
 /**
  * Starts a policy thread running the protocol's policy runtime. A call whose buffers the protocol says can
  * be handed over (`policyTransfer`) moves them into the thread instead of copying them, as in the page.
+ * `entry` is the thread's script: this folder's, unless a caller (the tests) starts the compiled command
+ * line's namesake instead.
  */
-export function spawnPolicyThread(protocol: Protocol): PolicyEndpoint {
+export function spawnPolicyThread(protocol: Protocol, entry: URL = THREAD_ENTRY): PolicyEndpoint {
   const module = extraProtocolModuleOf(protocol);
   const workerData: PolicyThreadData = { protocol: protocol.id, ...(module ? { module } : {}) };
-  const worker = new Worker(THREAD_ENTRY, { workerData });
+  const worker = new Worker(entry, { workerData });
   const runtime = Comlink.wrap<PolicyRuntimeApi>(nodeEndpoint(worker));
   const transfer = protocol.playground?.policyTransfer;
   let failure: Error | undefined;

@@ -100,7 +100,7 @@ describe('run massim', () => {
   it('offers the playground block fetcher, which completes 1-block tasks (a random mover never scores)', async () => {
     let fetched = 0;
     for (const seed of [1, 2, 3]) {
-      const result = await runInProcess([
+      const result = await runChild([
         'run',
         'massim',
         '--policy-a',
@@ -133,13 +133,13 @@ describe('run massim', () => {
     );
     // A generous budget: a loaded machine must not turn the throw into an overrun.
     const budget = ['--budget', '10000'];
-    const result = await runInProcess(['run', 'massim', ...quick, ...budget, '--policy-a', policy], {
+    const result = await runChild(['run', 'massim', ...quick, ...budget, '--policy-a', policy], {
       cwd: dir,
     });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^throws\.ts:2:\d+: .*no plan for step 4\n$/);
 
-    const skipping = await runInProcess(
+    const skipping = await runChild(
       ['run', 'massim', ...quick, ...budget, '--policy-a', policy, '--on-policy-error', 'skip'],
       { cwd: dir },
     );

@@ -82,7 +82,7 @@ describe('SideBySideSessions', () => {
 
   it('reads in the worker what the caller would read itself, sending long transcripts in slices', async () => {
     const player = createMassimEpisodePlayer();
-    const settings = { agentsPerTeam: 4, steps: 300 };
+    const settings = { agentsPerTeam: 4, steps: 120 };
     const a = await matches(player, SKIP, settings);
     const b = await matches(player, MOVES_IN_MATCH_2, settings);
     expect(a[1]!.messages.length).toBeGreaterThan(SIDE_BY_SIDE_SLICE);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import {
   Evaluation,
   type EvaluatedPolicy,
@@ -14,8 +15,18 @@ import {
 import { buildReport } from '../../../src/core/evaluation/report';
 import type { RddlEvaluationSettings } from '../../../src/core/protocols/rddlsim/evaluation';
 import { inProcessThread, spawnEvaluationThread } from '../../../cli/evaluate/threads';
-import { runInProcess } from '../run-cli';
+import { COMPILED_BIN, runInProcess } from '../run-cli';
 import { sharedPath } from '../shared-folder';
+
+/**
+ * The evaluation thread's entry the threads start: the compiled command line's, when the run compiled it
+ * (tests/setup/compiled-cli.ts), which starts without loading the sources through tsx in every thread;
+ * otherwise the sources' own. tests/cli/compiled-cli.test.ts compares the two.
+ */
+const THREAD_ENTRY = COMPILED_BIN
+  ? new URL('evaluation-thread-entry.js', pathToFileURL(COMPILED_BIN))
+  : undefined;
+const thread = (memoryMb: number) => spawnEvaluationThread(memoryMb, THREAD_ENTRY);
 
 const DOMAIN = sharedPath('rddl/ippc2011/sysadmin_mdp.rddl');
 const INSTANCE = sharedPath('rddl/ippc2011/sysadmin_inst_mdp__1.rddl');
@@ -93,7 +104,7 @@ describe('evaluation runner', () => {
   it('plays each seed as `run rddlsim --seed S` does, in this thread or in worker threads alike', async () => {
     const evaluationPlan = await plan([NOOP, REBOOT], { rounds: 2 });
     const inProcess = new Evaluation(evaluationPlan, { spawn: () => inProcessThread() });
-    const threaded = new Evaluation(evaluationPlan, { spawn: () => spawnEvaluationThread(256) });
+    const threaded = new Evaluation(evaluationPlan, { spawn: () => thread(256) });
     const [local, isolated] = await Promise.all([inProcess.run(), threaded.run()]);
     for (const results of [local, isolated]) {
       expect(results.map((r) => [r.episodes, r.summary.n, r.failures.length])).toEqual([
@@ -136,7 +147,7 @@ describe('evaluation runner', () => {
     const evaluation = new Evaluation(
       await plan([THROWS, NOOP, LOOPS, HOG], { budgetMs: 1500, seeds: [1, 2], workers: 2 }),
       {
-        spawn: (index) => spawnEvaluationThread(index === 3 ? 48 : 256),
+        spawn: (index) => thread(index === 3 ? 48 : 256),
         listener: { failure: (index, failure) => failures.push(`${index}:${failure.kind}`) },
       },
     );
@@ -159,7 +170,7 @@ describe('evaluation runner', () => {
 
   it('reports running out of memory as such when the budget is generous', async () => {
     const evaluation = new Evaluation(await plan([HOG], { budgetMs: 100_000, seeds: [1], workers: 1 }), {
-      spawn: () => spawnEvaluationThread(48),
+      spawn: () => thread(48),
     });
     const [hog] = await evaluation.run();
     expect(hog!.failures).toHaveLength(1);
@@ -172,7 +183,7 @@ describe('evaluation runner', () => {
     evaluation = new Evaluation(
       await plan([NOOP], { seeds: Array.from({ length: 200 }, (_, i) => i + 1), workers: 1 }),
       {
-        spawn: () => spawnEvaluationThread(256),
+        spawn: () => thread(256),
         listener: { episode: () => evaluation!.cancel() },
       },
     );

@@ -3,12 +3,23 @@
  * protocol's definition gives (what the page's policy worker runs), with the same located errors, console
  * capture and killing on overrun for every protocol. Real worker threads, through the shared entry.
  */
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeadlineTimer } from '../../../src/core/policy/deadline';
 import { PolicySupervisor } from '../../../src/core/policy/supervisor';
 import type { LoadOutcome, PolicySource } from '../../../src/core/policy/types';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
 import { spawnPolicyThread } from '../../../cli/policy/thread-endpoint';
+import { COMPILED_BIN } from '../run-cli';
+
+/**
+ * The thread script the tests start: the compiled command line's, when the run compiled it
+ * (tests/setup/compiled-cli.ts), which starts without loading the sources through tsx in every thread;
+ * otherwise the sources' own. tests/cli/compiled-cli.test.ts compares the two.
+ */
+const THREAD_ENTRY = COMPILED_BIN
+  ? new URL('policy-thread-entry.js', pathToFileURL(COMPILED_BIN))
+  : undefined;
 
 const playable = PROTOCOLS.filter((protocol) => protocol.playground);
 const supervisors: PolicySupervisor[] = [];
@@ -34,7 +45,7 @@ class ManualTimer implements DeadlineTimer {
 }
 
 function supervise(protocol: (typeof PROTOCOLS)[number], timer = new ManualTimer()): PolicySupervisor {
-  const spawn = () => spawnPolicyThread(protocol);
+  const spawn = () => spawnPolicyThread(protocol, THREAD_ENTRY);
   const supervisor = new PolicySupervisor({ spawn, budgetMs: 1000, deadlineTimer: timer });
   supervisors.push(supervisor);
   return supervisor;

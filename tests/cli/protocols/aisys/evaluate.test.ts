@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../../../../src/core/evaluation/report';
-import { runInProcess } from '../../run-cli';
+import { runChild } from '../../run-cli';
 
 let dir: string;
 
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe('protoplay evaluate aisys', () => {
   it('scores runs of Nim per seed and stops a policy that throws', async () => {
-    const result = await runInProcess(
+    const result = await runChild(
       [
         'evaluate',
         'aisys',
@@ -59,7 +59,7 @@ describe('protoplay evaluate aisys', () => {
   });
 
   it('exits 0 when every policy is evaluated', async () => {
-    const result = await runInProcess(
+    const result = await runChild(
       ['evaluate', 'aisys', '--policies', 'one.js', '--seeds', '1..2', '--rounds', '3'],
       { cwd: dir },
     );

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../../../../src/core/evaluation/report';
-import { runInProcess } from '../../run-cli';
+import { runChild } from '../../run-cli';
 
 let dir: string;
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('protoplay evaluate gama', () => {
   it('scores episodes per seed and stops a policy that throws', async () => {
-    const result = await runInProcess(
+    const result = await runChild(
       [
         'evaluate',
         'gama',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GAMA_SAMPLES, gamaFrameLogFormat } from '../../../../src/core/protocols/gama';
 import type { Transcript } from '../../../../src/core/transcript/model';
-import { runInProcess } from '../../run-cli';
+import { runChild, runInProcess } from '../../run-cli';
 
 let dir: string;
 beforeEach(async () => {
@@ -83,14 +83,14 @@ describe('run gama', () => {
 
   it('stops with exit 3 and a located message when the policy throws, or goes on with --on-policy-error idle', async () => {
     await writeFile(join(dir, 'thrower.ts'), "export function act() {\n  throw new Error('no idea');\n}\n");
-    const stopped = await runInProcess(
+    const stopped = await runChild(
       ['run', 'gama', '--scenario', 'A', '--policy', 'thrower.ts', '--cycles', '5'],
       { cwd: dir },
     );
     expect(stopped.code).toBe(3);
     expect(stopped.stderr).toContain('thrower.ts:2:');
     expect(stopped.stderr).toContain('no idea');
-    const idle = await runInProcess(
+    const idle = await runChild(
       [
         'run',
         'gama',
@@ -118,7 +118,7 @@ describe('run gama', () => {
       for (const policy of [sample, `${sample}.ts`]) {
         const args = ['run', 'gama', '--scenario', 'C', '--policy', policy, '--cycles', '60'];
         const more = ['--episodes', '2', '--seed', '5', '--record-world', '--transcript', `${policy}.json`];
-        const result = await runInProcess([...args, ...more, '--json'], { cwd: dir });
+        const result = await runChild([...args, ...more, '--json'], { cwd: dir });
         expect(result.code, result.stderr).toBe(0);
         expect(JSON.parse(result.stdout).episodes).toHaveLength(2);
         transcripts.push(JSON.parse(await readFile(join(dir, `${policy}.json`), 'utf8')) as Transcript);
@@ -143,7 +143,7 @@ describe('run gama', () => {
       join(dir, 'stuck.ts'),
       'let calls = 0;\nexport function act() {\n  if (++calls === 30) while (true) {}\n  return "idle";\n}\n',
     );
-    const result = await runInProcess(
+    const result = await runChild(
       ['run', 'gama', '--scenario', 'C', '--policy', 'stuck.ts', '--cycles', '50', '--budget', '300'],
       { cwd: dir },
     );

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../../../../src/core/evaluation/report';
-import { runInProcess } from '../../run-cli';
+import { runChild, runInProcess } from '../../run-cli';
 
 let dir: string;
 
@@ -29,7 +29,7 @@ const SMALL = ['--agents', '2', '--steps', '20', '--grid', '12x12'];
 
 describe('protoplay evaluate massim', () => {
   it('plays two matches per seed and stops a policy that throws', async () => {
-    const result = await runInProcess(
+    const result = await runChild(
       [
         'evaluate',
         'massim',
