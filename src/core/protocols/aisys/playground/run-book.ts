@@ -8,8 +8,8 @@
 import { DEFAULT_ENV_SETTINGS, type AisysEnvSettings } from '../../../envs/aisys/api';
 import type { TranscriptMessage } from '../../../transcript/model';
 import type { HttpMessage } from '../../contract';
-import { readActRequest } from '../act-request';
-import { actPathEnvironment, aisysChannel, readResponse } from '../codec';
+import { actPathEnvironment, aisysChannel, readResponse, type ResponseReading } from '../codec';
+import { readRecordedRequest, readRecordedResponse } from '../recorded-readings';
 import { AISYS_ENVIRONMENT_CLASSES, findAisysEnvironment } from '../environments';
 import type { AisysMessage, AisysRequest, JsonValue } from '../messages';
 
@@ -299,7 +299,7 @@ export class AisysRunBook {
       };
       const channel = message.channel ?? aisysChannel(httpMessage);
       if (channel !== undefined) row.channel = channel;
-      const reading = actPathEnvironment(http.path) !== undefined ? readActRequest(httpMessage) : undefined;
+      const reading = actPathEnvironment(http.path) !== undefined ? readRecordedRequest(message) : undefined;
       this.#exchanges.push(row);
       this.#pending.set(http.exchange, {
         row,
@@ -315,7 +315,7 @@ export class AisysRunBook {
     row.response = message.index;
     row.status = http.status ?? 0;
     row.ms = Math.max(0, message.t - pending.t);
-    row.gist = gistOf(httpMessage);
+    row.gist = gistOf(readRecordedResponse(message));
     if (!row.channel) return;
     let book = this.#agents.get(row.channel);
     if (!book) {
@@ -399,8 +399,7 @@ export class AisysRunBook {
 }
 
 /** A response in a few words: the error's description, or what the answer asks and ends. */
-function gistOf(response: HttpMessage): string {
-  const reading = readResponse(response);
+function gistOf(reading: ResponseReading): string {
   switch (reading.kind) {
     case 'error':
       return `${reading.error.errorname}: ${reading.error.description}`;

@@ -10,15 +10,19 @@ import { createAisysReader } from '../reader';
 import { answerAisysQuestion } from './questions';
 import { AisysRunBook } from './run-book';
 
-/** Shows a transcript: its reading reaches the page at the next frame. */
+/**
+ * Shows a transcript: its reading reaches the page at the next frame. The run book reads the messages
+ * when a view asks, those added since the last question only: a transcript still being read from its
+ * file (`ShownTranscript.growing`) is answered for as far as it is read, and later questions see the rest.
+ */
 export function showAisysTranscript(shown: ShownTranscript, services: PlaygroundServices): PlaygroundSession {
   const { transcript } = shown;
-  let book: AisysRunBook | undefined;
-  const read = () => {
-    if (!book) {
-      book = new AisysRunBook();
-      book.add(transcript.messages);
-    }
+  const book = new AisysRunBook();
+  let read = 0;
+  const readBook = () => {
+    const { messages } = transcript;
+    if (read < messages.length) book.add(read === 0 ? messages : messages.slice(read));
+    read = messages.length;
     return book;
   };
   return showTranscript(
@@ -26,7 +30,7 @@ export function showAisysTranscript(shown: ShownTranscript, services: Playground
     services,
     { kind: 'transcript', transcript, reader: createAisysReader() },
     {
-      ask: (question, args) => answerAisysQuestion(read(), transcript, question, args),
+      ask: (question, args) => answerAisysQuestion(readBook(), transcript, question, args),
       exportJson: () => [serialiseTranscript(transcript)],
     },
   );

@@ -250,6 +250,38 @@ describe('aisys playground runner', () => {
     expect(overview.rating.totalRuns).toBe(overview.counts.finished);
     expect(aisysJsonlFormat).toBeDefined();
   });
+
+  it('answers for a recording still being read as far as it is read, and for the rest once it is', async () => {
+    const { session } = await play({}, { rounds: 12 });
+    const whole = parseTranscriptJson(session.exportJson().join(''));
+    const runner = await playground.loadRunner();
+    const answers = (shown: PlaygroundSession) => ({
+      overview: shown.ask('overview', []) as AisysOverview,
+      exchanges: shown.ask('exchanges', [0, 10_000]) as { total: number; rows: AisysExchangeRow[] },
+    });
+    const complete = answers(
+      runner.show({ transcript: whole, origin: 'imported' }, recordingServices().services),
+    );
+    // The same recording read from its file a third at a time.
+    const growing = { ...whole, messages: [] as TranscriptMessage[], annotations: [] };
+    const listeners: (() => void)[] = [];
+    const growth = { done: false, onGrow: (listener: () => void) => void listeners.push(listener) };
+    const shown = runner.show(
+      { transcript: growing, origin: 'imported', growing: growth },
+      recordingServices().services,
+    );
+    const third = Math.ceil(whole.messages.length / 3);
+    growing.messages.push(...whole.messages.slice(0, third));
+    listeners.forEach((listener) => listener());
+    const early = answers(shown);
+    expect(early.exchanges.total).toBeLessThan(complete.exchanges.total);
+    expect(early.exchanges.total).toBeGreaterThan(0);
+    growing.messages.push(...whole.messages.slice(third));
+    growth.done = true;
+    listeners.forEach((listener) => listener());
+    expect(answers(shown)).toEqual(complete);
+    expect(complete.overview.counts.finished).toBeGreaterThanOrEqual(12);
+  });
 });
 
 describe('aisys playground runner through the bridge', () => {
