@@ -179,11 +179,12 @@ export class Evaluation {
   /** Episodes in the whole evaluation, and those ended (played, failed or skipped). */
   get progress(): { total: number; ended: number } {
     const total = this.plan.policies.length * this.plan.seeds.length;
-    // Seeds a stopped policy will not play count as ended.
-    const dropped = this.#pending.reduce(
-      (sum, seeds, index) => sum + (this.results[index]!.stopped ? seeds.length : 0),
-      0,
-    );
+    // Seeds a stopped policy will not play count as ended: those still waiting, and once the run is over,
+    // those it skipped (the run moves what was waiting there).
+    const dropped = this.#pending.reduce((sum, seeds, index) => {
+      const result = this.results[index]!;
+      return sum + (result.stopped ? seeds.length + result.skipped : 0);
+    }, 0);
     return { total, ended: Math.min(total, this.#ended + dropped) };
   }
 
