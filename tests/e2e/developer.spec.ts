@@ -73,7 +73,8 @@ test('a developer: paired captures, a missing half, a drop and a reload', async 
   await expect(summary).toContainText('0 unreadable parts');
   await expect(total).toHaveText(pair);
 
-  // A reload shows the import again, kept.
+  // A reload shows the import again, once it is kept (stored after "Opened", as the page says).
+  await expect(page.locator('[data-stored="true"]')).toBeAttached({ timeout: 30_000 });
   await page.reload();
   await expect(messageRows(page).first()).toBeVisible({ timeout: 30_000 });
   await expect(total).toHaveText(pair);
