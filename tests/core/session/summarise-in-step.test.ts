@@ -4,8 +4,6 @@
  * every protocol, sound or damaged, short or longer than a batch.
  */
 import { describe, expect, it } from 'vitest';
-import { localDecide } from '../../../src/core/protocols/aisys/decide';
-import { AisysSession } from '../../../src/core/protocols/aisys/session';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
 import { readRecording, summariseTranscript } from '../../../src/core/session/open-recording';
 import { serialiseTranscript } from '../../../src/core/transcript/json-format';
@@ -15,6 +13,7 @@ import { RECORDING_NAMES, loadRecording as loadAisys } from '../protocols/aisys/
 import { playRecorded } from '../protocols/gama/support';
 import { loadRecording as loadMassim } from '../protocols/massim/recordings';
 import { allRecordings } from '../protocols/rddlsim/recordings';
+import { playedNim } from '../protocols/aisys/played-nim';
 
 function protocolOf(transcript: Transcript) {
   const protocol = PROTOCOLS.find((candidate) => candidate.id === transcript.protocol);
@@ -56,20 +55,6 @@ function expectSameSummaries(transcript: Transcript) {
   return old;
 }
 
-/** A played aisys session: perfect Nim, several runs at a time. */
-async function playedAisys(runs: number): Promise<Transcript> {
-  let clock = 0;
-  const session = new AisysSession({
-    env: 'nim',
-    runs,
-    seed: 5,
-    now: () => clock++,
-    decide: localDecide((percept) => (percept as number) % 4 || 1),
-  });
-  await session.run();
-  return session.transcript;
-}
-
 /** Rewrites the body of the `nth` message whose body holds `find`. */
 function damaged(transcript: Transcript, find: string, replace: string, nth: number): Transcript {
   let seen = 0;
@@ -108,7 +93,7 @@ describe('summing up a whole recording in one pass', () => {
     for (const name of RECORDING_NAMES) violations += expectSameSummaries(loadAisys(name)).violations.length;
     expect(violations).toBeGreaterThan(0);
     // More messages than the readings kept, so a batch's reader meets readings both kept and not.
-    const long = await playedAisys(2000);
+    const long = await playedNim(2000);
     expect(long.messages.length).toBeGreaterThan(2 * 1000 + 48);
     const old = expectSameSummaries(long);
     expect(old.rounds).toHaveLength(2000);

@@ -5,7 +5,6 @@
  * by counting work, not by timing it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { localDecide } from '../../../../src/core/protocols/aisys/decide';
 import { aisysClientMachine, aisysServerMachine } from '../../../../src/core/protocols/aisys/machines';
 import { aisysProtocol } from '../../../../src/core/protocols/aisys/protocol';
 import {
@@ -13,26 +12,12 @@ import {
   aisysHttpTextFormat,
   aisysJsonlFormat,
 } from '../../../../src/core/protocols/aisys/recording';
-import { AisysSession } from '../../../../src/core/protocols/aisys/session';
 import { pendingRequests, type ConversationState } from '../../../../src/core/protocols/aisys/conversation';
-import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
+import type { TranscriptMessage } from '../../../../src/core/transcript/model';
 import { ValidationFold, validateTranscript } from '../../../../src/core/transcript/validate';
+import { playedNim } from './played-nim';
 
 afterEach(() => vi.restoreAllMocks());
-
-/** A session of perfect Nim, five runs at a time, with a clock that moves a millisecond a message. */
-async function played(runs: number): Promise<Transcript> {
-  let clock = 0;
-  const session = new AisysSession({
-    env: 'nim',
-    runs,
-    seed: 3,
-    now: () => clock++,
-    decide: localDecide((percept) => (percept as number) % 4 || 1),
-  });
-  await session.run();
-  return session.transcript;
-}
 
 const http = { 'content-type': 'application/json' };
 
@@ -64,7 +49,7 @@ function response(index: number, exchange: number, body: object): TranscriptMess
 
 describe('validating a long session', () => {
   it('reads each body once for both roles, whichever way the machines are fed', async () => {
-    const transcript = await played(400);
+    const transcript = await playedNim(400, 3);
     const bodies = transcript.messages.filter((message) => message.kind === 'data').length;
     expect(bodies).toBeGreaterThan(400);
 
@@ -82,7 +67,7 @@ describe('validating a long session', () => {
   });
 
   it('finds the same violations for each role as each machine alone', async () => {
-    const transcript = structuredClone(await played(50));
+    const transcript = structuredClone(await playedNim(50, 3));
     // An action for a run nobody asked for, and an answer that skips the runs still outstanding.
     const requests = transcript.messages.filter((message) => message.dir === 'c2s');
     requests[7]!.text = requests[7]!.text!.replace(/"run": "(\d+)"/, '"run": "999"');
@@ -107,7 +92,7 @@ describe('validating a long session', () => {
   });
 
   it('keeps no more state than the runs in play', async () => {
-    const transcript = await played(1000);
+    const transcript = await playedNim(1000, 3);
     let state = aisysServerMachine.initial() as ConversationState;
     let largest = 0;
     for (const message of transcript.messages) {

@@ -8,11 +8,10 @@ import {
   readRecordedRequest,
   readRecordedResponse,
 } from '../../../../src/core/protocols/aisys/recorded-readings';
-import { localDecide } from '../../../../src/core/protocols/aisys/decide';
 import { aisysProtocol } from '../../../../src/core/protocols/aisys/protocol';
-import { AisysSession } from '../../../../src/core/protocols/aisys/session';
 import { summariseTranscript } from '../../../../src/core/session/open-recording';
 import type { TranscriptMessage } from '../../../../src/core/transcript/model';
+import { playedNim } from './played-nim';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -105,16 +104,7 @@ describe('recorded readings', () => {
   });
 
   it('lets both machines and the summary reader share one parse of each body', async () => {
-    let clock = 0;
-    const session = new AisysSession({
-      env: 'nim',
-      runs: 2000,
-      seed: 5,
-      now: () => clock++,
-      decide: localDecide((percept) => (percept as number) % 4 || 1),
-    });
-    await session.run();
-    const { transcript } = session;
+    const transcript = await playedNim(2000);
     const bodies = transcript.messages.filter(
       (message) => message.kind === 'data' && message.text && message.http?.status !== 404,
     ).length;

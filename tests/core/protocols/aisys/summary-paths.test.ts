@@ -6,30 +6,15 @@
  * A machine step must also leave the state it was given as it was (the views keep states to scrub back to).
  */
 import { describe, expect, it } from 'vitest';
-import { localDecide } from '../../../../src/core/protocols/aisys/decide';
 import { aisysClientMachine, aisysServerMachine } from '../../../../src/core/protocols/aisys/machines';
 import { aisysProtocol } from '../../../../src/core/protocols/aisys/protocol';
 import { createAisysReader } from '../../../../src/core/protocols/aisys/reader';
-import { AisysSession } from '../../../../src/core/protocols/aisys/session';
 import type { ProtocolMachine } from '../../../../src/core/protocols/machine';
 import { summariseTranscript } from '../../../../src/core/session/open-recording';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { loadRecording, RECORDING_NAMES } from './recordings';
-
-/** A session of perfect Nim, five runs at a time, with a clock that moves a millisecond a message. */
-async function played(runs: number): Promise<Transcript> {
-  let clock = 0;
-  const session = new AisysSession({
-    env: 'nim',
-    runs,
-    seed: 5,
-    now: () => clock++,
-    decide: localDecide((percept) => (percept as number) % 4 || 1),
-  });
-  await session.run();
-  return session.transcript;
-}
+import { playedNim } from './played-nim';
 
 /** The transcript with other messages, numbered again from 0; annotations of dropped messages go too. */
 function withMessages(transcript: Transcript, messages: TranscriptMessage[]): Transcript {
@@ -158,7 +143,7 @@ describe("an aisys import's summary", () => {
   });
 
   it('finds what each machine alone finds in a played session and its damaged copies', async () => {
-    const transcript = await played(200);
+    const transcript = await playedNim(200);
     expect(expectSamePaths(transcript)).toBe(0);
     const broken = damaged(transcript).map(([damage, copy]) => [damage, expectSamePaths(copy)] as const);
     for (const [damage, violations] of broken) expect(violations, damage).toBeGreaterThan(0);
@@ -166,7 +151,7 @@ describe("an aisys import's summary", () => {
 
   it('finds what the plain paths find in a long played session and its damaged copies', async () => {
     // Longer than the readings kept for the reader (2048 messages): it reads many of them afresh.
-    const transcript = await played(2000);
+    const transcript = await playedNim(2000);
     expect(transcript.messages.length).toBeGreaterThan(2048);
     const options = { machinesAlone: false };
     expect(expectSamePaths(transcript, options)).toBe(0);
@@ -178,7 +163,7 @@ describe("an aisys import's summary", () => {
   });
 
   it('has its reader build the rows and rounds of a full reader, without turns or notes', async () => {
-    const transcript = (await played(300)).messages;
+    const transcript = (await playedNim(300)).messages;
     const full = createAisysReader();
     const forgetting = createAisysReader({ forgetMessages: true });
     for (let start = 0; start < transcript.length; start += 100) {
