@@ -21,7 +21,7 @@ import type { Browser, Page } from '@playwright/test';
 import { writeBigGamaFrameLog } from '../gama/big-frame-log';
 import { median, printTable } from '../lib';
 import { traceMainThread } from './main-thread-trace';
-import { LONG_TASK_SCRIPT, longTasksSince } from './long-task-record';
+import { longTasksSince, quietPage } from './long-task-record';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
 const BIG_MESSAGES = Number(process.env.GAMA_PAGE_MESSAGES ?? 100_000);
@@ -122,13 +122,7 @@ async function measure(
 ): Promise<ImportFigures> {
   const runs: ImportFigures[] = [];
   for (let i = 0; i < REPEATS; i++) {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(LONG_TASK_SCRIPT);
-    await page.goto(url);
-    await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
-    await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
-    // The start-up's own work (the editor, the workers' boot) is over before the import starts.
-    await page.waitForTimeout(1000);
+    const page = await quietPage(browser, url);
     runs.push(await importOnce(browser, page, path, episodes));
     await page.close();
   }

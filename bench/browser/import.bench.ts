@@ -36,7 +36,7 @@ import { writeBigGamaFrameLog } from '../gama/big-frame-log';
 import { writeBigMassimTimeline } from '../inspect/big-massim-timeline';
 import { writeBigRddlsimStream } from '../inspect/big-recording';
 import { median, printTable } from '../lib';
-import { LONG_TASK_SCRIPT, longTasksSince } from './long-task-record';
+import { longTasksSince, quietPage } from './long-task-record';
 import { traceMainThread, type MainThreadTasks } from './main-thread-trace';
 import { ensureBuild, launchChromium, startPreview, stopPreview } from './page-server';
 
@@ -138,13 +138,7 @@ const gama: Recording = {
 
 /** A fresh page of the app, started up and quiet, recording its long tasks. */
 async function freshPage(browser: Browser, url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.addInitScript(LONG_TASK_SCRIPT);
-  await page.goto(url);
-  await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
-  await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
-  // The start-up's own work (the editor, the workers' boot) is over before the import starts.
-  await page.waitForTimeout(1000);
+  const page = await quietPage(browser, url);
   await page.getByRole('button', { name: 'Import…' }).click();
   return page;
 }

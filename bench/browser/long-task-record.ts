@@ -3,7 +3,7 @@
  * tasks over 50 ms of wall clock) from the page's start, and, when asked for, the gaps between animation
  * frames. Init scripts are text (the page has no bundler helpers); `addInitScript` installs them.
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 
 /** A long task as the page recorded it: start and duration, ms on the page's clock. */
 export interface LongTask {
@@ -50,4 +50,18 @@ export function longTasksSince(page: Page, from: number): Promise<{ end: number;
     );
     return { end, tasks };
   }, from);
+}
+
+/**
+ * A fresh page of the app recording its long tasks, started up and quiet: restored, the policy editor
+ * there, and the start-up's own work (the editor, the workers' boot) over before what is measured.
+ */
+export async function quietPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.addInitScript(LONG_TASK_SCRIPT);
+  await page.goto(url);
+  await page.locator('[data-restored="true"]').waitFor({ state: 'attached', timeout: 60_000 });
+  await page.getByRole('textbox', { name: 'Policy code' }).waitFor({ state: 'attached', timeout: 60_000 });
+  await page.waitForTimeout(1000);
+  return page;
 }
