@@ -6,7 +6,8 @@
  * whole import with the shared frame memo switched off (every machine and reader parses each frame again,
  * as before it existed), and the import shown in the views as the worker shows it (the MASSim runner's
  * store and reader), the views' reader reading at its frames or sharing the summary's reading
- * (`TranscriptGrowth.share`). Wall time grows on a loaded machine; the process's CPU time says what the work
+ * (`TranscriptGrowth.share`), and that last way with every server machine stepping through each message on
+ * its own (the steps memo off: the views' reader judged the agents' frames again). Wall time grows on a loaded machine; the process's CPU time says what the work
  * cost. `MASSIM_IMPORT_MB` (default 93) sizes the file, `MASSIM_IMPORT_REPEATS` (default 3) the repeats
  * (the median is printed).
  */
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { sharedPath } from '../../tests/cli/shared-folder';
 import { clientFrameReadings, serverFrameFacts } from '../../src/core/protocols/massim/codec';
 import { massimProtocol } from '../../src/core/protocols/massim/protocol';
+import { serverSteps } from '../../src/core/protocols/massim/server-machine';
 import { showMassimTranscript } from '../../src/core/protocols/massim/playground/shown-store';
 import type { PlaygroundServices, PlaygroundSession } from '../../src/core/protocols/session-contract';
 import { readRecordingInChunks } from '../../src/core/session/open-recording';
@@ -104,6 +106,7 @@ export default async function () {
     const recorded = await readFile(sharedPath('conformance/massim/basic/all.timeline.jsonl'), 'utf8');
     const { size } = await writeBigMassimTimeline(recorded, path, MEGABYTES * 1e6);
     const capacities = [serverFrameFacts.capacity, clientFrameReadings.capacity] as const;
+    const stepCapacity = serverSteps.capacity;
     const withoutMemo = async () => {
       serverFrameFacts.resize(0);
       clientFrameReadings.resize(0);
@@ -114,12 +117,21 @@ export default async function () {
         clientFrameReadings.resize(capacities[1]);
       }
     };
+    const stepsApart = async () => {
+      serverSteps.resize(0);
+      try {
+        return await importWhole(path, size, { share: true });
+      } finally {
+        serverSteps.resize(stepCapacity);
+      }
+    };
     const ways: [string, () => Promise<number>][] = [
       ['streaming reader alone (baseline)', () => readOnly(path)],
       ['import, frames parsed by each machine and reader', withoutMemo],
       ['import (frames read once)', () => importWhole(path, size)],
       ["import and views, read at the views' frames", () => importWhole(path, size, { share: false })],
       ['import and views, reading shared', () => importWhole(path, size, { share: true })],
+      ['import and views, reading shared, each machine stepping', stepsApart],
     ];
     const runs = ways.map(() => [] as { wall: number; cpu: number; result: number }[]);
     // Interleaved, so a change in the machine's load touches every way alike.
@@ -145,12 +157,15 @@ export default async function () {
         ]),
       ],
     );
-    const [, before, after, apart, shared] = figures;
+    const [, before, after, apart, shared, stepping] = figures;
     console.log(
       `frames read once: ${(before!.cpu / after!.cpu).toFixed(2)}x less CPU than parsing them in each machine and reader`,
     );
     console.log(
       `views' reading shared with the summary: ${(apart!.cpu / shared!.cpu).toFixed(2)}x less CPU than a reader of each`,
+    );
+    console.log(
+      `server steps shared: ${(stepping!.cpu / shared!.cpu).toFixed(2)}x less CPU than each machine stepping on its own`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

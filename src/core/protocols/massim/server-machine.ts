@@ -101,6 +101,18 @@ export interface MassimServerMachineOptions {
   maxPacketLength?: number;
 }
 
+/**
+ * The state every connection starts from, one for all: states are never changed, and machines that start
+ * from the same state and take the same messages go through the same states, so `serverSteps` can give
+ * the second machine the first one's steps.
+ */
+const freshState: MassimServerMachineState = {
+  phase: 'fresh',
+  packetCounter: freshPacketLimitCounter,
+  issued: IdLog.empty,
+  answered: IdLog.empty,
+};
+
 /** Creates the machine that checks an agent's frames the way a server with these settings treats them. */
 export function createMassimServerMachine(
   options: MassimServerMachineOptions = {},
@@ -108,21 +120,104 @@ export function createMassimServerMachine(
   const limit = options.maxPacketLength ?? 65536;
   return {
     role: 'server',
-    initial: () => ({
-      phase: 'fresh',
-      packetCounter: freshPacketLimitCounter,
-      issued: IdLog.empty,
-      answered: IdLog.empty,
-    }),
+    initial: () => freshState,
     accept(state, message) {
-      if (message.kind === 'close') return accept({ ...state, phase: 'closed' });
-      if (message.kind !== 'data') return accept(state);
-      if (message.dir === 's2c') return acceptServerFrame(state, message);
-      return acceptAgentFrame(state, message, limit);
+      const known = serverSteps.find(state, message, limit);
+      if (known) return known;
+      const step = stepServer(state, message, limit);
+      serverSteps.keep(state, message, limit, step);
+      return step;
     },
     finish: () => null,
   };
 }
+
+function stepServer(
+  state: MassimServerMachineState,
+  message: TranscriptMessage,
+  limit: number,
+): Step<MassimServerMachineState> {
+  if (message.kind === 'close') return accept({ ...state, phase: 'closed' });
+  if (message.kind !== 'data') return accept(state);
+  if (message.dir === 's2c') return acceptServerFrame(state, message);
+  return acceptAgentFrame(state, message, limit);
+}
+
+/**
+ * The latest steps of every server machine in this thread. Opening a recording validates it and reads it
+ * for the views, and both follow each connection with a server machine: the second takes the first one's
+ * step for a message instead of working it out again (reading the frame, building the next state and any
+ * violation). A step is a pure function of the state before, the packet limit and the message's index,
+ * kind, direction and payload; a remembered step is taken only when all of them are the very same (the
+ * state the same object), so it is exactly the step the machine would work out. One slot per message index
+ * modulo the capacity, as in `FrameMemo`: at most `capacity` steps are held.
+ */
+export class ServerStepMemo {
+  #before: (MassimServerMachineState | undefined)[] = [];
+  #limits: number[] = [];
+  #messages: (TranscriptMessage | undefined)[] = [];
+  #steps: (Step<MassimServerMachineState> | undefined)[] = [];
+  #capacity = 0;
+  /** Steps worked out (not found) since the memo was created or resized. */
+  worked = 0;
+
+  constructor(capacity: number) {
+    this.resize(capacity);
+  }
+
+  /** The remembered step of a machine in `state` taking `message`, if it is remembered. */
+  find(
+    state: MassimServerMachineState,
+    message: TranscriptMessage,
+    limit: number,
+  ): Step<MassimServerMachineState> | undefined {
+    if (this.#capacity === 0) return undefined;
+    const slot = (message.index >>> 0) % this.#capacity;
+    if (this.#before[slot] !== state || this.#limits[slot] !== limit) return undefined;
+    const seen = this.#messages[slot]!;
+    return seen.index === message.index &&
+      seen.kind === message.kind &&
+      seen.dir === message.dir &&
+      seen.text === message.text &&
+      seen.base64 === message.base64
+      ? this.#steps[slot]
+      : undefined;
+  }
+
+  /** Remembers a step just worked out. */
+  keep(
+    state: MassimServerMachineState,
+    message: TranscriptMessage,
+    limit: number,
+    step: Step<MassimServerMachineState>,
+  ): void {
+    this.worked++;
+    if (this.#capacity === 0) return;
+    const slot = (message.index >>> 0) % this.#capacity;
+    this.#before[slot] = state;
+    this.#limits[slot] = limit;
+    this.#messages[slot] = message;
+    this.#steps[slot] = step;
+  }
+
+  /** How many steps are remembered at most. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Remembers at most `capacity` steps from now on (0: none), forgetting every step so far. */
+  resize(capacity: number): void {
+    this.#capacity = Math.max(0, Math.floor(capacity));
+    this.#before = new Array<MassimServerMachineState | undefined>(this.#capacity).fill(undefined);
+    this.#limits = new Array<number>(this.#capacity).fill(0);
+    this.#messages = new Array<TranscriptMessage | undefined>(this.#capacity).fill(undefined);
+    this.#steps = new Array<Step<MassimServerMachineState> | undefined>(this.#capacity).fill(undefined);
+    this.worked = 0;
+  }
+}
+
+/** The steps of recent messages, shared by every server machine in this thread (see `ServerStepMemo`). */
+export const serverSteps = new ServerStepMemo(4096);
 
 function acceptServerFrame(
   state: MassimServerMachineState,

@@ -94,20 +94,31 @@ export function importMassimRecording(
   for (const entry of entries) {
     if (!transcript.connections.some((c) => c.id === entry.conn))
       transcript.connections.push({ id: entry.conn });
-    const base = { index: transcript.messages.length, conn: entry.conn, t: entry.t - startedAt };
+    // Messages written out key by key rather than spread from a common part: objects spread from another
+    // each get a shape of their own, and every machine and reader then reads a hundred thousand shapes.
+    const index = transcript.messages.length;
+    const { conn } = entry;
+    const t = entry.t - startedAt;
     if (entry.dir !== 'event') {
-      const key = `${entry.conn}.${entry.dir}`;
+      const key = `${conn}.${entry.dir}`;
       const position = used.get(key) ?? 0;
       used.set(key, position + 1);
       const bytes = frames.get(key)?.[position];
       const payload = bytes ? decodeWireBytes(bytes) : { text: entry.text };
-      transcript.messages.push({ ...base, dir: entry.dir, kind: 'data', ...payload, framing: 'nul' });
+      const dir = entry.dir;
+      transcript.messages.push(
+        'base64' in payload
+          ? { index, conn, t, dir, kind: 'data', base64: payload.base64, framing: 'nul' }
+          : { index, conn, t, dir, kind: 'data', text: payload.text, framing: 'nul' },
+      );
       continue;
     }
-    const event = readEvent(entry.text, clientClosed.has(entry.conn));
-    if (event.clientCloses) clientClosed.add(entry.conn);
-    if (event.message) transcript.messages.push({ ...base, ...event.message, text: entry.text });
-    else transcript.annotations.push(note(transcript.messages.length - 1, entry));
+    const event = readEvent(entry.text, clientClosed.has(conn));
+    if (event.clientCloses) clientClosed.add(conn);
+    if (event.message) {
+      const { kind, dir } = event.message;
+      transcript.messages.push({ index, conn, t, kind, dir, text: entry.text });
+    } else transcript.annotations.push(note(transcript.messages.length - 1, entry));
   }
   return transcript;
 }

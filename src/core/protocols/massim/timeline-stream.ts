@@ -37,17 +37,26 @@ export function streamMassimTimeline(name: string, sink: RecordingStreamSink): R
     }
     if (!entry) return;
     startedAt ??= entry.t;
-    const base = { index, conn: entry.conn, t: entry.t - startedAt };
+    const t = entry.t - startedAt;
     if (entry.dir !== 'event') {
-      index++;
-      sink.message({ ...base, dir: entry.dir, kind: 'data', text: entry.text, framing: 'nul' });
+      // Written out key by key rather than spread from a common part: objects spread from another each get
+      // a shape of their own, and every machine and reader would then read a hundred thousand shapes.
+      sink.message({
+        index: index++,
+        conn: entry.conn,
+        t,
+        dir: entry.dir,
+        kind: 'data',
+        text: entry.text,
+        framing: 'nul',
+      });
       return;
     }
     const event = readEvent(entry.text, clientClosed.has(entry.conn));
     if (event.clientCloses) clientClosed.add(entry.conn);
     if (event.message) {
-      index++;
-      sink.message({ ...base, ...event.message, text: entry.text });
+      const { kind, dir } = event.message;
+      sink.message({ index: index++, conn: entry.conn, t, kind, dir, text: entry.text });
     }
   };
 

@@ -11,17 +11,20 @@ import {
 } from '../../../../src/core/protocols/massim/codec';
 import { validate } from '../../../../src/core/protocols/machine';
 import { massimProtocol } from '../../../../src/core/protocols/massim/protocol';
-import { createMassimServerMachine } from '../../../../src/core/protocols/massim/server-machine';
+import { createMassimServerMachine, serverSteps } from '../../../../src/core/protocols/massim/server-machine';
+import { summariseTranscript } from '../../../../src/core/session/open-recording';
 import type { MassimViolation } from '../../../../src/core/protocols/massim/violation';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
 import { loadRecording, recordedRuns } from './recordings';
 
 const defaultCapacities = [serverFrameFacts.capacity, clientFrameReadings.capacity] as const;
+const defaultStepCapacity = serverSteps.capacity;
 
 afterEach(() => {
   serverFrameFacts.resize(defaultCapacities[0]);
   clientFrameReadings.resize(defaultCapacities[1]);
+  serverSteps.resize(defaultStepCapacity);
 });
 
 /** A memo whose reads are counted. */
@@ -183,5 +186,73 @@ describe('payload length', () => {
     const [oversized] = validate(machine, messages).violations as MassimViolation[];
     expect(oversized?.rule).toBe('massim.frame.oversized');
     expect(oversized?.got).toBe(`${new TextEncoder().encode(text).length} bytes`);
+  });
+});
+
+describe('server steps worked out once', () => {
+  it('give the same verdicts as every machine stepping on its own, on every recording, damaged or not', () => {
+    const transcripts = damagedRecordings();
+    const shared = verdicts(transcripts);
+    serverSteps.resize(0);
+    const alone = verdicts(transcripts);
+    expect(shared).toEqual(alone);
+    expect(shared.flatMap((verdict) => verdict.notes).length).toBeGreaterThan(10);
+    // A memo of one step remembers nothing a second machine could use: still the same.
+    serverSteps.resize(1);
+    expect(verdicts(transcripts)).toEqual(alone);
+  });
+
+  it('step each message once when a recording is validated and read for its summary', () => {
+    for (const run of recordedRuns) {
+      const transcript = loadRecording(run);
+      serverSteps.resize(defaultStepCapacity);
+      const summary = summariseTranscript(transcript, massimProtocol);
+      const once = serverSteps.worked;
+      serverSteps.resize(0);
+      const alone = summariseTranscript(transcript, massimProtocol);
+      const twice = serverSteps.worked;
+      expect(summary, run).toEqual(alone);
+      // The validation's machine and the reader's each take every message of its connection.
+      expect(once, run).toBe(transcript.messages.length);
+      expect(twice, run).toBe(2 * transcript.messages.length);
+    }
+  });
+
+  it('never lends a step to another state or another text at the same index', () => {
+    const machine = createMassimServerMachine();
+    const message = (index: number, dir: 'c2s' | 's2c', text: string): TranscriptMessage => ({
+      index,
+      conn: 'a',
+      t: 0,
+      dir,
+      kind: 'data',
+      text,
+    });
+    const action = message(2, 'c2s', '{"type":"action","content":{"id":0,"type":"skip","p":[]}}');
+    // At the front desk, an action is not a login.
+    const atDesk = machine.accept(machine.initial(), action);
+    expect(atDesk.ok ? undefined : atDesk.violation.rule).toBe('massim.front-desk.not-auth');
+    // Another text at the same index, from the same state: stepped afresh.
+    const other = machine.accept(machine.initial(), {
+      ...action,
+      text: '{"type":"status-request","content":{}}',
+    });
+    expect(other.ok).toBe(true);
+    expect(other.state.phase).toBe('front-desk-done');
+    // The very same message after a login and a request for id 0, from another state: accepted.
+    let state = machine.initial();
+    for (const frame of [
+      message(10, 'c2s', '{"type":"auth-request","content":{"user":"a","pw":"1"}}'),
+      message(11, 's2c', '{"type":"auth-response","content":{"result":"ok"}}'),
+      message(
+        12,
+        's2c',
+        '{"type":"request-action","content":{"step":0,"id":0,"time":1,"deadline":2,"percept":{}}}',
+      ),
+    ])
+      state = machine.accept(state, frame).state;
+    expect(machine.accept(state, action)).toMatchObject({ ok: true, state: { answered: { length: 1 } } });
+    // And at the front desk again: still not a login.
+    expect(machine.accept(machine.initial(), action)).toEqual(atDesk);
   });
 });
