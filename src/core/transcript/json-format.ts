@@ -620,44 +620,83 @@ function checkAnnotation(check: ShapeChecker, item: unknown, i: number, messages
   };
 }
 
+/** The fields a message record may carry. */
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set([
+  'index',
+  't',
+  'conn',
+  'dir',
+  'kind',
+  'text',
+  'base64',
+  'framing',
+  'channel',
+  'http',
+]);
+/** The fields a message's `http` record may carry. */
+const HTTP_FIELDS: ReadonlySet<string> = new Set(['exchange', 'method', 'path', 'status', 'headers']);
+
+/** True when every field of the record is one of `fields` (a record with others is copied without them). */
+function onlyFields(record: Record<string, unknown>, fields: ReadonlySet<string>): boolean {
+  for (const key in record) if (!fields.has(key)) return false;
+  return true;
+}
+
+/**
+ * Checks message `i`. A record that holds only the fields a message may have is the message itself, not a
+ * copy: a big transcript's hundred thousand messages are then not made twice (and the garbage collector
+ * does not move the first ones only to throw them away).
+ */
 function checkMessage(check: ShapeChecker, item: unknown, i: number): TranscriptMessage {
   const path = `messages[${i}]`;
   const message = check.record(item, path);
   if (message.index !== i)
     check.fail(`${path}.index`, `${i} (indices count from 0 without gaps)`, message.index);
   const kind = check.oneOf(message.kind, KINDS, path, 'kind');
-  const result: TranscriptMessage = {
-    index: i,
-    conn: check.string(message.conn, path, 'conn'),
-    dir: check.oneOf(message.dir, ['c2s', 's2c'] as const, path, 'dir'),
-    t: check.number(message.t, path, 't'),
-    kind,
-  };
-  if (message.text !== undefined) result.text = check.string(message.text, path, 'text');
-  if (message.base64 !== undefined) result.base64 = check.string(message.base64, path, 'base64');
-  if (kind === 'data' && (result.text === undefined) === (result.base64 === undefined))
+  const conn = check.string(message.conn, path, 'conn');
+  const dir = check.oneOf(message.dir, ['c2s', 's2c'] as const, path, 'dir');
+  const t = check.number(message.t, path, 't');
+  const text = message.text === undefined ? undefined : check.string(message.text, path, 'text');
+  const base64 = message.base64 === undefined ? undefined : check.string(message.base64, path, 'base64');
+  if (kind === 'data' && (text === undefined) === (base64 === undefined))
     check.fail(path, 'exactly one of "text" and "base64" on a data message', message);
-  if (message.framing !== undefined)
-    result.framing = check.oneOf(message.framing, FRAMINGS, path, 'framing') as TranscriptMessage['framing'];
-  if (message.channel !== undefined) result.channel = check.string(message.channel, path, 'channel');
-  if (message.http !== undefined) result.http = checkHttp(check, message.http, path);
+  const framing =
+    message.framing === undefined
+      ? undefined
+      : (check.oneOf(message.framing, FRAMINGS, path, 'framing') as TranscriptMessage['framing']);
+  const channel = message.channel === undefined ? undefined : check.string(message.channel, path, 'channel');
+  const http = message.http === undefined ? undefined : checkHttp(check, message.http, path);
+  if (onlyFields(message, MESSAGE_FIELDS) && http === message.http)
+    return message as unknown as TranscriptMessage;
+  const result: TranscriptMessage = { index: i, conn, dir, t, kind };
+  if (text !== undefined) result.text = text;
+  if (base64 !== undefined) result.base64 = base64;
+  if (framing !== undefined) result.framing = framing;
+  if (channel !== undefined) result.channel = channel;
+  if (http !== undefined) result.http = http;
   return result;
 }
 
+/** Checks a message's `http` record: the record itself when it holds only its fields and string headers. */
 function checkHttp(check: ShapeChecker, value: unknown, message: string): HttpMessageMeta {
   const http = check.record(value, message, 'http');
   const exchange = check.number(http.exchange, message, 'http.exchange');
   if (!Number.isInteger(exchange) || exchange < 0)
     check.fail(`${message}.http.exchange`, 'a message index', exchange);
-  const result: HttpMessageMeta = { exchange };
-  if (http.method !== undefined) result.method = check.string(http.method, message, 'http.method');
-  if (http.path !== undefined) result.path = check.string(http.path, message, 'http.path');
-  if (http.status !== undefined) result.status = check.number(http.status, message, 'http.status');
+  const method = http.method === undefined ? undefined : check.string(http.method, message, 'http.method');
+  const path = http.path === undefined ? undefined : check.string(http.path, message, 'http.path');
+  const status = http.status === undefined ? undefined : check.number(http.status, message, 'http.status');
+  let headers: Record<string, string> | undefined;
   if (http.headers !== undefined) {
-    const headers: Record<string, string> = {};
-    for (const [name, item] of Object.entries(check.record(http.headers, message, 'http.headers')))
-      headers[name] = typeof item === 'string' ? item : check.string(item, message, `http.headers.${name}`);
-    result.headers = headers;
+    headers = check.record(http.headers, message, 'http.headers') as Record<string, string>;
+    for (const name in headers)
+      if (typeof headers[name] !== 'string') check.string(headers[name], message, `http.headers.${name}`);
   }
+  if (onlyFields(http, HTTP_FIELDS)) return http as unknown as HttpMessageMeta;
+  const result: HttpMessageMeta = { exchange };
+  if (method !== undefined) result.method = method;
+  if (path !== undefined) result.path = path;
+  if (status !== undefined) result.status = status;
+  if (headers !== undefined) result.headers = headers;
   return result;
 }

@@ -126,6 +126,32 @@ describe('Protoplay JSON', () => {
     );
   });
 
+  it('leaves out fields a message or its HTTP meta may not carry, and keeps those it may', () => {
+    const recorder = new TranscriptRecorder({ protocol: 'aisys', now: () => 5 });
+    const request = recorder.httpRequest(
+      'http1',
+      {
+        meta: { method: 'PUT', path: '/act/nim', headers: { 'content-type': 'application/json' } },
+        body: '{}',
+      },
+      'nim/ann',
+    );
+    recorder.httpResponse(
+      'http1',
+      request.index,
+      { meta: { status: 200, headers: {} }, body: '{}' },
+      'nim/ann',
+    );
+    const http = recorder.transcript;
+    const value = JSON.parse(serialiseTranscript(http)) as { messages: Record<string, unknown>[] };
+    value.messages[0]!.note = 'hand-written';
+    (value.messages[1]!.http as Record<string, unknown>).reason = 'OK';
+    const read = parseTranscriptJson(JSON.stringify(value));
+    expect(read).toEqual(http);
+    expect(Object.keys(read.messages[0]!)).not.toContain('note');
+    expect(Object.keys(read.messages[1]!.http!)).not.toContain('reason');
+  });
+
   it('adds connections that messages use but the list forgets', () => {
     const value = JSON.parse(serialiseTranscript(small)) as Transcript;
     value.connections = [];

@@ -131,7 +131,10 @@ function digitValue(char: string): number {
 export function pythonTruthy(value: JsonValue | undefined): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
+  if (typeof value === 'object') {
+    for (const key in value) if (Object.hasOwn(value, key)) return true;
+    return false;
+  }
   return true;
 }
 

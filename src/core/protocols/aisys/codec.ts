@@ -118,10 +118,17 @@ export function readResponse(response: HttpMessage): ResponseReading {
 
 function readVersion1(value: Record<string, unknown>): ResponseReading {
   const { action_requests: requests, active_runs: active, messages, finished_runs: finished } = value;
-  const missing = ['action_requests', 'active_runs', 'messages', 'finished_runs'].filter(
-    (key) => !(key in value),
-  );
-  if (missing.length) return { kind: 'unreadable', problem: `missing ${missing.join(', ')}` };
+  if (!(
+    'action_requests' in value &&
+    'active_runs' in value &&
+    'messages' in value &&
+    'finished_runs' in value
+  )) {
+    const missing = ['action_requests', 'active_runs', 'messages', 'finished_runs'].filter(
+      (key) => !(key in value),
+    );
+    return { kind: 'unreadable', problem: `missing ${missing.join(', ')}` };
+  }
   if (!Array.isArray(requests) || !requests.every(isActionRequest))
     return { kind: 'unreadable', problem: 'action_requests must be a list of {run, act_no, percept}' };
   if (!Array.isArray(active) || !active.every((run) => typeof run === 'string'))

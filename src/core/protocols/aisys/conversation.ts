@@ -147,8 +147,9 @@ function inKeyOrder(ids: Iterable<number>): number[] {
   return [...indices.sort((a, b) => a - b), ...others];
 }
 
-function describeRuns(asked: ReadonlyMap<number, number>): string {
-  const runs = inKeyOrder(asked.keys()).map((run) => `${run}#${asked.get(run)}`);
+/** The runs `ids` (all of `asked` when not given) with the action numbers asked for, for a violation. */
+function describeRuns(asked: ReadonlyMap<number, number>, ids: Iterable<number> = asked.keys()): string {
+  const runs = inKeyOrder(ids).map((run) => `${run}#${asked.get(run)}`);
   return runs.length ? runs.join(', ') : 'none';
 }
 
@@ -411,13 +412,15 @@ function judgeAnswer(
     const unanswered = failed.length === 0 || count(failed, action.id) < count(sent, action.id);
     if (holds(finished, action.id) || advanced || unanswered) applied.push(action.id);
   }
-  // What stays outstanding: runs asked before, not answered, abandoned or finished now.
-  const still = new Map<number, number>();
-  for (const [id, actNo] of state.asked) {
-    if (holds(applied, id) || holds(finished, id) || abandoned.some((other) => other === id)) continue;
-    still.set(id, actNo);
-  }
-  const asked = new Map(still);
+  // What stays outstanding: runs asked before, not answered, abandoned or finished now (`still`, in the
+  // order they were asked); then what is asked now.
+  const asked = new Map<number, number>();
+  const still: number[] = [];
+  state.asked.forEach((actNo, id) => {
+    if (holds(applied, id) || holds(finished, id) || abandoned.some((other) => other === id)) return;
+    asked.set(id, actNo);
+    still.push(id);
+  });
   for (let i = 0; i < requests.length; i++) asked.set(requestedIds[i]!, requests[i]!.act_no);
   let active = state.active;
   if (complete) {
@@ -471,16 +474,16 @@ function judgeAnswer(
       `${requests.length}`,
     );
   if (state.uncertain) return { state: next };
-  if (still.size > 0) {
-    const waiting = inKeyOrder(still.keys()).sort((a, b) => a - b);
+  if (still.length > 0) {
+    const waiting = inKeyOrder(still).sort((a, b) => a - b);
     let fresh = false;
-    for (const id of requestedIds) if (!still.has(id)) fresh = true;
+    for (const id of requestedIds) if (!holds(still, id)) fresh = true;
     if (fresh || requests.length === 0 || requestedIds[0] !== waiting[0])
       return brokeRule(
         next,
         at,
         'aisys.response.outstanding-first',
-        `the outstanding runs first, lowest id first (${describeRuns(still)})`,
+        `the outstanding runs first, lowest id first (${describeRuns(state.asked, still)})`,
         requests.map((r) => `${r.run}#${r.act_no}`).join(', ') || 'no action request',
       );
   }

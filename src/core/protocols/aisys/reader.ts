@@ -35,7 +35,9 @@ export const AISYS_MESSAGE_TYPES = [
 
 /** A value as a row shows it: strings as they are, everything else as JSON. */
 function show(value: JsonValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  // A number, boolean or null reads as JSON writes it (a run's outcome, nearly always).
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
 /** The percept as rows: an object's keys one per row, anything else as one `percept` row. */

@@ -13,9 +13,10 @@ import { readResponse, type ResponseReading } from './codec';
  * How many of the latest readings are kept. Validation feeds a message to both machines one after the
  * other, and the summary's reader reads the same messages a batch later (a thousand at most, see
  * `readRecording`'s `summarise` and `readRecordingInChunks`): within this many messages they all meet the
- * same reading. A power of two (a record's slot is its index's last bits).
+ * same reading. A power of two (a record's slot is its index's last bits), and no more than that: readings
+ * kept longer outlive the garbage collector's young generation, which then copies them.
  */
-export const RECENT_READINGS = 2048;
+export const RECENT_READINGS = 1024;
 
 /** A reading, with the headers that decide how the body reads (they may change inside the same headers). */
 interface RecentReading {
@@ -46,10 +47,12 @@ function remember(message: TranscriptMessage, reading: RecentReading['reading'])
   });
 }
 
-/** The HTTP message a transcript record carries (its exchange number is not part of it). */
+/**
+ * The HTTP message a transcript record carries, for reading it: its meta is the record's own, not a copy
+ * (the exchange number comes along, and the readers, which keep nothing of it, pass it by).
+ */
 export function httpOf(message: TranscriptMessage): HttpMessage {
-  const { exchange: _exchange, ...meta } = message.http!;
-  return { meta, body: message.text ?? '' };
+  return { meta: message.http!, body: message.text ?? '' };
 }
 
 /**

@@ -175,7 +175,42 @@ export function readMakeEnvBody(body: JsonValue): SchemaReading<MakeEnvRequest> 
 
 /** Reads a version 1 body. */
 export function readRequestBody(body: JsonValue): SchemaReading<AisysRequest> {
-  return readRequestV1(body);
+  return readPlainRequestV1(body) ?? readRequestV1(body);
+}
+
+/**
+ * A version 1 body as clients write it (every field of its own type: strings, a list of actions with
+ * integer numbers, a boolean), read as `readRequestV1` reads it without its step-by-step readings: what a
+ * recording's thousands of requests cost to check. Undefined for anything else (then read step by step,
+ * which finds what is wrong, or what the server would make of it).
+ */
+function readPlainRequestV1(body: JsonValue): { ok: true; value: AisysRequest } | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { agent, pwd } = body;
+  if (typeof agent !== 'string' || typeof pwd !== 'string' || !Object.hasOwn(body, 'agent')) return undefined;
+  if (!Object.hasOwn(body, 'pwd')) return undefined;
+  const sent = Object.hasOwn(body, 'actions') ? body.actions : [];
+  const parallel = Object.hasOwn(body, 'parallel_runs') ? body.parallel_runs : true;
+  const abandoned = Object.hasOwn(body, 'to_abandon') ? body.to_abandon : [];
+  const client = Object.hasOwn(body, 'client') ? body.client : '';
+  if (!Array.isArray(sent) || typeof parallel !== 'boolean' || !Array.isArray(abandoned)) return undefined;
+  if (typeof client !== 'string') return undefined;
+  const actions: AisysAction[] = [];
+  for (const item of sent) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    const { run, act_no } = item;
+    if (!Object.hasOwn(item, 'action') || typeof run !== 'string' || !Object.hasOwn(item, 'run'))
+      return undefined;
+    if (typeof act_no !== 'number' || !Number.isInteger(act_no) || !Object.hasOwn(item, 'act_no'))
+      return undefined;
+    actions.push({ action: item.action!, run, act_no: act_no + 0 });
+  }
+  const to_abandon: string[] = [];
+  for (const run of abandoned) {
+    if (typeof run !== 'string') return undefined;
+    to_abandon.push(run);
+  }
+  return { ok: true, value: { agent, pwd, actions, parallel_runs: parallel, to_abandon, client } };
 }
 
 /** Reads a version 0 body. */

@@ -175,9 +175,9 @@ describe('a faulty server', () => {
       '{"act_no":1,"percept":7,"run":"12"}',
       '{"act_no":2,"percept":6,"run":"11"}',
     );
-    const rules = validate(aisysClientMachine, transcript.messages).violations.map(
-      (violation) => violation.rule,
-    );
-    expect(rules[0]).toBe('aisys.response.outstanding-first');
+    const found = validate(aisysClientMachine, transcript.messages).violations;
+    expect(found[0]!.rule).toBe('aisys.response.outstanding-first');
+    // It names the runs still outstanding, each with the action number it waits for, lowest id first.
+    expect(found[0]!.expected).toBe('the outstanding runs first, lowest id first (11#2)');
   });
 });

@@ -9,7 +9,7 @@ import {
   readRequestBody,
   readVersionedBody,
 } from '../../../../src/core/protocols/aisys/request-schema';
-import type { JsonValue } from '../../../../src/core/protocols/aisys/messages';
+import type { AisysRequest, JsonValue } from '../../../../src/core/protocols/aisys/messages';
 
 /** The server's 400 description for a body, or the request it reads. */
 function read(body: JsonValue, version: 0 | 1 = 1) {
@@ -93,6 +93,35 @@ describe('request schema', () => {
     const result = read({ agent: 'a', pwd: 'p', parallel_runs: value });
     if (typeof expected === 'boolean') expect(result).toMatchObject({ parallel_runs: expected });
     else expect(result).toBe(`Malformed request body in field ('parallel_runs',): '${expected}'`);
+  });
+
+  it('reads a body as clients write it as it reads a body it must read field by field', () => {
+    // `parallel_runs: "true"` reads as true but only field by field: the two readings must be the same.
+    const bodies: Record<string, JsonValue>[] = [
+      { agent: 'a', pwd: 'p', parallel_runs: true },
+      {
+        protocol_version: 1,
+        agent: 'ann',
+        pwd: 'x',
+        actions: [
+          { run: '3', act_no: 2, action: { move: [1, 2] }, extra: null },
+          { action: null, run: '04', act_no: -0 },
+        ],
+        to_abandon: ['7'],
+        parallel_runs: true,
+        client: 'py',
+      },
+      { agent: '', pwd: '', actions: [], to_abandon: [], parallel_runs: true },
+    ];
+    for (const body of bodies) {
+      const plain = readRequestBody(body);
+      const fieldByField = readRequestBody({ ...body, parallel_runs: 'true' });
+      expect(plain).toEqual(fieldByField);
+      expect(JSON.stringify(plain)).toBe(JSON.stringify(fieldByField));
+    }
+    expect(
+      Object.is((readRequestBody(bodies[1]!) as { value: AisysRequest }).value.actions[1]!.act_no, 0),
+    ).toBe(true);
   });
 
   it('reports the first problem in field order, items in list order', () => {
