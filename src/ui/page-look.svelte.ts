@@ -12,9 +12,27 @@ class PageLook {
   /** The panes shown; undefined shows all. */
   panels = $state.raw<readonly EmbedPanel[] | undefined>();
 
+  /** The system's colour scheme is dark (followed while the page is open). */
+  systemDark = $state(false);
+
+  constructor() {
+    if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return;
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    this.systemDark = query.matches;
+    query.addEventListener('change', () => (this.systemDark = query.matches));
+  }
+
   /** True when the theme is dark now (`auto` follows the system). */
-  dark(systemDark: boolean): boolean {
+  dark(systemDark: boolean = this.systemDark): boolean {
     return this.theme === 'auto' ? systemDark : this.theme === 'dark';
+  }
+
+  /**
+   * The code editors' theme now: dark when the page is. Monaco's theme is one for all its editors, so the
+   * policy and RDDL editors set the same one.
+   */
+  get editorTheme(): 'vs' | 'vs-dark' {
+    return this.dark() ? 'vs-dark' : 'vs';
   }
 
   /** Applies the look to the document: `data-theme`, `data-readonly` and `data-panels` on the root. */
