@@ -18,6 +18,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2) || 1,
   retries: 0,
+  // Compiles the command line once for the tests that start `protoplay` as a child process.
+  globalSetup: './tests/setup/e2e-compiled-cli.ts',
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}/`,

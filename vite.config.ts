@@ -36,6 +36,22 @@ function extraProtocolsPlugin(list = process.env.PROTOPLAY_EXTRA_PROTOCOLS): Plu
   };
 }
 
+/**
+ * The Vitest files that keep a fresh module graph each (project "isolated"); every other file shares its
+ * worker's modules with the files run before it (project "shared").
+ */
+const ISOLATED_TESTS = [
+  // The command line and the package: child processes, policy and evaluation threads, the compiled
+  // command line (tests/setup/compiled-cli.ts), protocols loaded by id.
+  'tests/cli/**/*.test.ts',
+  'tests/package/**/*.test.ts',
+  // `@vitest/web-worker` runs a Web Worker's modules in the test process: the modules it evaluates
+  // again (src/core/errors.ts among them) would replace the shared ones, and the next files' errors would
+  // fail `instanceof`.
+  'tests/state/protocols/rddlsim/rddl-documents.test.ts',
+  'tests/state/protocols/rddlsim/rddl-language-client.test.ts',
+];
+
 export default defineConfig({
   plugins: [
     // Protocols from outside src/ (PROTOPLAY_EXTRA_PROTOCOLS), for the end-to-end tests; inert otherwise.
@@ -73,8 +89,6 @@ export default defineConfig({
   preview: { port: 4173, strictPort: false },
   test: {
     environment: 'node',
-    include: ['tests/**/*.test.ts'],
-    exclude: ['tests/e2e/**', 'node_modules/**'],
     // A limit for a test that hangs, not a speed requirement: on a 2-core machine shared with other work a
     // test that boots real workers (the RDDL language service) has taken more than 30 s.
     testTimeout: 120_000,
@@ -83,7 +97,30 @@ export default defineConfig({
     // sockets, worker threads): two workers keep both cores busy. No test depends on how fast it runs.
     maxWorkers: 2,
     setupFiles: ['tests/setup/fast-check-seed.ts'],
-    // Compiles the command line once per run for the tests that start it as a child process.
-    globalSetup: ['tests/setup/compiled-cli.ts'],
+    // Two projects (docs/testing.md, "Shared modules"). "isolated": each file imports every module afresh
+    // (Vitest's default), for the files that start the command line (child processes, threads, protocols
+    // loaded on demand) and those that emulate Web Workers in the test process, whose workers evaluate a
+    // second copy of the modules they import. "shared": the files of one worker share their modules,
+    // which takes about half the processor time of importing them again for each file.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ISOLATED_TESTS,
+          // Compiles the command line once per run for the tests that start it as a child process.
+          globalSetup: ['tests/setup/compiled-cli.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/e2e/**', 'node_modules/**', ...ISOLATED_TESTS],
+          isolate: false,
+        },
+      },
+    ],
   },
 });

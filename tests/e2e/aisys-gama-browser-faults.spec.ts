@@ -7,6 +7,8 @@ import {
   shownMessages,
   setStorageFull,
   stored,
+  storeWhileRunningEvery,
+  WITH_HOOKS,
 } from './browser-fault-helpers';
 import { configure, setPolicyCode, status } from './playground-page';
 
@@ -23,8 +25,8 @@ test.use({ serviceWorkers: 'block' });
 interface Playground {
   name: string;
   id: string;
-  /** Opens the page on the protocol, restored. */
-  open: (page: Page, hash?: string) => Promise<void>;
+  /** Opens the page on the protocol, restored (`search`: the page's query, e.g. `WITH_HOOKS`). */
+  open: (page: Page, hash?: string, search?: string) => Promise<void>;
   /** A policy of the protocol whose act() runs `fault` on its `call`th call, and plays a legal move else. */
   policy: (fault: string, call: number) => string;
   /** Makes the next session take far longer than a test (animated, many rounds or cycles). */
@@ -39,8 +41,8 @@ const playgrounds: Playground[] = [
   {
     name: 'aisysprojserver',
     id: 'aisys',
-    open: async (page, hash = '') => {
-      await page.goto(`./${hash}`);
+    open: async (page, hash = '', search = '') => {
+      await page.goto(`./${search}${hash}`);
       await ready(page);
       await page.getByRole('combobox', { name: 'Protocol' }).selectOption('aisys');
       await expect(page.getByRole('combobox', { name: 'Environment' })).toBeVisible();
@@ -62,8 +64,8 @@ const playgrounds: Playground[] = [
   {
     name: 'GAMA',
     id: 'gama',
-    open: async (page, hash = '') => {
-      await page.goto(`./${hash}`);
+    open: async (page, hash = '', search = '') => {
+      await page.goto(`./${search}${hash}`);
       await ready(page);
       await page.getByRole('combobox', { name: 'Protocol' }).selectOption('gama');
       await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
@@ -174,7 +176,8 @@ for (const playground of playgrounds) {
     test('a reload mid-session shows what was recorded until then and says it was interrupted', async ({
       page,
     }) => {
-      await playground.open(page);
+      await playground.open(page, '', WITH_HOOKS);
+      await storeWhileRunningEvery(page);
       await playground.long(page);
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       await expect(status(page)).toContainText('Running', { timeout: 30_000 });
@@ -217,7 +220,8 @@ for (const playground of playgrounds) {
     }) => {
       test.setTimeout(180_000);
       await installStorageQuota(page);
-      await playground.open(page);
+      await playground.open(page, '', WITH_HOOKS);
+      await storeWhileRunningEvery(page);
       await playground.long(page);
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       await expect(status(page)).toContainText('Running', { timeout: 30_000 });

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { bridgeFragment, freePort, startProtoplay, type Started } from './bridge-processes';
+import { BIN, bridgeFragment, freePort, startProtoplay, type Started } from './bridge-processes';
 import { configure, exportAs, messageRows, status } from './playground-page';
 
 /**
@@ -15,7 +15,6 @@ const ippc2011 = resolve(process.cwd(), '../shared/rddl/ippc2011');
 const DOMAIN = resolve(ippc2011, 'sysadmin_mdp.rddl');
 const INSTANCE = resolve(ippc2011, 'sysadmin_inst_mdp__1.rddl');
 const PAGE_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4179)}`;
-const BIN = resolve('cli/bin/protoplay.js');
 
 const running: Started[] = [];
 test.afterEach(async () => {

@@ -4,7 +4,11 @@ import { resolve } from 'node:path';
 
 /** Starting `protoplay bridge` and `protoplay serve` as child processes for the Connect panel's tests. */
 
-const BIN = resolve('cli/bin/protoplay.js');
+/**
+ * The `protoplay` the tests start: the command line Playwright's global setup compiled
+ * (tests/setup/e2e-compiled-cli.ts), or the sources through tsx when the run compiled nothing.
+ */
+export const BIN = process.env.PROTOPLAY_E2E_CLI || resolve('cli/bin/protoplay.js');
 
 /** A free loopback port (the kernel picks it; it is free again once the probe closes). */
 export function freePort(): Promise<number> {

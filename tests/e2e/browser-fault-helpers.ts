@@ -142,3 +142,28 @@ export async function shownMessages(page: Page): Promise<number> {
   const [, digits, thousands] = /^([\d,.]+)(k?)/.exec(text ?? '')!;
   return Number(digits!.replace(/,/g, '')) * (thousands ? 1000 : 1);
 }
+
+/**
+ * The page's query that installs the benchmark hooks (`src/app/bench-hook.ts`), among them the one that
+ * sets how often a running session stores its transcript for a reload.
+ */
+export const WITH_HOOKS = '?bench';
+
+/**
+ * Has the sessions started from now on store their transcript every `ms` while running, instead of the
+ * product's every five seconds (`KEEP_WHILE_RUNNING_MS`), through the hook of a page opened with
+ * `WITH_HOOKS`. The tests that wait for such stores (a reload mid-session, the storage full while a
+ * session runs) see the same stores on the same path, without waiting five seconds for each.
+ */
+export async function storeWhileRunningEvery(page: Page, ms = 1000): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => 'protoplayKeepWhileRunning' in window), { timeout: 30_000 })
+    .toBe(true);
+  await page.evaluate(
+    (every) =>
+      (
+        window as unknown as { protoplayKeepWhileRunning: (ms: number) => Promise<void> }
+      ).protoplayKeepWhileRunning(every),
+    ms,
+  );
+}

@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { exportedMessages, ready, shownCount, stored } from './browser-fault-helpers';
+import {
+  exportedMessages,
+  ready,
+  shownCount,
+  stored,
+  storeWhileRunningEvery,
+  WITH_HOOKS,
+} from './browser-fault-helpers';
 import { configure, messageRows, setPolicyCode, status } from './playground-page';
 
 /**
@@ -86,8 +93,9 @@ test('a policy worker that dies mid-session is reported; what was recorded is ke
 test('a reload mid-session shows what was recorded until then and says the session was interrupted', async ({
   page,
 }) => {
-  await page.goto('./');
+  await page.goto(`./${WITH_HOOKS}`);
   await ready(page);
+  await storeWhileRunningEvery(page);
   // Animated: many rounds take far longer than the test, so the reload comes in the middle.
   await configure(page, { rounds: 200, fast: false });
   await page.getByRole('button', { name: 'Run' }).click();

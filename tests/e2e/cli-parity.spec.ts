@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { BIN } from './bridge-processes';
 import { configure, exportAs, setPolicyCode, status } from './playground-page';
 
 /**
@@ -72,7 +73,7 @@ test('a session in the browser and `protoplay run` with the same seed record the
     await promisify(execFile)(
       process.execPath,
       [
-        resolve('cli/bin/protoplay.js'),
+        BIN,
         'run',
         'rddlsim',
         '--domain',

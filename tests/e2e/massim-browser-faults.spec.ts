@@ -1,5 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { exportedMessages, ready, shownMessages, stored } from './browser-fault-helpers';
+import {
+  exportedMessages,
+  ready,
+  shownMessages,
+  stored,
+  storeWhileRunningEvery,
+  WITH_HOOKS,
+} from './browser-fault-helpers';
 import {
   defaultMassimWorkspace,
   encodeMassimWorkspace,
@@ -17,11 +24,17 @@ const status = (page: Page) =>
 const timeline = (page: Page) => page.getByRole('toolbar', { name: 'Timeline' });
 
 /** Opens MASSim with team A's code; `speed` and `steps` of the match settings. */
-async function openMassim(page: Page, code: string | undefined, speed: 'fast' | 'animated', steps: number) {
+async function openMassim(
+  page: Page,
+  code: string | undefined,
+  speed: 'fast' | 'animated',
+  steps: number,
+  search = '',
+) {
   const data = defaultMassimWorkspace();
   if (code !== undefined) data.teamA = { code, language: 'ts', level: 'policy' };
   data.settings = { ...data.settings, speed, steps };
-  await page.goto(`./#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
+  await page.goto(`./${search}#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
   await ready(page);
   await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
 }
@@ -101,7 +114,8 @@ test('a reload mid-match shows what was recorded until then and says the match w
   page,
 }) => {
   // Animated and long: the reload comes in the middle.
-  await openMassim(page, undefined, 'animated', 5000);
+  await openMassim(page, undefined, 'animated', 5000, WITH_HOOKS);
+  await storeWhileRunningEvery(page);
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
   await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);

@@ -1,5 +1,12 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { exportedMessages, ready, shownCount, stored } from './browser-fault-helpers';
+import {
+  exportedMessages,
+  ready,
+  shownCount,
+  stored,
+  storeWhileRunningEvery,
+  WITH_HOOKS,
+} from './browser-fault-helpers';
 import { configure, status } from './playground-page';
 import {
   defaultMassimWorkspace,
@@ -44,11 +51,18 @@ async function installWorkerStop(page: Page): Promise<void> {
  */
 async function stopWorkerMidSession(
   page: Page,
-  session: { link?: string; configure?: () => Promise<void>; longEnough: () => Promise<boolean> },
+  session: {
+    link?: string;
+    configure?: () => Promise<void>;
+    longEnough: () => Promise<boolean>;
+    /** The session stores its transcript every second while it runs (see `storeWhileRunningEvery`). */
+    storesOften?: boolean;
+  },
 ): Promise<Locator> {
   await installWorkerStop(page);
-  await page.goto(`./${session.link ?? ''}`);
+  await page.goto(`./${session.storesOften ? WITH_HOOKS : ''}${session.link ?? ''}`);
   await ready(page);
+  if (session.storesOften) await storeWhileRunningEvery(page);
   await session.configure?.();
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
@@ -77,6 +91,7 @@ test('the session worker dies mid-session: the page says so, and what was stored
   const said = await stopWorkerMidSession(page, {
     configure: longSession(page),
     longEnough: somethingStored(page),
+    storesOften: true,
   });
   // Nothing is stored any more once the worker is gone: what is stored now is what a reload shows.
   await expect(said).toContainText('What was stored for a reload is kept');
@@ -124,6 +139,7 @@ test('the session worker dies mid-match with the transcript it kept: Export give
     link: `#${massimLinkParameter}=${encodeMassimWorkspace(data)}`,
     configure: () => expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim'),
     longEnough: somethingStored(page),
+    storesOften: true,
   });
   const kept = (await stored(page))!;
 

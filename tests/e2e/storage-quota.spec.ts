@@ -7,6 +7,8 @@ import {
   shownMessages,
   setStorageFull,
   stored,
+  storeWhileRunningEvery,
+  WITH_HOOKS,
 } from './browser-fault-helpers';
 import { configure, status } from './playground-page';
 import {
@@ -30,8 +32,9 @@ const sessions: { name: string; start: (page: Page) => Promise<void> }[] = [
   {
     name: 'an RDDLSim session',
     start: async (page) => {
-      await page.goto('./');
+      await page.goto(`./${WITH_HOOKS}`);
       await ready(page);
+      await storeWhileRunningEvery(page);
       // Animated: far longer than the test, so the session runs throughout.
       await configure(page, { rounds: 200, fast: false });
     },
@@ -41,8 +44,9 @@ const sessions: { name: string; start: (page: Page) => Promise<void> }[] = [
     start: async (page) => {
       const data = defaultMassimWorkspace();
       data.settings = { ...data.settings, speed: 'animated', steps: 5000 };
-      await page.goto(`./#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
+      await page.goto(`./${WITH_HOOKS}#${massimLinkParameter}=${encodeMassimWorkspace(data)}`);
       await ready(page);
+      await storeWhileRunningEvery(page);
       await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('massim');
     },
   },
