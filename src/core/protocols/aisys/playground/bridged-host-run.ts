@@ -21,7 +21,7 @@ import { aisysChannel } from '../codec';
 import { findAisysEnvironment } from '../environments';
 import { AisysHost } from '../host';
 import { createAisysReader } from '../reader';
-import { answerAisysQuestion } from './questions';
+import { AisysResponseIndex, answerAisysQuestion } from './questions';
 import { AisysRunBook } from './run-book';
 
 /** The agent the emulated server holds for the real client. */
@@ -45,6 +45,8 @@ class BridgedAisysHostRun extends UnpacedRun implements PlaygroundSession {
   readonly #recorder: TranscriptRecorder;
   readonly #host: AisysHost;
   readonly #book = new AisysRunBook();
+  /** Where each exchange's response is, for the HTTP log's detail. */
+  readonly #responses = new AisysResponseIndex();
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #address: string;
@@ -100,7 +102,7 @@ class BridgedAisysHostRun extends UnpacedRun implements PlaygroundSession {
   decide(): void {}
 
   ask(question: string, args: readonly unknown[]): unknown {
-    return answerAisysQuestion(this.#book, this.#recorder.transcript, question, args);
+    return answerAisysQuestion(this.#book, this.#recorder.transcript, question, args, this.#responses);
   }
 
   exportJson(): string[] {

@@ -136,6 +136,8 @@ function thinned(series: readonly AisysRatingPoint[]): AisysRatingPoint[] {
 /** One agent's conversation. */
 class AgentBook {
   readonly runs = new Map<string, AisysRunRow & { history: AisysRunStep[] }>();
+  /** The runs not finished: each response sets where they stand (finished ones never change again). */
+  readonly #unfinished = new Set<AisysRunRow>();
   readonly series: AisysRatingPoint[] = [];
   readonly recent: number[] = [];
   exchanges = 0;
@@ -195,6 +197,7 @@ class AgentBook {
     for (const [id, outcome] of Object.entries(response.finished_runs)) {
       const run = this.#run(id, index);
       run.status = 'finished';
+      this.#unfinished.delete(run);
       run.outcome = outcome;
       run.endIndex = index;
       if (abandoned.has(canonical(id))) run.abandoned = true;
@@ -216,8 +219,7 @@ class AgentBook {
       run.steps = Math.max(run.steps, request.act_no + 1);
     }
     const active = new Set(response.active_runs.map(canonical));
-    for (const run of this.runs.values()) {
-      if (run.status === 'finished') continue;
+    for (const run of this.#unfinished) {
       run.status = asked.has(run.id)
         ? 'outstanding'
         : active.has(run.id) || reading.kind === 'v0'
@@ -229,8 +231,10 @@ class AgentBook {
   #run(id: string, index: number): AisysRunRow & { history: AisysRunStep[] } {
     const key = canonical(id);
     let run = this.runs.get(key);
-    if (!run)
+    if (!run) {
       this.runs.set(key, (run = { id: key, status: 'active', steps: 0, startIndex: index, history: [] }));
+      this.#unfinished.add(run);
+    }
     return run;
   }
 

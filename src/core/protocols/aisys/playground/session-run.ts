@@ -37,7 +37,7 @@ import { aisysClientMachine, aisysServerMachine } from '../machines';
 import type { ProtocolMachine } from '../../machine';
 import type { TranscriptMessage } from '../../../transcript/model';
 import { sanitizeAisysOptions, type AisysPlaygroundOptions } from './options';
-import { answerAisysQuestion } from './questions';
+import { AisysResponseIndex, answerAisysQuestion } from './questions';
 import { AisysRunBook } from './run-book';
 import { wireRequest, wireResponse, type AisysWireResponse } from './wire-request';
 
@@ -87,6 +87,8 @@ class AisysSessionRun extends GatedRun implements PlaygroundSession {
   readonly #agent: AgentConfig;
   readonly #recorder: TranscriptRecorder;
   readonly #book = new AisysRunBook();
+  /** Where each exchange's response is, for the HTTP log's detail. */
+  readonly #responses = new AisysResponseIndex();
   readonly #supervisor: PolicySupervisor;
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
@@ -439,7 +441,7 @@ class AisysSessionRun extends GatedRun implements PlaygroundSession {
   }
 
   ask(question: string, args: readonly unknown[]): unknown {
-    return answerAisysQuestion(this.#book, this.#recorder.transcript, question, args);
+    return answerAisysQuestion(this.#book, this.#recorder.transcript, question, args, this.#responses);
   }
 
   exportJson(): string[] {

@@ -7,7 +7,7 @@ import { showTranscript } from '../../../session/shown-session';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
 import { createAisysReader } from '../reader';
-import { answerAisysQuestion } from './questions';
+import { AisysResponseIndex, answerAisysQuestion } from './questions';
 import { AisysRunBook } from './run-book';
 
 /**
@@ -18,6 +18,7 @@ import { AisysRunBook } from './run-book';
 export function showAisysTranscript(shown: ShownTranscript, services: PlaygroundServices): PlaygroundSession {
   const { transcript } = shown;
   const book = new AisysRunBook();
+  const responses = new AisysResponseIndex();
   let read = 0;
   const readBook = () => {
     const { messages } = transcript;
@@ -30,7 +31,7 @@ export function showAisysTranscript(shown: ShownTranscript, services: Playground
     services,
     { kind: 'transcript', transcript, reader: createAisysReader() },
     {
-      ask: (question, args) => answerAisysQuestion(readBook(), transcript, question, args),
+      ask: (question, args) => answerAisysQuestion(readBook(), transcript, question, args, responses),
       exportJson: () => [serialiseTranscript(transcript)],
     },
   );

@@ -26,8 +26,7 @@ import { GamaApi, type GamaDecision } from '../api';
 import { channelOf } from '../codec';
 import { GAMA_ACT } from '../policy-runtime';
 import { GamaTranscriptReader } from '../reader';
-import { episodeResults } from './episode-results';
-import type { GamaEpisodeView } from './options';
+import { GamaEpisodeResults } from './episode-results';
 import { answerGamaQuestion } from './questions';
 import { GamaReplayedWorlds } from './replayed-worlds';
 import { MAX_KEPT_GAMA_MESSAGES } from './session-run';
@@ -62,7 +61,9 @@ class BridgedApiRun extends GatedRun implements PlaygroundSession {
   readonly #address: string;
   readonly #episodes = new Map<string, Episode>();
   /** What the views were last told, rebuilt when the transcript has grown. */
-  #shown: { messages: number; worlds: GamaReplayedWorlds; results: GamaEpisodeView[] } | undefined;
+  #shown: { messages: number; worlds: GamaReplayedWorlds } | undefined;
+  /** The episodes' results, brought up to date with the frames recorded since the last question. */
+  readonly #results = new GamaEpisodeResults();
   #firstAnswer = true;
   #over = false;
 
@@ -145,10 +146,13 @@ class BridgedApiRun extends GatedRun implements PlaygroundSession {
       this.#shown = {
         messages: transcript.messages.length,
         worlds: new GamaReplayedWorlds(transcript),
-        results: episodeResults(transcript),
       };
     const shown = this.#shown;
-    return answerGamaQuestion({ history: shown.worlds, episodes: () => shown.results }, question, args);
+    return answerGamaQuestion(
+      { history: shown.worlds, episodes: () => this.#results.read(transcript) },
+      question,
+      args,
+    );
   }
 
   exportJson(): string[] {

@@ -9,26 +9,15 @@ import { showTranscript } from '../../../session/shown-session';
 import { serialiseTranscript } from '../../../transcript/json-format';
 import type { PlaygroundServices, PlaygroundSession, ShownTranscript } from '../../session-contract';
 import { GamaTranscriptReader } from '../reader';
-import { episodeResults } from './episode-results';
-import type { GamaEpisodeView } from './options';
+import { GamaEpisodeResults } from './episode-results';
 import { answerGamaQuestion } from './questions';
 import { GamaReplayedWorlds } from './replayed-worlds';
 
 /** Shows a transcript: its reading reaches the page at the next frame. */
 export function showGamaTranscript(shown: ShownTranscript, services: PlaygroundServices): PlaygroundSession {
   const { transcript, growing } = shown;
-  /** The episodes' results, read again when the transcript has grown since (it grows while read). */
-  let episodes: { messages: number; annotations: number; views: GamaEpisodeView[] } | undefined;
-  const episodeViews = () => {
-    const { messages, annotations } = transcript;
-    if (episodes?.messages !== messages.length || episodes.annotations !== annotations.length)
-      episodes = {
-        messages: messages.length,
-        annotations: annotations.length,
-        views: episodeResults(transcript),
-      };
-    return episodes.views;
-  };
+  /** The episodes' results, brought up to date with what was read since the last question. */
+  const episodes = new GamaEpisodeResults();
   let worlds: GamaReplayedWorlds | undefined;
   return showTranscript(
     shown,
@@ -42,7 +31,7 @@ export function showGamaTranscript(shown: ShownTranscript, services: PlaygroundS
               view: (episode, cycle) =>
                 (worlds ??= new GamaReplayedWorlds(transcript, growing)).view(episode, cycle),
             },
-            episodes: episodeViews,
+            episodes: () => episodes.read(transcript),
           },
           question,
           args,
