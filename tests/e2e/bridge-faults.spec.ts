@@ -91,7 +91,9 @@ test('the real server killed in the middle of a round: the page says where, the 
   await expect(alert(page)).toContainText(
     /the connection to the server ended before the session did in round \d+, after turn \d+/,
   );
-  // Everything received before the kill is on show: the session-init and the turns played.
+  // Everything received before the kill is on show: the session-init and the turns played. The log follows
+  // the newest message; Home goes back to the first (the log draws only the rows in view).
+  await page.getByRole('listbox', { name: 'Messages' }).press('Home');
   await expect(messageRows(page).filter({ hasText: 'session-init' }).first()).toBeAttached();
   await expect(messageRows(page).filter({ hasText: 'turn' }).first()).toBeAttached();
 });
