@@ -2,6 +2,7 @@
  * Tiny benchmark helpers: time a function over repeated runs and print figures with ratios against a
  * baseline measured in the same run. Benchmarks print; they never pass or fail.
  */
+import type { PlaygroundServices } from '../src/core/protocols/session-contract';
 
 /** One measurement: how many operations per second, from the median of several timed batches. */
 export interface Rate {
@@ -65,4 +66,20 @@ export function printTable(title: string, rows: (string | number)[][]): void {
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * What a protocol's runner needs to show a transcript outside the page: no policy, no frames (the bench
+ * asks its questions itself), nothing stored. `overrides` replaces some (a listener that times updates).
+ */
+export function showingServices(overrides: Partial<PlaygroundServices> = {}): PlaygroundServices {
+  return {
+    spawnPolicy: () => {
+      throw new Error('a shown transcript runs no policy');
+    },
+    listener: { update: () => undefined },
+    nextFrame: () => undefined,
+    keepTranscript: async () => undefined,
+    ...overrides,
+  };
 }

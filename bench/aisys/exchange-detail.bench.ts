@@ -11,23 +11,15 @@
  */
 import { aisysProtocol } from '../../src/core/protocols/aisys';
 import { exchangeDetailByScan } from '../../src/core/protocols/aisys/playground/questions';
-import type { PlaygroundServices } from '../../src/core/protocols/session-contract';
 import type { Transcript, TranscriptMessage } from '../../src/core/transcript/model';
-import { median, printTable } from '../lib';
+import { median, printTable, showingServices } from '../lib';
 import { playAisysExchanges } from './big-transcript';
 
 const MESSAGES = Number(process.env.AISYS_DETAIL_MESSAGES ?? 100_000);
 /** Requests asked about, spread evenly over the transcript. */
 const QUESTIONS = 200;
 
-const services: PlaygroundServices = {
-  spawnPolicy: () => {
-    throw new Error('a shown transcript runs no policy');
-  },
-  listener: { update: () => undefined },
-  nextFrame: () => undefined,
-  keepTranscript: async () => undefined,
-};
+const services = showingServices();
 
 function transcriptOf(messages: TranscriptMessage[]): Transcript {
   return {

@@ -16,24 +16,16 @@ import {
   writeGamaFrameLog,
 } from '../../src/core/protocols/gama';
 import { episodeResults } from '../../src/core/protocols/gama/playground/episode-results';
-import type { PlaygroundServices } from '../../src/core/protocols/session-contract';
 import { Rng } from '../../src/core/random';
 import type { Transcript } from '../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../src/core/transcript/recorder';
-import { printTable } from '../lib';
+import { printTable, showingServices } from '../lib';
 
 const MESSAGES = Number(process.env.GAMA_EPISODES_MESSAGES ?? 100_000);
 /** Frames read between two questions. */
 const PIECE = 2000;
 
-const services: PlaygroundServices = {
-  spawnPolicy: () => {
-    throw new Error('a shown transcript runs no policy');
-  },
-  listener: { update: () => undefined },
-  nextFrame: () => undefined,
-  keepTranscript: async () => undefined,
-};
+const services = showingServices();
 
 /** Episodes of scenario C (random moves, 250 cycles each) as a frame log read whole, to `MESSAGES` frames. */
 async function bigFrameLog(): Promise<Transcript> {

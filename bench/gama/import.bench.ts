@@ -18,10 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gamaProtocol, readGamaFrameLog } from '../../src/core/protocols/gama';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
-import type { ImportSummary, PlaygroundServices } from '../../src/core/protocols/session-contract';
+import type { ImportSummary } from '../../src/core/protocols/session-contract';
 import { readRecording, readRecordingInChunks } from '../../src/core/session/open-recording';
 import { serialiseTranscript } from '../../src/core/transcript/json-format';
-import { median, printTable } from '../lib';
+import { median, printTable, showingServices } from '../lib';
 import { writeBigGamaFrameLog } from './big-frame-log';
 
 const BIG_MESSAGES = Number(process.env.GAMA_IMPORT_MESSAGES ?? 100_000);
@@ -67,10 +67,7 @@ async function openAsTheWorkerDoes(path: string, name: string): Promise<ImportFi
   const sent = new Promise<void>((resolve) => (sliceSent = resolve));
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const services: PlaygroundServices = {
-    spawnPolicy: () => {
-      throw new Error('a shown transcript runs no policy');
-    },
+  const services = showingServices({
     listener: {
       update() {
         firstSlice ??= performance.now() - started;
@@ -78,8 +75,7 @@ async function openAsTheWorkerDoes(path: string, name: string): Promise<ImportFi
       },
     },
     nextFrame: (callback) => setTimeout(callback, 16),
-    keepTranscript: async () => undefined,
-  };
+  });
   let summary: ImportSummary | undefined;
   let session;
   let chunks = false;

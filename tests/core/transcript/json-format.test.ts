@@ -36,6 +36,21 @@ function shapeError(transform: (t: Record<string, unknown>) => void): string {
   throw new Error('no error');
 }
 
+/** An aisys transcript of one `/act` exchange recorded on connection `http1`, answered with this status and body. */
+function recordedExchange(status: number, body: string): Transcript {
+  const recorder = new TranscriptRecorder({ protocol: 'aisys', now: () => 5 });
+  const request = recorder.httpRequest(
+    'http1',
+    {
+      meta: { method: 'PUT', path: '/act/nim', headers: { 'content-type': 'application/json' } },
+      body: '{}',
+    },
+    'nim/ann',
+  );
+  recorder.httpResponse('http1', request.index, { meta: { status, headers: {} }, body }, 'nim/ann');
+  return recorder.transcript;
+}
+
 describe('Protoplay JSON', () => {
   it('reads back what it writes, for a small transcript and a whole recorded session', () => {
     expect(parseTranscriptJson(serialiseTranscript(small))).toEqual(small);
@@ -80,22 +95,7 @@ describe('Protoplay JSON', () => {
   });
 
   it('reads back the HTTP meta and the channel of HTTP protocols, and checks them', () => {
-    const recorder = new TranscriptRecorder({ protocol: 'aisys', now: () => 5 });
-    const request = recorder.httpRequest(
-      'http1',
-      {
-        meta: { method: 'PUT', path: '/act/nim', headers: { 'content-type': 'application/json' } },
-        body: '{}',
-      },
-      'nim/ann',
-    );
-    recorder.httpResponse(
-      'http1',
-      request.index,
-      { meta: { status: 400, headers: {} }, body: 'x' },
-      'nim/ann',
-    );
-    const http = recorder.transcript;
+    const http = recordedExchange(400, 'x');
     expect(http.messages[1]).toMatchObject({
       dir: 's2c',
       framing: 'frame',
@@ -127,22 +127,7 @@ describe('Protoplay JSON', () => {
   });
 
   it('leaves out fields a message or its HTTP meta may not carry, and keeps those it may', () => {
-    const recorder = new TranscriptRecorder({ protocol: 'aisys', now: () => 5 });
-    const request = recorder.httpRequest(
-      'http1',
-      {
-        meta: { method: 'PUT', path: '/act/nim', headers: { 'content-type': 'application/json' } },
-        body: '{}',
-      },
-      'nim/ann',
-    );
-    recorder.httpResponse(
-      'http1',
-      request.index,
-      { meta: { status: 200, headers: {} }, body: '{}' },
-      'nim/ann',
-    );
-    const http = recorder.transcript;
+    const http = recordedExchange(200, '{}');
     const value = JSON.parse(serialiseTranscript(http)) as { messages: Record<string, unknown>[] };
     value.messages[0]!.note = 'hand-written';
     (value.messages[1]!.http as Record<string, unknown>).reason = 'OK';
