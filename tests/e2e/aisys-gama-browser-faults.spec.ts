@@ -7,6 +7,7 @@ import {
   shownMessages,
   setStorageFull,
   stored,
+  storedWhileRunning,
   storeWhileRunningEvery,
   WITH_HOOKS,
 } from './browser-fault-helpers';
@@ -181,9 +182,7 @@ for (const playground of playgrounds) {
       await playground.long(page);
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       await expect(status(page)).toContainText('Running', { timeout: 30_000 });
-      await expect
-        .poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 })
-        .toBe(true);
+      await expect.poll(() => storedWhileRunning(page), { timeout: 60_000 }).toBe(true);
       const before = (await stored(page))!.messages;
       expect(before).toBeGreaterThan(0);
 
@@ -225,9 +224,7 @@ for (const playground of playgrounds) {
       await playground.long(page);
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       await expect(status(page)).toContainText('Running', { timeout: 30_000 });
-      await expect
-        .poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 })
-        .toBe(true);
+      await expect.poll(() => storedWhileRunning(page), { timeout: 60_000 }).toBe(true);
 
       await setStorageFull(page, true);
       const notice = page.getByRole('status').filter({ hasText: 'could not be stored for a reload' });

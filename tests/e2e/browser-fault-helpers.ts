@@ -22,6 +22,15 @@ export async function shownCount(page: Page): Promise<number> {
 }
 
 /**
+ * True once the page has stored the running session for a reload with messages in it, marked unfinished.
+ * A session stores every so often from its start: its first store may come before its first message.
+ */
+export async function storedWhileRunning(page: Page): Promise<boolean> {
+  const kept = await stored(page);
+  return kept?.unfinished === true && kept.messages > 0;
+}
+
+/**
  * The transcript the page stored for a reload: its message count, and whether it was marked unfinished.
  * A live session's is stored in parts (a head, then parts of messages, see `transcript-storage.ts`); an
  * imported one's as one file.

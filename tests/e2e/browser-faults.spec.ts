@@ -4,6 +4,7 @@ import {
   ready,
   shownCount,
   stored,
+  storedWhileRunning,
   storeWhileRunningEvery,
   WITH_HOOKS,
 } from './browser-fault-helpers';
@@ -101,7 +102,7 @@ test('a reload mid-session shows what was recorded until then and says the sessi
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
   // Stored while it runs, marked unfinished.
-  await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
+  await expect.poll(() => storedWhileRunning(page), { timeout: 60_000 }).toBe(true);
   const before = (await stored(page))!.messages;
   expect(before).toBeGreaterThan(0);
   await expect(status(page)).toContainText('Running');

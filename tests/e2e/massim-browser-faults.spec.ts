@@ -4,6 +4,7 @@ import {
   ready,
   shownMessages,
   stored,
+  storedWhileRunning,
   storeWhileRunningEvery,
   WITH_HOOKS,
 } from './browser-fault-helpers';
@@ -118,16 +119,7 @@ test('a reload mid-match shows what was recorded until then and says the match w
   await storeWhileRunningEvery(page);
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(status(page)).toContainText('Running', { timeout: 30_000 });
-  // A store made while running, with messages in it (the first store may come before the first message).
-  await expect
-    .poll(
-      async () => {
-        const kept = await stored(page);
-        return kept?.unfinished === true && kept.messages > 0;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  await expect.poll(() => storedWhileRunning(page), { timeout: 60_000 }).toBe(true);
   const before = (await stored(page))!.messages;
   expect(before).toBeGreaterThan(0);
 

@@ -4,6 +4,7 @@ import {
   ready,
   shownCount,
   stored,
+  storedWhileRunning,
   storeWhileRunningEvery,
   WITH_HOOKS,
 } from './browser-fault-helpers';
@@ -82,7 +83,7 @@ async function stopWorkerMidSession(
 const longSession = (page: Page) => () => configure(page, { rounds: 200, fast: false });
 
 /** Something of the session is stored for a reload (the store writes while the session runs). */
-const somethingStored = (page: Page) => async () => (await stored(page))?.unfinished ?? false;
+const somethingStored = (page: Page) => () => storedWhileRunning(page);
 
 test('the session worker dies mid-session: the page says so, and what was stored opens after a reload', async ({
   page,

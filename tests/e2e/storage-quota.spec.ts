@@ -7,6 +7,7 @@ import {
   shownMessages,
   setStorageFull,
   stored,
+  storedWhileRunning,
   storeWhileRunningEvery,
   WITH_HOOKS,
 } from './browser-fault-helpers';
@@ -62,7 +63,7 @@ for (const { name, start } of sessions) {
     await page.getByRole('button', { name: 'Run' }).click();
     await expect(status(page)).toContainText('Running', { timeout: 30_000 });
     // Stored while it runs, as usual.
-    await expect.poll(async () => (await stored(page))?.unfinished ?? false, { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => storedWhileRunning(page), { timeout: 60_000 }).toBe(true);
 
     await setStorageFull(page, true);
     const notice = page.getByRole('status').filter({ hasText: 'could not be stored for a reload' });
