@@ -168,8 +168,11 @@ export class Session {
     this.#forget();
     this.runs++;
     this.imported = undefined;
-    this.phase = config.startPaused ? 'paused' : 'running';
     const route = this.bridgeRoute();
+    // Answering real clients on a listen port, "Running" is the worker's word, said in the turn the port is
+    // served: an agent started as soon as the page says so must find it answered, not the policy still
+    // loading (a client that dialled then was told "the page serves nothing").
+    this.phase = route?.mode === 'inbound' ? 'idle' : config.startPaused ? 'paused' : 'running';
     if (route) await this.#worker().startBridged(config, route, this.#listener());
     else await this.#worker().start(config, this.#listener());
   }
