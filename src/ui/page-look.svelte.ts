@@ -23,8 +23,8 @@ class PageLook {
   }
 
   /** True when the theme is dark now (`auto` follows the system). */
-  dark(systemDark: boolean = this.systemDark): boolean {
-    return this.theme === 'auto' ? systemDark : this.theme === 'dark';
+  get dark(): boolean {
+    return this.theme === 'auto' ? this.systemDark : this.theme === 'dark';
   }
 
   /**
@@ -32,7 +32,7 @@ class PageLook {
    * policy and RDDL editors set the same one.
    */
   get editorTheme(): 'vs' | 'vs-dark' {
-    return this.dark() ? 'vs-dark' : 'vs';
+    return this.dark ? 'vs-dark' : 'vs';
   }
 
   /** Applies the look to the document: `data-theme`, `data-readonly` and `data-panels` on the root. */
