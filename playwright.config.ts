@@ -22,6 +22,10 @@ export default defineConfig({
   globalSetup: './tests/setup/e2e-compiled-cli.ts',
   reporter: [['list']],
   use: {
+    // Every test runs in a fresh browser context, where the build's service worker would install again:
+    // fetch, store and compile the whole build (about 15 MB), a third of a test's CPU on a 2-core machine.
+    // The tests of offline use and of a sub-path's scope allow it (test.use in their files).
+    serviceWorkers: 'block',
     baseURL: `http://127.0.0.1:${port}/`,
     launchOptions: {
       ...(chromiumPath ? { executablePath: chromiumPath } : {}),

@@ -5,6 +5,9 @@ import { configure, editor, status } from './playground-page';
  * Offline after the first visit: the build's service worker precaches every file (Monaco and the workers
  * included), so a classroom whose network drops can reload the page and still play.
  */
+// The service worker is what is tested here (the other tests block it, see playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 test('after one visit the page reloads and plays a session with the network cut', async ({
   page,
   context,

@@ -10,6 +10,9 @@ import { configure, editor, status } from './playground-page';
  * (here /course/protoplay/ of a plain static file server, the one `protoplay open` uses), with nothing
  * configured for it. Every file, the workers and Monaco's included, must come from under that path.
  */
+// The service worker is what is tested here (the other tests block it, see playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const SUB_PATH = '/course/protoplay/';
 let folder: string;
 let site: StaticSite;
