@@ -9,7 +9,7 @@ import { foregroundWork } from './state/foreground-work';
 mount(App, { target: document.getElementById('app')! });
 
 // Offline after the first visit (the build's service worker; none in development). Registered once the
-// page has loaded and then gone two seconds without an import being read, so its install (the whole
+// page has loaded and then gone five seconds without an import being read, so its install (the whole
 // build fetched, stored and compiled) never competes with the first paint or with a file dropped at once.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   addEventListener('load', () => {

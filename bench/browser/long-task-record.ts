@@ -62,7 +62,7 @@ export function longTasksSince(page: Page, from: number): Promise<{ end: number;
  * threads. Measured during an import, that was the first visit's install competing for the 2 cores, not
  * the import: the page is measured once the service worker controls it, as on any later visit. With
  * `visit: 'first'` it is not waited for: what comes next is measured as on a first visit, a second after
- * the page is up (the page registers its service worker only after two quiet seconds without an import).
+ * the page is up (the page registers its service worker only after five quiet seconds without an import).
  */
 export async function quietPage(
   browser: Browser,

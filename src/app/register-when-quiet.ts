@@ -1,7 +1,7 @@
 import type { ForegroundWork } from '../state/foreground-work';
 
 /** How long the page must go without foreground work before the service worker is registered, in ms. */
-export const QUIET_BEFORE_REGISTERING_MS = 2000;
+export const QUIET_BEFORE_REGISTERING_MS = 5000;
 
 /** What `registerWhenQuiet` waits with (a fake clock in tests). */
 export interface QuietClock {
