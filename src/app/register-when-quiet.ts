@@ -1,4 +1,4 @@
-import type { ForegroundWork } from '../state/foreground-work';
+import { whenIdle, type ForegroundWork } from '../state/foreground-work';
 
 /** How long the page must go without foreground work before the service worker is registered, in ms. */
 export const QUIET_BEFORE_REGISTERING_MS = 5000;
@@ -12,12 +12,7 @@ export interface QuietClock {
 
 const browserClock: QuietClock = {
   delay: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  idle: (timeoutMs) =>
-    new Promise((resolve) =>
-      typeof requestIdleCallback === 'function'
-        ? requestIdleCallback(() => resolve(), { timeout: timeoutMs })
-        : setTimeout(resolve, 0),
-    ),
+  idle: whenIdle,
 };
 
 /**

@@ -34,5 +34,17 @@ export class ForegroundWork {
   }
 }
 
+/**
+ * Resolves when the browser is idle, or after `timeoutMs` at the latest (at once, in a task of its own,
+ * where there is no idle callback).
+ */
+export function whenIdle(timeoutMs: number): Promise<void> {
+  return new Promise((resolve) =>
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback(() => resolve(), { timeout: timeoutMs })
+      : setTimeout(resolve, 0),
+  );
+}
+
 /** The page's foreground work (one per page). */
 export const foregroundWork = new ForegroundWork();
