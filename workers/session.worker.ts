@@ -35,6 +35,7 @@ import type {
 import { scopeFromWorkerName, useStorageScope } from '../src/storage/storage-scope';
 import {
   keepLastTranscript,
+  utf8Length,
   keepTranscriptPart,
   MAX_STORED_TRANSCRIPT_BYTES,
 } from '../src/storage/transcript-storage';
@@ -324,6 +325,12 @@ const api: SessionWorkerApi = {
   exportJson() {
     const pieces = current?.exportJson();
     return pieces ? new Blob(pieces, { type: 'application/json' }) : undefined;
+  },
+  exportJsonToKeep(maxBytes) {
+    const pieces = current?.exportJson();
+    if (!pieces) return undefined;
+    const bytes = utf8Length(pieces);
+    return bytes > maxBytes ? { bytes } : new Blob(pieces, { type: 'application/json' });
   },
   exportFiles(format) {
     const pieces = current?.exportJson();

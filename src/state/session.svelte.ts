@@ -327,6 +327,19 @@ export class Session {
     });
   }
 
+  /**
+   * What is on show as a Protoplay JSON file when it is at most `maxBytes` (UTF-8), else its size only (see
+   * the worker's `exportJsonToKeep`); undefined when nothing is on show.
+   */
+  async exportJsonToKeep(maxBytes: number): Promise<Blob | { bytes: number } | undefined> {
+    const exported = this.#worker().exportJsonToKeep(maxBytes) as Promise<
+      Blob | { bytes: number } | undefined
+    >;
+    return await this.#orStopped(exported, (reason) => {
+      throw new Error(`the session worker stopped (${reason}); what was stored for a reload opens after one`);
+    });
+  }
+
   #worker(): Comlink.Remote<SessionWorkerApi> {
     if (!this.#api) {
       const worker = this.#createWorker();

@@ -167,15 +167,28 @@ export async function keepTranscriptPart(
  * an older session as the last one.
  */
 export async function keepLastTranscript(
-  json: Blob,
+  transcript: Blob | readonly string[] | { bytes: number },
   maxBytes = MAX_STORED_TRANSCRIPT_BYTES,
   unfinished = false,
 ): Promise<string | undefined> {
-  const size = `${(json.size / 1024 / 1024).toFixed(1)} MB`;
+  // Pieces of text are measured before they are made a Blob: one too large to keep is never made one (the
+  // Blob of a 100 MB transcript costs its thread a second or more). Only the size of one measured elsewhere
+  // (`{ bytes }`) is over the limit: there is nothing else to store.
+  const bytes =
+    transcript instanceof Blob
+      ? transcript.size
+      : 'bytes' in transcript
+        ? transcript.bytes
+        : utf8Length(transcript);
+  const size = `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   let reason: string;
-  if (json.size > maxBytes) {
+  if (bytes > maxBytes) {
     reason = `at ${size} it is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB the page keeps`;
   } else {
+    if (!(transcript instanceof Blob) && 'bytes' in transcript)
+      throw new Error(`a transcript of ${size} was measured without its text: nothing to store`);
+    const json =
+      transcript instanceof Blob ? transcript : new Blob([...transcript], { type: 'application/json' });
     try {
       // One transaction: the transcript and its flag are stored together or not at all, and replace a
       // transcript kept in parts.
@@ -200,3 +213,28 @@ export async function keepLastTranscript(
   }
   return reason;
 }
+
+/** The UTF-8 size of texts: their length where they are ASCII (nearly always), counted where they are not. */
+export function utf8Length(texts: readonly string[]): number {
+  let bytes = 0;
+  for (const text of texts) {
+    bytes += text.length;
+    if (!NOT_ASCII.test(text)) continue;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 0x80) continue;
+      if (code < 0x800) bytes += 1;
+      else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+        const next = text.charCodeAt(i + 1);
+        // A surrogate pair: 4 bytes for 2 code units; a lone surrogate is written as U+FFFD (3 bytes).
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          bytes += 2;
+          i++;
+        } else bytes += 2;
+      } else bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+const NOT_ASCII = /[\u0080-\uffff]/;

@@ -71,6 +71,12 @@ export interface SessionWorkerApi {
    */
   exportJson(): JsonFile | undefined;
   /**
+   * `exportJson` for keeping what is on show for the next reload: the file when its UTF-8 size is at most
+   * `maxBytes`, else only that size. A transcript too large to keep is measured and never made a file (the
+   * Blob of a 100 MB transcript costs the worker a second or more).
+   */
+  exportJsonToKeep(maxBytes: number): JsonFile | { bytes: number } | undefined;
+  /**
    * What is on show as other files: its rewards as CSV, or the raw bytes one direction sent (a file per
    * connection); empty when there is nothing of that kind. Blobs made in the worker, as for the JSON.
    */

@@ -9,24 +9,37 @@ import type { StreamFrame } from '../protocols/contract';
 /**
  * The bytes received and not yet framed. Usually a chunk holds whole messages: it is then read in place and
  * frames are views of it, with no copy (a copy costs as much as everything else done with a turn message).
- * A message cut by a chunk's start is joined with that chunk in a new buffer read in place the same way;
- * only a message longer than the chunks that bring it grows a buffer of our own, which the next chunks extend.
+ * A message cut by a chunk's start is joined with the chunk's first bytes in a new buffer read in place the
+ * same way; `pull` joins more of the chunk while that message goes on, and once it is taken the chunk itself
+ * is read in place from there. Only a message longer than the chunks that bring it grows a buffer of our own,
+ * which the next chunks extend.
  */
 export class ByteQueue {
   #bytes: Uint8Array = new Uint8Array(0);
   #start = 0;
   #end = 0;
-  /** `#bytes` is the caller's chunk, read in place and never written. */
+  /** `#bytes` is the caller's chunk (or a joined buffer), read in place and never written. */
   #borrowed = false;
   /** Our own buffer, kept between uses. */
   #owned: Uint8Array = new Uint8Array(0);
+  /** A chunk joined in part: its first `#copied` bytes sit in `#bytes` from `#chunkAt` on, the rest waits. */
+  #chunk: Uint8Array | undefined;
+  #chunkAt = 0;
+  #copied = 0;
 
+  /** The bytes that can be read now (`view`, `at`, `indexOf`); `pull` may bring more. */
   get length(): number {
     return this.#end - this.#start;
   }
 
+  /** Every byte fed and not yet taken, including what `pull` has not brought yet. */
+  get pending(): number {
+    return this.length + (this.#chunk ? this.#chunk.length - this.#copied : 0);
+  }
+
   append(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
+    if (this.#chunk) this.pull(true);
     if (this.length === 0) {
       this.#bytes = chunk;
       this.#start = 0;
@@ -36,21 +49,58 @@ export class ByteQueue {
     }
     const live = this.length;
     if (live <= chunk.length) {
-      // A message cut by the chunk's start: the rest of the last chunk and this one, in a new buffer that
-      // is never written again, so frames can be views of it as they are of a chunk read in place. Copying
-      // at most twice the chunk, the copies stay proportional to what is read.
-      const joined = new Uint8Array(live + chunk.length);
+      // A message cut by the chunk's start: the rest of the last chunk and the first bytes of this one (as
+      // many again, and at least `JOIN_BYTES`), in a new buffer that is never written again, so frames can
+      // be views of it as they are of a chunk read in place. The copies stay proportional to the messages
+      // that span chunks, not to the chunks.
+      const copied = Math.min(chunk.length, Math.max(live, JOIN_BYTES));
+      const joined = new Uint8Array(live + copied);
       joined.set(this.#bytes.subarray(this.#start, this.#end));
-      joined.set(chunk, live);
+      joined.set(copied === chunk.length ? chunk : chunk.subarray(0, copied), live);
       this.#bytes = joined;
       this.#start = 0;
       this.#end = joined.length;
       this.#borrowed = true;
+      if (copied < chunk.length) {
+        this.#chunk = chunk;
+        this.#chunkAt = live;
+        this.#copied = copied;
+      }
       return;
     }
     if (this.#borrowed || this.#end + chunk.length > this.#bytes.length) this.#moveToOwned(chunk.length);
     this.#bytes.set(chunk, this.#end);
     this.#end += chunk.length;
+  }
+
+  /**
+   * Brings more of a chunk joined in part into the bytes that can be read (twice as much, or all of it with
+   * `all`); false when every byte fed can already be read.
+   */
+  pull(all = false): boolean {
+    const chunk = this.#chunk;
+    if (!chunk) return false;
+    const live = this.length;
+    const copied = all ? chunk.length : Math.min(chunk.length, this.#copied * 2);
+    const joined = new Uint8Array(live + copied - this.#copied);
+    joined.set(this.#bytes.subarray(this.#start, this.#end));
+    joined.set(chunk.subarray(this.#copied, copied), live);
+    this.#chunkAt -= this.#start;
+    this.#bytes = joined;
+    this.#start = 0;
+    this.#end = joined.length;
+    this.#copied = copied;
+    if (copied === chunk.length) this.#chunk = undefined;
+    return true;
+  }
+
+  /**
+   * Lets go of the caller's chunks: the bytes not yet taken move to our own buffer (at most a message's
+   * worth after a splitter has taken every complete one), so the caller may reuse its chunk.
+   */
+  release(): void {
+    if (this.#chunk) this.pull(true);
+    if (this.#borrowed && this.length > 0) this.#moveToOwned(0);
   }
 
   /** Moves the live bytes to the front of our own buffer, grown to take `extra` more. */
@@ -77,7 +127,7 @@ export class ByteQueue {
     return this.#bytes[this.#start + offset]!;
   }
 
-  /** The bytes not yet taken, as a view: valid until the next `append` or `take`. */
+  /** The bytes not yet taken, as a view: valid until the next `append`, `pull` or `take`. */
   view(): Uint8Array {
     return this.#bytes.subarray(this.#start, this.#end);
   }
@@ -98,6 +148,14 @@ export class ByteQueue {
       ? this.#bytes.subarray(start, start + count)
       : this.#bytes.slice(start, start + count);
     this.#start += count + skip;
+    if (this.#chunk && this.#start >= this.#chunkAt) {
+      // The message that went on into a chunk joined in part is taken: the chunk is read in place from here.
+      const chunk = this.#chunk;
+      this.#start -= this.#chunkAt;
+      this.#bytes = chunk;
+      this.#end = chunk.length;
+      this.#chunk = undefined;
+    }
     if (this.#start >= this.#end) {
       this.#bytes = this.#owned;
       this.#borrowed = false;
@@ -106,6 +164,9 @@ export class ByteQueue {
     return taken;
   }
 }
+
+/** How many bytes of a chunk are joined at least with the end of a message cut by its start (see `ByteQueue`). */
+const JOIN_BYTES = 16 << 10;
 
 const NUL = 0;
 const utf8 = new TextEncoder();
@@ -185,7 +246,7 @@ export class NulSplitter {
 
   /** Bytes received that do not yet form a complete message. */
   get pendingLength(): number {
-    return this.#queue.length;
+    return this.#queue.pending;
   }
 
   /** Feeds a chunk (read in place: do not change it afterwards); returns the messages it completed. */
@@ -224,7 +285,8 @@ export class NulSplitter {
         : { bytes, framing: 'nul' };
     }
     this.#scanned = queue.length;
-    return undefined;
+    // More of a chunk joined in part may end the message.
+    return queue.pull() ? this.next() : undefined;
   }
 
   /**
@@ -232,7 +294,7 @@ export class NulSplitter {
    * process) as `next` would; true when the receiver would skip it or cut it. Nothing may be pending.
    */
   judgeWhole(length: number): boolean {
-    if (this.#queue.length > 0) throw new Error('a whole message cannot follow an unterminated one');
+    if (this.#queue.pending > 0) throw new Error('a whole message cannot follow an unterminated one');
     const policy = this.#policy;
     if (policy.kind === 'skip') return policy.judge(length);
     return policy.kind === 'cut' && length >= policy.maxMessageBytes;
@@ -241,12 +303,14 @@ export class NulSplitter {
   /** Takes every byte fed and not yet framed, unread (for another reader to go on with). */
   takeRest(): Uint8Array {
     this.#scanned = 0;
+    this.#queue.pull(true);
     return this.#queue.take(this.#queue.length);
   }
 
   /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
   end(): NulFrame[] {
     this.#scanned = 0;
+    this.#queue.pull(true);
     return this.#queue.length ? [{ bytes: this.#queue.take(this.#queue.length), framing: 'none' }] : [];
   }
 }

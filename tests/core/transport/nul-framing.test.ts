@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   encodeNulFrame,
@@ -55,6 +56,37 @@ describe('the shared 0-byte framing', () => {
     }
     expect(read(given).map((frame) => frame.text)).toEqual(messages);
     expect(splitter.pendingLength).toBe(0);
+  });
+
+  it('reads messages cut by the starts of big chunks the same, whatever the chunking (property)', () => {
+    // Messages up to 40 kB in chunks up to 200 kB: a message cut by a chunk's start is joined with the
+    // chunk's first bytes only, more of it is brought while the message goes on, then the chunk is read in
+    // place; the frames given stay intact meanwhile. Some messages are read one at a time, the rest taken.
+    const lengths = fc.array(fc.integer({ min: 0, max: 40_000 }), { minLength: 1, maxLength: 12 });
+    const sizes = fc.array(fc.constantFrom(1, 9, 1000, 16_383, 16_385, 20_000, 70_000, 200_000), {
+      minLength: 1,
+    });
+    fc.assert(
+      fc.property(lengths, sizes, fc.boolean(), (list, chunkSizes, oneAtATime) => {
+        const messages = list.map((length, n) => String.fromCharCode(97 + (n % 26)).repeat(length));
+        const stream = bytes(messages.map((message) => `${message}\0`).join('') + 'rest');
+        const splitter = new NulSplitter({ kind: 'cut', maxMessageBytes: 1 << 20 });
+        const given: NulFrame[] = [];
+        let at = 0;
+        for (let i = 0; at < stream.length; i++) {
+          const chunk = stream.slice(at, at + chunkSizes[i % chunkSizes.length]!);
+          if (oneAtATime) {
+            splitter.append(chunk);
+            for (let frame = splitter.next(); frame; frame = splitter.next()) given.push(frame);
+          } else given.push(...splitter.push(chunk));
+          at += chunk.length;
+        }
+        expect(read(given).map((frame) => frame.text)).toEqual(messages);
+        expect(splitter.pendingLength).toBe(4);
+        expect(new TextDecoder().decode(splitter.takeRest())).toBe('rest');
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('cut: a message filling the reader buffer is cut there, one byte lost, the rest starts the next', () => {

@@ -119,22 +119,32 @@ export class ServerStreamSplitter {
 
   /** Bytes received that do not yet form a complete message. */
   get pendingLength(): number {
-    return this.#queue.length;
+    return this.#queue.pending;
   }
 
-  /** Feeds a chunk (read in place: do not change it afterwards); returns the messages it completed. */
+  /**
+   * Feeds a chunk (read in place: do not change it afterwards, unless `release` is called once the frames
+   * are read); returns the messages it completed.
+   */
   push(chunk: Uint8Array): WireFrame[] {
     this.#queue.append(chunk);
     const frames: WireFrame[] = [];
     for (;;) {
       const frame = this.#next();
-      if (!frame) return frames;
-      frames.push(frame);
+      if (frame) frames.push(frame);
+      // More of a chunk joined in part may complete the message; the scan goes on where it stopped.
+      else if (!this.#queue.pull()) return frames;
     }
+  }
+
+  /** Copies the bytes of an unfinished message, so the chunks pushed may be reused (the frames returned may not). */
+  release(): void {
+    this.#queue.release();
   }
 
   /** At the end of the stream: the unterminated rest, if any, as a frame without terminator. */
   end(): WireFrame[] {
+    this.#queue.pull(true);
     const frames: WireFrame[] = [];
     if (this.#rootEnd >= 0) frames.push({ bytes: this.#queue.take(this.#rootEnd), framing: 'none' });
     if (this.#queue.length) frames.push({ bytes: this.#queue.take(this.#queue.length), framing: 'none' });
@@ -223,8 +233,11 @@ export class ServerStreamSplitter {
     let matched = this.#matched;
     let bangText = this.#bangText;
     let end = -1;
-    scan: for (; pos < bytes.length; pos++) {
-      const byte = bytes[pos]!;
+    const length = bytes.length;
+    // Text, tags and end tags, nearly every byte, are skipped by tight loops up to the byte that matters (a
+    // NUL ends the message wherever it comes); the switch decides only at markup boundaries.
+    scan: for (; pos < length; pos++) {
+      let byte = bytes[pos]!;
       if (byte === NUL) {
         this.#stoppedAtNul = true;
         end = pos;
@@ -233,7 +246,16 @@ export class ServerStreamSplitter {
       switch (state) {
         case START:
         case TEXT:
-          if (byte === LT) state = MARKUP;
+          while (byte !== LT) {
+            if (++pos === length) break scan;
+            byte = bytes[pos]!;
+            if (byte === NUL) {
+              this.#stoppedAtNul = true;
+              end = pos;
+              break scan;
+            }
+          }
+          state = MARKUP;
           break;
         case MARKUP:
           if (byte === SLASH) state = END_TAG;
@@ -248,27 +270,45 @@ export class ServerStreamSplitter {
           }
           break;
         case START_TAG:
-          if (quote) {
-            if (byte === quote) quote = 0;
-          } else if (byte === QUOTE || byte === APOSTROPHE) quote = byte;
-          else if (byte === GT) {
-            state = TEXT;
-            if (previous !== SLASH) depth++;
-            else if (depth === 0) {
-              end = pos + 1;
+          tag: for (;;) {
+            if (quote) {
+              if (byte === quote) quote = 0;
+            } else if (byte === QUOTE || byte === APOSTROPHE) quote = byte;
+            else if (byte === GT) {
+              state = TEXT;
+              if (previous !== SLASH) depth++;
+              else if (depth === 0) {
+                end = pos + 1;
+                break scan;
+              }
+              previous = byte;
+              break tag;
+            }
+            previous = byte;
+            if (++pos === length) break scan;
+            byte = bytes[pos]!;
+            if (byte === NUL) {
+              this.#stoppedAtNul = true;
+              end = pos;
               break scan;
             }
           }
-          previous = byte;
           break;
         case END_TAG:
-          if (byte === GT) {
-            state = TEXT;
-            depth--;
-            if (depth <= 0) {
-              end = pos + 1;
+          while (byte !== GT) {
+            if (++pos === length) break scan;
+            byte = bytes[pos]!;
+            if (byte === NUL) {
+              this.#stoppedAtNul = true;
+              end = pos;
               break scan;
             }
+          }
+          state = TEXT;
+          depth--;
+          if (depth <= 0) {
+            end = pos + 1;
+            break scan;
           }
           break;
         case INSTRUCTION:

@@ -158,7 +158,9 @@ function streamWireText(name: string, sink: RecordingStreamSink) {
   let pushed = 0;
   const take = (frames: StreamFrame[]) => {
     for (const frame of frames) {
-      const text = utf8.decode(frame.bytes);
+      // Decoded once: strictly (what the transcript keeps), leniently only to name a message that is not UTF-8.
+      const payload = decodeWireBytes(frame.bytes);
+      const text = 'text' in payload ? payload.text : utf8.decode(frame.bytes);
       if (text.trim() === '') continue;
       const dir = directionOfRoot(rootName(text));
       if (!dir) {
@@ -174,7 +176,7 @@ function streamWireText(name: string, sink: RecordingStreamSink) {
         dir,
         t: 0,
         kind: 'data',
-        ...decodeWireBytes(frame.bytes),
+        ...payload,
         ...(frame.framing === 'none' ? { framing: 'none' as const } : {}),
       });
     }
@@ -182,8 +184,9 @@ function streamWireText(name: string, sink: RecordingStreamSink) {
   return {
     push(chunk: Uint8Array) {
       pushed += chunk.length;
-      // The splitter may keep views of the chunk: give it its own copy.
-      take(splitter.push(chunk.slice()));
+      // The frames are read before the chunk may be reused, and the splitter keeps no view of it past that.
+      take(splitter.push(chunk));
+      splitter.release();
     },
     end() {
       const startsAt = pushed - splitter.pendingLength;

@@ -175,6 +175,45 @@ describe('ServerStreamSplitter', () => {
   });
 });
 
+describe('ServerStreamSplitter over big chunks', () => {
+  it('reads long messages cut by the starts of big chunks, from a reused buffer once released (property)', () => {
+    // A reader that reuses one buffer for every chunk (as a file reader may) releases the splitter after
+    // reading the frames: what it kept of an unfinished message is its own, the next chunk overwrites the
+    // buffer. Messages up to 40 kB in chunks up to 200 kB, both framings.
+    const message = fc.record({
+      length: fc.integer({ min: 0, max: 40_000 }),
+      framing: fc.constantFrom('nul' as const, 'none' as const),
+    });
+    const sizes = fc.array(fc.constantFrom(1, 7, 1000, 16_383, 16_385, 20_000, 70_000, 200_000), {
+      minLength: 1,
+    });
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 10 }), sizes, (list, chunkSizes) => {
+        const wire = list.map(({ length, framing }, n) => {
+          const body = `<turn><v>${'x'.repeat(length)}</v><n>${n}</n></turn>`;
+          return framing === 'nul' ? `<?xml version="1.0" encoding="UTF-8"?>\n${body}\0` : body;
+        });
+        const stream = bytes(wire.join(''));
+        const splitter = new ServerStreamSplitter({ findEnd: 'root' });
+        const buffer = new Uint8Array(200_000);
+        const read: string[] = [];
+        let at = 0;
+        for (let i = 0; at < stream.length; i++) {
+          const size = Math.min(chunkSizes[i % chunkSizes.length]!, stream.length - at);
+          buffer.set(stream.subarray(at, at + size));
+          read.push(...texts(splitter.push(buffer.subarray(0, size))));
+          splitter.release();
+          buffer.fill(0x3c);
+          at += size;
+        }
+        read.push(...texts(splitter.end()));
+        expect(read).toEqual(wire.map((w) => w.replace(/\0$/, '')));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('encodeFrame', () => {
   it('appends one NUL in default mode and nothing in no-header mode', () => {
     expect([...encodeFrame('<a/>', 'nul')]).toEqual([...bytes('<a/>'), 0]);
