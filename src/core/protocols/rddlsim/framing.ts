@@ -236,7 +236,7 @@ export class ServerStreamSplitter {
     const length = bytes.length;
     // Text, tags and end tags, nearly every byte, are skipped by tight loops up to the byte that matters (a
     // NUL ends the message wherever it comes); the switch decides only at markup boundaries.
-    scan: for (; pos < length; pos++) {
+    scan: while (pos < length) {
       let byte = bytes[pos]!;
       if (byte === NUL) {
         this.#stoppedAtNul = true;
@@ -249,11 +249,7 @@ export class ServerStreamSplitter {
           while (byte !== LT) {
             if (++pos === length) break scan;
             byte = bytes[pos]!;
-            if (byte === NUL) {
-              this.#stoppedAtNul = true;
-              end = pos;
-              break scan;
-            }
+            if (byte === NUL) continue scan; // the NUL ends the message: see the loop's first test
           }
           state = MARKUP;
           break;
@@ -287,22 +283,14 @@ export class ServerStreamSplitter {
             previous = byte;
             if (++pos === length) break scan;
             byte = bytes[pos]!;
-            if (byte === NUL) {
-              this.#stoppedAtNul = true;
-              end = pos;
-              break scan;
-            }
+            if (byte === NUL) continue scan; // the NUL ends the message: see the loop's first test
           }
           break;
         case END_TAG:
           while (byte !== GT) {
             if (++pos === length) break scan;
             byte = bytes[pos]!;
-            if (byte === NUL) {
-              this.#stoppedAtNul = true;
-              end = pos;
-              break scan;
-            }
+            if (byte === NUL) continue scan; // the NUL ends the message: see the loop's first test
           }
           state = TEXT;
           depth--;
@@ -333,6 +321,7 @@ export class ServerStreamSplitter {
           }
           break;
       }
+      pos++;
     }
     this.#pos = pos;
     this.#state = state;
