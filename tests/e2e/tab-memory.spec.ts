@@ -79,9 +79,14 @@ test('the tab opened again shows the turns played, and says the session was inte
   const again = await context.newPage();
   await again.goto('./');
   await ready(again);
-  await expect(again.getByRole('status').filter({ hasText: 'interrupted' })).toContainText(
-    'The last session was interrupted',
-  );
+  // What was stored and what the page says, named in the failure if the notice is missing (it was once,
+  // on a loaded machine): nothing stored, a transcript stored as finished, or one that did not open.
+  const found = JSON.stringify(await stored(again));
+  const says = (await again.getByRole('status').allTextContents()).join(' | ');
+  await expect(
+    again.getByRole('status').filter({ hasText: 'interrupted' }),
+    `the reopened page says "${says}"; stored: ${found}`,
+  ).toContainText('The last session was interrupted');
   await expect(status(again)).toContainText('showing the last session');
   const messages = await exportedMessages(again);
   expect(messages.length).toBe(shown);
