@@ -321,10 +321,7 @@ export class Session {
 
   /** What is on show as a Protoplay JSON file, or undefined when nothing is. */
   async exportJson(): Promise<Blob | undefined> {
-    const exported = this.#worker().exportJson() as Promise<Blob | undefined>;
-    return await this.#orStopped(exported, (reason) => {
-      throw new Error(`the session worker stopped (${reason}); what was stored for a reload opens after one`);
-    });
+    return await this.#exported(this.#worker().exportJson() as Promise<Blob | undefined>);
   }
 
   /**
@@ -332,10 +329,14 @@ export class Session {
    * the worker's `exportJsonToKeep`); undefined when nothing is on show.
    */
   async exportJsonToKeep(maxBytes: number): Promise<Blob | { bytes: number } | undefined> {
-    const exported = this.#worker().exportJsonToKeep(maxBytes) as Promise<
-      Blob | { bytes: number } | undefined
-    >;
-    return await this.#orStopped(exported, (reason) => {
+    return await this.#exported(
+      this.#worker().exportJsonToKeep(maxBytes) as Promise<Blob | { bytes: number } | undefined>,
+    );
+  }
+
+  /** An export from the worker, or an error saying where the transcript is when the worker stopped. */
+  #exported<T>(exported: Promise<T>): Promise<T> {
+    return this.#orStopped(exported, (reason) => {
       throw new Error(`the session worker stopped (${reason}); what was stored for a reload opens after one`);
     });
   }

@@ -167,28 +167,21 @@ export async function keepTranscriptPart(
  * an older session as the last one.
  */
 export async function keepLastTranscript(
-  transcript: Blob | readonly string[] | { bytes: number },
+  transcript: Blob | { bytes: number },
   maxBytes = MAX_STORED_TRANSCRIPT_BYTES,
   unfinished = false,
 ): Promise<string | undefined> {
-  // Pieces of text are measured before they are made a Blob: one too large to keep is never made one (the
-  // Blob of a 100 MB transcript costs its thread a second or more). Only the size of one measured elsewhere
-  // (`{ bytes }`) is over the limit: there is nothing else to store.
-  const bytes =
-    transcript instanceof Blob
-      ? transcript.size
-      : 'bytes' in transcript
-        ? transcript.bytes
-        : utf8Length(transcript);
+  // A transcript too large to keep comes as its size alone (`{ bytes }`, measured where its text is, see
+  // `utf8Length`): the Blob of a 100 MB transcript costs its thread a second or more, for nothing.
+  const bytes = transcript instanceof Blob ? transcript.size : transcript.bytes;
   const size = `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   let reason: string;
   if (bytes > maxBytes) {
     reason = `at ${size} it is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB the page keeps`;
   } else {
-    if (!(transcript instanceof Blob) && 'bytes' in transcript)
+    if (!(transcript instanceof Blob))
       throw new Error(`a transcript of ${size} was measured without its text: nothing to store`);
-    const json =
-      transcript instanceof Blob ? transcript : new Blob([...transcript], { type: 'application/json' });
+    const json = transcript;
     try {
       // One transaction: the transcript and its flag are stored together or not at all, and replace a
       // transcript kept in parts.
