@@ -181,14 +181,13 @@ export async function keepLastTranscript(
   } else {
     if (!(transcript instanceof Blob))
       throw new Error(`a transcript of ${size} was measured without its text: nothing to store`);
-    const json = transcript;
     try {
       // One transaction: the transcript and its flag are stored together or not at all, and replace a
       // transcript kept in parts.
       await transcriptStore()('readwrite', async (store) => {
         const head = await read(store, scopedKey(HEAD_KEY));
         deleteParts(store, head);
-        store.put(json, scopedKey(KEY));
+        store.put(transcript, scopedKey(KEY));
         store.put(unfinished, scopedKey(UNFINISHED_KEY));
         await promisifyRequest(store.transaction);
       });
