@@ -30,6 +30,25 @@ test('the TypeScript service loads when the learner reaches the code, then marks
   await box.focus();
   await page.keyboard.press('ControlOrMeta+End');
   await page.keyboard.type('\nconst wrong: number = "text";\n');
-  await expect(page.locator('.squiggly-error').first()).toBeAttached({ timeout: 30_000 });
+  // The mistake is the only mark: the sample's names (Observation, Actions, ...) come from the policy
+  // types the service was given.
+  await expect(page.locator('.squiggly-error')).toHaveCount(1, { timeout: 30_000 });
   expect(serviceScripts).toHaveLength(1);
+});
+
+test("a protocol's policy types reach the service once the learner reaches the code", async ({ page }) => {
+  // aisysprojserver's types are the protocol's own (not computed from a document, as RDDLSim's are):
+  // fetched by the page when the service is wanted, not at its load.
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption('aisys');
+  const box = await editor(page);
+  await expect(page.getByRole('code')).toContainText('export function act(percept: Percept, run: Run');
+
+  await box.focus();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('\nconst wrong: number = "text";\n');
+  // One mark, the mistake's; without the types, every name of the sample's signature (Percept, Run,
+  // PolicyContext, Action) would be marked as well.
+  await expect(page.locator('.squiggly-error')).toHaveCount(1, { timeout: 30_000 });
 });

@@ -40,25 +40,25 @@ import 'monaco-editor/languages/definitions/javascript/register';
 import { javascriptDefaults, typescriptDefaults } from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TypeScriptWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
+import { languageService } from './language-service.svelte';
 
 /**
  * The TypeScript service (a worker of 7 MB that compiles the standard library's declarations) starts
  * when a learner first reaches a policy editor: the pointer over it, or the focus in it (see
  * `startLanguageService`). Until then Monaco's requests for it wait: a page that only runs the sample, an
  * embedded view, an imported transcript never pay for it (about a quarter of a page load's CPU time).
+ * (The gate itself is `language-service.svelte.ts`, which the page reads without loading Monaco.)
  */
-let wantLanguageService: () => void = () => {};
-const languageServiceWanted = new Promise<void>((resolve) => (wantLanguageService = resolve));
 
 /** Starts the TypeScript service, if it has not started: its diagnostics, hovers and completions follow. */
 export function startLanguageService(): void {
-  wantLanguageService();
+  languageService.want();
 }
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string): Worker | Promise<Worker> {
     return label === 'typescript' || label === 'javascript'
-      ? languageServiceWanted.then(() => new TypeScriptWorker())
+      ? languageService.whenWanted.then(() => new TypeScriptWorker())
       : new EditorWorker();
   },
 };

@@ -5,6 +5,9 @@
  * confusing "unexpected token": `/* *\/` block comments and exponent literals such as `1e3`.
  */
 import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { RESERVED_WORDS, type ReservedWord } from './reserved-words';
+
+export { RESERVED_WORDS, type ReservedWord } from './reserved-words';
 
 /** Names: a letter, then letters, digits, `-` or `_`, not ending in `-` or `_`, optionally primed. */
 export const Identifier = createToken({
@@ -46,68 +49,6 @@ export const BlockComment = createToken({
   group: 'comments',
   line_breaks: true,
 });
-
-/** Every reserved word, in the spelling rddlsim's lexer uses (case-sensitive). */
-export const RESERVED_WORDS = [
-  'domain',
-  'instance',
-  'horizon',
-  'discount',
-  'objects',
-  'init-state',
-  'requirements',
-  'state-action-constraints',
-  'action-preconditions',
-  'state-invariants',
-  'types',
-  'object',
-  'bool',
-  'int',
-  'real',
-  'neg-inf',
-  'pos-inf',
-  'pvariables',
-  'non-fluent',
-  'non-fluents',
-  'state-fluent',
-  'interm-fluent',
-  'derived-fluent',
-  'observ-fluent',
-  'action-fluent',
-  'level',
-  'default',
-  'max-nondef-actions',
-  'terminate-when',
-  'terminal',
-  'cpfs',
-  'cdfs',
-  'reward',
-  'forall',
-  'exists',
-  'true',
-  'false',
-  'if',
-  'then',
-  'else',
-  'switch',
-  'case',
-  'otherwise',
-  'KronDelta',
-  'DiracDelta',
-  'Uniform',
-  'Bernoulli',
-  'Discrete',
-  'Normal',
-  'Poisson',
-  'Exponential',
-  'Weibull',
-  'Gamma',
-  'Multinomial',
-  'Dirichlet',
-] as const;
-
-/** One reserved word. */
-export type ReservedWord = (typeof RESERVED_WORDS)[number];
 
 function keywordTokenName(word: string): string {
   return `Kw_${word.replace(/-/g, '_')}`;

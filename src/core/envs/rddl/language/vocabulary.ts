@@ -4,7 +4,7 @@
  * surprises (Normal takes a variance, Exponential a mean).
  */
 import type { DistributionName } from '../distribution-table';
-import { RESERVED_WORDS } from '../lexer';
+import { RESERVED_WORDS } from '../reserved-words';
 
 /** A word's signature and one line on it. */
 interface Word {

@@ -1,0 +1,67 @@
+/**
+ * RDDL's reserved words, apart from the lexer so that what needs only the words (the editor's syntax
+ * colouring and its vocabulary, loaded with the page) does not load the parser library the lexer is built
+ * with.
+ */
+
+/** Every reserved word, in the spelling rddlsim's lexer uses (case-sensitive). */
+export const RESERVED_WORDS = [
+  'domain',
+  'instance',
+  'horizon',
+  'discount',
+  'objects',
+  'init-state',
+  'requirements',
+  'state-action-constraints',
+  'action-preconditions',
+  'state-invariants',
+  'types',
+  'object',
+  'bool',
+  'int',
+  'real',
+  'neg-inf',
+  'pos-inf',
+  'pvariables',
+  'non-fluent',
+  'non-fluents',
+  'state-fluent',
+  'interm-fluent',
+  'derived-fluent',
+  'observ-fluent',
+  'action-fluent',
+  'level',
+  'default',
+  'max-nondef-actions',
+  'terminate-when',
+  'terminal',
+  'cpfs',
+  'cdfs',
+  'reward',
+  'forall',
+  'exists',
+  'true',
+  'false',
+  'if',
+  'then',
+  'else',
+  'switch',
+  'case',
+  'otherwise',
+  'KronDelta',
+  'DiracDelta',
+  'Uniform',
+  'Bernoulli',
+  'Discrete',
+  'Normal',
+  'Poisson',
+  'Exponential',
+  'Weibull',
+  'Gamma',
+  'Multinomial',
+  'Dirichlet',
+] as const;
+
+/** One reserved word. */
+export type ReservedWord = (typeof RESERVED_WORDS)[number];
