@@ -81,4 +81,5 @@ process.stdout.write(
     ? `\nAll passed: ${names.join(', ')}\n`
     : `\nFailed: ${failed.map((outcome) => outcome.name).join(', ')} (see above)\n`,
 );
-if (failed.length > 0 || process.exitCode) process.exitCode = process.exitCode || 1;
+// 130 when stopped by Ctrl-C, else 1 when a script failed.
+if (failed.length > 0 && !process.exitCode) process.exitCode = 1;
