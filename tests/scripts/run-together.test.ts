@@ -12,11 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/run-together.ts');
 const TSX = resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
 
-/** A script that writes three numbered lines, then exits with `code` (and, optionally, leaves a file). */
-const lines = (label: string, code: number, leaves = '') =>
-  `node -e "for (let i = 1; i <= 3; i++) console.log('${label} ' + i);${leaves ? ` require('fs').writeFileSync('${leaves}', '');` : ''} process.exit(${code})"`;
-/** A script that waits for the file `quick` leaves, then writes its lines: it ends only if run beside it. */
-const waiting = `node -e "const t = setInterval(() => { if (!require('fs').existsSync('quick.done')) return; clearInterval(t); for (let i = 1; i <= 3; i++) console.log('slow ' + i); }, 20)"`;
+/** A script that writes three numbered lines, then exits with `code`. */
+const lines = (label: string, code: number) =>
+  `node -e "for (let i = 1; i <= 3; i++) console.log('${label} ' + i); process.exit(${code})"`;
+/**
+ * A script that leaves a file, waits for the one `other` leaves, then writes three numbered lines, each
+ * a little apart: two such scripts, each waiting for the other, end only if they run at the same time.
+ */
+const meeting = (label: string, other: string) =>
+  `node -e "const fs = require('fs'); fs.writeFileSync('${label}.here', ''); const t = setInterval(() => { if (!fs.existsSync('${other}.here')) return; clearInterval(t); let i = 0; const w = setInterval(() => { console.log('${label} ' + ++i); if (i === 3) clearInterval(w); }, 10); }, 20)"`;
 
 let dir: string;
 
@@ -28,8 +32,8 @@ beforeAll(async () => {
       name: 'scratch',
       private: true,
       scripts: {
-        slow: waiting,
-        quick: lines('quick', 0, 'quick.done'),
+        ping: meeting('ping', 'pong'),
+        pong: meeting('pong', 'ping'),
         steady: lines('steady', 0),
         broken: lines('broken', 3),
       },
@@ -55,21 +59,20 @@ function together(...names: string[]): Promise<{ code: number | null; stdout: st
 }
 
 describe('run-together', () => {
-  it('runs scripts at the same time and prints each one whole, the first to end first', async () => {
-    // One after the other, `slow` (first) would wait for ever for what `quick` leaves.
-    await rm(join(dir, 'quick.done'), { force: true });
-    const { code, stdout } = await together('slow', 'quick');
+  it('runs scripts at the same time and prints each one whole under its verdict', async () => {
+    // One after the other, `ping` (first) would wait for ever for the file `pong` leaves.
+    const { code, stdout } = await together('ping', 'pong');
     expect(code).toBe(0);
-    const quick = stdout.indexOf('── npm run quick: passed');
-    const slow = stdout.indexOf('── npm run slow: passed');
-    expect(quick).toBeGreaterThan(-1);
-    expect(slow).toBeGreaterThan(quick);
-    // Each one's lines together, under its own header.
-    expect(stdout.slice(quick, slow)).toMatch(/quick 1\nquick 2\nquick 3\n/);
-    expect(stdout.slice(quick, slow)).not.toContain('slow 1');
-    expect(stdout.slice(slow)).toMatch(/slow 1\nslow 2\nslow 3\n/);
-    expect(stdout).toContain('All passed: slow, quick');
-  });
+    // Each one's output is one block under its own header: their lines, written at the same time, do not
+    // interleave.
+    const blocks = stdout.split(/^── /m).slice(1);
+    for (const name of ['ping', 'pong']) {
+      const block = blocks.find((text) => text.startsWith(`npm run ${name}: passed in `));
+      expect(block).toMatch(new RegExp(`\\n${name} 1\\n${name} 2\\n${name} 3\\n`));
+      expect(block).not.toMatch(name === 'ping' ? /pong \d/ : /ping \d/);
+    }
+    expect(stdout).toContain('All passed: ping, pong');
+  }, 60_000);
 
   it('says which failed and exits 1, after the others have ended', async () => {
     const { code, stdout } = await together('broken', 'steady');
