@@ -7,8 +7,6 @@
 import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 import { RESERVED_WORDS, type ReservedWord } from './reserved-words';
 
-export { RESERVED_WORDS, type ReservedWord } from './reserved-words';
-
 /** Names: a letter, then letters, digits, `-` or `_`, not ending in `-` or `_`, optionally primed. */
 export const Identifier = createToken({
   name: 'Identifier',
