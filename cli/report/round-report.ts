@@ -15,6 +15,8 @@ export interface ReportedRound {
   turns: number;
   /** False for practice rounds, which the summary leaves out. */
   counted: boolean;
+  /** Why the server ended the round early (an action not applicable, the time limit), when it did. */
+  endedBy?: string;
 }
 
 /** Options of a reporter. */
@@ -40,6 +42,8 @@ export class RoundReporter {
   #total: number;
   #bars: cliProgress.MultiBar | undefined;
   #bar: cliProgress.SingleBar | undefined;
+  /** The last early end printed in full, and its round: a round ended the same way refers to it. */
+  #lastEnd: { reason: string; round: number } | undefined;
 
   constructor(options: RoundReporterOptions) {
     this.#options = options;
@@ -82,8 +86,16 @@ export class RoundReporter {
     const of = this.#total ? `/${this.#total}` : '';
     const practice = round.counted ? '' : '  (practice round, not counted)';
     this.#line(
-      `round ${String(round.round).padStart(3)}${of}  reward ${formatReward(round.reward).padStart(12)}  turns ${round.turns}${practice}`,
+      `round ${String(round.round).padStart(3)}${of}  reward ${formatReward(round.reward).padStart(12)}  turns ${round.turns}${practice}${this.#endedEarly(round)}`,
     );
+  }
+
+  /** Why the round ended early, in full the first time, then as "as round N" while the reason repeats. */
+  #endedEarly({ endedBy, round }: ReportedRound): string {
+    if (endedBy === undefined) return '';
+    if (this.#lastEnd?.reason === endedBy) return `  (ended early, as round ${this.#lastEnd.round})`;
+    this.#lastEnd = { reason: endedBy, round };
+    return `  (ended early: ${endedBy})`;
   }
 
   /** Stops the bar; call before printing anything else. */

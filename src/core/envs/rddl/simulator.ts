@@ -303,7 +303,8 @@ export class CompiledSimulator implements RddlSimulator {
       end === location.line
         ? lines[location.line - 1]!.slice(location.column - 1, (location.endColumn ?? location.column) - 1)
         : lines.slice(location.line - 1, end).join(' ');
-    const oneLine = excerpt.replace(/\s+/g, ' ').trim();
+    // The constraint's own text, without the `;` that ends its statement.
+    const oneLine = excerpt.replace(/\s+/g, ' ').trim().replace(/\s*;$/, '');
     return `${oneLine.length > 120 ? `${oneLine.slice(0, 117)}...` : oneLine} (line ${location.line})`;
   }
 

@@ -26,6 +26,7 @@ import {
   EmulatedSession,
   type EmulatedSessionOptions,
   type EmulatedSessionStatus,
+  type EndedRound,
   type SessionStepReport,
 } from './session';
 import type { PolicyHook, RoundSummary } from './session-policy';
@@ -62,7 +63,7 @@ export class DirectSession {
   #status: EmulatedSessionStatus = 'ready';
   #pending: Observation | undefined;
   #hookCalls: { name: PolicyHook; args: unknown[]; site: CallSite }[] = [];
-  #roundsEndedThisStep: RoundSummary[] = [];
+  #roundsEndedThisStep: EndedRound[] = [];
   /** Round results, kept only while a policy hook may be handed them at the end of the session. */
   #roundList: RoundSummary[] = [];
   #roundsCounted = 0;
@@ -229,7 +230,7 @@ export class DirectSession {
         return this.#closed();
       case 'not-applicable':
         this.#lastNote = `${reading.reason}: the real server treats the action as not applicable and ends the round`;
-        return this.#endRound();
+        return this.#endRound(this.#lastNote);
     }
     if (reading.ignored.length > 0) {
       const list = reading.ignored
@@ -245,7 +246,7 @@ export class DirectSession {
     }
     if (outcome.kind === 'illegal') {
       this.#lastNote = `${outcome.illegal.detail}: the real server ends the round at once (this step is not simulated)`;
-      return this.#endRound();
+      return this.#endRound(this.#lastNote);
     }
     if (outcome.kind === 'ok' && outcome.notices) this.#noteSimulation(outcome.notices);
     if (outcome.kind === 'error')
@@ -258,8 +259,10 @@ export class DirectSession {
     this.#outOfTime = this.#enforceTime && this.#clock() - this.#startTime > this.#timeAllowedMs;
     const done = this.#outOfTime || outcome.terminated || (!info.terminateWhen && this.#step >= info.horizon);
     if (!done) return this.#sendTurn();
-    if (this.#outOfTime)
+    if (this.#outOfTime) {
       this.#lastNote = 'the session time limit has passed: the real server ends the round and the session';
+      return this.#endRound(this.#lastNote);
+    }
     this.#endRound();
   }
 
@@ -273,8 +276,8 @@ export class DirectSession {
     }
   }
 
-  /** round-end, then the next round or session-end. */
-  #endRound(): void {
+  /** round-end, then the next round or session-end; `endedBy` when the server ends the round early. */
+  #endRound(endedBy?: string): void {
     this.#sessionReward += this.#roundReward;
     this.#timeLeft(); // round-end's time-left
     const summary: RoundSummary = {
@@ -285,7 +288,7 @@ export class DirectSession {
     };
     if (summary.counted) this.#roundsCounted++;
     if (this.#options.policy.hook) this.#roundList.push(summary);
-    this.#roundsEndedThisStep.push(summary);
+    this.#roundsEndedThisStep.push(endedBy === undefined ? summary : { ...summary, endedBy });
     if (this.#options.policy.hook)
       this.#hookCalls.push({
         name: 'onRoundEnd',

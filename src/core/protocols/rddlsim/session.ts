@@ -79,7 +79,13 @@ export interface SessionStepReport {
   /** The turn now waiting for the policy (status `waiting`). */
   observation?: Observation;
   /** Rounds that ended during this step. */
-  roundsEnded: RoundSummary[];
+  roundsEnded: EndedRound[];
+}
+
+/** A round that ended, and why the server ended it before its horizon (or terminal state), if it did. */
+export interface EndedRound extends RoundSummary {
+  /** The server's reason: an action not applicable, a broken precondition or constraint, the time limit. */
+  endedBy?: string;
 }
 
 /** One emulated session. */
@@ -103,7 +109,9 @@ export class EmulatedSession {
   #clientRecords = new RecentRecords();
   /** Hooks to call once the pipe is quiet. */
   #hookCalls: { name: PolicyHook; args: unknown[]; site: CallSite; index: number }[] = [];
-  #roundsEndedThisStep: RoundSummary[] = [];
+  #roundsEndedThisStep: EndedRound[] = [];
+  /** Why the host is ending the current round early (its 'ends-round' note), until the round-end is read. */
+  #roundEndNote: string | undefined;
   #currentRound = 0;
   /** Whether the current round counts (monitor mode's practice rounds do not). */
   #roundCounts = true;
@@ -345,6 +353,7 @@ export class EmulatedSession {
         }
         case 'note':
           if (effect.note.realServer === 'closes-connection') this.#closeExplained = true;
+          if (effect.note.realServer === 'ends-round') this.#roundEndNote = effect.note.message;
           this.#lastNote = effect.note.message;
           this.recorder.annotate('note', effect.note);
           break;
@@ -398,7 +407,10 @@ export class EmulatedSession {
           };
           if (summary.counted) this.#roundsCounted++;
           if (this.#options.keepTranscript !== false || this.#options.policy.hook) this.#rounds.push(summary);
-          this.#roundsEndedThisStep.push(summary);
+          this.#roundsEndedThisStep.push(
+            this.#roundEndNote === undefined ? summary : { ...summary, endedBy: this.#roundEndNote },
+          );
+          this.#roundEndNote = undefined;
           this.#pending = undefined;
           this.recorder.annotate(
             'reward',

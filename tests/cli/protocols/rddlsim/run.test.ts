@@ -200,6 +200,45 @@ describe.concurrent('protoplay run rddlsim', () => {
     expect(report.instance).toBe('is1');
     expect(report.rounds.map((round) => round.reward)).toEqual([0, 0]);
   });
+
+  it('says why the server ended a round early: in full once, then by the round that said it', async () => {
+    // The no-op breaks the precondition on the third turn (t = 2): the real server ends the round there.
+    await writeFile(
+      join(dir, 'gate.rddl'),
+      [
+        'domain gate_mdp {',
+        '  pvariables {',
+        '    t : { state-fluent, int, default = 0 };',
+        '    press : { action-fluent, bool, default = false };',
+        '  };',
+        "  cpfs { t' = t + 1; };",
+        '  reward = 1.0;',
+        '  action-preconditions {',
+        '    t < 2 | press;',
+        '  };',
+        '}',
+        'instance gate1 { domain = gate_mdp; horizon = 5; discount = 1.0; }',
+      ].join('\n'),
+    );
+    const args = ['run', 'rddlsim', '--domain', 'gate.rddl', '--instance', 'gate.rddl', '--rounds', '3'];
+    const text = await runInProcess(args, { cwd: dir });
+    expect(text.code).toBe(0);
+    const reason =
+      'action precondition is false: t < 2 | press (line 9): the real server ends the round at once (this step is not simulated)';
+    expect(text.stdout.split('\n').slice(0, 3)).toEqual([
+      `round   1/3  reward          2.0  turns 2  (ended early: ${reason})`,
+      'round   2/3  reward          2.0  turns 2  (ended early, as round 1)',
+      'round   3/3  reward          2.0  turns 2  (ended early, as round 1)',
+    ]);
+    // Played through the XML messages, the reason comes from the emulated server's note: the same.
+    for (const extra of [[], ['--wire']]) {
+      const json = await runInProcess([...args, '--json', ...extra], { cwd: dir });
+      const report = JSON.parse(json.stdout) as { rounds: { turns: number; endedBy?: string }[] };
+      expect(report.rounds).toEqual(
+        [1, 2, 3].map((round) => ({ round, reward: 2, turns: 2, counted: true, endedBy: reason })),
+      );
+    }
+  });
 });
 
 describe('protoplay run rddlsim on RDDL rddlsim cannot order', () => {

@@ -126,7 +126,7 @@ describe('checks before a step', () => {
       kind: 'illegal',
       illegal: {
         reason: 'action-precondition',
-        detail: 'action precondition is false: spend <= budget; (line 18)',
+        detail: 'action precondition is false: spend <= budget (line 18)',
         location: { source: 'domain.rddl', line: 18 },
       },
     });
@@ -194,7 +194,7 @@ describe('state invariants', () => {
     const outcome = simulator.step([turnOn('grow')]);
     expect(outcome).toMatchObject({
       kind: 'error',
-      message: 'state invariant is false in the new state: n <= 1; (line 11)',
+      message: 'state invariant is false in the new state: n <= 1 (line 11)',
     });
   });
 

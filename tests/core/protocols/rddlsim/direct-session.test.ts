@@ -197,6 +197,10 @@ describe('a session played directly equals the session played through its messag
     const wireTimed = await play('wire', timed);
     expect(wireTimed.lastNote).toMatch(/time limit has passed/);
     expect(wireTimed.rounds.length).toBeLessThan(10);
+    // The round the time ran out in says so (the host's note, read by the wire session).
+    expect(wireTimed.rounds.at(-1)).toMatchObject({
+      endedBy: expect.stringMatching(/time limit has passed/),
+    });
     expect(await play('direct', timed)).toEqual(wireTimed);
 
     const stopped = { model, task, rounds: 30, seed: 2 };
