@@ -274,7 +274,8 @@ export function loadRddl(sources: readonly RddlSource[], options: LoadOptions = 
     grounded,
     program,
     texts,
-    resolved.diagnostics.filter((d) => d.severity === 'warning'),
+    // The reader's advice (forms rddlsim would refuse) and the checker's, in the order of the texts.
+    [...workspace.diagnostics, ...resolved.diagnostics].filter((d) => d.severity === 'warning'),
   );
   if (options.rddlsimQuirks) model.program(true);
   return model;

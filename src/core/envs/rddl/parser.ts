@@ -863,23 +863,36 @@ class RddlParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       objects = this.SUBRULE(this.objectsSection);
     });
-    this.CONSUME1(K['non-fluents']);
-    const assignments = this.OR([
-      {
-        ALT: () => {
-          return this.SUBRULE(this.bracedAssignments);
+    let assignments: Assignment[] | undefined;
+    this.OPTION1(() => {
+      this.CONSUME1(K['non-fluents']);
+      assignments = this.OR([
+        {
+          ALT: () => {
+            return this.SUBRULE(this.bracedAssignments);
+          },
         },
-      },
-      {
-        // rddlsim's form without braces: `non-fluents p = 1; q; ;`
-        ALT: () => {
-          const list = this.SUBRULE1(this.assignmentList);
-          this.CONSUME2(Semicolon);
-          return list;
+        {
+          // rddlsim's form without braces: `non-fluents p = 1; q; ;`
+          ALT: () => {
+            const list = this.SUBRULE1(this.assignmentList);
+            this.CONSUME2(Semicolon);
+            return list;
+          },
         },
-      },
-    ]);
+      ]);
+    });
     const end = this.CONSUME1(RCurly);
+    this.ACTION(() => {
+      // pyRDDLGym reads a block of only the domain (and objects), as its gym and arcade domains write it.
+      if (assignments === undefined)
+        this.extraWarnings.push({
+          severity: 'warning',
+          message:
+            "rddlsim requires a 'non-fluents { ... };' section here, with at least one value (pyRDDLGym reads the block without it)",
+          location: this.loc(end),
+        });
+    });
     return this.ACTION(() => ({
       kind: 'non-fluents',
       name: name.image,
@@ -887,7 +900,7 @@ class RddlParser extends EmbeddedActionsParser {
       domain: domain.image,
       domainLoc: this.loc(domain),
       objects,
-      assignments,
+      assignments: assignments ?? [],
       loc: this.loc(start, end),
     }));
   });

@@ -201,6 +201,37 @@ describe.concurrent('protoplay run rddlsim', () => {
     expect(report.rounds.map((round) => round.reward)).toEqual([0, 0]);
   });
 
+  it("plays pyRDDLGym's non-fluents block of only the domain, with the reader's located warning", async () => {
+    await writeFile(
+      join(dir, 'bare.rddl'),
+      [
+        'domain bare_mdp {',
+        '  pvariables {',
+        '    K : { non-fluent, real, default = 3.0 };',
+        '    press : { action-fluent, bool, default = false };',
+        '  };',
+        '  reward = K;',
+        '}',
+        'non-fluents bare_nf {',
+        '  domain = bare_mdp;',
+        '}',
+        'instance bare1 { domain = bare_mdp; non-fluents = bare_nf; horizon = 2; discount = 1; }',
+      ].join('\n'),
+    );
+    const result = await runInProcess(
+      ['run', 'rddlsim', '--domain', 'bare.rddl', '--instance', 'bare.rddl', '--rounds', '1', '--json'],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(0);
+    // What rddlsim would refuse is said, located, before the session: the reader's advice reaches `run`.
+    expect(result.stderr.trim().split('\n')).toEqual([
+      "warning: bare.rddl:10:1: rddlsim requires a 'non-fluents { ... };' section here, with at least one value (pyRDDLGym reads the block without it)",
+      'warning: bare.rddl:11:84: rddlsim requires a real number here: write 1.0',
+    ]);
+    const report = JSON.parse(result.stdout) as { rounds: { reward: number }[] };
+    expect(report.rounds.map((round) => round.reward)).toEqual([6]);
+  });
+
   it('says why the server ended a round early: in full once, then by the round that said it', async () => {
     // The no-op breaks the precondition on the third turn (t = 2): the real server ends the round there.
     await writeFile(

@@ -233,6 +233,35 @@ describe('blocks', () => {
       }),
     ]);
   });
+
+  it("reads pyRDDLGym's non-fluents block without its non-fluents section, warning that rddlsim does not", () => {
+    const parsed = parseRddlText({
+      name: 'nf.rddl',
+      text: [
+        'non-fluents bare { domain = d; }',
+        'non-fluents listed { domain = d; objects { cell : { c1, c2 }; }; }',
+        'non-fluents full { domain = d; non-fluents { K = 2.0; }; }',
+      ].join('\n'),
+    });
+    const [bare, listed, full] = parsed.file.blocks as NonFluentsBlock[];
+    expect(bare).toMatchObject({
+      kind: 'non-fluents',
+      name: 'bare',
+      domain: 'd',
+      objects: [],
+      assignments: [],
+    });
+    expect(listed!.objects.map((o) => o.objects.map((x) => x.name))).toEqual([['c1', 'c2']]);
+    expect(listed!.assignments).toEqual([]);
+    expect(full!.assignments).toHaveLength(1);
+    const message =
+      "rddlsim requires a 'non-fluents { ... };' section here, with at least one value (pyRDDLGym reads the block without it)";
+    // Each warning at the closing brace of its block; the complete block gets none.
+    expect(parsed.diagnostics).toEqual([
+      { severity: 'warning', message, location: expect.objectContaining({ line: 1, column: 32 }) },
+      { severity: 'warning', message, location: expect.objectContaining({ line: 2, column: 66 }) },
+    ]);
+  });
 });
 
 describe('lexical rules', () => {
