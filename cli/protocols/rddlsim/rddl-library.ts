@@ -17,6 +17,7 @@ import { ProtoplayError } from '../../../src/core/errors';
 import type { RddlDiagnostic, RddlModel, RddlSource } from '../../../src/core/envs/rddl/api';
 import { type BlockHeader, scanRddlBlocks } from '../../../src/core/envs/rddl/block-index';
 import { loadRddl, parseRddl } from '../../../src/core/envs/rddl/index';
+import { closestName } from '../../../src/core/envs/rddl/names';
 import { rddlsimTaskText } from '../../../src/core/protocols/rddlsim/host';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { displayPath } from '../../command-line/display-path';
@@ -222,11 +223,13 @@ export class RddlLibrary {
     const block = instanceFile.blocks.find((b) => b.kind === 'instance' && b.name === instance)!;
     const needed = new Set<IndexedFile>();
     if (block.domain !== undefined) {
-      const domainFile = this.#find('domain', block.domain);
+      // A misspelt name brings the file of the closest one, for loadRddl's "did you mean".
+      const domainFile = this.#find('domain', block.domain) ?? this.#findClosest('domain', block.domain);
       if (domainFile) needed.add(domainFile);
     }
     if (block.nonFluents !== undefined) {
-      const nonFluentsFile = this.#find('non-fluents', block.nonFluents);
+      const nonFluentsFile =
+        this.#find('non-fluents', block.nonFluents) ?? this.#findClosest('non-fluents', block.nonFluents);
       if (nonFluentsFile) needed.add(nonFluentsFile);
     }
     needed.add(instanceFile);
@@ -257,6 +260,15 @@ export class RddlLibrary {
 
   #find(kind: BlockHeader['kind'], name: string): IndexedFile | undefined {
     return this.#usable().find((file) => file.blocks.some((b) => b.kind === kind && b.name === name));
+  }
+
+  /** The file of the block of that kind whose name is closest to `name`, when one is close enough. */
+  #findClosest(kind: BlockHeader['kind'], name: string): IndexedFile | undefined {
+    const names = this.#usable().flatMap((file) =>
+      file.blocks.filter((b) => b.kind === kind).map((b) => b.name),
+    );
+    const closest = closestName(name, names);
+    return closest === undefined ? undefined : this.#find(kind, closest);
   }
 
   #usable(): IndexedFile[] {

@@ -179,6 +179,30 @@ describe('RddlLibrary', () => {
     );
   });
 
+  it('suggests the domain an instance misspells, from another file, located in the instance', async () => {
+    await mkdir(join(dir, 'misspelt'), { recursive: true });
+    await writeFile(join(dir, 'misspelt', 'tiny_mdp.rddl'), DOMAIN.replace('tiny_mdp', 'Tiny_MDP'));
+    await writeFile(
+      join(dir, 'misspelt', 'tiny_inst.rddl'),
+      'instance tiny_inst {\n  domain = tiny_mdp;\n  horizon = 5;\n  discount = 1.0;\n}\n',
+    );
+    const library = await RddlLibrary.fromPaths(['misspelt'], { cwd: dir, mode: 'strict' });
+    const error = (() => {
+      try {
+        library.load('tiny_inst');
+      } catch (thrown) {
+        return thrown as ProtoplayError;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ProtoplayError);
+    expect(error!.message).toBe(
+      "instance 'tiny_inst' uses domain 'tiny_mdp', which is not in the loaded texts (did you mean Tiny_MDP?)",
+    );
+    expect(error!.location).toMatchObject({ line: 2, column: 12 });
+    expect(error!.location?.source).toMatch(/tiny_inst\.rddl$/);
+  });
+
   it('`serve rddlsim` listens and warns about a broken file found after listening', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', 'rddlsim', '--rddl-dir', 'plain', '--port', '0'], {
       cwd: dir,
