@@ -123,7 +123,9 @@ const errorMessages: IParserErrorMessageProvider = {
   },
   buildEarlyExitMessage({ expectedIterationPaths, actual }) {
     const firsts = expectedIterationPaths.map((path) => path[0]).filter((t) => t !== undefined);
-    return `expected at least one ${describeExpected(firsts as TokenType[])} but found ${describeToken(actual[0]!)}`;
+    const labels = new Set(firsts.map((t) => t.LABEL ?? t.name));
+    const what = labels.size === 1 ? describeExpected(firsts) : `of ${describeExpected(firsts)}`;
+    return `expected at least one ${what} but found ${describeToken(actual[0]!)}`;
   },
 };
 

@@ -290,6 +290,14 @@ describe('lexical rules', () => {
 });
 
 describe('syntax errors', () => {
+  it('lists what may begin a required list: a pvariable argument, where pyRDDLGym also takes a Discrete_', () => {
+    expect(firstError('domain d { reward = SIZE(Discrete_{?i : item} [P(?i)]); }')).toMatchObject({
+      column: 26,
+      message:
+        "expected at least one of a variable (?x), an enum value (@v), '$', a name or '_' but found 'Discrete'",
+    });
+  });
+
   it('points where a missing semicolon belongs', () => {
     expect(firstError('domain d {\n  reward = a + b\n}')).toMatchObject({
       line: 2,
