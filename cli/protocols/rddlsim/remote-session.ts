@@ -21,6 +21,7 @@ import type {
 } from '../../../src/core/protocols/contract';
 import type { ActionProblem } from '../../../src/core/protocols/rddlsim/action-encoding';
 import type { ClientEvent, RddlsimClientOptions } from '../../../src/core/protocols/rddlsim/client';
+import { rddlsimTaskRddl } from '../../../src/core/protocols/rddlsim/host';
 import type { Observation } from '../../../src/core/protocols/rddlsim/policy-api';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import { rddlsimSansIoClient } from '../../../src/core/protocols/rddlsim/sans-io-client';
@@ -119,6 +120,8 @@ class RemoteSession {
   /** Transcript index of each record the client counted (its violations use its own count). */
   readonly #clientRecords: number[] = [];
   #policy: SessionPolicy | undefined;
+  /** The instance played, once known (from --rddl-dir or the session-init task). */
+  #info: InstanceInfo | undefined;
   #outcome: RemoteOutcome | undefined;
   #totalReward: number | undefined;
   #numRounds: number | undefined;
@@ -173,7 +176,10 @@ class RemoteSession {
       event: (event) => this.#onEvent(event),
       actionProblems: (problems, site) => this.#onActionProblems(problems, site),
     });
-    if (info) this.#policy = options.policy.forInstance(info);
+    if (info) {
+      this.#info = info;
+      this.#policy = options.policy.forInstance(info);
+    }
   }
 
   play(): Promise<RemoteSessionResult> {
@@ -352,14 +358,21 @@ class RemoteSession {
         this.#options.onTurn?.(event.observation);
         break;
       case 'round-end': {
+        const endedBy = this.#endedEarly(event.end);
         const summary: ReportedRound = {
           round: this.#round,
           reward: event.end.roundReward,
           turns: event.end.turnsUsed,
           counted: this.#roundCounts,
+          ...(endedBy === undefined ? {} : { endedBy }),
         };
         this.#rounds.push(summary);
-        this.#recorder.annotate('reward', { kind: 'round', ...summary }, this.#lastReceivedIndex);
+        const { round, reward, turns, counted } = summary;
+        this.#recorder.annotate(
+          'reward',
+          { kind: 'round', round, reward, turns, counted },
+          this.#lastReceivedIndex,
+        );
         this.#options.onRound?.(summary);
         break;
       }
@@ -413,7 +426,7 @@ class RemoteSession {
     let info: InstanceInfo | undefined;
     if (event.task !== undefined) {
       try {
-        info = loadRddl([{ name: 'session-init task', text: event.task }], {
+        info = loadRddl([{ name: 'session-init task', text: rddlsimTaskRddl(event.task) }], {
           instance: this.#options.problemName,
         }).info;
       } catch (error) {
@@ -438,7 +451,27 @@ class RemoteSession {
       return undefined;
     }
     this.#policy = this.#options.policy.forInstance(info);
+    this.#info = info;
     return info;
+  }
+
+  /**
+   * Why the server ended a round before its horizon, as far as the client can tell: rddlsim's round-end
+   * says only how many turns were used. Undefined for a round that used its horizon, or when the instance
+   * is unknown or ends by a condition (`terminate-when`).
+   */
+  #endedEarly(end: { turnsUsed: number; timeLeft: number }): string | undefined {
+    const info = this.#info;
+    if (!info || info.terminateWhen || !Number.isFinite(info.horizon) || end.turnsUsed >= info.horizon)
+      return undefined;
+    // The same words for every round ended so (the line gives its turns): the report then refers back.
+    const before = `before its horizon of ${info.horizon} turns`;
+    if (end.timeLeft <= 0) return `the server ended the round ${before}: the session's time ran out`;
+    return (
+      `the server ended the round ${before}: rddlsim does so when it finds the actions sent not ` +
+      'applicable (a false action precondition or state-action constraint, too many non-default actions, ' +
+      'a state fluent sent as an action); its console names the constraint'
+    );
   }
 
   /**

@@ -14,7 +14,7 @@ import type { Transcript } from '../../transcript/model';
 import { ReplayPacer, type ReplayWatch } from '../replay';
 import { decodeTask } from './client';
 import { encodeFrame } from './framing';
-import { RddlsimHost } from './host';
+import { RddlsimHost, rddlsimTaskRddl } from './host';
 
 /** Where the emulator's answer first differs from the recording's. */
 export interface HostReplayDifference {
@@ -62,7 +62,7 @@ export async function replayOnEmulatedHost(
       'rddlsim.replay.task',
       `the session-init's task (message ${init.index}) is not base64 text`,
     );
-  const model = loadRddl([{ name: `task of message ${init.index}`, text }]);
+  const model = loadRddl([{ name: `task of message ${init.index}`, text: rddlsimTaskRddl(text) }]);
   const rounds = Number(/<num-rounds>\s*(\d+)\s*</.exec(init.text!)?.[1] ?? 30);
   const recordedSeed = transcript.meta.seed;
   const seed = options.seed ?? (typeof recordedSeed === 'number' ? recordedSeed : 0);

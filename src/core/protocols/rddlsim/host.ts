@@ -140,6 +140,24 @@ export function rddlsimTaskText(domainText: string, instanceText: string): strin
   return `${domainText}\n\n${instanceText}\n`;
 }
 
+/**
+ * The RDDL text of a task, to read it. When one file holds both the domain and the instance, the real
+ * server sends that file twice (domain file, blank line, instance file: the same), which read whole
+ * defines every block twice; the file is then read once. Any other task is read as it is. The server's
+ * line separator is its system's (`\r\n` on Windows).
+ */
+export function rddlsimTaskRddl(task: string): string {
+  for (const separator of ['\n', '\r\n']) {
+    if (!task.endsWith(separator)) continue;
+    const body = task.length - separator.length;
+    const half = (body - 2 * separator.length) / 2;
+    if (!Number.isInteger(half) || half <= 0) continue;
+    const file = task.slice(0, half);
+    if (task === `${file}${separator}${separator}${file}${separator}`) return file;
+  }
+  return task;
+}
+
 const DEFAULT_ROUNDS = 30;
 const DEFAULT_TIME_LIMIT_SECONDS = 1080;
 const utf8 = new TextEncoder();

@@ -155,3 +155,61 @@ export function onSessionEnd(result, context) {
     expect(validateTranscript(transcript, rddlsimProtocol).violations).toEqual([]);
   });
 });
+
+describe('protoplay connect rddlsim, rounds the server ends early', () => {
+  it('says a round ended before its horizon, and why rddlsim does that, once in full', async () => {
+    // The no-op breaks the precondition on the third turn (t = 2): the server ends each round there, and
+    // its round-end says only the turns used. One file holds domain and instance, so the server's task is
+    // that file twice, as rddlsim's is; the client reads it once to know the horizon.
+    const gateDir = await mkdtemp(join(tmpdir(), 'protoplay-connect-gate-'));
+    await writeFile(
+      join(gateDir, 'gate.rddl'),
+      [
+        'domain gate_mdp {',
+        '  pvariables {',
+        '    t : { state-fluent, int, default = 0 };',
+        '    press : { action-fluent, bool, default = false };',
+        '  };',
+        "  cpfs { t' = t + 1; };",
+        '  reward = 1.0;',
+        '  action-preconditions { t < 2 | press; };',
+        '}',
+        'instance gate1 { domain = gate_mdp; horizon = 5; discount = 1.0; }',
+      ].join('\n'),
+    );
+    const gateServer = await RddlsimServer.start({
+      library: await RddlLibrary.fromServerDirectory(gateDir, { cwd: process.cwd(), mode: 'lenient' }),
+      host: '127.0.0.1',
+      port: 0,
+      rounds: 3,
+      seed: 0,
+      timeLimitSeconds: 0,
+      monitorExecution: false,
+      noHeaderScope: 'connection',
+      maxMessageBytes: 1 << 20,
+      semantics: 'protoplay',
+      log: () => undefined,
+    });
+    try {
+      const args = ['connect', 'rddlsim', '--port', String(gateServer.address.port), '--instance', 'gate1'];
+      const text = await runInProcess(args);
+      expect(text.code).toBe(0);
+      const reason =
+        'the server ended the round before its horizon of 5 turns: rddlsim does so when it finds the actions ' +
+        'sent not applicable (a false action precondition or state-action constraint, too many non-default ' +
+        'actions, a state fluent sent as an action); its console names the constraint';
+      expect(text.stdout.split('\n').slice(0, 3)).toEqual([
+        `round   1/3  reward          2.0  turns 2  (ended early: ${reason})`,
+        'round   2/3  reward          2.0  turns 2  (ended early, as round 1)',
+        'round   3/3  reward          2.0  turns 2  (ended early, as round 1)',
+      ]);
+      const json = JSON.parse((await runInProcess([...args, '--json'])).stdout) as { rounds: unknown[] };
+      expect(json.rounds).toEqual(
+        [1, 2, 3].map((round) => ({ round, reward: 2, turns: 2, counted: true, endedBy: reason })),
+      );
+    } finally {
+      await gateServer.close();
+      await rm(gateDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,6 +5,7 @@ import type { RddlModel, SimulatorOptions } from '../../../../src/core/envs/rddl
 import { parseServerMessage } from '../../../../src/core/protocols/rddlsim/codec';
 import {
   RddlsimHost,
+  rddlsimTaskRddl,
   rddlsimTaskText,
   type HostConnection,
   type HostEffect,
@@ -81,6 +82,35 @@ function fluentValue(message: RddlsimServerMessage, name: string, args: string[]
   if (message.type !== 'turn' || !message.fluents) return undefined;
   return message.fluents.find((f) => f.name === name && f.args.join() === args.join())?.value;
 }
+
+describe('the session-init task read back', () => {
+  const one =
+    'domain d_mdp {\n  reward = 1.0;\n}\ninstance i1 { domain = d_mdp; horizon = 2; discount = 1.0; }';
+
+  it('reads the file once when the server sent the one file holding domain and instance twice', () => {
+    expect(rddlsimTaskRddl(rddlsimTaskText(one, one))).toBe(one);
+    // A server on Windows separates with its own line separator.
+    expect(rddlsimTaskRddl(`${one}\r\n\r\n${one}\r\n`)).toBe(one);
+    expect(loadRddl([{ name: 'task', text: rddlsimTaskRddl(rddlsimTaskText(one, one)) }]).info.instance).toBe(
+      'i1',
+    );
+    // Read whole, the doubled task defines its blocks twice.
+    expect(() => loadRddl([{ name: 'task', text: rddlsimTaskText(one, one) }])).toThrow(/two domains named/);
+  });
+
+  it('reads any other task as it is', () => {
+    const domain = 'domain d_mdp {\n  reward = 1.0;\n}';
+    const instance = 'instance i1 { domain = d_mdp; horizon = 2; discount = 1.0; }';
+    for (const task of [
+      rddlsimTaskText(domain, instance),
+      `${one}\n\n${one}`,
+      '',
+      '\n\n\n',
+      `${one}\n\n${one} \n`,
+    ])
+      expect(rddlsimTaskRddl(task)).toBe(task);
+  });
+});
 
 describe('host: session flow', () => {
   it('answers a session-request with session-init: base64 task, session id, rounds, time allowed', () => {
