@@ -31,7 +31,10 @@ export interface HostReplayDifference {
 export interface HostReplayResult {
   instance: string;
   rounds: number;
+  /** The server's seed: session k simulated with seed + k - 1. */
   seed: number;
+  /** The recorded session's id (the real server counts sessions from 1 for as long as it runs). */
+  sessionId: number;
   /** Server messages that agreed before the first difference (all of them when there is none). */
   agreed: number;
   difference: HostReplayDifference | undefined;
@@ -64,12 +67,17 @@ export async function replayOnEmulatedHost(
     );
   const model = loadRddl([{ name: `task of message ${init.index}`, text: rddlsimTaskRddl(text) }]);
   const rounds = Number(/<num-rounds>\s*(\d+)\s*</.exec(init.text!)?.[1] ?? 30);
+  // The server's k-th session since it started has id k and simulates with seed + k - 1: the replay is
+  // that session. A Protoplay recording carries the session's own seed; a seed given for a recording
+  // without one is the server's (rddlsim's seed argument).
+  const sessionId = Number(/<session-id>\s*(\d+)\s*</.exec(init.text!)?.[1] ?? 1) || 1;
   const recordedSeed = transcript.meta.seed;
-  const seed = options.seed ?? (typeof recordedSeed === 'number' ? recordedSeed : 0);
+  const seed = options.seed ?? (typeof recordedSeed === 'number' ? recordedSeed - (sessionId - 1) : 0);
   const host = new RddlsimHost({
     resolveInstance: (name) => (name === model.info.instance ? { model, task: text } : undefined),
     rounds,
     seed,
+    firstSessionId: sessionId,
     generator: 'rddlsim',
     rddlsimQuirks: true,
   });
@@ -95,6 +103,7 @@ export async function replayOnEmulatedHost(
     instance: model.info.instance,
     rounds,
     seed,
+    sessionId,
     agreed,
     difference,
   });

@@ -55,6 +55,11 @@ export interface RddlsimHostOptions {
   rounds?: number;
   /** Session k simulates with seed + k - 1 (default 0). */
   seed?: number;
+  /**
+   * The id of the first session (default 1). The real server counts sessions from 1 for as long as it
+   * runs; a replay of its k-th session starts at k, so that it has that session's id and seed.
+   */
+  firstSessionId?: number;
   /** Session time limit in seconds (default 1080 = 18 min); 0 keeps reporting 1080 s but never enforces it. */
   timeLimitSeconds?: number;
   /** Monitor mode: `execute-policy` decides whether a round counts (missing = no: practice round). */
@@ -181,6 +186,7 @@ export class RddlsimHost {
       resolveInstance: options.resolveInstance,
       rounds: options.rounds ?? DEFAULT_ROUNDS,
       seed: options.seed ?? 0,
+      firstSessionId: options.firstSessionId ?? 1,
       timeLimitSeconds: options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS,
       monitorExecution: options.monitorExecution ?? false,
       noHeaderScope: options.noHeaderScope ?? 'process',
@@ -192,6 +198,7 @@ export class RddlsimHost {
     const seconds =
       this.options.timeLimitSeconds > 0 ? this.options.timeLimitSeconds : DEFAULT_TIME_LIMIT_SECONDS;
     this.timeAllowedMs = seconds * 1000;
+    this.#sessions = this.options.firstSessionId - 1;
   }
 
   /** True once any client switched the process to `<no-header/>` mode (process scope only). */

@@ -42,7 +42,8 @@ export const rddlsimReplay: TranscriptReplay = {
     return {
       environment: `${result.instance}, ${result.rounds} rounds`,
       environmentFrom: 'recording',
-      seed: result.seed,
+      // A recorded seed is the session's own; a chosen or default one is the server's.
+      seed: plan.seed ?? result.seed,
       seedFrom: plan.seed !== undefined ? 'recording' : setup.seed !== undefined ? 'chosen' : 'default',
       compared: result.agreed + (difference ? 1 : 0),
       differing: difference ? 1 : 0,
@@ -63,6 +64,11 @@ export const rddlsimReplay: TranscriptReplay = {
           }
         : {}),
       notes: [
+        ...(result.sessionId > 1
+          ? [
+              `the recording is the server's session ${result.sessionId}: replayed as that session, with its id and the seed ${result.seed} + ${result.sessionId - 1} it simulated with`,
+            ]
+          : []),
         'the session time left (<time-left>) is left out of the comparison',
         ...(difference ? ['the replay stops at the first difference: later answers depend on it'] : []),
       ],

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { loadRddl } from '../../../../src/core/envs/rddl/load';
+import { decodeTask } from '../../../../src/core/protocols/rddlsim/client';
+import { encodeFrame } from '../../../../src/core/protocols/rddlsim/framing';
+import { RddlsimHost } from '../../../../src/core/protocols/rddlsim/host';
 import { replayOnEmulatedHost } from '../../../../src/core/protocols/rddlsim/host-replay';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { loadRecording, MAIN_SESSIONS } from './recordings';
@@ -55,6 +59,46 @@ describe('a recorded session replayed against the emulated server', async () => 
     const clockless = (text: string | undefined) => text?.replace(/<time-left>[^<]*</g, '<time-left><');
     expect(clockless(result.difference?.emulated)).toBe(clockless(lastServer.text));
     expect(lastServer.text).toContain('<session-end>');
+  });
+
+  it("replays a server's later session as that session: its id, and its seed from the server's", async () => {
+    // The recorded client's messages played as the third session of a server started with seed 5, the
+    // way rddlsim's server numbers the sessions it serves: session 3 simulates with seed 5 + 2.
+    const recording = loadRecording('sysadmin_inst_mdp__1');
+    const init = recording.messages.find((m) => m.dir === 's2c' && m.text?.includes('<session-init>'))!;
+    const task = decodeTask(/<task>([^<]*)</.exec(init.text!)![1]!)!;
+    const model = loadRddl([{ name: 'task', text: task }]);
+    const host = new RddlsimHost({
+      resolveInstance: () => ({ model, task }),
+      rounds: Number(/<num-rounds>(\d+)</.exec(init.text!)![1]),
+      seed: 5,
+      generator: 'rddlsim',
+      rddlsimQuirks: true,
+    });
+    host.accept();
+    host.accept();
+    const third = host.accept();
+    const messages: Transcript['messages'] = [];
+    for (const message of recording.messages.filter((m) => m.kind === 'data' && m.dir === 'c2s')) {
+      messages.push({ ...message, index: messages.length });
+      for (const effect of third.receive(encodeFrame(message.text!, 'nul')))
+        if (effect.kind === 'send')
+          messages.push({ ...message, index: messages.length, dir: 's2c', text: effect.text });
+    }
+    expect(messages.find((m) => m.text?.includes('<session-init>'))?.text).toContain(
+      '<session-id>3</session-id>',
+    );
+    const served: Transcript = { ...recording, meta: {}, messages };
+    const agreedAll = messages.filter((m) => m.dir === 's2c').length;
+    // The server's seed given for a recording without one...
+    const given = await replayOnEmulatedHost(served, { seed: 5 });
+    expect(given).toMatchObject({ difference: undefined, agreed: agreedAll, sessionId: 3, seed: 5 });
+    // ...or the session's own seed, as Protoplay's recordings carry it.
+    const carried = await replayOnEmulatedHost({ ...served, meta: { seed: 7 } });
+    expect(carried).toMatchObject({ difference: undefined, agreed: agreedAll, sessionId: 3, seed: 5 });
+    // Another server seed gives other rewards: the seed is what made them agree.
+    const other = await replayOnEmulatedHost(served, { seed: 6 });
+    expect(other.difference?.recorded).toMatch(/<immediate-reward>/);
   });
 
   it('refuses a recording that does not say what it played', async () => {
