@@ -10,7 +10,9 @@ import { register } from 'tsx/esm/api';
 await import('chevrotain');
 register();
 const { main } = await import('../main.ts');
+const { processOutputFlushed } = await import('../command-line/io.ts');
 const code = await main(process.argv.slice(2));
-// Exit at once: a policy thread or socket left behind by a failure must not keep the process alive. Writes
-// to terminals, files and pipes are synchronous on Linux and macOS, so no output is lost.
+// Exit once the output has left (a pipe takes it asynchronously), but without waiting for anything else: a
+// policy thread or socket left behind by a failure must not keep the process alive.
+await processOutputFlushed();
 process.exit(code);

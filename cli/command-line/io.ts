@@ -25,3 +25,23 @@ export interface CliIo {
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() };
 }
+
+/**
+ * Resolves once everything written to the process's stdout and stderr has left the process. Writes to a
+ * pipe are asynchronous on Linux and macOS: what the pipe's buffer (64 KiB) cannot take yet waits in the
+ * process, and `process.exit` would drop it (`inspect --json big.log | jq` got the first 64 KiB). A reader
+ * that went away (`| head`) ends the wait with an error, which is not reported.
+ */
+export async function processOutputFlushed(): Promise<void> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    // Kept: the stream emits its error after the write's callback has run.
+    stream.on('error', () => resolve());
+    // An empty write's callback runs once every write before it is done (or failed).
+    stream.write('', () => resolve());
+  });
+}

@@ -95,4 +95,37 @@ describe('protoplay from the sources and compiled', () => {
     expect(sources.stdout).toMatch(/protoplay/);
     expect(compiledRun).toEqual(sources);
   });
+
+  it("prints a document larger than a pipe's buffer whole before it exits", async () => {
+    // One --json document of about 300 KB written at once: the pipe takes 64 KiB, the rest waits in the
+    // process, which must not exit before it has left (it got cut at 65,536 bytes).
+    await writeFile(
+      join(dir, 'tick.rddl'),
+      [
+        'domain tick_mdp {',
+        '  pvariables { go : { action-fluent, bool, default = false }; };',
+        '  reward = 1.0;',
+        '}',
+        'instance tick1 { domain = tick_mdp; horizon = 1; discount = 1.0; }',
+      ].join('\n'),
+    );
+    const rounds = 4000;
+    const args = [
+      'run',
+      'rddlsim',
+      '--domain',
+      'tick.rddl',
+      '--instance',
+      'tick.rddl',
+      '--rounds',
+      String(rounds),
+    ];
+    for (const result of await runBoth([...args, '--json'])) {
+      expect(result.code).toBe(0);
+      expect(result.stdout.length).toBeGreaterThan(4 * 65_536);
+      const report = JSON.parse(result.stdout) as { rounds: unknown[]; totalReward: number };
+      expect(report.rounds).toHaveLength(rounds);
+      expect(report.totalReward).toBe(rounds);
+    }
+  });
 });
