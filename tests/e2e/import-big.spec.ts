@@ -60,4 +60,9 @@ test('a big recording is shown while it is read, then summed up whole with its b
   await expect(page.getByRole('region', { name: 'Message log' })).toContainText(
     `of ${kept.toLocaleString('en')} messages`,
   );
+  // The status line counts them as they arrive ("N of M messages", busy, while the last slices come after
+  // "Opened"), and ends on all of them.
+  const count = page.locator('footer.status .count');
+  await expect(count).toHaveText(`${kept.toLocaleString('en')} messages`);
+  await expect(count).toHaveAttribute('aria-busy', 'false');
 });
