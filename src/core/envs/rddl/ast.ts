@@ -15,6 +15,19 @@ import {
 /** A `?var`, `@enum` or `$object` term, or a nested pvariable used as an argument. */
 export type Term = VariableRef | EnumLiteral | ObjectLiteral | PvarRef;
 
+/** A pvariable's argument: a term, or pyRDDLGym's expression giving an object or enum value. */
+export type ArgTerm = Term | ExprTerm;
+
+/**
+ * pyRDDLGym's argument that is an expression giving an object or enum value: `argmax_{?o : t} e`,
+ * `argmin_{...}`, `Discrete_{?v : t} p(?v)` or `UnnormDiscrete_{...}` (`SIZE(Discrete_{?i : item} P(?i))`).
+ */
+export interface ExprTerm {
+  kind: 'expr';
+  expr: Expr;
+  loc: SourceLocation;
+}
+
 /** An expression of the language (rddlsim §2.6 and the distributions of §2.7). */
 export type Expr =
   | VariableRef
@@ -65,7 +78,7 @@ export interface PvarRef {
   /** As written, without the prime. */
   name: string;
   primed: boolean;
-  args: Term[];
+  args: ArgTerm[];
   /** RDDL2 vector member accesses, in order. */
   members?: MemberTerm[];
   /** `name.default`: the pvariable's declared default. */

@@ -13,7 +13,7 @@
  * when requested.
  */
 import type { SourceLocation } from '../../errors';
-import type { Expr, PvarRef, Term, TypedVariable } from './ast';
+import type { ArgTerm, Expr, PvarRef, Term, TypedVariable } from './ast';
 import { numberUnderscores } from './ast';
 import { determinant } from './matrix';
 import type { ExprContext, PvarInfo } from './domain';
@@ -56,7 +56,7 @@ function draws(expr: Expr): boolean {
   if (expr.kind === 'distribution' && expr.name !== 'KronDelta' && expr.name !== 'DiracDelta') return true;
   switch (expr.kind) {
     case 'pvar':
-      return expr.args.some((a) => a.kind === 'pvar' && draws(a));
+      return expr.args.some((a) => (a.kind === 'pvar' && draws(a)) || (a.kind === 'expr' && draws(a.expr)));
     case 'unary':
       return draws(expr.operand);
     case 'binary':
@@ -747,7 +747,7 @@ export class ExpressionCompiler {
   }
 
   /** A static position, or the code of a nested fluent giving a symbol at run time. */
-  private argumentPosition(arg: Term, layout: FluentLayout, param: number, env: Env): number | Code {
+  private argumentPosition(arg: ArgTerm, layout: FluentLayout, param: number, env: Env): number | Code {
     switch (arg.kind) {
       case 'variable': {
         const binding = env.get(arg.name);
@@ -771,6 +771,13 @@ export class ExpressionCompiler {
       }
       case 'pvar': {
         const code = this.compilePvar(arg, env);
+        if (code.value !== undefined)
+          return layout.paramPositions[param]!.get(this.grounded.symbols.name(code.value as number)) ?? -1;
+        return code;
+      }
+      case 'expr': {
+        // pyRDDLGym's argmax_/argmin_/Discrete_ as an argument: a symbol at run time, as a nested fluent.
+        const code = this.compile(arg.expr, env);
         if (code.value !== undefined)
           return layout.paramPositions[param]!.get(this.grounded.symbols.name(code.value as number)) ?? -1;
         return code;
@@ -1372,7 +1379,7 @@ export class ExpressionCompiler {
         .map((a) => (a as { name: string }).name),
     );
     if (covered.size !== names.length) return undefined;
-    if (guard.args.some((a) => a.kind === 'pvar')) return undefined;
+    if (guard.args.some((a) => a.kind === 'pvar' || a.kind === 'expr')) return undefined;
     // Pattern: each argument is fixed (outer variable or constant) or one of the quantified variables.
     const fixed: string[] = [];
     const freeParams: number[] = [];

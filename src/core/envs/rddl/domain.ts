@@ -5,7 +5,17 @@
  */
 import type { SourceLocation } from '../../errors';
 import type { FluentKind, RddlDiagnostic } from './api';
-import type { ConstValue, CpfDef, DomainBlock, Expr, PvarDecl, PvarRef, Term, TypeDecl } from './ast';
+import type {
+  ArgTerm,
+  ConstValue,
+  CpfDef,
+  DomainBlock,
+  Expr,
+  PvarDecl,
+  PvarRef,
+  Term,
+  TypeDecl,
+} from './ast';
 import { distributionParameters, drawnType } from './distribution-table';
 import { numberUnderscores } from './ast';
 import { canonicalFluentName, didYouMean } from './names';
@@ -963,7 +973,10 @@ export class ExpressionChecker {
             domain.pvariableList.map((p) => p.name),
           );
       sink.error(`unknown fluent '${ref.name}'${hint}`, ref.nameLoc);
-      for (const arg of ref.args) if (arg.kind === 'pvar') this.checkPvar(arg, scope, context);
+      for (const arg of ref.args) {
+        if (arg.kind === 'pvar') this.checkPvar(arg, scope, context);
+        else if (arg.kind === 'expr') this.check(arg.expr, scope, context);
+      }
       return undefined;
     }
     if (ref.isDefault) return info.range;
@@ -1000,7 +1013,13 @@ export class ExpressionChecker {
     return info.range;
   }
 
-  private checkArgument(arg: Term, info: PvarInfo, index: number, scope: Scope, context: ExprContext): void {
+  private checkArgument(
+    arg: ArgTerm,
+    info: PvarInfo,
+    index: number,
+    scope: Scope,
+    context: ExprContext,
+  ): void {
     const expected = info.params[index]!;
     const expectedType = this.domain.types.get(expected);
     const where = `argument ${index + 1} of '${info.name}'`;
@@ -1040,6 +1059,18 @@ export class ExpressionChecker {
         } else if (type && expectedType && 'name' in type && !this.related(type.name, expected)) {
           this.sink.error(`${where} is a ${expected}, but '${arg.name}' gives a ${type.name}`, arg.loc);
         }
+        return;
+      }
+      case 'expr': {
+        const type = this.check(arg.expr, scope, context);
+        if (!type || !expectedType) return;
+        if (type.kind !== 'enum' && type.kind !== 'object')
+          this.sink.error(
+            `${where} must be a ${expected}, but this expression gives ${describeType(type)}`,
+            arg.loc,
+          );
+        else if (!this.related(type.name, expected))
+          this.sink.error(`${where} is a ${expected}, but this expression gives a ${type.name}`, arg.loc);
         return;
       }
     }

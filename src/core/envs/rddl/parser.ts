@@ -17,6 +17,7 @@ import {
 } from 'chevrotain';
 import type { SourceLocation } from '../../errors';
 import type {
+  ArgTerm,
   Assignment,
   BinaryOp,
   Block,
@@ -1806,14 +1807,14 @@ class RddlParser extends EmbeddedActionsParser {
   private pvarRest = this.RULE(
     'pvarRest',
     (name: IToken): PvarRef => {
-      const args: Term[] = [];
+      const args: ArgTerm[] = [];
       let end = name;
       this.OPTION(() => {
         this.CONSUME(LParen);
         this.AT_LEAST_ONE_SEP({
           SEP: Comma,
           DEF: () => {
-            const arg = this.SUBRULE(this.term);
+            const arg = this.SUBRULE(this.argument);
             this.ACTION(() => args.push(arg));
           },
         });
@@ -1892,6 +1893,61 @@ class RddlParser extends EmbeddedActionsParser {
       return this.SUBRULE(this.pvarRest, { ARGS: [name] });
     },
     { recoveryValueFunc: recoveredPvar },
+  );
+
+  /**
+   * A pvariable's argument: a term, or pyRDDLGym's expression giving an object or enum value, which its
+   * grammar allows there: `argmax_{?o : t} e`, `argmin_{...}`, `Discrete_{?v : t} p(?v)` and
+   * `UnnormDiscrete_{...}` (`SIZE(Discrete_{?i : item} [P(?i)])`).
+   */
+  private argument = this.RULE(
+    'argument',
+    (): ArgTerm => {
+      return this.OR([
+        {
+          // `Discrete_{?v : t} p(?v)`, as in an expression.
+          GATE: () => this.LA(2).tokenType === Underscore,
+          ALT: () => {
+            const keyword = this.CONSUME(K.Discrete);
+            const variables = this.SUBRULE(this.typedVariables);
+            const body = this.SUBRULE(this.expression);
+            return this.ACTION((): ArgTerm => {
+              const expr = overValues('Discrete', this.loc(keyword), variables, body);
+              return { kind: 'expr', expr, loc: expr.loc };
+            });
+          },
+        },
+        {
+          // `argmax_{?o : t} e`, `argmin_{...}` and `UnnormDiscrete_{...}`, as in an expression.
+          GATE: () =>
+            this.LA(2).tokenType === Underscore &&
+            ['argmax', 'argmin', 'UnnormDiscrete'].includes(this.LA(1).image) &&
+            !this.declaredFluents.has(canonicalFluentName(this.LA(1).image)),
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            const name = this.CONSUME(Identifier);
+            const variables = this.SUBRULE1(this.typedVariables);
+            const body = this.SUBRULE1(this.expression);
+            return this.ACTION((): ArgTerm => {
+              const expr: Expr =
+                name.image === 'UnnormDiscrete'
+                  ? overValues('UnnormDiscrete', this.loc(name), variables, body)
+                  : {
+                      kind: 'aggregation',
+                      op: name.image,
+                      opLoc: this.loc(name),
+                      variables,
+                      body,
+                      loc: this.span(this.loc(name), body.loc),
+                    };
+              return { kind: 'expr', expr, loc: expr.loc };
+            });
+          },
+        },
+        { ALT: () => this.SUBRULE(this.term) },
+      ]);
+    },
+    { recoveryValueFunc: (): ArgTerm => ({ kind: 'variable', name: '?', loc: placeholderLoc }) },
   );
 
   /** A pvariable argument or switch subject: `?x`, `@e`, `$o` or a nested pvariable. */

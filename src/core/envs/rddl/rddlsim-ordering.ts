@@ -18,7 +18,7 @@
  * (`rddlsimIntermOrder`): a depth-first sort whose visiting order follows Java's hash order of the ground
  * fluents' names, so it depends on object names.
  */
-import type { CpfDef, Expr, Term, TypedVariable } from './ast';
+import type { ArgTerm, CpfDef, Expr, TypedVariable } from './ast';
 import { CompileError, ExpressionCompiler, ModuleBuilder } from './compile-expr';
 import type { ExprContext, PvarInfo } from './domain';
 import { groundingArgs, rddlsimPvariableOrder, type GroundedInstance } from './grounding';
@@ -142,7 +142,7 @@ function rebinds(expr: Expr, bound: Set<string>): boolean {
 function children(expr: Expr): Expr[] {
   switch (expr.kind) {
     case 'pvar':
-      return expr.args.filter((a) => a.kind === 'pvar');
+      return expr.args.flatMap((a) => (a.kind === 'pvar' ? [a] : a.kind === 'expr' ? [a.expr] : []));
     case 'unary':
       return [expr.operand];
     case 'binary':
@@ -289,7 +289,7 @@ class Walker {
     for (const v of variables) this.#subs.delete(v.name);
   }
 
-  private term(term: Term, out: Sink, reader: Expr): string {
+  private term(term: ArgTerm, out: Sink, reader: Expr): string {
     if (term.kind === 'variable') {
       const bound = this.#subs.get(term.name);
       if (!bound) throw new ErasedRead(term.name, reader);
@@ -297,6 +297,11 @@ class Walker {
     }
     if (term.kind === 'pvar') {
       this.collect(term, out);
+      return '?';
+    }
+    if (term.kind === 'expr') {
+      // pyRDDLGym's expression argument (rddlsim reads none): what it reads, and an unknown grounding.
+      this.collect(term.expr, out);
       return '?';
     }
     return term.kind === 'object' ? term.name : term.kind === 'enum' ? term.value : '';

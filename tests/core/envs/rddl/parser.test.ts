@@ -290,12 +290,34 @@ describe('lexical rules', () => {
 });
 
 describe('syntax errors', () => {
-  it('lists what may begin a required list: a pvariable argument, where pyRDDLGym also takes a Discrete_', () => {
-    expect(firstError('domain d { reward = SIZE(Discrete_{?i : item} [P(?i)]); }')).toMatchObject({
+  it('lists what may begin a required list: a pvariable argument', () => {
+    expect(firstError('domain d { reward = SIZE(2.5); }')).toMatchObject({
       column: 26,
       message:
-        "expected at least one of a variable (?x), an enum value (@v), '$', a name or '_' but found 'Discrete'",
+        "expected at least one of 'Discrete', a name, a variable (?x), an enum value (@v), '$' or '_' but found '2.5'",
     });
+  });
+
+  it("reads pyRDDLGym's argmax_, argmin_, Discrete_ and UnnormDiscrete_ as a pvariable's argument", () => {
+    const parsed = parseRddlText({
+      name: 'e.rddl',
+      text: 'domain d { reward = F(Discrete_{?i : t} [P(?i)], argmax_{?o : t} W(?o), ?x) + G(UnnormDiscrete_{?i : t} P(?i)); }',
+    });
+    expect(parsed.diagnostics).toEqual([]);
+    const reward = (parsed.file.blocks[0] as DomainBlock).reward as Extract<Expr, { kind: 'binary' }>;
+    const f = reward.left as Extract<Expr, { kind: 'pvar' }>;
+    expect(f.args.map((a) => (a.kind === 'expr' ? `expr ${a.expr.kind}` : a.kind))).toEqual([
+      'expr distribution',
+      'expr aggregation',
+      'variable',
+    ]);
+    expect((reward.right as Extract<Expr, { kind: 'pvar' }>).args[0]!.kind).toBe('expr');
+    // A fluent that happens to be named argmax is still read as the fluent.
+    const named = parseRddlText({
+      name: 'n.rddl',
+      text: 'domain d { pvariables { argmax : { non-fluent, real, default = 1.0 }; }; reward = argmax; }',
+    });
+    expect(named.diagnostics).toEqual([]);
   });
 
   it('points where a missing semicolon belongs', () => {

@@ -197,3 +197,50 @@ describe("pyRDDLGym's UnnormDiscrete", () => {
     expect(simulator.stateFluents()).toEqual([{ name: 'n', args: [], value: 5, valueType: 'int' }]);
   });
 });
+
+describe("pyRDDLGym's expressions as a fluent's argument", () => {
+  // An item drawn by Discrete_, and the heaviest by argmax, each indexing another fluent in the same
+  // statement, as pyRDDLGym's BinPacking writes `ITEM-SIZE(Discrete_{?i2 : item}[ITEM-PROB(?i2)])`.
+  const sources = (probabilities: string) =>
+    testSources({
+      pvariables: `    SIZE(obj) : { non-fluent, real, default = 0.0 };
+    PROB(obj) : { non-fluent, real, default = 0.0 };
+    W(obj) : { non-fluent, real, default = 0.0 };
+    drawn : { state-fluent, real, default = 0.0 };
+    heaviest : { state-fluent, real, default = 0.0 };`,
+      cpfs: `    drawn' = SIZE(Discrete_{?i : obj}[PROB(?i)]);
+    heaviest' = SIZE(argmax_{?o : obj} W(?o));`,
+      reward: 'SIZE(argmin_{?o : obj} [W(?o)])',
+      horizon: 'horizon = 100000;',
+      instance: `objects { obj : {o1, o2, o3}; };
+  non-fluents { SIZE(o1) = 1.0; SIZE(o2) = 20.0; SIZE(o3) = 300.0; W(o1) = 5.0; W(o2) = 9.0; W(o3) = 2.0; ${probabilities} };`,
+    });
+
+  it('reads the fluent at the object the expression gives, drawn anew each step', () => {
+    const simulator = loadRddl(sources('PROB(o1) = 0.25; PROB(o3) = 0.75;')).createSimulator({ seed: 4 });
+    const states = run(simulator, 2000);
+    // argmin W is o3, argmax W is o2: the same every step.
+    expect(simulator.step([])).toMatchObject({ kind: 'ok', reward: 300 });
+    expect(new Set(states.map((s) => s.heaviest))).toEqual(new Set([20]));
+    // The drawn item is o1 or o3, never o2, about as often as their probabilities say.
+    expect(new Set(states.map((s) => s.drawn))).toEqual(new Set([1, 300]));
+    expect(share(states, 'drawn', 1)).toBeGreaterThan(0.21);
+    expect(share(states, 'drawn', 1)).toBeLessThan(0.29);
+    // A probability of 1 draws that item every time.
+    const sure = run(loadRddl(sources('PROB(o2) = 1.0;')).createSimulator({ seed: 4 }), 50);
+    expect(new Set(sure.map((s) => s.drawn))).toEqual(new Set([20]));
+  });
+
+  it('is refused, located, when the expression gives no value of the parameter’s type', () => {
+    const messages = checkRddl(
+      testSources({
+        types: TYPES,
+        pvariables: `    SIZE(obj) : { non-fluent, real, default = 0.0 };
+    W(obj) : { non-fluent, real, default = 0.0 };
+    x : { state-fluent, real, default = 0.0 };`,
+        cpfs: "    x' = SIZE(argmax_{?c : color} W($o1)) + SIZE(Discrete_{?o : obj} (1.0 / 3));",
+      }),
+    ).map((d) => `${d.location?.line}:${d.location?.column}: ${d.message}`);
+    expect(messages).toEqual(["9:15: argument 1 of 'SIZE' is a obj, but this expression gives a color"]);
+  });
+});
