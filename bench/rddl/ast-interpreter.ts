@@ -6,7 +6,7 @@
  * trajectories.
  */
 import type { GroundAction } from '../../src/core/envs/rddl/api';
-import type { Expr, PvarRef, Term } from '../../src/core/envs/rddl/ast';
+import type { ArgTerm, Expr, PvarRef } from '../../src/core/envs/rddl/ast';
 import { RandomSource } from '../../src/core/envs/rddl/distributions';
 import {
   constantToNumber,
@@ -163,7 +163,7 @@ export class AstInterpreter {
     return index;
   }
 
-  private term(term: Term, env: Env): string {
+  private term(term: ArgTerm, env: Env): string {
     switch (term.kind) {
       case 'variable':
         return env.get(term.name)!;
@@ -173,6 +173,8 @@ export class AstInterpreter {
         return term.name;
       case 'pvar':
         return String(this.evaluate(term, env));
+      case 'expr':
+        return String(this.evaluate(term.expr, env));
     }
   }
 

@@ -1393,6 +1393,22 @@ class RddlParser extends EmbeddedActionsParser {
     { recoveryValueFunc: recoveredExpr },
   );
 
+  /**
+   * `name_{?x : t} body`: an aggregation (sum, argmax...: checked later), or pyRDDLGym's
+   * `UnnormDiscrete_{?v : t} w(?v)`, which has the shape of one.
+   */
+  private namedOverVariables(name: IToken, variables: TypedVariable[], body: Expr): Expr {
+    if (name.image === 'UnnormDiscrete') return overValues('UnnormDiscrete', this.loc(name), variables, body);
+    return {
+      kind: 'aggregation',
+      op: name.image,
+      opLoc: this.loc(name),
+      variables,
+      body,
+      loc: this.span(this.loc(name), body.loc),
+    };
+  }
+
   /** `_{?x : t, ?y : u}` */
   private typedVariables = this.RULE(
     'typedVariables',
@@ -1730,19 +1746,7 @@ class RddlParser extends EmbeddedActionsParser {
           ALT: () => {
             const variables = this.SUBRULE(this.typedVariables);
             const body = this.SUBRULE1(this.expression);
-            return this.ACTION((): Expr => {
-              // pyRDDLGym's `UnnormDiscrete_{?v : t} w(?v)` has the shape of an aggregation.
-              if (name.image === 'UnnormDiscrete')
-                return overValues('UnnormDiscrete', this.loc(name), variables, body);
-              return {
-                kind: 'aggregation',
-                op: name.image,
-                opLoc: this.loc(name),
-                variables,
-                body,
-                loc: this.span(this.loc(name), body.loc),
-              };
-            });
+            return this.ACTION((): Expr => this.namedOverVariables(name, variables, body));
           },
         },
         {
@@ -1929,17 +1933,7 @@ class RddlParser extends EmbeddedActionsParser {
             const variables = this.SUBRULE1(this.typedVariables);
             const body = this.SUBRULE1(this.expression);
             return this.ACTION((): ArgTerm => {
-              const expr: Expr =
-                name.image === 'UnnormDiscrete'
-                  ? overValues('UnnormDiscrete', this.loc(name), variables, body)
-                  : {
-                      kind: 'aggregation',
-                      op: name.image,
-                      opLoc: this.loc(name),
-                      variables,
-                      body,
-                      loc: this.span(this.loc(name), body.loc),
-                    };
+              const expr = this.namedOverVariables(name, variables, body);
               return { kind: 'expr', expr, loc: expr.loc };
             });
           },

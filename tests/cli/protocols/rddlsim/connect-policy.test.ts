@@ -14,6 +14,7 @@ import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { runInProcess } from '../../run-cli';
+import { GATE_RDDL } from './gate-domain';
 import { sharedPath } from '../../shared-folder';
 
 const INSTANCE = 'sysadmin_inst_mdp__1';
@@ -26,11 +27,16 @@ beforeAll(async () => {
     cwd: process.cwd(),
     mode: 'lenient',
   });
-  server = await RddlsimServer.start({
+  server = await startServer(library, 2);
+});
+
+/** An emulated rddlsim server on a free loopback port, serving `library`'s instances. */
+function startServer(library: RddlLibrary, rounds: number): Promise<RddlsimServer> {
+  return RddlsimServer.start({
     library,
     host: '127.0.0.1',
     port: 0,
-    rounds: 2,
+    rounds,
     seed: 0,
     timeLimitSeconds: 0,
     monitorExecution: false,
@@ -39,7 +45,7 @@ beforeAll(async () => {
     semantics: 'protoplay',
     log: () => undefined,
   });
-});
+}
 
 afterAll(async () => {
   await server.close();
@@ -162,34 +168,11 @@ describe('protoplay connect rddlsim, rounds the server ends early', () => {
     // its round-end says only the turns used. One file holds domain and instance, so the server's task is
     // that file twice, as rddlsim's is; the client reads it once to know the horizon.
     const gateDir = await mkdtemp(join(tmpdir(), 'protoplay-connect-gate-'));
-    await writeFile(
-      join(gateDir, 'gate.rddl'),
-      [
-        'domain gate_mdp {',
-        '  pvariables {',
-        '    t : { state-fluent, int, default = 0 };',
-        '    press : { action-fluent, bool, default = false };',
-        '  };',
-        "  cpfs { t' = t + 1; };",
-        '  reward = 1.0;',
-        '  action-preconditions { t < 2 | press; };',
-        '}',
-        'instance gate1 { domain = gate_mdp; horizon = 5; discount = 1.0; }',
-      ].join('\n'),
+    await writeFile(join(gateDir, 'gate.rddl'), GATE_RDDL);
+    const gateServer = await startServer(
+      await RddlLibrary.fromServerDirectory(gateDir, { cwd: process.cwd(), mode: 'lenient' }),
+      3,
     );
-    const gateServer = await RddlsimServer.start({
-      library: await RddlLibrary.fromServerDirectory(gateDir, { cwd: process.cwd(), mode: 'lenient' }),
-      host: '127.0.0.1',
-      port: 0,
-      rounds: 3,
-      seed: 0,
-      timeLimitSeconds: 0,
-      monitorExecution: false,
-      noHeaderScope: 'connection',
-      maxMessageBytes: 1 << 20,
-      semantics: 'protoplay',
-      log: () => undefined,
-    });
     try {
       const args = ['connect', 'rddlsim', '--port', String(gateServer.address.port), '--instance', 'gate1'];
       const text = await runInProcess(args);

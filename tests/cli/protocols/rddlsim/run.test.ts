@@ -13,6 +13,7 @@ import type { Transcript } from '../../../../src/core/transcript/model';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol';
 import { RELAY_ACC_RDDL } from '../../../core/envs/rddl/fixtures';
+import { GATE_RDDL } from './gate-domain';
 import { loadRecording } from '../../../core/protocols/rddlsim/recordings';
 import { runChild, runInProcess } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
@@ -233,24 +234,8 @@ describe.concurrent('protoplay run rddlsim', () => {
   });
 
   it('says why the server ended a round early: in full once, then by the round that said it', async () => {
-    // The no-op breaks the precondition on the third turn (t = 2): the real server ends the round there.
-    await writeFile(
-      join(dir, 'gate.rddl'),
-      [
-        'domain gate_mdp {',
-        '  pvariables {',
-        '    t : { state-fluent, int, default = 0 };',
-        '    press : { action-fluent, bool, default = false };',
-        '  };',
-        "  cpfs { t' = t + 1; };",
-        '  reward = 1.0;',
-        '  action-preconditions {',
-        '    t < 2 | press;',
-        '  };',
-        '}',
-        'instance gate1 { domain = gate_mdp; horizon = 5; discount = 1.0; }',
-      ].join('\n'),
-    );
+    // The no-op breaks the precondition on the third turn: the real server ends the round there.
+    await writeFile(join(dir, 'gate.rddl'), GATE_RDDL);
     const args = ['run', 'rddlsim', '--domain', 'gate.rddl', '--instance', 'gate.rddl', '--rounds', '3'];
     const text = await runInProcess(args, { cwd: dir });
     expect(text.code).toBe(0);

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type {
+  ArgTerm,
   DomainBlock,
   Expr,
   InstanceBlock,
   NonFluentsBlock,
-  Term,
 } from '../../../../src/core/envs/rddl/ast';
 import { parseRddlText } from '../../../../src/core/envs/rddl/parser';
 
 /** Prints an expression as an s-expression, to compare tree shapes with rddlsim's precedence table. */
-function show(e: Expr | Term): string {
+function show(e: Expr | ArgTerm): string {
   switch (e.kind) {
+    case 'expr':
+      return show(e.expr);
     case 'variable':
       return e.name;
     case 'enum':
