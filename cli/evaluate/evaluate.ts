@@ -9,12 +9,18 @@ import { dirname, extname, join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import {
   countOf,
+  describeEarlyEnds,
   Evaluation,
   type EvaluatedPolicy,
   type EvaluationPlan,
 } from '../../src/core/evaluation/evaluation';
 import { plural } from '../../src/core/evaluation/statistics';
-import { buildReport, reportCsv, type EvaluationReport } from '../../src/core/evaluation/report';
+import {
+  buildReport,
+  reportCsv,
+  type EvaluationReport,
+  type PolicyReport,
+} from '../../src/core/evaluation/report';
 import { parseSeeds } from '../../src/core/evaluation/seeds';
 import { findProtocol } from '../../src/core/protocols/registry';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
@@ -193,6 +199,7 @@ export function formatReport(report: EvaluationReport, seconds: number): string 
   for (const p of report.policies) {
     for (const f of p.failures) lines.push(`  ${p.policy}: ${f.kind} on seed ${f.seed}: ${f.reason}`);
   }
+  for (const p of report.policies) lines.push(...earlyEndLines(p, unit));
   if (report.comparisons.some((c) => c.pairs > 0)) {
     lines.push('', `paired comparisons (same seed, same ${unit}; difference = policy - baseline):`);
     for (const c of report.comparisons) {
@@ -205,6 +212,13 @@ export function formatReport(report: EvaluationReport, seconds: number): string 
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What a policy's early-ended units were, under the table (see `describeEarlyEnds`). */
+function earlyEndLines(p: PolicyReport, unit: string): string[] {
+  if (p.endedEarly.units === 0) return [];
+  const { summary, reasons } = describeEarlyEnds(p.endedEarly, p.rounds, unit);
+  return [`  ${p.policy}: ${summary}:`, ...reasons.map((reason) => `    ${reason}`)];
 }
 
 /** A number for the table: six significant digits, no float noise. */

@@ -10,6 +10,7 @@ import {
   Evaluation,
   firstDivergence,
   type Comparison,
+  type EarlyEnds,
   type EvaluatedPolicy,
   type EvaluationThread,
 } from '../core/evaluation/evaluation';
@@ -100,6 +101,8 @@ export class Evaluator {
   /** Time per unit (ms) of each policy, in its worker. */
   msPerUnit = $state<(number | undefined)[]>([]);
   points = $state<SeedPoint[]>([]);
+  /** Units the environment ended early, by policy (rddlsim rounds ended at a broken precondition). */
+  earlyEnds = $state<(EarlyEnds | undefined)[]>([]);
   failures = $state<string[]>([]);
   comparison = $state<Comparison | undefined>();
   /** The saved version Compare plays against the current code, by protocol id (kept across reloads). */
@@ -225,6 +228,7 @@ export class Evaluator {
     this.summaries = policies.map(() => undefined);
     this.msPerUnit = policies.map(() => undefined);
     this.points = [];
+    this.earlyEnds = policies.map(() => undefined);
     this.failures = [];
     this.comparison = undefined;
     this.divergence = undefined;
@@ -254,6 +258,11 @@ export class Evaluator {
             const result = evaluation.results[record.policy]!;
             this.summaries[record.policy] = result.summary.summary();
             this.msPerUnit[record.policy] = result.summary.n ? result.ms / result.summary.n : undefined;
+            if (record.endedEarly)
+              this.earlyEnds[record.policy] = {
+                units: result.endedEarly.units,
+                reasons: result.endedEarly.reasons.map((entry) => ({ ...entry })),
+              };
             const point = points[seedIndex[record.seed]!]!;
             point.values[record.policy] = summarise(record.rewards).mean;
             this.points = points.filter((p) => p.values.some((v) => v !== undefined));

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { GATE_RDDL } from '../cli/protocols/rddlsim/gate-domain';
 import { editor, setPolicyCode } from './playground-page';
 
 /**
@@ -116,10 +117,18 @@ test('Cancel keeps what ended; a looping policy is stopped by its budget', async
   await expect(progressText(panel)).toContainText('2 / 2 episodes – done');
 });
 
-test('by keyboard on a phone-width screen', async ({ page }) => {
+test('by keyboard on a phone-width screen; rounds the server ended early are counted with the reason', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const panel = await openEvaluate(page);
+  // A domain whose no-op breaks the action precondition on turn 3: the server ends every round there.
+  await page
+    .getByLabel('Open RDDL file(s)…')
+    .setInputFiles({ name: 'gate.rddl', mimeType: 'text/plain', buffer: Buffer.from(GATE_RDDL) });
+  await expect(page.getByRole('status').filter({ hasText: 'Opened gate.rddl' })).toBeVisible();
+  await page.getByRole('tablist', { name: 'Editor files' }).getByRole('tab', { name: 'Policy' }).click();
   await page.getByRole('group', { name: 'Sample policies' }).getByRole('button', { name: 'Noop' }).click();
   const last = panel.getByLabel('Last seed');
   await last.focus();
@@ -128,6 +137,11 @@ test('by keyboard on a phone-width screen', async ({ page }) => {
   // Enter in the form runs the evaluation.
   await page.keyboard.press('Enter');
   await expect(progressText(panel)).toContainText('4 / 4 episodes – done', { timeout: 90_000 });
+  const early = panel.getByRole('list', { name: 'Ended early' });
+  await expect(early).toContainText('current code: 4 of 4 rounds ended early');
+  await expect(early).toContainText(
+    '4 rounds (first seed 1, round 1): action precondition is false: t < 2 | press (line 9)',
+  );
   await expect(panel.getByRole('img', { name: /Histogram/ })).toBeInViewport({ ratio: 0.1 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);

@@ -86,6 +86,8 @@ export interface EpisodeRecord {
   seed: number;
   rewards: number[];
   turns: number[];
+  /** Units the environment ended before their end, and why (see `EpisodeOutcome.endedEarly`). */
+  endedEarly?: { unit: number; reason: string }[];
   ms: number;
   trace?: TraceStep[];
   transcripts?: Transcript[];
@@ -106,6 +108,61 @@ export interface PolicyResult {
   stopped: boolean;
   /** Seeds not played (stopped or cancelled). */
   skipped: number;
+  /** Units of complete episodes that the environment ended early, and why. */
+  endedEarly: EarlyEnds;
+}
+
+/**
+ * Units an environment ended before their end (rddlsim rounds ended at a broken precondition), counted by
+ * reason: the first `EARLY_END_REASONS` reasons met, each with where it first happened (the lowest seed,
+ * its first such round); units of any further reason count only in the total, so the record stays small
+ * however many seeds are played.
+ */
+export interface EarlyEnds {
+  units: number;
+  reasons: { reason: string; units: number; seed: number; round: number }[];
+}
+
+/** Distinct reasons an `EarlyEnds` keeps. */
+export const EARLY_END_REASONS = 10;
+
+/**
+ * Early ends in words, for the command line and the page alike: `12 of 30 rounds ended early`, then one
+ * line per reason (`12 rounds (first seed 1, round 1): <reason>`), and one for the reasons not kept.
+ */
+export function describeEarlyEnds(
+  ends: EarlyEnds,
+  played: number,
+  unit: string,
+): { summary: string; reasons: string[] } {
+  const reasons = ends.reasons.map(
+    (entry) =>
+      `${countOf(entry.units, unit)} (first seed ${entry.seed}, ${unit} ${entry.round}): ${entry.reason}`,
+  );
+  const told = ends.reasons.reduce((sum, entry) => sum + entry.units, 0);
+  if (told < ends.units) reasons.push(`${countOf(ends.units - told, unit)} for other reasons`);
+  return { summary: `${ends.units} of ${countOf(played, unit)} ended early`, reasons };
+}
+
+/** Counts an episode's early ends (`EpisodeOutcome.endedEarly`) into `ends`. */
+export function countEarlyEnds(
+  ends: EarlyEnds,
+  seed: number,
+  endedEarly: readonly { unit: number; reason: string }[] | undefined,
+): void {
+  for (const { unit, reason } of endedEarly ?? []) {
+    ends.units++;
+    const known = ends.reasons.find((entry) => entry.reason === reason);
+    if (known) {
+      known.units++;
+      // Seeds end in any order across threads: the place kept is the lowest seed's first round.
+      if (seed < known.seed || (seed === known.seed && unit + 1 < known.round)) {
+        known.seed = seed;
+        known.round = unit + 1;
+      }
+    } else if (ends.reasons.length < EARLY_END_REASONS)
+      ends.reasons.push({ reason, units: 1, seed, round: unit + 1 });
+  }
 }
 
 /** What the evaluation tells as it goes. */
@@ -171,6 +228,7 @@ export class Evaluation {
       failures: [],
       stopped: false,
       skipped: 0,
+      endedEarly: { units: 0, reasons: [] },
     }));
     this.#pending = plan.policies.map(() => [...plan.seeds]);
     this.#active = plan.policies.map(() => 0);
@@ -389,6 +447,7 @@ export class Evaluation {
         }
         result.rewards.set(seed, outcome.rewards);
         for (const reward of outcome.rewards) result.summary.add(reward);
+        countEarlyEnds(result.endedEarly, seed, outcome.endedEarly);
         result.episodes++;
         result.ms += ms;
         this.#options.listener?.episode?.({
@@ -396,6 +455,7 @@ export class Evaluation {
           seed,
           rewards: outcome.rewards,
           turns: outcome.turns,
+          ...(outcome.endedEarly ? { endedEarly: outcome.endedEarly } : {}),
           ms,
           ...(outcome.trace ? { trace: outcome.trace } : {}),
           ...(outcome.transcripts ? { transcripts: outcome.transcripts } : {}),

@@ -6,6 +6,7 @@
 import {
   compareResults,
   countOf,
+  type EarlyEnds,
   type EvaluationFailure,
   type EvaluationPlan,
   type PolicyResult,
@@ -35,6 +36,12 @@ export interface PolicyReport {
   skippedSeeds: number;
   /** Rewards by seed (one per unit), for anyone who wants to redo the statistics. */
   rewards: Record<string, number[]>;
+  /**
+   * Units the environment ended before their end (rddlsim rounds ended at a broken precondition), by
+   * reason, each with the seed and round where it first happened. Their rewards are in the statistics as
+   * they are: this says why they are what they are.
+   */
+  endedEarly: EarlyEnds;
 }
 
 /** One paired comparison of the report. */
@@ -106,6 +113,10 @@ export function buildReport(
       rewards: Object.fromEntries(
         [...result.rewards].sort(([a], [b]) => a - b).map(([seed, r]) => [String(seed), r]),
       ),
+      endedEarly: {
+        units: result.endedEarly.units,
+        reasons: result.endedEarly.reasons.map((entry) => ({ ...entry })),
+      },
     };
   });
   const comparisons: ComparisonReport[] = [];
@@ -163,6 +174,7 @@ export const CSV_COLUMNS = [
   'p_value',
   'failures',
   'reason',
+  'ended_early',
 ] as const;
 
 /** The report as CSV: a `policy` row per policy, then a `comparison` row per comparison. */
@@ -192,6 +204,7 @@ export function reportCsv(report: EvaluationReport): string {
       null,
       p.failures.length,
       reason,
+      p.endedEarly.units,
     ]);
   }
   for (const c of report.comparisons) {
@@ -212,6 +225,7 @@ export function reportCsv(report: EvaluationReport): string {
       c.p,
       null,
       c.verdict,
+      null,
     ]);
   }
   return rows.map((row) => row.map(csvField).join(',')).join('\n') + '\n';

@@ -51,6 +51,12 @@ export interface EpisodeOutcome {
   rewards: number[];
   /** Decisions taken in each unit. */
   turns: number[];
+  /**
+   * Units the environment ended before their end (an rddlsim round the server ends at once when an action
+   * breaks a precondition): the unit's index in `rewards`, and the environment's reason in one sentence.
+   * Such a unit's reward counts as it is; this says why it is what it is.
+   */
+  endedEarly?: { unit: number; reason: string }[];
   /** Every decision, when asked for. */
   trace?: TraceStep[];
   /**

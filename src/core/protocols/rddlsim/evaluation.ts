@@ -97,17 +97,27 @@ export function createRddlsimEpisodePlayer(): EpisodePlayer {
           },
         },
       });
-      await session.run(() => fault !== undefined);
+      // Stepped rather than run: each step says which rounds ended, and why the server ended one early.
+      const endedEarly: { unit: number; reason: string }[] = [];
+      let counted = 0;
+      while ((session.status === 'ready' || session.status === 'waiting') && fault === undefined) {
+        for (const round of (await session.step()).roundsEnded) {
+          if (!round.counted) continue;
+          if (round.endedBy !== undefined) endedEarly.push({ unit: counted, reason: round.endedBy });
+          counted++;
+        }
+      }
       if (fault && session.status !== 'finished') session.stop('the policy failed');
-      const counted = session.rounds.filter((round) => round.counted);
+      const rounds = session.rounds.filter((round) => round.counted);
       const outcome: EpisodeOutcome = {
-        rewards: counted.map((round) => round.reward),
-        turns: counted.map((round) => round.turns),
+        rewards: rounds.map((round) => round.reward),
+        turns: rounds.map((round) => round.turns),
+        ...(endedEarly.length > 0 ? { endedEarly } : {}),
         ...(trace ? { trace } : {}),
         ...(request.record ? { transcripts: [session.transcript] } : {}),
       };
       if (fault) return { ...outcome, fault };
-      if (counted.length < request.rounds) {
+      if (rounds.length < request.rounds) {
         const notes = session.transcript.annotations.filter((a) => a.type === 'note');
         const last = (notes.at(-1)?.data as { message?: string } | undefined)?.message;
         return {

@@ -1,15 +1,18 @@
 /**
  * `protoplay evaluate rddlsim` end to end, as the package's binary in a child process: two policies from a
  * folder written to CSV and JSON with exit code 0; a looping policy added makes the exit code 1 and its
- * row says why; bad arguments are usage errors (exit code 2).
+ * row says why; rounds the server ends early (a no-op breaking a precondition) are counted with their
+ * reason in the table, the JSON and the CSV; bad arguments are usage errors (exit code 2).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../../../../src/core/evaluation/report';
+import { formatReport } from '../../../../cli/evaluate/evaluate';
 import { runChild, runInProcess } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
+import { GATE_RDDL } from './gate-domain';
 
 const DOMAIN = sharedPath('rddl/ippc2011/sysadmin_mdp.rddl');
 const INSTANCE = sharedPath('rddl/ippc2011/sysadmin_inst_mdp__1.rddl');
@@ -25,6 +28,8 @@ const POLICIES: Record<string, string> = {
     '}',
   ].join('\n'),
   'loop.js': 'export function act(o) { if (o.turn === 2) while (true) {} return null; }',
+  'gate/noop.js': 'export function act() { return null; }',
+  'gate/press.js': "export function act(o) { return o.turn >= 2 ? { name: 'press', args: [] } : null; }",
 };
 
 let dir: string;
@@ -32,6 +37,8 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'protoplay-evaluate-'));
   await mkdir(join(dir, 'submissions'));
+  await mkdir(join(dir, 'gate'));
+  await writeFile(join(dir, 'gate.rddl'), GATE_RDDL);
   for (const [name, code] of Object.entries(POLICIES)) await writeFile(join(dir, name), code);
 });
 
@@ -137,6 +144,44 @@ describe('protoplay evaluate rddlsim', () => {
     expect(csv[1]!.reason).toMatch(
       /^timeout on seed \d: a call took longer than its budget of 1500 ms on round 1, turn 2/,
     );
+  });
+
+  it('counts the rounds the server ended early, with the reason and where it first happened', async () => {
+    const args = ['evaluate', 'rddlsim', '--domain', 'gate.rddl', '--instance', 'gate.rddl'];
+    const options = ['--policies', 'gate', '--seeds', '1..3', '--rounds', '2', '--workers', '2'];
+    const result = await runChild([...args, ...options, '--json', '--out', 'gate.csv'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as EvaluationReport;
+    const [noop, press] = report.policies;
+    expect(noop!.policy).toBe('gate/noop.js');
+    // The no-op breaks the precondition on turn 3 of every round; pressing there keeps the round going.
+    expect(Object.values(noop!.rewards).flat()).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(noop!.endedEarly.units).toBe(6);
+    expect(noop!.endedEarly.reasons).toEqual([
+      {
+        reason: expect.stringMatching(/^action precondition is false: t < 2 \| press \(line 9\)/) as string,
+        units: 6,
+        seed: 1,
+        round: 1,
+      },
+    ]);
+    expect(Object.values(press!.rewards).flat()).toEqual([5, 5, 5, 5, 5, 5]);
+    expect(press!.endedEarly).toEqual({ units: 0, reasons: [] });
+    // The table (without --json) says it under the policies.
+    const text = formatReport(report, 1);
+    expect(text).toContain(
+      [
+        '  gate/noop.js: 6 of 6 rounds ended early:',
+        '    6 rounds (first seed 1, round 1): action precondition is false: t < 2 | press (line 9): ',
+      ].join('\n'),
+    );
+    expect(text).not.toMatch(/gate\/press\.js: \d+ of/);
+
+    const csv = parseCsv(await readFile(join(dir, 'gate.csv'), 'utf8'));
+    expect(csv.slice(0, 2).map((row) => [row.policy, row.ended_early])).toEqual([
+      ['gate/noop.js', '6'],
+      ['gate/press.js', '0'],
+    ]);
   });
 
   it('refuses bad arguments with usage errors', async () => {
