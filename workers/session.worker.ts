@@ -23,6 +23,7 @@ import {
   type ReadingProgress,
 } from '../src/core/session/open-recording';
 import { answerReplay } from '../src/core/session/replay-answer';
+import { detectFormats } from '../src/core/transcript/import';
 import { exportTranscriptFiles } from '../src/core/session/transcript-exports';
 import { parseTranscriptJson } from '../src/core/transcript/json-format';
 import { setKeepWhileRunningMs, whenKeepersQuiet } from '../src/core/session/transcript-keeper';
@@ -166,6 +167,13 @@ const nextFrame: (callback: () => void) => void =
     : (callback) => setTimeout(callback, 16);
 
 /** The protocol's runner; throws a one-line reason when the protocol does not play in the page. */
+/** The first bytes of a file, enough to tell its format. */
+async function firstBytes(content: Uint8Array | ReadableFile): Promise<Uint8Array> {
+  return content instanceof Uint8Array
+    ? content.subarray(0, DETECTION_BYTES)
+    : new Uint8Array(await content.slice(0, Math.min(DETECTION_BYTES, content.size)).arrayBuffer());
+}
+
 async function runnerOf(protocol: Protocol): Promise<PlaygroundRunner> {
   const playground = protocol.playground;
   if (!playground) throw new Error(`${protocol.label} has no playground yet`);
@@ -252,6 +260,8 @@ const api: SessionWorkerApi = {
           { name: name!, size: big.size, start, chunks: chunksOf(big, () => opening === openings) },
           PROTOCOLS,
           throttledProgress(progress && ((bytes, total) => progress.progress(bytes, total))),
+          // The runner's modules load while the first chunk is read, not behind the reading of the rest.
+          { prepare: runnerOf },
         );
       } catch (error) {
         throw new Error(describeError(error), { cause: error });
@@ -267,6 +277,11 @@ const api: SessionWorkerApi = {
         return chunked.summary;
       }
     }
+    // The runner of the protocol the first bytes name loads while the files are read and parsed.
+    const head = files[0] && (await firstBytes(files[0].content));
+    const named = head && detectFormats([{ name: files[0]!.name, bytes: head }], PROTOCOLS)[0]?.protocol;
+    const early = named ? findProtocol(named) : undefined;
+    if (early?.playground) void runnerOf(early).catch(() => undefined);
     const inputs: ImportInput[] = await Promise.all(
       files.map(async (file) => ({
         name: file.name,

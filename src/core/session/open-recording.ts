@@ -149,6 +149,17 @@ export interface ReadingProgress {
   messages: number;
 }
 
+/** Options of `readRecordingInChunks`. */
+export interface ChunkedReadingOptions {
+  /**
+   * Work the views need before they can show the session (the page's worker loads the protocol's runner):
+   * started once the format is known, and the file past its first chunk is read only after it settles
+   * (failed or not: the caller meets its failure), so that reading the file does not keep it waiting and
+   * the first messages are on screen sooner.
+   */
+  prepare?: (protocol: Protocol) => Promise<unknown>;
+}
+
 /** A recording being read in chunks: shown as it grows, summed up once read and validated. */
 export interface ChunkedRecording {
   /** Grows in place until `growing.done`. */
@@ -174,11 +185,17 @@ export async function readRecordingInChunks(
   file: ChunkedFile,
   protocols: readonly Protocol[],
   onProgress: (progress: ReadingProgress) => void = () => undefined,
+  { prepare }: ChunkedReadingOptions = {},
 ): Promise<ChunkedRecording | undefined> {
   const best = detectFormats([{ name: file.name, bytes: file.start }], protocols)[0];
   const protocol = protocols.find((candidate) => candidate.id === best?.protocol);
   const format = protocol?.recordingFormats.find((candidate) => candidate.id === best?.format);
   if (!best || best.format === PROTOPLAY_JSON_FORMAT || !protocol || !format?.stream) return undefined;
+  // Started now, while the first chunk is read; the rest of the file waits for it (see `prepare`).
+  const prepared = prepare?.(protocol).then(
+    () => undefined,
+    () => undefined,
+  );
   const head = format.read([{ name: file.name, bytes: file.start }]).transcripts[0];
   if (!head) return undefined;
   const transcript: Transcript = {
@@ -271,6 +288,7 @@ export async function readRecordingInChunks(
     );
   }
   const summary = (async () => {
+    await prepared;
     while (more) {
       grew();
       more = await readChunk();

@@ -65,6 +65,36 @@ describe('opening a big recording in chunks', () => {
     expect(progress.map((p) => p.bytes)).toEqual([...progress.map((p) => p.bytes)].sort((a, b) => a - b));
   });
 
+  it('starts what the views need (prepare) once the format is known, and reads on only when it is done', async () => {
+    const bytes = wireStream();
+    const whole = readRecording([{ name: 'session.log', bytes }], PROTOCOLS);
+    for (const fails of [false, true]) {
+      const file = chunked('session.log', bytes, 4096);
+      let settle!: () => void;
+      const prepared: string[] = [];
+      const opened = await readRecordingInChunks(file, PROTOCOLS, undefined, {
+        prepare: (protocol) => {
+          prepared.push(protocol.id);
+          return new Promise<void>((resolve, reject) => {
+            settle = fails ? () => reject(new Error('no runner')) : resolve;
+          });
+        },
+      });
+      expect(prepared).toEqual(['rddlsim']);
+      const asked = file.asked();
+      // Nothing more is read while the views are being prepared...
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(file.asked()).toBe(asked);
+      expect(opened!.growing.done).toBe(false);
+      // ...and all of it once they are (or once preparing failed: the caller meets that failure itself).
+      settle();
+      const summary = await opened!.summary;
+      expect(file.asked()).toBeGreaterThan(asked);
+      expect(opened!.transcript).toEqual(whole.transcript);
+      expect(summary).toEqual(whole.summarise());
+    }
+  });
+
   it('finds the broken rules and a last message cut off, located, like a whole read', async () => {
     const text = new TextDecoder().decode(wireStream()).replace('<round-request', '<round-requesX');
     const bytes = new TextEncoder().encode(text.slice(0, text.length - 30));
