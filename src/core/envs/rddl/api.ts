@@ -170,6 +170,15 @@ export interface RddlSimulator {
   captureObservations?(): FluentCapture;
   /** Interm and derived fluents after the last step, for the world view (never on the wire). */
   internalFluents(): GroundFluent[];
+  /**
+   * The constraint `actions` break in the state the values give (keyed `name` or `name(arg1,arg2)`),
+   * without stepping; undefined when none is, or when the state cannot be set from them.
+   */
+  illegalIn?(
+    state: Readonly<Record<string, RddlValue>>,
+    actions: readonly GroundAction[],
+    options?: { nondefaultCount?: number },
+  ): IllegalAction | undefined;
 }
 
 /** Fluents as they were at one moment, listed when asked. */

@@ -9,6 +9,7 @@ import type {
   GroundAction,
   FluentCapture,
   GroundFluent,
+  IllegalAction,
   InstanceInfo,
   RddlSimulator,
   RddlValue,
@@ -181,6 +182,59 @@ export class CompiledSimulator implements RddlSimulator {
 
   step(actions: readonly GroundAction[], options?: { nondefaultCount?: number }): StepOutcome {
     if (this.#notices.length > 0) this.#notices = [];
+    const resolved = this.#setActions(actions, options);
+    if (resolved) return resolved;
+    const s = this.#s;
+    const ns = this.#ns;
+    const im = this.#im;
+    const ob = this.#ob;
+    const a = this.#a;
+    let reward: number;
+    try {
+      const illegal = this.#brokenConstraint(s, ns, im, ob);
+      if (illegal) return { kind: 'illegal', illegal };
+      if (!this.#quirks && this.#steps === 0) {
+        const initiallyViolated = this.#functions.invariants(s, a, ns, im, ob);
+        if (initiallyViolated >= 0) return this.invariantError(initiallyViolated, 'the initial state');
+      }
+      for (let r = 0; r < this.#intermRepeats; r++) this.#functions.interm(s, a, ns, im, ob);
+      reward = this.#functions.step(s, a, ns, im, ob);
+      this.#s = ns;
+      this.#ns = s;
+      const tags = this.#boolTags;
+      [tags.state, tags.next] = [tags.next, tags.state];
+      this.#steps++;
+      this.#observed = true;
+      this.#stepped = true;
+      this.#functions.derived(ns, a, s, im, ob);
+      if (!this.#quirks) {
+        const violated = this.#functions.invariants(ns, a, s, im, ob);
+        if (violated >= 0) return this.invariantError(violated, 'the new state');
+      }
+      const terminated =
+        (this.info.terminateWhen
+          ? this.#functions.terminal(ns, a, s, im, ob)
+          : this.#steps >= this.info.horizon) || this.#functions.terminations(ns, a, s, im, ob);
+      const rewardType = wireValueType(this.#plan.program.rewardType);
+      if (this.#notices.length === 0) return { kind: 'ok', reward, rewardType, terminated };
+      return { kind: 'ok', reward, rewardType, terminated, notices: this.#notices };
+    } catch (error) {
+      if (error instanceof RddlEvalError)
+        return { kind: 'error', message: error.message, location: error.location };
+      if (error instanceof RangeError)
+        return { kind: 'error', message: `simulation failed: ${error.message}` };
+      throw error;
+    }
+  }
+
+  /**
+   * Sets the action array to `actions` (the rest at their defaults); an error or an `illegal` outcome when
+   * an action cannot be resolved or there are more non-default actions than max-nondef-actions.
+   */
+  #setActions(
+    actions: readonly GroundAction[],
+    options?: { nondefaultCount?: number },
+  ): StepOutcome | undefined {
     const a = this.#a;
     const defaults = this.#plan.actionDefaults;
     for (const index of this.#touched) a[index] = defaults[index]!;
@@ -214,58 +268,66 @@ export class CompiledSimulator implements RddlSimulator {
         },
       };
     }
-    const s = this.#s;
-    const ns = this.#ns;
-    const im = this.#im;
-    const ob = this.#ob;
-    let reward: number;
+    return undefined;
+  }
+
+  /** The first action precondition or state-action constraint the set actions break in state `s`. */
+  #brokenConstraint(
+    s: Float64Array,
+    ns: Float64Array,
+    im: Float64Array,
+    ob: Float64Array,
+  ): IllegalAction | undefined {
+    const violated = this.#functions.checkActions(s, this.#a, ns, im, ob);
+    if (violated < 0) return undefined;
+    const constraint = this.#plan.program.actionConstraints[violated]!;
+    return {
+      reason:
+        constraint.kind === 'state-action-constraint' ? 'state-action-constraint' : 'action-precondition',
+      detail: `${constraint.kind.replace(/-/g, ' ')} is false: ${this.quote(constraint)}`,
+      location: constraint.location,
+    };
+  }
+
+  /**
+   * Which constraint `actions` break in a state given by its fluents' values (keyed `name` or
+   * `name(arg1,arg2)`, as a policy's observation gives them), without stepping: the simulator's own state is
+   * left as it was. What a client that sees the whole state (a fully observed instance) can tell of a round
+   * a server ended early. Undefined when nothing is broken, or when the state cannot be set from the values
+   * (a state fluent missing or of another type, vector-valued fluents, fluents whose type is only known at
+   * run time), or the check itself fails.
+   */
+  illegalIn(
+    state: Readonly<Record<string, RddlValue>>,
+    actions: readonly GroundAction[],
+    options?: { nondefaultCount?: number },
+  ): IllegalAction | undefined {
+    if (this.#stateMayBeBool) return undefined;
+    const { grounded } = this.#plan;
+    const s = new Float64Array(this.#s.length);
+    for (const grounding of this.#stateList) {
+      if (grounding.vector) return undefined;
+      const key = grounding.args.length ? `${grounding.name}(${grounding.args.join(',')})` : grounding.name;
+      const value = state[key];
+      const type = grounded.initialStateTypes[grounding.index]!;
+      let raw: number | undefined;
+      if (type.kind === 'bool') raw = typeof value === 'boolean' ? Number(value) : undefined;
+      else if (type.kind === 'int' || type.kind === 'real')
+        raw = typeof value === 'number' ? value : undefined;
+      else raw = typeof value === 'string' ? grounded.symbols.lookup(value) : undefined;
+      if (raw === undefined) return undefined;
+      s[grounding.index] = raw;
+    }
+    const ns = new Float64Array(s.length);
+    const im = new Float64Array(this.#im.length);
+    const ob = new Float64Array(this.#ob.length);
+    const set = this.#setActions(actions, options);
+    if (set) return set.kind === 'illegal' ? set.illegal : undefined;
     try {
-      const violated = this.#functions.checkActions(s, a, ns, im, ob);
-      if (violated >= 0) {
-        const constraint = this.#plan.program.actionConstraints[violated]!;
-        return {
-          kind: 'illegal',
-          illegal: {
-            reason:
-              constraint.kind === 'state-action-constraint'
-                ? 'state-action-constraint'
-                : 'action-precondition',
-            detail: `${constraint.kind.replace(/-/g, ' ')} is false: ${this.quote(constraint)}`,
-            location: constraint.location,
-          },
-        };
-      }
-      if (!this.#quirks && this.#steps === 0) {
-        const initiallyViolated = this.#functions.invariants(s, a, ns, im, ob);
-        if (initiallyViolated >= 0) return this.invariantError(initiallyViolated, 'the initial state');
-      }
-      for (let r = 0; r < this.#intermRepeats; r++) this.#functions.interm(s, a, ns, im, ob);
-      reward = this.#functions.step(s, a, ns, im, ob);
-      this.#s = ns;
-      this.#ns = s;
-      const tags = this.#boolTags;
-      [tags.state, tags.next] = [tags.next, tags.state];
-      this.#steps++;
-      this.#observed = true;
-      this.#stepped = true;
-      this.#functions.derived(ns, a, s, im, ob);
-      if (!this.#quirks) {
-        const violated = this.#functions.invariants(ns, a, s, im, ob);
-        if (violated >= 0) return this.invariantError(violated, 'the new state');
-      }
-      const terminated =
-        (this.info.terminateWhen
-          ? this.#functions.terminal(ns, a, s, im, ob)
-          : this.#steps >= this.info.horizon) || this.#functions.terminations(ns, a, s, im, ob);
-      const rewardType = wireValueType(this.#plan.program.rewardType);
-      if (this.#notices.length === 0) return { kind: 'ok', reward, rewardType, terminated };
-      return { kind: 'ok', reward, rewardType, terminated, notices: this.#notices };
-    } catch (error) {
-      if (error instanceof RddlEvalError)
-        return { kind: 'error', message: error.message, location: error.location };
-      if (error instanceof RangeError)
-        return { kind: 'error', message: `simulation failed: ${error.message}` };
-      throw error;
+      this.#functions.derived(s, this.#a, ns, im, ob);
+      return this.#brokenConstraint(s, ns, im, ob);
+    } catch {
+      return undefined;
     }
   }
 

@@ -14,7 +14,7 @@ import { rddlsimProtocol } from '../../../../src/core/protocols/rddlsim/protocol
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import { validateTranscript } from '../../../../src/core/transcript/validate';
 import { runInProcess } from '../../run-cli';
-import { GATE_RDDL } from './gate-domain';
+import { GATE_POMDP_RDDL, GATE_RDDL } from './gate-domain';
 import { sharedPath } from '../../shared-folder';
 
 const INSTANCE = 'sysadmin_inst_mdp__1';
@@ -163,24 +163,34 @@ export function onSessionEnd(result, context) {
 });
 
 describe('protoplay connect rddlsim, rounds the server ends early', () => {
-  it('says a round ended before its horizon, and why rddlsim does that, once in full', async () => {
-    // The no-op breaks the precondition on the third turn (t = 2): the server ends each round there, and
-    // its round-end says only the turns used. One file holds domain and instance, so the server's task is
-    // that file twice, as rddlsim's is; the client reads it once to know the horizon.
+  /** Serves the one-file domain and instance `rddl` for `rounds` rounds; `play` gets the server's port. */
+  async function withGateServer(rddl: string, play: (port: string) => Promise<void>): Promise<void> {
     const gateDir = await mkdtemp(join(tmpdir(), 'protoplay-connect-gate-'));
-    await writeFile(join(gateDir, 'gate.rddl'), GATE_RDDL);
+    await writeFile(join(gateDir, 'gate.rddl'), rddl);
     const gateServer = await startServer(
       await RddlLibrary.fromServerDirectory(gateDir, { cwd: process.cwd(), mode: 'lenient' }),
       3,
     );
     try {
-      const args = ['connect', 'rddlsim', '--port', String(gateServer.address.port), '--instance', 'gate1'];
+      await play(String(gateServer.address.port));
+    } finally {
+      await gateServer.close();
+      await rm(gateDir, { recursive: true, force: true });
+    }
+  }
+
+  it('names the constraint the actions broke when it sees the whole state, once in full', async () => {
+    // The no-op breaks the precondition on the third turn (t = 2): the server ends each round there, and
+    // its round-end says only the turns used. One file holds domain and instance, so the server's task is
+    // that file twice, as rddlsim's is; the client reads it once, and checks the actions it sent in the
+    // state it observed (all of it: the instance is fully observed).
+    await withGateServer(GATE_RDDL, async (port) => {
+      const args = ['connect', 'rddlsim', '--port', port, '--instance', 'gate1'];
       const text = await runInProcess(args);
       expect(text.code).toBe(0);
       const reason =
-        'the server ended the round before its horizon of 5 turns: rddlsim does so when it finds the actions ' +
-        'sent not applicable (a false action precondition or state-action constraint, too many non-default ' +
-        'actions, a state fluent sent as an action); its console names the constraint';
+        'the server ended the round before its horizon of 5 turns: action precondition is false: ' +
+        't < 2 | press (line 9), checked here for the actions sent in the state observed then';
       expect(text.stdout.split('\n').slice(0, 3)).toEqual([
         `round   1/3  reward          2.0  turns 2  (ended early: ${reason})`,
         'round   2/3  reward          2.0  turns 2  (ended early, as round 1)',
@@ -190,9 +200,20 @@ describe('protoplay connect rddlsim, rounds the server ends early', () => {
       expect(json.rounds).toEqual(
         [1, 2, 3].map((round) => ({ round, reward: 2, turns: 2, counted: true, endedBy: reason })),
       );
-    } finally {
-      await gateServer.close();
-      await rm(gateDir, { recursive: true, force: true });
-    }
+    });
+  });
+
+  it('says why rddlsim ends rounds early when it cannot see the state the precondition reads', async () => {
+    await withGateServer(GATE_POMDP_RDDL, async (port) => {
+      const text = await runInProcess(['connect', 'rddlsim', '--port', port, '--instance', 'gate2']);
+      expect(text.code).toBe(0);
+      const reason =
+        'the server ended the round before its horizon of 5 turns: rddlsim does so when it finds the actions ' +
+        'sent not applicable (a false action precondition or state-action constraint, too many non-default ' +
+        'actions, a state fluent sent as an action); its console names the constraint';
+      expect(text.stdout.split('\n')[0]).toBe(
+        `round   1/3  reward          2.0  turns 2  (ended early: ${reason})`,
+      );
+    });
   });
 });

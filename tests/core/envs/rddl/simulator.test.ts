@@ -142,6 +142,55 @@ describe('checks before a step', () => {
   });
 });
 
+describe('which constraint actions break in a given state (illegalIn)', () => {
+  /** The simulator's state as a policy's observation gives it: `name` or `name(arg1,arg2)`. */
+  const valuesOf = (simulator: ReturnType<typeof model.createSimulator>) =>
+    Object.fromEntries(
+      simulator
+        .stateFluents()
+        .map((f) => [f.args.length ? `${f.name}(${f.args.join(',')})` : f.name, f.value] as const),
+    );
+  const spend = (value: number): GroundAction => ({ name: 'spend', args: [], value });
+
+  it('checks the actions in the state the values give, and leaves the simulator as it was', () => {
+    const simulator = model.createSimulator({ seed: 1 });
+    const state = valuesOf(simulator);
+    expect(state).toMatchObject({ budget: 3, mode: '@off', 'on(o1)': false });
+    // A budget of 1 in the given state: spending 2 breaks the precondition there, not in the simulator's.
+    expect(simulator.illegalIn!({ ...state, budget: 1 }, [spend(2)])).toEqual({
+      reason: 'action-precondition',
+      detail: 'action precondition is false: spend <= budget (line 18)',
+      location: expect.objectContaining({ source: 'domain.rddl', line: 18 }) as unknown,
+    });
+    expect(simulator.illegalIn!(state, [spend(2)])).toBeUndefined();
+    expect(simulator.illegalIn!(state, [spend(-1)])).toMatchObject({ reason: 'state-action-constraint' });
+    expect(
+      simulator.illegalIn!(state, [turnOn('switch-on', 'o1'), turnOn('switch-on', 'o2'), spend(1)]),
+    ).toMatchObject({ reason: 'max-nondef-actions' });
+    expect(simulator.illegalIn!(state, [spend(1)], { nondefaultCount: 3 })).toMatchObject({
+      reason: 'max-nondef-actions',
+    });
+    // The simulator's own state and actions are untouched: spending 2 of its budget of 3 leaves 1.
+    expect(simulator.step([spend(2)])).toMatchObject({ kind: 'ok' });
+    expect(valuesOf(simulator)).toMatchObject({ budget: 1 });
+  });
+
+  it('tells nothing when the values do not give the whole state', () => {
+    const simulator = model.createSimulator({ seed: 1 });
+    const { budget: _budget, ...withoutBudget } = valuesOf(simulator);
+    // Spending 4 breaks the precondition in the initial state (budget 3): it is not told without it.
+    expect(simulator.illegalIn!({ ...withoutBudget, budget: 3 }, [spend(4)])).toMatchObject({
+      reason: 'action-precondition',
+    });
+    expect(simulator.illegalIn!(withoutBudget, [spend(4)])).toBeUndefined();
+    expect(simulator.illegalIn!({ ...withoutBudget, budget: 'three' }, [spend(4)])).toBeUndefined();
+    expect(
+      simulator.illegalIn!({ ...withoutBudget, budget: 3, mode: '@sideways' }, [spend(4)]),
+    ).toBeUndefined();
+    expect(simulator.illegalIn!({ ...withoutBudget, budget: 3, 'on(o1)': 1 }, [spend(4)])).toBeUndefined();
+  });
+});
+
 describe('rounds', () => {
   it('reports the end of the round at the horizon and restarts on reset', () => {
     const simulator = model.createSimulator({ seed: 1 });
