@@ -7,7 +7,7 @@
  * ends the session with an outcome that names what happened and an exit code, and the transcript keeps
  * everything up to that point.
  */
-import type { InstanceInfo, RddlModel, RddlSimulator } from '../../../src/core/envs/rddl/api';
+import type { InstanceInfo } from '../../../src/core/envs/rddl/api';
 import { loadRddl } from '../../../src/core/envs/rddl/index';
 import { describeError } from '../../../src/core/errors';
 import type { CallOutcome, CallSite } from '../../../src/core/policy/types';
@@ -21,12 +21,11 @@ import type {
 } from '../../../src/core/protocols/contract';
 import type { ActionProblem } from '../../../src/core/protocols/rddlsim/action-encoding';
 import type { ClientEvent, RddlsimClientOptions } from '../../../src/core/protocols/rddlsim/client';
+import { EarlyRoundEnds } from '../../../src/core/protocols/rddlsim/early-round-end';
 import { rddlsimTaskRddl } from '../../../src/core/protocols/rddlsim/host';
 import type { Observation } from '../../../src/core/protocols/rddlsim/policy-api';
-import type { WireAction } from '../../../src/core/protocols/rddlsim/messages';
 import { rddlsimProtocol } from '../../../src/core/protocols/rddlsim/protocol';
 import { rddlsimSansIoClient } from '../../../src/core/protocols/rddlsim/sans-io-client';
-import { readWireActions } from '../../../src/core/protocols/rddlsim/server-reading';
 import type { PolicyHook, SessionPolicy } from '../../../src/core/protocols/rddlsim/session-policy';
 import { driveClient } from '../../../src/core/session/client-driver';
 import type { Transcript } from '../../../src/core/transcript/model';
@@ -122,15 +121,8 @@ class RemoteSession {
   /** Transcript index of each record the client counted (its violations use its own count). */
   readonly #clientRecords: number[] = [];
   #policy: SessionPolicy | undefined;
-  /** The instance played, once known (from --rddl-dir or the session-init task). */
-  #info: InstanceInfo | undefined;
-  /** Its model, to tell which constraint the actions broke when the server ends a round early. */
-  #model: RddlModel | undefined;
-  /** A simulator of the model, made the first time a round ends early (only its checks are used). */
-  #checker: RddlSimulator | undefined;
-  /** The values of the last turn's observation and the actions sent for it, as the server checks them. */
-  #lastValues: Observation['values'] | undefined;
-  #lastActions: readonly WireAction[] | undefined;
+  /** Explains the rounds the server ends early, once the instance's model is known (from --rddl-dir or the session-init task). */
+  #early: EarlyRoundEnds | undefined;
   #outcome: RemoteOutcome | undefined;
   #totalReward: number | undefined;
   #numRounds: number | undefined;
@@ -173,7 +165,7 @@ class RemoteSession {
     });
     this.#recorder.addConnection(REMOTE_CONNECTION, `${options.host}:${options.port}`);
     const model = options.library?.load(options.problemName).model;
-    this.#model = model;
+    if (model) this.#early = new EarlyRoundEnds(model);
     const info = model?.info;
     const clientOptions: RddlsimClientOptions = {
       problemName: options.problemName,
@@ -187,10 +179,7 @@ class RemoteSession {
       event: (event) => this.#onEvent(event),
       actionProblems: (problems, site) => this.#onActionProblems(problems, site),
     });
-    if (info) {
-      this.#info = info;
-      this.#policy = options.policy.forInstance(info);
-    }
+    if (info) this.#policy = options.policy.forInstance(info);
   }
 
   play(): Promise<RemoteSessionResult> {
@@ -349,7 +338,7 @@ class RemoteSession {
         }
         this.#clientRecords.push(this.#recorder.text(REMOTE_CONNECTION, 'c2s', event.text).index);
         this.#lastSent = event.message.type;
-        if (event.message.type === 'actions') this.#lastActions = event.message.actions;
+        if (event.message.type === 'actions') this.#early?.sent(event.message.actions);
         break;
       case 'received': {
         const framing = event.framing === 'none' ? 'none' : undefined;
@@ -367,8 +356,7 @@ class RemoteSession {
         break;
       case 'turn':
         this.#lastTurn = event.observation.turn;
-        this.#lastValues = event.observation.values;
-        this.#lastActions = undefined;
+        this.#early?.observed(event.observation);
         this.#options.onTurn?.(event.observation);
         break;
       case 'round-end': {
@@ -443,7 +431,7 @@ class RemoteSession {
         const model = loadRddl([{ name: 'session-init task', text: rddlsimTaskRddl(event.task) }], {
           instance: this.#options.problemName,
         });
-        this.#model = model;
+        this.#early = new EarlyRoundEnds(model);
         info = model.info;
       } catch (error) {
         const message = `cannot use the RDDL of the session-init task: ${describeError(error)}`;
@@ -467,7 +455,6 @@ class RemoteSession {
       return undefined;
     }
     this.#policy = this.#options.policy.forInstance(info);
-    this.#info = info;
     return info;
   }
 
@@ -477,42 +464,7 @@ class RemoteSession {
    * is unknown or ends by a condition (`terminate-when`).
    */
   #endedEarly(end: { turnsUsed: number; timeLeft: number }): string | undefined {
-    const info = this.#info;
-    if (!info || info.terminateWhen || !Number.isFinite(info.horizon) || end.turnsUsed >= info.horizon)
-      return undefined;
-    // The same words for every round ended so (the line gives its turns): the report then refers back.
-    const before = `before its horizon of ${info.horizon} turns`;
-    if (end.timeLeft <= 0) return `the server ended the round ${before}: the session's time ran out`;
-    const broken = this.#brokenByLastActions();
-    if (broken)
-      return `the server ended the round ${before}: ${broken}, checked here for the actions sent in the state observed then`;
-    return (
-      `the server ended the round ${before}: rddlsim does so when it finds the actions sent not ` +
-      'applicable (a false action precondition or state-action constraint, too many non-default actions, ' +
-      'a state fluent sent as an action); its console names the constraint'
-    );
-  }
-
-  /**
-   * The constraint the last actions sent break in the last state observed, as the server checked them:
-   * only when the observation is the whole state (a fully observed instance) and the model is known.
-   */
-  #brokenByLastActions(): string | undefined {
-    const model = this.#model;
-    if (!model || !this.#lastValues) return undefined;
-    try {
-      const reading = readWireActions(this.#lastActions ?? [], model);
-      if (reading.kind === 'not-applicable')
-        return `${reading.reason}: rddlsim finds the action not applicable`;
-      if (reading.kind !== 'actions') return undefined;
-      this.#checker ??= model.createSimulator({ seed: 0 });
-      const illegal = this.#checker.illegalIn?.(this.#lastValues, reading.actions, {
-        nondefaultCount: reading.nondefaultCount,
-      });
-      return illegal?.detail;
-    } catch {
-      return undefined;
-    }
+    return this.#early?.explain(end);
   }
 
   /**

@@ -20,6 +20,7 @@ import { TranscriptRecorder } from '../../../transcript/recorder';
 import type { PlaygroundServices, PlaygroundSession, SessionConfig } from '../../session-contract';
 import { instanceSummary } from '../action-encoding';
 import { RddlsimClient, type ClientEvent } from '../client';
+import { EarlyRoundEnds } from '../early-round-end';
 import type { Observation } from '../policy-api';
 import { createRddlsimReader } from '../reader';
 import { loadExampleEnvironment, loadSessionEnvironment, type RddlSessionSource } from './environments';
@@ -56,6 +57,8 @@ class BridgedClientRun extends GatedRun implements PlaygroundSession {
   readonly #batcher: UpdateBatcher;
   readonly #keeper: TranscriptKeeper;
   readonly #summary;
+  /** Explains the rounds the server ends before their horizon (its round-end says only the turns used). */
+  readonly #early: EarlyRoundEnds;
   #sink: WireSink<WireData> | undefined;
   readonly #steps: Step[] = [];
   /** True while the steps are being handled. */
@@ -91,6 +94,7 @@ class BridgedClientRun extends GatedRun implements PlaygroundSession {
     const rddl = config.options as RddlSessionSource | undefined;
     const { model } = rddl ? loadSessionEnvironment(rddl) : loadExampleEnvironment(config.environment);
     this.#summary = instanceSummary(model.info);
+    this.#early = new EarlyRoundEnds(model);
     const address = bridge.describe({ mode: 'outbound', target }) ?? target;
     this.#recorder = new TranscriptRecorder({
       protocol: 'rddlsim',
@@ -228,6 +232,7 @@ class BridgedClientRun extends GatedRun implements PlaygroundSession {
       switch (event.kind) {
         case 'send':
           this.#clientRecords.push(this.#recorder.text(BRIDGED_CONNECTION, 'c2s', event.text).index);
+          if (event.message.type === 'actions') this.#early.sent(event.message.actions);
           this.#send(event.bytes);
           break;
         case 'received': {
@@ -248,6 +253,7 @@ class BridgedClientRun extends GatedRun implements PlaygroundSession {
           await this.#hook('onRoundStart', [event.init.roundNum], { round: this.#round, turn: 0 });
           break;
         case 'turn':
+          this.#early.observed(event.observation);
           await this.#decide(event.observation);
           break;
         case 'round-end':
@@ -306,8 +312,15 @@ class BridgedClientRun extends GatedRun implements PlaygroundSession {
       });
   }
 
-  async #roundEnded(end: { roundReward: number; turnsUsed: number }): Promise<void> {
+  async #roundEnded(end: { roundReward: number; turnsUsed: number; timeLeft: number }): Promise<void> {
     this.#countedRounds++;
+    const endedBy = this.#early.explain(end);
+    if (endedBy !== undefined)
+      this.#recorder.annotate(
+        'note',
+        { code: 'rddlsim.client.round-ended-early', message: endedBy },
+        this.#lastReceivedIndex,
+      );
     const summary = { round: this.#round, reward: end.roundReward, turns: end.turnsUsed };
     await this.#hook('onRoundEnd', [summary], { round: this.#round, turn: end.turnsUsed });
     const asked = this.#config.rounds;
