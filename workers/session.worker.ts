@@ -166,7 +166,6 @@ const nextFrame: (callback: () => void) => void =
     ? (callback) => requestAnimationFrame(() => callback())
     : (callback) => setTimeout(callback, 16);
 
-/** The protocol's runner; throws a one-line reason when the protocol does not play in the page. */
 /** The first bytes of a file, enough to tell its format. */
 async function firstBytes(content: Uint8Array | ReadableFile): Promise<Uint8Array> {
   return content instanceof Uint8Array
@@ -174,6 +173,7 @@ async function firstBytes(content: Uint8Array | ReadableFile): Promise<Uint8Arra
     : new Uint8Array(await content.slice(0, Math.min(DETECTION_BYTES, content.size)).arrayBuffer());
 }
 
+/** The protocol's runner; throws a one-line reason when the protocol does not play in the page. */
 async function runnerOf(protocol: Protocol): Promise<PlaygroundRunner> {
   const playground = protocol.playground;
   if (!playground) throw new Error(`${protocol.label} has no playground yet`);

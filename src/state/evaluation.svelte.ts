@@ -7,6 +7,7 @@
 import { inProcessSideBySideThread, webWorkerSideBySideThread, type SideBySideThread } from './side-by-side';
 import {
   compareResults,
+  copyEarlyEnds,
   Evaluation,
   firstDivergence,
   type Comparison,
@@ -258,11 +259,7 @@ export class Evaluator {
             const result = evaluation.results[record.policy]!;
             this.summaries[record.policy] = result.summary.summary();
             this.msPerUnit[record.policy] = result.summary.n ? result.ms / result.summary.n : undefined;
-            if (record.endedEarly)
-              this.earlyEnds[record.policy] = {
-                units: result.endedEarly.units,
-                reasons: result.endedEarly.reasons.map((entry) => ({ ...entry })),
-              };
+            if (record.endedEarly) this.earlyEnds[record.policy] = copyEarlyEnds(result.endedEarly);
             const point = points[seedIndex[record.seed]!]!;
             point.values[record.policy] = summarise(record.rewards).mean;
             this.points = points.filter((p) => p.values.some((v) => v !== undefined));

@@ -144,6 +144,11 @@ export function describeEarlyEnds(
   return { summary: `${ends.units} of ${countOf(played, unit)} ended early`, reasons };
 }
 
+/** A copy of `ends` that later episodes do not change (for a report, or a view's state). */
+export function copyEarlyEnds(ends: EarlyEnds): EarlyEnds {
+  return { units: ends.units, reasons: ends.reasons.map((entry) => ({ ...entry })) };
+}
+
 /** Counts an episode's early ends (`EpisodeOutcome.endedEarly`) into `ends`. */
 export function countEarlyEnds(
   ends: EarlyEnds,

@@ -5,6 +5,7 @@
  */
 import {
   compareResults,
+  copyEarlyEnds,
   countOf,
   type EarlyEnds,
   type EvaluationFailure,
@@ -113,10 +114,7 @@ export function buildReport(
       rewards: Object.fromEntries(
         [...result.rewards].sort(([a], [b]) => a - b).map(([seed, r]) => [String(seed), r]),
       ),
-      endedEarly: {
-        units: result.endedEarly.units,
-        reasons: result.endedEarly.reasons.map((entry) => ({ ...entry })),
-      },
+      endedEarly: copyEarlyEnds(result.endedEarly),
     };
   });
   const comparisons: ComparisonReport[] = [];
