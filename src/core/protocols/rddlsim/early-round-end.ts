@@ -6,24 +6,22 @@
  * they broke; otherwise it says what rddlsim ends rounds for. The command line's `connect` and the page's
  * bridged sessions both use it.
  */
-import type { InstanceInfo, RddlModel, RddlSimulator } from '../../envs/rddl/api';
+import type { RddlModel, RddlSimulator } from '../../envs/rddl/api';
 import type { WireAction } from './messages';
 import type { Observation } from './policy-api';
 import { readWireActions } from './server-reading';
 
 /** Follows one client's turns and the actions it sent, to explain a round the server ended early. */
 export class EarlyRoundEnds {
-  readonly #model: RddlModel | undefined;
-  readonly #info: InstanceInfo | undefined;
+  readonly #model: RddlModel;
   /** A simulator of the model, made the first time a round ends early (only its checks are used). */
   #checker: RddlSimulator | undefined;
   #values: Observation['values'] | undefined;
   #actions: readonly WireAction[] | undefined;
 
-  /** `model` checks the actions; `info` alone (no model) still says when a round ended before its horizon. */
-  constructor(model: RddlModel | undefined, info: InstanceInfo | undefined = model?.info) {
+  /** `model` is the instance played: its horizon, and the constraints the actions are checked against. */
+  constructor(model: RddlModel) {
     this.#model = model;
-    this.#info = info;
   }
 
   /** A turn's observation (call for every turn, before the actions for it are sent). */
@@ -39,12 +37,12 @@ export class EarlyRoundEnds {
 
   /**
    * Why the server ended a round before its horizon: undefined for a round that used its horizon, or when
-   * the instance is unknown or ends by a condition (`terminate-when`). The same words for every round ended
+   * the instance ends by a condition (`terminate-when`). The same words for every round ended
    * the same way, so that a report can refer back to the first.
    */
   explain(end: { turnsUsed: number; timeLeft: number }): string | undefined {
-    const info = this.#info;
-    if (!info || info.terminateWhen || !Number.isFinite(info.horizon) || end.turnsUsed >= info.horizon)
+    const info = this.#model.info;
+    if (info.terminateWhen || !Number.isFinite(info.horizon) || end.turnsUsed >= info.horizon)
       return undefined;
     const before = `before its horizon of ${info.horizon} turns`;
     if (end.timeLeft <= 0) return `the server ended the round ${before}: the session's time ran out`;
@@ -61,7 +59,7 @@ export class EarlyRoundEnds {
   /** What the last actions sent break in the last state observed, as the server checks them. */
   #broken(): string | undefined {
     const model = this.#model;
-    if (!model || !this.#values) return undefined;
+    if (!this.#values) return undefined;
     try {
       const reading = readWireActions(this.#actions ?? [], model);
       if (reading.kind === 'not-applicable')
