@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AisysSession, localDecide } from '../../../../../src/core/protocols/aisys';
-import { AisysRunBook } from '../../../../../src/core/protocols/aisys/playground/run-book';
+import {
+  AisysRunBook,
+  TABLE_FINISHED_RUNS,
+} from '../../../../../src/core/protocols/aisys/playground/run-book';
 import { loadRecording } from '../recordings';
 
 /** A run book of a recording of the real server. */
@@ -113,7 +116,7 @@ describe('the run book, on long sessions', () => {
     expect(overview.rating.totalRuns).toBeGreaterThanOrEqual(4100);
     expect(overview.series.length).toBeLessThanOrEqual(2001);
     expect(overview.series.at(-1)!.totalRuns).toBe(overview.rating.totalRuns);
-    expect(overview.rows.filter((r) => r.status === 'finished')).toHaveLength(200);
-    expect(overview.omittedFinished).toBe(overview.counts.finished - 200);
+    expect(overview.rows.filter((r) => r.status === 'finished')).toHaveLength(TABLE_FINISHED_RUNS);
+    expect(overview.omittedFinished).toBe(overview.counts.finished - TABLE_FINISHED_RUNS);
   });
 });
