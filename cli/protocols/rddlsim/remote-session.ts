@@ -360,7 +360,8 @@ class RemoteSession {
         this.#options.onTurn?.(event.observation);
         break;
       case 'round-end': {
-        const endedBy = this.#endedEarly(event.end);
+        // Undefined when the instance is unknown (see `EarlyRoundEnds.explain` for the rest).
+        const endedBy = this.#early?.explain(event.end);
         const summary: ReportedRound = {
           round: this.#round,
           reward: event.end.roundReward,
@@ -456,15 +457,6 @@ class RemoteSession {
     }
     this.#policy = this.#options.policy.forInstance(info);
     return info;
-  }
-
-  /**
-   * Why the server ended a round before its horizon, as far as the client can tell: rddlsim's round-end
-   * says only how many turns were used. Undefined for a round that used its horizon, or when the instance
-   * is unknown or ends by a condition (`terminate-when`).
-   */
-  #endedEarly(end: { turnsUsed: number; timeLeft: number }): string | undefined {
-    return this.#early?.explain(end);
   }
 
   /**
