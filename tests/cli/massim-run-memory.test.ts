@@ -1,6 +1,6 @@
 /**
  * `protoplay run massim` keeps nothing per step: a long match of the emulated host and batched team
- * policies (what `run massim` plays, minus the policy threads) completes in a child process given a 24 MB
+ * policies (what `run massim` plays, minus the policy threads) completes in a child process given a 16 MB
  * heap, and the same match keeping its whole transcript in memory, as `run massim` did before, aborts out
  * of memory there. No figure here depends on the machine's speed.
  */
@@ -9,7 +9,10 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type CliResult } from './run-cli';
 
-const HEAP_MB = 24;
+// In a 16 MB heap the match that keeps its transcript aborts between 1,500 and 2,000 steps here, and the
+// one that keeps nothing plays 3,000 steps even in 12 MB: 3,000 steps leave room on both sides.
+const HEAP_MB = 16;
+const STEPS = 3000;
 const MATCH = resolve(import.meta.dirname, 'fixtures/massim-long-match.mts');
 
 /** The long match in a child with a small heap. */
@@ -32,12 +35,12 @@ function runWithHeap(heapMb: number, args: string[]): Promise<CliResult> {
 }
 
 describe('run massim memory', () => {
-  it('plays 6,000 steps of 2 x 20 agents in a 24 MB heap, which the whole transcript kept did not fit', async () => {
-    const flat = await playWithSmallHeap(['6000']);
+  it('plays 3,000 steps of 2 x 20 agents in a 16 MB heap, which the whole transcript kept did not fit', async () => {
+    const flat = await playWithSmallHeap([String(STEPS)]);
     expect(flat.stderr).not.toMatch(/heap out of memory/);
     expect(flat.code).toBe(0);
-    expect(flat.stdout).toBe('played 6000 steps\n');
-    const kept = await playWithSmallHeap(['6000', 'keep']);
+    expect(flat.stdout).toBe(`played ${STEPS} steps\n`);
+    const kept = await playWithSmallHeap([String(STEPS), 'keep']);
     expect(kept.stderr).toMatch(/heap out of memory/);
     expect(kept.code).not.toBe(0);
   }, 900_000);
