@@ -14,7 +14,7 @@ import {
   type SessionListener,
   type SessionUpdate,
 } from '../src/core/protocols/session-contract';
-import type { ImportInput, Protocol } from '../src/core/protocols/contract';
+import type { ImportInput, Protocol, RoundEndReading } from '../src/core/protocols/contract';
 import { BridgeHolder } from '../src/core/session/bridge-holder';
 import { isBridgedRunner } from '../src/core/session/bridge-route';
 import {
@@ -180,6 +180,23 @@ async function runnerOf(protocol: Protocol): Promise<PlaygroundRunner> {
   return playground.loadRunner();
 }
 
+/** Each protocol's round-end reading once loaded (`Protocol.roundEnds`), by protocol id. */
+const roundEndReadings = new Map<string, () => RoundEndReading>();
+
+/** Loads a protocol's round-end reading, if it has one; a failed load leaves its rounds unexplained. */
+async function loadRoundEnds(protocol: Protocol): Promise<(() => RoundEndReading) | undefined> {
+  if (!protocol.roundEnds) return undefined;
+  const loaded = roundEndReadings.get(protocol.id);
+  if (loaded) return loaded;
+  try {
+    const create = await protocol.roundEnds.load();
+    roundEndReadings.set(protocol.id, create);
+    return create;
+  } catch {
+    return undefined;
+  }
+}
+
 function services(protocol: Protocol, listener: SessionListener): PlaygroundServices {
   return {
     spawnPolicy: () => spawnPolicyWorker(protocol),
@@ -261,7 +278,10 @@ const api: SessionWorkerApi = {
           PROTOCOLS,
           throttledProgress(progress && ((bytes, total) => progress.progress(bytes, total))),
           // The runner's modules load while the first chunk is read, not behind the reading of the rest.
-          { prepare: runnerOf },
+          {
+            prepare: (protocol) => Promise.all([runnerOf(protocol), loadRoundEnds(protocol)]),
+            roundEnds: (protocol) => roundEndReadings.get(protocol.id),
+          },
         );
       } catch (error) {
         throw new Error(describeError(error), { cause: error });
@@ -282,6 +302,7 @@ const api: SessionWorkerApi = {
     const named = head && detectFormats([{ name: files[0]!.name, bytes: head }], PROTOCOLS)[0]?.protocol;
     const early = named ? findProtocol(named) : undefined;
     if (early?.playground) void runnerOf(early).catch(() => undefined);
+    if (early) void loadRoundEnds(early);
     const inputs: ImportInput[] = await Promise.all(
       files.map(async (file) => ({
         name: file.name,
@@ -306,7 +327,7 @@ const api: SessionWorkerApi = {
       services(opened.protocol, listener),
     );
     await new Promise((resolve) => setTimeout(resolve, 0));
-    return opened.summarise();
+    return opened.summarise(await loadRoundEnds(opened.protocol));
   },
   pause: () => current?.pause(),
   resume: () => current?.resume(),

@@ -5,7 +5,11 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { inspectStreamed, type InspectionReport } from '../../src/core/protocols/inspection';
+import {
+  inspectStreamed,
+  type InspectionReport,
+  type RoundEndLoader,
+} from '../../src/core/protocols/inspection';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import type { ImportChoice } from '../../src/core/transcript/import';
 
@@ -34,6 +38,7 @@ export async function inspectInChunks(
   cwd: string,
   choice: ImportChoice,
   always: boolean,
+  roundEnds?: RoundEndLoader,
 ): Promise<InspectionReport | undefined> {
   const files = paths.map((path) => ({ name: path, full: resolve(cwd, path) }));
   // A file that cannot be read is reported by the whole-file path.
@@ -54,7 +59,7 @@ export async function inspectInChunks(
       chunks: createReadStream(file.full, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Uint8Array>,
     })),
   );
-  const report = await inspectStreamed(inputs, PROTOCOLS, choice);
+  const report = await inspectStreamed(inputs, PROTOCOLS, choice, roundEnds);
   if (!report) for (const input of inputs) (input.chunks as ReturnType<typeof createReadStream>).destroy();
   return report;
 }

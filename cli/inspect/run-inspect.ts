@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import type { ImportInput, ImportProblem } from '../../src/core/protocols/contract';
 import {
   inspectionIsClean,
-  inspectRecording,
+  inspectRecordingWithRoundEnds,
+  loadRoundEnds,
   type InspectionReport,
 } from '../../src/core/protocols/inspection';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
@@ -45,8 +46,8 @@ export async function runInspect(
   const choice = { ...(protocol ? { protocol } : {}), ...(format ? { format } : {}) };
   const files = await expandFolders(positionals, io.cwd);
   const report =
-    (await inspectInChunks(files, io.cwd, choice, values.stream === true)) ??
-    inspectRecording(await readWhole(files, io.cwd), PROTOCOLS, choice);
+    (await inspectInChunks(files, io.cwd, choice, values.stream === true, loadRoundEnds)) ??
+    (await inspectRecordingWithRoundEnds(await readWhole(files, io.cwd), PROTOCOLS, choice));
   if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
   else printReport(report, io.stdout);
   return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
@@ -113,7 +114,12 @@ export function reportJson(report: InspectionReport) {
     connections: report.sessions.reduce((sum, session) => sum + session.connections, 0),
     messages: report.sessions.reduce((sum, session) => sum + session.messages, 0),
     rounds: report.sessions.flatMap((session) =>
-      session.rounds.map((round) => ({ session: session.session, round: round.round, reward: round.reward })),
+      session.rounds.map((round) => ({
+        session: session.session,
+        round: round.round,
+        reward: round.reward,
+        ...(round.endedEarly !== undefined ? { endedEarly: round.endedEarly } : {}),
+      })),
     ),
     violations: report.sessions.flatMap((session) =>
       session.violations.map((violation) => ({
@@ -146,10 +152,21 @@ function printReport(report: InspectionReport, out: CliOutput): void {
       `session ${session.session}: ${session.connections} connection${session.connections === 1 ? '' : 's'}, ${session.messages} messages, ${session.rounds.length} rounds, ${session.violations.length} violations\n`,
     );
     if (session.unchecked) out.write(`  rules not checked: ${session.unchecked}\n`);
-    for (const round of session.rounds)
-      out.write(
-        `  round ${round.round}: ${round.reward === null ? 'no total reported' : `reward ${round.reward}`}\n`,
-      );
+    // A reason already given is referred back to, as `connect` does.
+    const firstWith = new Map<string, number>();
+    for (const round of session.rounds) {
+      const reward = round.reward === null ? 'no total reported' : `reward ${round.reward}`;
+      const why = round.endedEarly;
+      const earlier = why === undefined ? undefined : firstWith.get(why);
+      if (why !== undefined && earlier === undefined) firstWith.set(why, round.round);
+      const ended =
+        why === undefined
+          ? ''
+          : earlier === undefined
+            ? ` (ended early: ${why})`
+            : ` (ended early, as round ${earlier})`;
+      out.write(`  round ${round.round}: ${reward}${ended}\n`);
+    }
     for (const violation of session.violations)
       out.write(
         `  violation at message ${violation.index} (${violation.conn}${violation.channel ? ` ${violation.channel}` : ''}, ${violation.role}): ${violation.rule}: ${violation.message}\n`,

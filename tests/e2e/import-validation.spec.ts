@@ -111,3 +111,33 @@ test('a Protoplay JSON transcript cut short shows every complete message and whe
   await summary.getByRole('button', { name: `${complete} messages` }).click();
   await expect(messageRows(page).first()).toContainText('session-request');
 });
+
+/**
+ * A real rddlsim session whose round the server ended early (the client sent two non-default actions where
+ * the instance allows one): the import says so in its summary, and the console says why at the round-end,
+ * as read from the task's RDDL and the actions sent in the state observed.
+ */
+test('a round the real server ended early is counted in the summary and explained in the console', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page
+    .getByLabel('Open a file')
+    .setInputFiles(
+      resolve(process.cwd(), '../shared/conformance/rddlsim/edge-cases/too_many_actions.transcript'),
+    );
+  await expect(status(page)).toContainText('showing an imported transcript');
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  await expect(summary).toContainText('2 rounds');
+  await summary.getByRole('button', { name: '1 round ended early' }).click();
+  await expect(page.getByRole('tab', { name: /Console/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<round-end>');
+  const entry = page
+    .getByRole('listbox', { name: 'Console entries' })
+    .getByRole('option')
+    .filter({ hasText: 'round 1 ended early' });
+  await expect(entry).toContainText(
+    'the server ended the round before its horizon of 40 turns: 2 non-default actions, but max-nondef-actions is 1',
+  );
+});

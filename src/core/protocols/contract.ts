@@ -329,4 +329,27 @@ export interface Protocol {
    * protocol has no emulated host to compare with.
    */
   replay?: { load(): Promise<TranscriptReplay> };
+  /**
+   * Why rounds ended before their planned length, read from a session's messages where they allow it
+   * (rddlsim: the task's model and the actions sent in the state observed, see `EarlyRoundEnds`); loaded
+   * on first use, since it may need the environment's interpreter. Absent: the protocol has nothing to say.
+   */
+  roundEnds?: { load(): Promise<() => RoundEndReading> };
+}
+
+/**
+ * Follows one session's messages, in order, and says why rounds ended early. Rounds are numbered as the
+ * protocol's `TranscriptReader` numbers them.
+ */
+export interface RoundEndReading {
+  accept(message: TranscriptMessage): void;
+  /** The rounds that ended before their planned length, in order, with why; only those there is something to say of. */
+  readonly ended: readonly EarlyRoundEnd[];
+}
+
+/** A round that ended before its planned length: its number, the message that ended it, and why. */
+export interface EarlyRoundEnd {
+  round: number;
+  index: number;
+  why: string;
 }

@@ -8,12 +8,13 @@ import {
   detectFormats,
   importRecording,
   type ImportChoice,
+  type ImportResult,
 } from '../transcript/import';
 import { streamTranscriptJson, transcriptJsonStreams } from '../transcript/json-stream';
 import type { Annotation, Transcript, TranscriptMessage } from '../transcript/model';
 import { ValidationFold, validateTranscript, type TranscriptViolation } from '../transcript/validate';
-import type { ImportInput, ImportProblem, Protocol } from './contract';
-import type { TranscriptReader } from './reading';
+import type { ImportInput, ImportProblem, Protocol, RoundEndReading } from './contract';
+import type { RoundSummary, TranscriptReader } from './reading';
 
 /** One session of the inspected inputs. */
 export interface InspectedSession {
@@ -21,8 +22,11 @@ export interface InspectedSession {
   session: number;
   connections: number;
   messages: number;
-  /** Each round (run, episode, simulation) with its total reward when the session reported one. */
-  rounds: { round: number; reward: number | null }[];
+  /**
+   * Each round (run, episode, simulation) with its total reward when the session reported one, and why
+   * it ended before its planned length when the protocol can tell (`Protocol.roundEnds`).
+   */
+  rounds: InspectedRound[];
   violations: TranscriptViolation[];
   /**
    * Why the messages were not checked against the protocol's rules, when they were not: they were rebuilt
@@ -31,6 +35,36 @@ export interface InspectedSession {
   unchecked?: string;
   /** Messages the protocol's reader could not read, with why. */
   unreadable: { index: number; reason: string }[];
+}
+
+export interface InspectedRound {
+  round: number;
+  reward: number | null;
+  endedEarly?: string;
+}
+
+/**
+ * Loads what a protocol needs to say why rounds ended early (an interpreter, for rddlsim): undefined when
+ * it has nothing to say. Asked once the inputs' protocol is known, so that the others' cost nothing.
+ */
+export type RoundEndLoader = (protocol: Protocol) => Promise<(() => RoundEndReading) | undefined>;
+
+/** The protocol's own round-end reading (`Protocol.roundEnds`), loaded. */
+export const loadRoundEnds: RoundEndLoader = async (protocol) => protocol.roundEnds?.load();
+
+function inspectedRounds(
+  rounds: readonly RoundSummary[],
+  ends: RoundEndReading | undefined,
+): InspectedRound[] {
+  const whys = new Map(ends?.ended.map((end) => [end.round, end.why]));
+  return rounds.map((round) => {
+    const why = whys.get(round.round);
+    return {
+      round: round.round,
+      reward: round.total ?? null,
+      ...(why !== undefined ? { endedEarly: why } : {}),
+    };
+  });
 }
 
 /** Everything `inspect` prints. */
@@ -53,17 +87,42 @@ export function inspectRecording(
   protocols: readonly Protocol[],
   choice: ImportChoice = {},
 ): InspectionReport {
+  return inspectImported(importRecording(inputs, protocols, choice), protocols);
+}
+
+/**
+ * `inspectRecording`, with the rounds that ended early saying why when their protocol can tell (its
+ * round-end reading is loaded once the inputs' protocol is known).
+ */
+export async function inspectRecordingWithRoundEnds(
+  inputs: readonly ImportInput[],
+  protocols: readonly Protocol[],
+  choice: ImportChoice = {},
+  roundEnds: RoundEndLoader = loadRoundEnds,
+): Promise<InspectionReport> {
   const result = importRecording(inputs, protocols, choice);
+  const protocol = protocols.find((candidate) => candidate.id === result.protocol);
+  return inspectImported(result, protocols, protocol && (await roundEnds(protocol)));
+}
+
+/** Validates and reads what `importRecording` found; with `roundEnds`, early round ends say why. */
+function inspectImported(
+  result: ImportResult,
+  protocols: readonly Protocol[],
+  roundEnds?: () => RoundEndReading,
+): InspectionReport {
   const protocol = protocols.find((candidate) => candidate.id === result.protocol);
   const sessions = result.transcripts.map((transcript, i): InspectedSession => {
     const reader = protocol?.createReader();
     reader?.append(transcript.messages, transcript.annotations);
     const synthesised = transcript.meta.wire === 'synthesised';
+    const ends = roundEnds?.();
+    if (ends) for (const message of transcript.messages) ends.accept(message);
     return {
       session: i + 1,
       connections: new Set(transcript.messages.map((message) => message.conn)).size,
       messages: transcript.messages.length,
-      rounds: (reader?.rounds ?? []).map((round) => ({ round: round.round, reward: round.total ?? null })),
+      rounds: inspectedRounds(reader?.rounds ?? [], ends),
       violations: protocol ? validateTranscript(transcript, protocol).violations : [],
       ...(synthesised
         ? {
@@ -115,6 +174,7 @@ export async function inspectStreamed(
   inputs: readonly StreamedInput[],
   protocols: readonly Protocol[],
   choice: ImportChoice = {},
+  roundEnds?: RoundEndLoader,
 ): Promise<InspectionReport | undefined> {
   let candidates = detectFormats(
     inputs.map((input) => ({ name: input.name, bytes: input.start })),
@@ -132,11 +192,13 @@ export async function inspectStreamed(
       ? streamTranscriptJson
       : format?.stream?.bind(format);
   if (!best || !protocol || !streamer) return undefined;
+  const createEnds = await roundEnds?.(protocol);
   const problems: ImportProblem[] = [];
   const sessions: InspectedSession[] = [];
   for (const input of inputs) {
     const reader = protocol.createReader({ forgetMessages: true });
     const validation = new ValidationFold(protocol);
+    const ends = createEnds?.();
     const connections = new Set<string>();
     const unreadable: InspectedSession['unreadable'] = [];
     let messages = 0;
@@ -157,6 +219,7 @@ export async function inspectStreamed(
         messages++;
         connections.add(message.conn);
         validation.accept(message);
+        ends?.accept(message);
         batch.push(message);
         if (batch.length >= READER_BATCH) flush();
       },
@@ -175,7 +238,7 @@ export async function inspectStreamed(
       session: sessions.length + 1,
       connections: connections.size,
       messages,
-      rounds: reader.rounds.map((round) => ({ round: round.round, reward: round.total ?? null })),
+      rounds: inspectedRounds(reader.rounds, ends),
       violations: validation.finish().violations,
       unreadable,
     });

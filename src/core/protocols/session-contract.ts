@@ -10,6 +10,7 @@ import type { PolicyEndpoint } from '../policy/supervisor';
 import type { CallOutcome, LoadOutcome, PolicyFault, PolicySource } from '../policy/types';
 import type { Annotation, ProtocolId, Transcript, TranscriptMessage } from '../transcript/model';
 import type { MessageSummary, RoundSummary, SessionNote, TurnSnapshot } from './reading';
+import type { EarlyRoundEnd } from './contract';
 import type { JournalOutcome, JournalPart } from '../session/transcript-journal';
 
 /** Everything needed to start a session. */
@@ -232,6 +233,8 @@ export interface ImportSummary {
   rounds: number;
   /** Protocol rules broken, as the protocol's machines judge the shown session. */
   violations: ImportViolation[];
+  /** Rounds that ended before their planned length, with why, when the protocol can tell (`Protocol.roundEnds`). */
+  earlyRoundEnds: EarlyRoundEnd[];
   /** Parts of the files that could not be read, located. */
   problems: { file: string; line?: number; byte?: number; message: string }[];
 }

@@ -4,7 +4,13 @@
  * the page shows after an import. Pure and protocol-blind: the protocols are handed in.
  */
 import { describeError, ProtoplayError } from '../errors';
-import type { ImportInput, ImportProblem, Protocol } from '../protocols/contract';
+import type {
+  EarlyRoundEnd,
+  ImportInput,
+  ImportProblem,
+  Protocol,
+  RoundEndReading,
+} from '../protocols/contract';
 import { forgetRows } from '../protocols/inspection';
 import type { RoundSummary } from '../protocols/reading';
 import type { ImportSummary, SharedReading, TranscriptGrowth } from '../protocols/session-contract';
@@ -30,8 +36,11 @@ export function problemPlace(problem: ImportProblem): string {
 export interface ReadRecording {
   transcript: Transcript;
   protocol: Protocol;
-  /** Validates the session and sums it up (the longer part of opening a big recording). */
-  summarise(): ImportSummary;
+  /**
+   * Validates the session and sums it up (the longer part of opening a big recording); with `roundEnds`
+   * (the protocol's `roundEnds`, loaded), the rounds that ended early say why.
+   */
+  summarise(roundEnds?: () => RoundEndReading): ImportSummary;
 }
 
 /**
@@ -51,13 +60,14 @@ export function readRecording(inputs: readonly ImportInput[], protocols: readonl
       problem ? `${problemPlace(problem)}: ${problem.message}` : `${names} holds no session`,
     );
   }
-  const summarise = (): ImportSummary => {
-    const { violations, rounds } = summariseTranscript(transcript, protocol);
+  const summarise = (roundEnds?: () => RoundEndReading): ImportSummary => {
+    const { violations, rounds, earlyRoundEnds } = summariseTranscript(transcript, protocol, roundEnds);
     const connections = new Set(transcript.messages.map((message) => message.conn));
     return summaryOf(protocol, result.description, result.transcripts.length, transcript, {
       connections,
       rounds: rounds.length,
       violations,
+      earlyRoundEnds,
       problems: result.problems,
     });
   };
@@ -73,21 +83,29 @@ const READER_BATCH = 1000;
  * messages, each after its message), so a protocol that parses a message for its machines can hand the
  * reader the same parse while it is still among the latest few (see aisys `recorded-readings.ts`, rddlsim
  * `decoded-message.ts`). The violations and rounds are those of `validateTranscript` and a reader fed the
- * whole transcript at once.
+ * whole transcript at once. With `roundEnds`, each message goes to a round-end reading too, right after
+ * the machines (it meets the same parse).
  */
 export function summariseTranscript(
   transcript: Transcript,
   protocol: Protocol,
-): { violations: readonly TranscriptViolation[]; rounds: readonly RoundSummary[] } {
+  roundEnds?: () => RoundEndReading,
+): {
+  violations: readonly TranscriptViolation[];
+  rounds: readonly RoundSummary[];
+  earlyRoundEnds: readonly EarlyRoundEnd[];
+} {
   // A transcript rebuilt without wire traffic is not checked (see `validateTranscript`).
   const checked = transcript.meta.wire !== 'synthesised';
   const validation = new ValidationFold(protocol);
   const reader = protocol.createReader({ forgetMessages: true });
+  const ends = roundEnds?.();
   const { messages, annotations } = transcript;
   let annotated = 0;
   for (let start = 0; start < messages.length; start += READER_BATCH) {
     const batch = messages.slice(start, start + READER_BATCH);
     if (checked) for (const message of batch) validation.accept(message);
+    if (ends) for (const message of batch) ends.accept(message);
     const last = batch[batch.length - 1]!.index;
     let end = annotated;
     while (end < annotations.length && annotations[end]!.index <= last) end++;
@@ -99,6 +117,7 @@ export function summariseTranscript(
   return {
     violations: checked ? validation.finish().violations : [],
     rounds: reader.rounds,
+    earlyRoundEnds: ends?.ended ?? [],
   };
 }
 
@@ -111,6 +130,7 @@ function summaryOf(
     connections: Set<string>;
     rounds: number;
     violations: readonly TranscriptViolation[];
+    earlyRoundEnds: readonly EarlyRoundEnd[];
     problems: readonly ImportProblem[];
   },
 ): ImportSummary {
@@ -129,6 +149,7 @@ function summaryOf(
       conn: violation.conn,
       ...(violation.channel !== undefined ? { channel: violation.channel } : {}),
     })),
+    earlyRoundEnds: found.earlyRoundEnds.map((end) => ({ ...end })),
     problems: found.problems.map((problem) => ({ ...problem })),
   };
 }
@@ -158,6 +179,11 @@ export interface ChunkedReadingOptions {
    * the first messages are on screen sooner.
    */
   prepare?: (protocol: Protocol) => Promise<unknown>;
+  /**
+   * The protocol's round-end reading, once loaded (undefined until then, or when it has none): every
+   * message goes to it after the machines; the messages read before it was there are handed to it first.
+   */
+  roundEnds?: (protocol: Protocol) => (() => RoundEndReading) | undefined;
 }
 
 /** A recording being read in chunks: shown as it grows, summed up once read and validated. */
@@ -185,7 +211,7 @@ export async function readRecordingInChunks(
   file: ChunkedFile,
   protocols: readonly Protocol[],
   onProgress: (progress: ReadingProgress) => void = () => undefined,
-  { prepare }: ChunkedReadingOptions = {},
+  { prepare, roundEnds }: ChunkedReadingOptions = {},
 ): Promise<ChunkedRecording | undefined> {
   const best = detectFormats([{ name: file.name, bytes: file.start }], protocols)[0];
   const protocol = protocols.find((candidate) => candidate.id === best?.protocol);
@@ -210,6 +236,14 @@ export async function readRecordingInChunks(
   /** The runner's reading, once it shares it (`TranscriptGrowth.share`): the summary's reader then rests. */
   let shared: SharedReading | undefined;
   const connections = new Set<string>();
+  let ends: RoundEndReading | undefined;
+  /** Hands a round-end reading every message so far once the protocol's is there. */
+  const followEnds = () => {
+    const create = roundEnds?.(protocol);
+    if (!create) return;
+    ends = create();
+    for (const message of transcript.messages) ends.accept(message);
+  };
   let batch: TranscriptMessage[] = [];
   const readBatch = () => {
     if (shared) shared.read();
@@ -228,6 +262,8 @@ export async function readRecordingInChunks(
           transcript.connections.push({ id: message.conn });
       }
       validation.accept(message);
+      if (ends) ends.accept(message);
+      else if (roundEnds && transcript.messages.length % READER_BATCH === 0) followEnds();
       batch.push(message);
       if (batch.length >= READER_BATCH) readBatch();
     },
@@ -265,6 +301,7 @@ export async function readRecordingInChunks(
   };
   const finish = (): ImportSummary => {
     stream.end();
+    if (!ends) followEnds();
     readBatch();
     growing.done = true;
     grew();
@@ -273,6 +310,7 @@ export async function readRecordingInChunks(
       connections,
       rounds: shared ? shared.rounds() : reader.rounds.length,
       violations: validation.finish().violations,
+      earlyRoundEnds: ends?.ended ?? [],
       problems,
     });
   };

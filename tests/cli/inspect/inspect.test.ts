@@ -31,6 +31,48 @@ describe('protoplay inspect', () => {
       /<round-reward>([^<]*)</g,
     )!;
     expect(rewards).toEqual(recorded.map((tag) => Number(tag.slice('<round-reward>'.length, -1))));
+    // Every round used its horizon: none says it ended early.
+    expect((report.rounds as object[]).filter((round) => 'endedEarly' in round)).toEqual([]);
+  });
+
+  it('says why the real server ended a round before its horizon, from the recording alone', async () => {
+    // The real rddlsim ended each of these rounds early; its console (in the conformance folder, never
+    // seen by a client) names why. The task's RDDL, the state observed and the actions sent tell the same.
+    const tooMany = rddlsim('edge-cases/too_many_actions.transcript');
+    const text = await runInProcess(['inspect', tooMany]);
+    expect(text.stdout).toContain(
+      '  round 1: reward 18.5 (ended early: the server ended the round before its horizon of 40 turns: ' +
+        '2 non-default actions, but max-nondef-actions is 1, checked here for the actions sent in the state ' +
+        'observed then)\n',
+    );
+    // Round 2 never ended (the probe closed the connection): nothing to say of it.
+    expect(text.stdout).toContain('  round 2: no total reported\n');
+    const serverLog = await readFile(rddlsim('edge-cases/too_many_actions.server.log'), 'latin1');
+    expect(serverLog).toContain('Number of non-default actions (2) exceeds limit (1)');
+
+    const json = async (file: string, ...more: string[]) =>
+      (JSON.parse((await runInProcess(['inspect', file, '--json', ...more])).stdout) as { rounds: object[] })
+        .rounds;
+    const stateAsAction = await json(rddlsim('edge-cases/state_fluent_as_action_nondefault.transcript'));
+    expect(stateAsAction).toEqual([
+      {
+        session: 1,
+        round: 1,
+        reward: 0,
+        endedEarly:
+          'the server ended the round before its horizon of 40 turns: running is a state-fluent, not an ' +
+          'action (NullPointerException): rddlsim finds the action not applicable, checked here for the ' +
+          'actions sent in the state observed then',
+      },
+    ]);
+    // Read in chunks, the same.
+    expect(
+      await json(rddlsim('edge-cases/state_fluent_as_action_nondefault.transcript'), '--stream'),
+    ).toEqual(stateAsAction);
+    // Rounds that end by the instance's condition (terminate-when) end when they should.
+    const byCondition = await json(rddlsim('edge-cases/terminate_when.transcript'));
+    expect(byCondition.length).toBeGreaterThan(0);
+    expect(byCondition.filter((round) => 'endedEarly' in round)).toEqual([]);
   });
 
   it('reads the two raw streams of one connection together', async () => {

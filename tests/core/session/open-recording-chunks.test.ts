@@ -11,8 +11,8 @@ import { loadRecording } from '../protocols/rddlsim/recordings';
 import { sharedPath } from '../../cli/shared-folder';
 
 /** A real rddlsim session as its wire stream: each message ended by a NUL byte. */
-function wireStream(): Uint8Array {
-  const texts = loadRecording('sysadmin_inst_mdp__1')
+function wireStream(name = 'sysadmin_inst_mdp__1'): Uint8Array {
+  const texts = loadRecording(name)
     .messages.filter((m) => m.kind === 'data')
     .map((m) => `${m.text}\0`);
   return new TextEncoder().encode(texts.join(''));
@@ -93,6 +93,34 @@ describe('opening a big recording in chunks', () => {
       expect(opened!.transcript).toEqual(whole.transcript);
       expect(summary).toEqual(whole.summarise());
     }
+  });
+
+  it('says why rounds ended early, as a whole read does, though its reading was loaded after the first chunk', async () => {
+    // A real server's session whose first round it ended early: two non-default actions, one allowed.
+    const bytes = wireStream('edge-cases/too_many_actions');
+    const rddlsim = PROTOCOLS.find((protocol) => protocol.id === 'rddlsim')!;
+    const create = await rddlsim.roundEnds!.load();
+    const whole = readRecording([{ name: 'session.log', bytes }], PROTOCOLS).summarise(create);
+    expect(whole.earlyRoundEnds).toEqual([
+      {
+        round: 1,
+        index: expect.any(Number) as number,
+        why: expect.stringContaining('2 non-default actions, but max-nondef-actions is 1') as string,
+      },
+    ]);
+    let loaded = false;
+    const opened = await readRecordingInChunks(chunked('session.log', bytes, 512), PROTOCOLS, undefined, {
+      prepare: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        loaded = true;
+      },
+      roundEnds: () => (loaded ? create : undefined),
+    });
+    const summary = await opened!.summary;
+    expect(summary.earlyRoundEnds).toEqual(whole.earlyRoundEnds);
+    expect(summary).toEqual(whole);
+    // Without the reading (a protocol without one, or one that failed to load), nothing is said.
+    expect(readRecording([{ name: 'session.log', bytes }], PROTOCOLS).summarise().earlyRoundEnds).toEqual([]);
   });
 
   it('finds the broken rules and a last message cut off, located, like a whole read', async () => {

@@ -24,9 +24,12 @@ export class EarlyRoundEnds {
     this.#model = model;
   }
 
-  /** A turn's observation (call for every turn, before the actions for it are sent). */
-  observed(observation: Observation): void {
-    this.#values = observation.values;
+  /**
+   * A turn's observation (call for every turn, before the actions for it are sent); undefined when the
+   * round has shown none.
+   */
+  observed(observation: Observation | undefined): void {
+    this.#values = observation?.values;
     this.#actions = undefined;
   }
 
@@ -41,9 +44,8 @@ export class EarlyRoundEnds {
    * the same way, so that a report can refer back to the first.
    */
   explain(end: { turnsUsed: number; timeLeft: number }): string | undefined {
+    if (!this.endsEarly(end.turnsUsed)) return undefined;
     const info = this.#model.info;
-    if (info.terminateWhen || !Number.isFinite(info.horizon) || end.turnsUsed >= info.horizon)
-      return undefined;
     const before = `before its horizon of ${info.horizon} turns`;
     if (end.timeLeft <= 0) return `the server ended the round ${before}: the session's time ran out`;
     const broken = this.#broken();
@@ -54,6 +56,15 @@ export class EarlyRoundEnds {
       'applicable (a false action precondition or state-action constraint, too many non-default actions, ' +
       'a state fluent sent as an action); its console names the constraint'
     );
+  }
+
+  /**
+   * Whether a round that used `turnsUsed` turns ended before its horizon, as `explain` tells them apart
+   * (never for an instance that ends by a condition).
+   */
+  endsEarly(turnsUsed: number): boolean {
+    const info = this.#model.info;
+    return !info.terminateWhen && Number.isFinite(info.horizon) && turnsUsed < info.horizon;
   }
 
   /** What the last actions sent break in the last state observed, as the server checks them. */

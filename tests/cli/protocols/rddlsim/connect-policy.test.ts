@@ -200,6 +200,23 @@ describe('protoplay connect rddlsim, rounds the server ends early', () => {
       expect(json.rounds).toEqual(
         [1, 2, 3].map((round) => ({ round, reward: 2, turns: 2, counted: true, endedBy: reason })),
       );
+
+      // `inspect` reads the same from the session's recording alone (the task, the turns, the actions).
+      const recorded = join(dir, 'gate1.json');
+      expect((await runInProcess([...args, '--transcript', recorded])).code).toBe(0);
+      const inspected = await runInProcess(['inspect', recorded]);
+      expect(inspected.code).toBe(0);
+      expect(inspected.stdout.split('\n').filter((line) => line.startsWith('  round '))).toEqual([
+        `  round 1: reward 2 (ended early: ${reason})`,
+        '  round 2: reward 2 (ended early, as round 1)',
+        '  round 3: reward 2 (ended early, as round 1)',
+      ]);
+      const report = JSON.parse((await runInProcess(['inspect', recorded, '--json'])).stdout) as {
+        rounds: unknown[];
+      };
+      expect(report.rounds).toEqual(
+        [1, 2, 3].map((round) => ({ session: 1, round, reward: 2, endedEarly: reason })),
+      );
     });
   });
 
