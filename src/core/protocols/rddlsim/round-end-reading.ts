@@ -42,6 +42,11 @@ function modelOfTask(task: string, problemName: string | undefined): EarlyRoundE
 export function createRddlsimRoundEndReading(): RoundEndReading {
   const ended: EarlyRoundEnd[] = [];
   const connections = new Map<string, Connection>();
+  /**
+   * Each task's model, read once for all the connections that play it (a server's recording of many
+   * sessions). Shared safely: the state and actions are handed over right before each explanation.
+   */
+  const models = new Map<string, EarlyRoundEnds | undefined>();
   /** Counted over every connection on round-init, as `createRddlsimReader` counts. */
   let round = 0;
   return {
@@ -57,9 +62,12 @@ export function createRddlsimRoundEndReading(): RoundEndReading {
         case 'session-request':
           connection.problemName = wire.problemName;
           return;
-        case 'session-init':
-          connection.early = modelOfTask(wire.task, connection.problemName);
+        case 'session-init': {
+          const key = `${connection.problemName ?? ''}\n${wire.task}`;
+          if (!models.has(key)) models.set(key, modelOfTask(wire.task, connection.problemName));
+          connection.early = models.get(key);
           return;
+        }
         case 'round-init':
           round++;
           connection.turn = undefined;
