@@ -17,6 +17,7 @@ import { PROTOCOLS } from '../../src/core/protocols/registry';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import type { CliOutput } from '../command-line/io';
+import { EarlyEndWords } from '../report/round-report';
 import { inspectInChunks } from './inspect-stream';
 
 /** The protocols and formats `--protocol` and `--format` accept, for the command's help. */
@@ -152,20 +153,11 @@ function printReport(report: InspectionReport, out: CliOutput): void {
       `session ${session.session}: ${session.connections} connection${session.connections === 1 ? '' : 's'}, ${session.messages} messages, ${session.rounds.length} rounds, ${session.violations.length} violations\n`,
     );
     if (session.unchecked) out.write(`  rules not checked: ${session.unchecked}\n`);
-    // A reason already given is referred back to, as `connect` does.
-    const firstWith = new Map<string, number>();
+    const earlyEnds = new EarlyEndWords();
     for (const round of session.rounds) {
       const reward = round.reward === null ? 'no total reported' : `reward ${round.reward}`;
-      const why = round.endedEarly;
-      const earlier = why === undefined ? undefined : firstWith.get(why);
-      if (why !== undefined && earlier === undefined) firstWith.set(why, round.round);
-      const ended =
-        why === undefined
-          ? ''
-          : earlier === undefined
-            ? ` (ended early: ${why})`
-            : ` (ended early, as round ${earlier})`;
-      out.write(`  round ${round.round}: ${reward}${ended}\n`);
+      const ended = earlyEnds.words(round.round, round.endedEarly);
+      out.write(`  round ${round.round}: ${reward}${ended === undefined ? '' : ` ${ended}`}\n`);
     }
     for (const violation of session.violations)
       out.write(

@@ -42,8 +42,8 @@ export class RoundReporter {
   #total: number;
   #bars: cliProgress.MultiBar | undefined;
   #bar: cliProgress.SingleBar | undefined;
-  /** The last early end printed in full, and its round: a round ended the same way refers to it. */
-  #lastEnd: { reason: string; round: number } | undefined;
+  /** The early ends printed: a round ended the same way as the last one refers to it. */
+  readonly #earlyEnds = new EarlyEndWords();
 
   constructor(options: RoundReporterOptions) {
     this.#options = options;
@@ -90,12 +90,10 @@ export class RoundReporter {
     );
   }
 
-  /** Why the round ended early, in full the first time, then as "as round N" while the reason repeats. */
+  /** Why the round ended early (see `EarlyEndWords`), after two spaces. */
   #endedEarly({ endedBy, round }: ReportedRound): string {
-    if (endedBy === undefined) return '';
-    if (this.#lastEnd?.reason === endedBy) return `  (ended early, as round ${this.#lastEnd.round})`;
-    this.#lastEnd = { reason: endedBy, round };
-    return `  (ended early: ${endedBy})`;
+    const words = this.#earlyEnds.words(round, endedBy);
+    return words === undefined ? '' : `  ${words}`;
   }
 
   /** Stops the bar; call before printing anything else. */
@@ -151,6 +149,22 @@ export class RoundReporter {
 }
 
 /** A reward for people: no float noise (`373.6000000000003` reads `373.6`), at least one decimal. */
+/**
+ * Why rounds ended early, as the round lines say it: in full the first time, then "as round N" while the
+ * reason repeats (`connect`'s report and `inspect`'s).
+ */
+export class EarlyEndWords {
+  #last: { reason: string; round: number } | undefined;
+
+  /** The words for a round that ended early for `reason`; undefined when it did not. */
+  words(round: number, reason: string | undefined): string | undefined {
+    if (reason === undefined) return undefined;
+    if (this.#last?.reason === reason) return `(ended early, as round ${this.#last.round})`;
+    this.#last = { reason, round };
+    return `(ended early: ${reason})`;
+  }
+}
+
 export function formatReward(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const rounded = Number(value.toPrecision(10));
