@@ -114,10 +114,10 @@ function inspectImported(
   const protocol = protocols.find((candidate) => candidate.id === result.protocol);
   const sessions = result.transcripts.map((transcript, i): InspectedSession => {
     const reader = protocol?.createReader();
-    reader?.append(transcript.messages, transcript.annotations);
-    const synthesised = transcript.meta.wire === 'synthesised';
     const ends = roundEnds?.();
-    if (ends) for (const message of transcript.messages) ends.accept(message);
+    if (reader && ends) readWithRoundEnds(transcript, reader, ends);
+    else reader?.append(transcript.messages, transcript.annotations);
+    const synthesised = transcript.meta.wire === 'synthesised';
     return {
       session: i + 1,
       connections: new Set(transcript.messages.map((message) => message.conn)).size,
@@ -143,6 +143,27 @@ function inspectImported(
     problems: result.problems,
     transcripts: result.transcripts,
   };
+}
+
+/**
+ * Hands a transcript to its reader a batch at a time (each message with the annotations up to it, as a
+ * whole `append` would), and each batch to the round-end reading right after, while the reader's parses of
+ * it are still remembered (see rddlsim `decoded-message.ts`): read after the whole, every message would be
+ * parsed again.
+ */
+function readWithRoundEnds(transcript: Transcript, reader: TranscriptReader, ends: RoundEndReading): void {
+  const { messages, annotations } = transcript;
+  let annotated = 0;
+  for (let start = 0; start < messages.length; start += READER_BATCH) {
+    const batch = messages.slice(start, start + READER_BATCH);
+    const last = batch[batch.length - 1]!.index;
+    let end = annotated;
+    while (end < annotations.length && annotations[end]!.index <= last) end++;
+    reader.append(batch, annotations.slice(annotated, end));
+    annotated = end;
+    for (const message of batch) ends.accept(message);
+  }
+  if (annotated < annotations.length) reader.append([], annotations.slice(annotated));
 }
 
 /** True when everything was read and nothing broke a rule. */
