@@ -22,6 +22,7 @@ import { streamMassimTimeline } from '../../src/core/protocols/massim/timeline-s
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { parseClientMessage, parseServerMessage } from '../../src/core/protocols/rddlsim/codec';
 import { NulSplitter, ServerStreamSplitter } from '../../src/core/protocols/rddlsim/framing';
+import { createRddlsimRoundEndReading } from '../../src/core/protocols/rddlsim/round-end-reading';
 import { importRecording } from '../../src/core/transcript/import';
 import { serialiseTranscript } from '../../src/core/transcript/json-format';
 import type { TranscriptMessage } from '../../src/core/transcript/model';
@@ -237,6 +238,10 @@ function checkMachines(protocolId: string, messages: TranscriptMessage[]): void 
 }
 
 const recordFile = readFileSync(resolve(rddlsimConformance, 'sysadmin_inst_mdp__1.transcript'));
+/** Real server sessions whose rounds it ended early (too many actions, a state fluent sent as an action). */
+const earlyEndRecordings = ['too_many_actions', 'state_fluent_as_action_nondefault'].map((name) =>
+  readFileSync(resolve(rddlsimConformance, `edge-cases/${name}.transcript`)),
+);
 const recordings: ImportInput[][] = [
   [{ name: 'a.transcript', bytes: recordFile }],
   // The same session as Protoplay JSON (a cut or garbled one keeps what came before the damage).
@@ -478,6 +483,32 @@ export const FUZZ_TARGETS: readonly FuzzTarget<never>[] = [
           if (!problem.file || !problem.message) throw new Error('a problem without file or message');
       } catch (error) {
         if (!(error instanceof ProtoplayError) || error.code !== 'transcript.import.format') throw error;
+      }
+    },
+  },
+  {
+    name: 'rddlsim round-end reading (damaged real recordings, with rounds the server ended early)',
+    input: fc
+      .tuple(fc.constantFrom(...earlyEndRecordings), fc.array(edit, { minLength: 1, maxLength: 4 }))
+      .map(([bytes, edits]) => encoder.encode(edits.reduce(applyEdit, latin1.decode(bytes)))),
+    check: (bytes: Uint8Array) => {
+      let result;
+      try {
+        result = importRecording([{ name: 'a.transcript', bytes }], PROTOCOLS);
+      } catch (error) {
+        if (!(error instanceof ProtoplayError) || error.code !== 'transcript.import.format') throw error;
+        return;
+      }
+      if (result.protocol !== 'rddlsim') return;
+      // Whatever the damage (a garbled task, turns or actions, a round-end cut), the reading says nothing or
+      // names a round, the message that ended it and why; it never throws.
+      for (const transcript of result.transcripts) {
+        const reading = createRddlsimRoundEndReading();
+        for (const message of transcript.messages) reading.accept(message);
+        const indexes = new Set(transcript.messages.map((message) => message.index));
+        for (const end of reading.ended)
+          if (!(end.round >= 1) || !indexes.has(end.index) || !end.why)
+            throw new Error(`an early round end without round, message or reason: ${JSON.stringify(end)}`);
       }
     },
   },
