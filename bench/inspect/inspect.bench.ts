@@ -4,6 +4,9 @@
  * process, reading the file in chunks (what it does from 64 MiB) next to reading it whole (what it did
  * before: the same `inspectRecording` over the whole file's bytes), both measured in the same run. 100 MB
  * by default; `--size 1g` for the full-size file (reading it whole then fails: V8's longest string).
+ * A third stream of the same size repeats a real session's round that the server ended early (two
+ * non-default actions where one is allowed): every round is explained (`endedEarly`), and its speed is
+ * compared with the sound stream's, read in chunks the same way.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -52,6 +55,7 @@ interface Run {
   peakMiB: number;
   ok: boolean;
   note: string;
+  stdout: string;
 }
 
 function run(args: string[]): Promise<Run> {
@@ -63,7 +67,8 @@ function run(args: string[]): Promise<Run> {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
-    child.stdout.resume();
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', failed);
     child.once('close', (code) => {
@@ -75,6 +80,7 @@ function run(args: string[]): Promise<Run> {
         // `inspect` exits 0 on a sound session.
         ok: code === 0,
         note: code === 0 ? '' : `exit ${code} ${error.slice(0, 70)}`,
+        stdout,
       });
     });
   });
@@ -86,6 +92,13 @@ export default async function inspectBench(): Promise<void> {
     const wholeScript = join(dir, 'whole.mjs');
     await writeFile(wholeScript, WHOLE);
     const recorded = loadRecording('sysadmin_inst_mdp__1').messages;
+    // The real server's too_many_actions session: its first round (ended early at the third turn), then
+    // the sound session's session-end (same instance), so that the generated session is whole.
+    const probe = loadRecording('edge-cases/too_many_actions').messages;
+    const endedEarly = [
+      ...probe.slice(0, probe.findIndex((m) => m.text?.includes('<round-end>')) + 1),
+      recorded.find((m) => m.text?.includes('<session-end>'))!,
+    ];
     const rows: (string | number)[][] = [
       ['file', 'path', 'MB/s', 'peak RSS MiB', 'time s', 'vs whole', 'note'],
     ];
@@ -115,6 +128,29 @@ export default async function inspectBench(): Promise<void> {
         streamed.note,
       ]);
       await rm(file);
+      // A real session's round the server ended early, repeated to the same size: each round explained.
+      const earlyFile = join(dir, `early-${bytes}.log`);
+      const early = await writeBigRddlsimStream(endedEarly, earlyFile, bytes);
+      const earlyRun = await run([BIN, 'inspect', earlyFile, '--json', '--stream']);
+      const earlyMb = early.size / 1e6;
+      const explained = earlyRun.ok
+        ? (JSON.parse(earlyRun.stdout) as { rounds: { endedEarly?: string }[] }).rounds.filter(
+            (round) => round.endedEarly !== undefined,
+          ).length
+        : 0;
+      rows.push([
+        `${Math.round(earlyMb)} MB ended early`,
+        'streamed',
+        earlyRun.ok ? earlyMb / earlyRun.seconds : 0,
+        earlyRun.peakMiB,
+        earlyRun.seconds,
+        // Speed against the sound stream read in chunks (not the whole read).
+        streamed.ok && earlyRun.ok
+          ? `${(earlyMb / earlyRun.seconds / (mb / streamed.seconds)).toFixed(2)} of streamed`
+          : '',
+        earlyRun.note || `${explained} of ${early.rounds} rounds explained`,
+      ]);
+      await rm(earlyFile);
       // The same session as a Protoplay JSON transcript (what `run --transcript` writes), in the same run.
       const json = join(dir, `big-${bytes}.json`);
       const written = writeBigTranscriptJson(recorded, json, bytes);
