@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { importRecording } from '../../src/core/transcript/import';
 import { serialiseTranscript } from '../../src/core/transcript/json-format';
+import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
+import { loadRecording } from '../core/protocols/rddlsim/recordings';
 import { messageRows, status } from './playground-page';
 
 /**
@@ -140,4 +142,37 @@ test('a round the real server ended early is counted in the summary and explaine
   await expect(entry).toContainText(
     'the server ended the round before its horizon of 40 turns: 2 non-default actions, but max-nondef-actions is 1',
   );
+  await expect(entry).toHaveAttribute('aria-selected', 'true');
+});
+
+/**
+ * That round repeated 300 times (then the sound session's end): the summary counts every round, and its
+ * button lands on the first round's note, selected and in view, though the console holds 300 entries and
+ * shows the newest while nothing is selected.
+ */
+test('many rounds ended early: the summary leads to the first one, selected and scrolled to', async ({
+  page,
+}, testInfo) => {
+  const probe = loadRecording('edge-cases/too_many_actions').messages;
+  const sound = loadRecording('sysadmin_inst_mdp__1').messages;
+  const recorded = [
+    ...probe.slice(0, probe.findIndex((m) => m.text?.includes('<round-end>')) + 1),
+    sound.find((m) => m.text?.includes('<session-end>'))!,
+  ];
+  const file = testInfo.outputPath('ended-early.log');
+  const { rounds } = await writeBigRddlsimStream(recorded, file, 300 * 5446);
+  expect(rounds).toBeGreaterThan(250);
+
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  await expect(status(page)).toContainText('showing an imported transcript');
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  await summary.getByRole('button', { name: `${rounds} rounds ended early` }).click();
+  const entries = page.getByRole('listbox', { name: 'Console entries' }).getByRole('option');
+  const first = entries.filter({ hasText: /^r1 t3\s*note\s*round 1 ended early/ });
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await expect(first).toBeInViewport();
+  await expect(entries.filter({ hasText: `round ${rounds} ended early` })).toHaveCount(0);
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('<round-end>');
 });
