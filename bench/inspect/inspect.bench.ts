@@ -2,7 +2,7 @@
  * `protoplay inspect` on big rddlsim streams and Protoplay JSON transcripts of the same session (one sound
  * session of a real recording's rounds, generated in a temporary folder and deleted afterwards): MB/s and peak resident memory of the command run as a child
  * process, reading the file in chunks (what it does from 64 MiB) next to reading it whole (what it did
- * before: the same `inspectRecording` over the whole file's bytes), both measured in the same run. 100 MB
+ * before: the same reading over the whole file's bytes), both measured in the same run. 100 MB
  * by default; `--size 1g` for the full-size file (reading it whole then fails: V8's longest string).
  * A third stream of the same size repeats a real session's round that the server ended early (two
  * non-default actions where one is allowed): every round is explained (`endedEarly`), and its speed is
@@ -38,15 +38,18 @@ function sizes(): number[] {
 /** Prints the process's peak resident memory when it exits. */
 const PEAK = `process.on('exit',()=>process.stderr.write('\\npeak-rss-kib '+process.resourceUsage().maxRSS+'\\n'))`;
 
-/** Reading whole, as `inspect` did: the whole file's bytes handed to `inspectRecording`. */
+/**
+ * Reading whole, as `inspect` did: the whole file's bytes handed to what `inspect` calls for them (with
+ * its round-end reading, as the chunked path has).
+ */
 const WHOLE = `
 import { readFileSync } from 'node:fs';
 import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
 register();
-const { inspectRecording } = await import(${JSON.stringify(resolve(import.meta.dirname, '../../src/core/protocols/inspection.ts'))});
+const { inspectRecordingWithRoundEnds } = await import(${JSON.stringify(resolve(import.meta.dirname, '../../src/core/protocols/inspection.ts'))});
 const { PROTOCOLS } = await import(${JSON.stringify(resolve(import.meta.dirname, '../../src/core/protocols/registry.ts'))});
 const path = process.argv[2];
-const report = inspectRecording([{ name: path, bytes: new Uint8Array(readFileSync(path)) }], PROTOCOLS);
+const report = await inspectRecordingWithRoundEnds([{ name: path, bytes: new Uint8Array(readFileSync(path)) }], PROTOCOLS);
 console.log(report.sessions[0].rounds.length);
 `;
 

@@ -16,6 +16,9 @@ import { ValidationFold, validateTranscript, type TranscriptViolation } from '..
 import type { ImportInput, ImportProblem, Protocol, RoundEndReading } from './contract';
 import type { RoundSummary, TranscriptReader } from './reading';
 
+/** Messages (or annotations) handed to a reader at once, by an inspection and by the page's summary. */
+export const READER_BATCH = 1000;
+
 /** One session of the inspected inputs. */
 export interface InspectedSession {
   /** 1-based. */
@@ -146,12 +149,16 @@ function inspectImported(
 }
 
 /**
- * Hands a transcript to its reader a batch at a time (each message with the annotations up to it, as a
- * whole `append` would), and each batch to the round-end reading right after, while the reader's parses of
- * it are still remembered (see rddlsim `decoded-message.ts`): read after the whole, every message would be
- * parsed again.
+ * A transcript's messages a batch at a time (`READER_BATCH`), each batch with the annotations that hang off
+ * its messages (up to its last message's index; what is left comes last, with no messages): what a reader
+ * is handed in batches, as a whole `append` would hand it. Work done on a batch by several parties (the
+ * machines, a reader, a round-end reading) meets the same parses, still remembered (see rddlsim
+ * `decoded-message.ts`).
  */
-function readWithRoundEnds(transcript: Transcript, reader: TranscriptReader, ends: RoundEndReading): void {
+export function forEachBatch(
+  transcript: Transcript,
+  visit: (messages: TranscriptMessage[], annotations: Annotation[]) => void,
+): void {
   const { messages, annotations } = transcript;
   let annotated = 0;
   for (let start = 0; start < messages.length; start += READER_BATCH) {
@@ -159,11 +166,22 @@ function readWithRoundEnds(transcript: Transcript, reader: TranscriptReader, end
     const last = batch[batch.length - 1]!.index;
     let end = annotated;
     while (end < annotations.length && annotations[end]!.index <= last) end++;
-    reader.append(batch, annotations.slice(annotated, end));
+    visit(batch, annotations.slice(annotated, end));
     annotated = end;
-    for (const message of batch) ends.accept(message);
   }
-  if (annotated < annotations.length) reader.append([], annotations.slice(annotated));
+  if (annotated < annotations.length) visit([], annotations.slice(annotated));
+}
+
+/**
+ * Hands a transcript to its reader a batch at a time, and each batch to the round-end reading right after,
+ * while the reader's parses of it are still remembered: read after the whole, every message would be
+ * parsed again.
+ */
+function readWithRoundEnds(transcript: Transcript, reader: TranscriptReader, ends: RoundEndReading): void {
+  forEachBatch(transcript, (messages, annotations) => {
+    reader.append(messages, annotations);
+    for (const message of messages) ends.accept(message);
+  });
 }
 
 /** True when everything was read and nothing broke a rule. */
@@ -181,9 +199,6 @@ export interface StreamedInput {
   start: Uint8Array;
   chunks: AsyncIterable<Uint8Array>;
 }
-
-/** Messages (or annotations) handed to the reader at once. */
-const READER_BATCH = 1000;
 
 /**
  * Inspects files too big to hold: each file is one session read in chunks by its format's streaming reader,

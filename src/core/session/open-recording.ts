@@ -11,7 +11,7 @@ import type {
   Protocol,
   RoundEndReading,
 } from '../protocols/contract';
-import { forgetRows } from '../protocols/inspection';
+import { forEachBatch, forgetRows, READER_BATCH } from '../protocols/inspection';
 import type { RoundSummary } from '../protocols/reading';
 import type { ImportSummary, SharedReading, TranscriptGrowth } from '../protocols/session-contract';
 import { detectFormats, importRecording, PROTOPLAY_JSON_FORMAT } from '../transcript/import';
@@ -74,9 +74,6 @@ export function readRecording(inputs: readonly ImportInput[], protocols: readonl
   return { transcript, protocol, summarise };
 }
 
-/** Messages handed to the summary's reader at once. */
-const READER_BATCH = 1000;
-
 /**
  * Validates a whole transcript and reads its rounds in one pass, a batch of messages at a time: the
  * machines step through a batch, then the reader reads it (with the annotations that hang off its
@@ -100,20 +97,12 @@ export function summariseTranscript(
   const validation = new ValidationFold(protocol);
   const reader = protocol.createReader({ forgetMessages: true });
   const ends = roundEnds?.();
-  const { messages, annotations } = transcript;
-  let annotated = 0;
-  for (let start = 0; start < messages.length; start += READER_BATCH) {
-    const batch = messages.slice(start, start + READER_BATCH);
+  forEachBatch(transcript, (batch, annotations) => {
     if (checked) for (const message of batch) validation.accept(message);
     if (ends) for (const message of batch) ends.accept(message);
-    const last = batch[batch.length - 1]!.index;
-    let end = annotated;
-    while (end < annotations.length && annotations[end]!.index <= last) end++;
-    reader.append(batch, annotations.slice(annotated, end));
-    annotated = end;
+    reader.append(batch, annotations);
     forgetRows(reader);
-  }
-  if (annotated < annotations.length) reader.append([], annotations.slice(annotated));
+  });
   return {
     violations: checked ? validation.finish().violations : [],
     rounds: reader.rounds,
