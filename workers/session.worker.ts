@@ -222,6 +222,30 @@ function services(protocol: Protocol, listener: SessionListener): PlaygroundServ
 function replaceCurrent(): void {
   current?.abandon();
   current = undefined;
+  untilStarted = undefined;
+}
+
+/**
+ * The controls pressed while a session is starting (its runner loading, its policy compiling): the page
+ * already shows it running, so Pause or Stop pressed then must not be lost. Applied in order once it has
+ * started; undefined when no start is under way.
+ */
+let untilStarted: ((session: PlaygroundSession) => void)[] | undefined;
+
+/** Applies a control to the session on show, or keeps it for the session being started. */
+function control(action: (session: PlaygroundSession) => void): void {
+  if (current) action(current);
+  else untilStarted?.push(action);
+}
+
+/** The session has started: it becomes the one on show, and gets the controls pressed meanwhile. */
+function started(session: PlaygroundSession, opening: number): void {
+  // A newer start or import took the page meanwhile: this one is not shown.
+  if (opening !== openings) return session.abandon();
+  current = session;
+  const pressed = untilStarted ?? [];
+  untilStarted = undefined;
+  for (const action of pressed) action(session);
 }
 
 function reportFailedStart(listener: SessionListener, error: unknown): void {
@@ -236,27 +260,31 @@ function reportFailedStart(listener: SessionListener, error: unknown): void {
 
 const api: SessionWorkerApi = {
   async start(config, listener) {
-    openings++;
+    const opening = ++openings;
     replaceCurrent();
+    untilStarted = [];
     try {
       const protocol = findProtocol(config.protocol);
       if (!protocol) throw new Error(`there is no protocol '${config.protocol}'`);
       const runner = await runnerOf(protocol);
-      current = await runner.start(config, services(protocol, listener));
+      started(await runner.start(config, services(protocol, listener)), opening);
     } catch (error) {
+      if (opening === openings) untilStarted = undefined;
       reportFailedStart(listener, error);
     }
   },
   async startBridged(config, route, listener) {
-    openings++;
+    const opening = ++openings;
     replaceCurrent();
+    untilStarted = [];
     try {
       const protocol = findProtocol(config.protocol);
       if (!protocol) throw new Error(`there is no protocol '${config.protocol}'`);
       const runner = await runnerOf(protocol);
       if (!isBridgedRunner(runner)) throw new Error(`${protocol.label} cannot play through the bridge yet`);
-      current = await runner.startBridged(config, route, services(protocol, listener), bridge.access);
+      started(await runner.startBridged(config, route, services(protocol, listener), bridge.access), opening);
     } catch (error) {
+      if (opening === openings) untilStarted = undefined;
       reportFailedStart(listener, error);
     }
   },
@@ -329,11 +357,11 @@ const api: SessionWorkerApi = {
     await new Promise((resolve) => setTimeout(resolve, 0));
     return opened.summarise(await loadRoundEnds(opened.protocol));
   },
-  pause: () => current?.pause(),
-  resume: () => current?.resume(),
-  step: () => current?.step(),
-  stop: () => current?.stop(),
-  setDelay: (ms) => current?.setDelay(ms),
+  pause: () => control((session) => session.pause()),
+  resume: () => control((session) => session.resume()),
+  step: () => control((session) => session.step()),
+  stop: () => control((session) => session.stop()),
+  setDelay: (ms) => control((session) => session.setDelay(ms)),
   decide: (choice) => current?.decide(choice),
   prewarm(protocolId) {
     const protocol = findProtocol(protocolId);
