@@ -17,6 +17,11 @@ export interface ReportedRound {
   counted: boolean;
   /** Why the server ended the round early (an action not applicable, the time limit), when it did. */
   endedBy?: string;
+  /**
+   * A round past the rounds expected (an aisys run that finished in the same answer as the last one asked
+   * for): printed without the total, with why it is there.
+   */
+  pastTotal?: string;
 }
 
 /** Options of a reporter. */
@@ -83,10 +88,12 @@ export class RoundReporter {
       this.rounds.push(round);
       return;
     }
-    const of = this.#total ? `/${this.#total}` : '';
+    // `13/12` would read as a miscount, and `13/13` as if more rounds had been asked for.
+    const of = this.#total && round.pastTotal === undefined ? `/${this.#total}` : '';
     const practice = round.counted ? '' : '  (practice round, not counted)';
+    const past = round.pastTotal === undefined ? '' : `  (${round.pastTotal})`;
     this.#line(
-      `round ${String(round.round).padStart(3)}${of}  reward ${formatReward(round.reward).padStart(12)}  turns ${round.turns}${practice}${this.#endedEarly(round)}`,
+      `round ${String(round.round).padStart(3)}${of}  reward ${formatReward(round.reward).padStart(12)}  turns ${round.turns}${practice}${past}${this.#endedEarly(round)}`,
     );
   }
 
@@ -110,8 +117,15 @@ export class RoundReporter {
     return this.#counted.summary();
   }
 
-  /** Prints the summary (text mode) or the JSON document with `extra` fields first. */
-  finish(extra: Record<string, unknown>, totalReward: number | undefined): void {
+  /**
+   * Prints the summary (text mode) or the JSON document with `extra` fields first; `rows` are more lines of
+   * the text summary.
+   */
+  finish(
+    extra: Record<string, unknown>,
+    totalReward: number | undefined,
+    rows: readonly [string, string][] = [],
+  ): void {
     this.stop();
     const summary = this.summary();
     const { stdout } = this.#options.io;
@@ -125,7 +139,7 @@ export class RoundReporter {
       stdout.write('no round was completed\n');
       return;
     }
-    const rows: [string, string][] = [
+    const lines: [string, string][] = [
       ['rounds', String(summary.rounds)],
       ['mean reward', formatReward(summary.mean)],
       ['std. deviation', summary.standardDeviation === null ? '-' : formatReward(summary.standardDeviation)],
@@ -136,8 +150,9 @@ export class RoundReporter {
           : `[${formatReward(summary.confidence95[0])}, ${formatReward(summary.confidence95[1])}]`,
       ],
     ];
-    if (totalReward !== undefined) rows.push(['total reward', formatReward(totalReward)]);
-    stdout.write(`${rows.map(([name, value]) => `${name.padEnd(16)}${value}`).join('\n')}\n`);
+    if (totalReward !== undefined) lines.push(['total reward', formatReward(totalReward)]);
+    lines.push(...rows);
+    stdout.write(`${lines.map(([name, value]) => `${name.padEnd(16)}${value}`).join('\n')}\n`);
   }
 
   #line(text: string): void {

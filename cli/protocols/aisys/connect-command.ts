@@ -14,6 +14,10 @@ export const connectCommand: CommandSpec = {
     'unanswered, as client.py leaves them). A 503 is retried after 3 s, then longer. Any other error',
     "status ends the command with the server's description. The agent's config file is the one the",
     "server's admin tools write ({agent, env, pwd, url}); --url, --env, --agent and --pwd override it.",
+    'An environment Protoplay has no built-in policy for needs --policy. Unlike client.py, an action',
+    'that is not JSON (NaN, Infinity, undefined...) is never sent: it ends the command as a policy error',
+    '(exit 3). When the server refuses an action and the policy gives the same one again, the request',
+    'waits as for a 503 (3 s, 6 s... up to 30 s), and after 10 refusals in a row the command stops (exit 3).',
   ].join('\n'),
   options: [
     {
@@ -47,7 +51,8 @@ export const connectCommand: CommandSpec = {
       name: 'runs',
       type: 'string',
       valueName: 'N',
-      description: 'stop once N runs have finished (default: play until Ctrl-C, as client.py does)',
+      description:
+        'stop once N runs have finished; runs past N that finish in the same answer are listed as extra runs (default: play until Ctrl-C, as client.py does)',
     },
     ...PARALLEL_OPTIONS,
     {

@@ -16,7 +16,8 @@ import { OptionReader } from '../../command-line/option-values';
 import { RoundReporter } from '../../report/round-report';
 import { dialPlay } from '../../play/transports';
 import { writeTranscriptFile } from '../../transcript-file';
-import { defaultAisysPolicy, prepareAisysPolicy } from './policies';
+import { extraRunsRows, pastLimitWords } from './extra-runs';
+import { aisysPolicyArgument, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
 /** Runs `protoplay connect aisys` with parsed options; resolves to the exit code. */
@@ -33,7 +34,7 @@ export async function connectAisys(values: OptionValues, context: CommandContext
   const json = options.flag('json');
   const verbose = options.flag('verbose');
 
-  const policy = await prepareAisysPolicy(options.string('policy', defaultAisysPolicy(config.env)), {
+  const policy = await prepareAisysPolicy(aisysPolicyArgument(options.string('policy'), config.env), {
     cwd: io.cwd,
     seed,
     budgetMs,
@@ -72,10 +73,16 @@ export async function connectAisys(values: OptionValues, context: CommandContext
       switch (event.kind) {
         case 'run-finished': {
           played.push({ run: event.run, outcome: event.outcome, actions: event.actions });
-          // Several runs can finish in the last response: the limit is a minimum, as for client.py.
-          if (runLimit !== undefined && played.length > runLimit) reporter.setTotal(played.length);
           const reward = typeof event.outcome === 'number' ? event.outcome : Number(event.outcome);
-          reporter.round({ round: played.length, reward, turns: event.actions, counted: true });
+          // Several runs can finish in the last response: the limit is a minimum, as for client.py.
+          const pastTotal = pastLimitWords(played.length, runLimit);
+          reporter.round({
+            round: played.length,
+            reward,
+            turns: event.actions,
+            counted: true,
+            ...(pastTotal ? { pastTotal } : {}),
+          });
           break;
         }
         case 'message':
@@ -84,6 +91,11 @@ export async function connectAisys(values: OptionValues, context: CommandContext
           break;
         case 'retry':
           io.stderr.write(`the server is busy (503); retrying in ${event.delayMs / 1000} s\n`);
+          break;
+        case 'refused-again':
+          io.stderr.write(
+            `run ${event.run}: the server refused the action ${event.action} ${event.refusals === 1 ? 'once' : `${event.refusals} times in a row`} and the policy gives it again: the request waits ${event.delayMs / 1000} s\n`,
+          );
           break;
         case 'policy-logs':
           for (const line of event.logs) recorder.annotate('policy-log', line);
@@ -120,11 +132,13 @@ export async function connectAisys(values: OptionValues, context: CommandContext
       agent: config.agent,
       policy: policy.name,
       status: outcome.kind === 'stopped' ? 'interrupted' : outcome.kind,
+      ...(runLimit !== undefined ? { runLimit } : {}),
       ...(outcome.kind === 'finished' || outcome.kind === 'stopped' ? {} : { error: outcomeText(outcome) }),
       runs: played,
       ...(written ? { transcript: written } : {}),
     },
     undefined,
+    extraRunsRows(played.length, runLimit),
   );
   const kept = written ? ` (transcript written to ${transcriptPath})` : '';
   switch (outcome.kind) {

@@ -12,16 +12,29 @@ import { AISYS_SAMPLES } from '../../../src/core/protocols/aisys/samples';
 import type { PolicyEndpoint } from '../../../src/core/policy/supervisor';
 import type { PolicyLogLine } from '../../../src/core/policy/types';
 import { aisysProtocol } from '../../../src/core/protocols/aisys/protocol';
-import { CliError, ExitCode } from '../../command-line/exit-codes';
+import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { describePolicyFault, loadPolicyFile } from '../../policy/policy-file';
 import { BUILTIN_SAMPLES } from './builtin-policies';
 
-/** The built-in an environment plays when `--policy` is not given: the first sample made for it. */
-export function defaultAisysPolicy(env: string): string {
-  const made = Object.keys(BUILTIN_SAMPLES).find((name) =>
+/** The built-in an environment plays when `--policy` is not given: the first sample made for it, if any. */
+export function defaultAisysPolicy(env: string): string | undefined {
+  return Object.keys(BUILTIN_SAMPLES).find((name) =>
     AISYS_SAMPLES.find((sample) => sample.id === BUILTIN_SAMPLES[name])?.environments?.includes(env),
   );
-  return made ?? 'optimal';
+}
+
+/**
+ * `--policy` as given, or the built-in made for the environment. An environment no built-in is made for (a
+ * course's own, a variant under another name) needs `--policy`: guessing one would send it actions it was
+ * never written for.
+ */
+export function aisysPolicyArgument(given: string | undefined, env: string): string {
+  const policy = given ?? defaultAisysPolicy(env);
+  if (policy !== undefined) return policy;
+  const made = [...new Set(AISYS_SAMPLES.flatMap((sample) => sample.environments ?? []))];
+  throw usageError(
+    `there is no built-in policy for the environment '${env}' (the built-ins are made for ${made.join(', ')}): give --policy FILE with your policy, or a built-in's name if the environment is a variant of one of these`,
+  );
 }
 
 /** Options of `prepareAisysPolicy`. */

@@ -11,7 +11,8 @@ import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
 import { RoundReporter } from '../../report/round-report';
 import { TranscriptFileStream } from '../../transcript-stream';
-import { defaultAisysPolicy, prepareAisysPolicy } from './policies';
+import { extraRunsRows, pastLimitWords } from './extra-runs';
+import { aisysPolicyArgument, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
 /** Runs `protoplay run aisys` with parsed options; resolves to the exit code. */
@@ -30,7 +31,7 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
   const transcriptPath = options.string('transcript');
   const json = options.flag('json');
 
-  const policy = await prepareAisysPolicy(options.string('policy', defaultAisysPolicy(env)), {
+  const policy = await prepareAisysPolicy(aisysPolicyArgument(options.string('policy'), env), {
     cwd: io.cwd,
     seed,
     budgetMs,
@@ -58,10 +59,16 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
       if (event.kind !== 'run-finished') return;
       finishedRuns++;
       if (json) played.push({ run: event.run, outcome: event.outcome, actions: event.actions });
-      // Several runs can finish in the last response: the limit is a minimum, as for client.py.
-      if (finishedRuns > runs) reporter.setTotal(finishedRuns);
       const reward = typeof event.outcome === 'number' ? event.outcome : Number(event.outcome);
-      reporter.round({ round: finishedRuns, reward, turns: event.actions, counted: true });
+      // Several runs can finish in the last response: the limit is a minimum, as for client.py.
+      const pastTotal = pastLimitWords(finishedRuns, runs);
+      reporter.round({
+        round: finishedRuns,
+        reward,
+        turns: event.actions,
+        counted: true,
+        ...(pastTotal ? { pastTotal } : {}),
+      });
     },
   });
   for (const line of policy.loadLogs) session.recorder.annotate('policy-log', line);
@@ -88,10 +95,12 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
       seed,
       parallelRuns,
       status,
+      runLimit: runs,
       runs: played,
       ...(written ? { transcript: written } : {}),
     },
     undefined,
+    extraRunsRows(finishedRuns, runs),
   );
   switch (outcome.kind) {
     case 'finished':

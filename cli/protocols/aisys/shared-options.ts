@@ -11,7 +11,7 @@ export const POLICY_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     valueName: `FILE|${BUILTIN_AISYS_POLICIES.join('|')}`,
     description:
-      'policy file exporting act(percept, run, context), or a built-in (default optimal; explorer on wumpus-cave, greedy on the halma games)',
+      'policy file exporting act(percept, run, context), or a built-in (default: the one made for the environment: optimal on nim and nim-strong, explorer on wumpus-cave, greedy on the halma games; any other environment needs --policy)',
   },
   {
     name: 'budget',

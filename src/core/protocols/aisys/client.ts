@@ -13,10 +13,21 @@
  * (3 s, the course client's constant pause) by `retry.factor` up to `retry.maxDelayMs`. With
  * `abandonOldRuns`, runs that were already under way at the first response (their action number is not 0)
  * are abandoned instead of answered. The body is written as the course client writes it.
+ *
+ * Two things the course client does not do, so that a faulty policy cannot flood a shared server:
+ *
+ * - an action that cannot be written as JSON (NaN, Infinity, undefined, a function...) is a policy error
+ *   and is never sent (the course client's `requests` refuses NaN and Infinity too);
+ * - when the server refuses an action (it asks for the same action number again) and the policy answers
+ *   with the very same action, the request waits first, as for a busy server (3 s, then 6, 12... up to
+ *   30 s), and after `maxRefusals` refusals of that action in a row the session ends as a policy error.
+ *   A policy that answers a refusal with another action is answered at once, as the course client does.
  */
 import type { PolicyLogLine } from '../../policy/types';
 import type { HttpMessage, SansIoEndpoint, WirePeer, WireSink } from '../contract';
-import { actRequest, encodeRequestBody, readResponse } from './codec';
+import { formatValue } from '../../policy/format-value';
+import { actRequest, encodeRequestBody, readResponse, unwritableJson } from './codec';
+import { pythonJsonDumps } from './python-json';
 import type { AisysMessage, AisysRequest, AisysResponse, JsonValue } from './messages';
 import type { AisysDecide } from './policy-api';
 
@@ -39,6 +50,9 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = {
   maxRetries: Infinity,
 };
 
+/** Refusals of one unchanged action in a row after which the client stops (`maxRefusals`). */
+export const DEFAULT_MAX_REFUSALS = 10;
+
 /** Options of a client. */
 export interface AisysClientOptions {
   agent: string;
@@ -56,6 +70,12 @@ export interface AisysClientOptions {
   /** The `client` field (default `protoplay`). */
   clientName?: string;
   retry?: Partial<RetryPolicy>;
+  /**
+   * How many times in a row the server may refuse the same action for the same action request before the
+   * client stops instead of sending it again (default `DEFAULT_MAX_REFUSALS`). The resent requests before
+   * that are paced as 503 retries are (`retry`).
+   */
+  maxRefusals?: number;
   /** Runs `callback` after `ms`; returns a cancel function (default `setTimeout`). */
   schedule?: (ms: number, callback: () => void) => () => void;
   onEvent?: (event: AisysClientEvent) => void;
@@ -70,6 +90,11 @@ export type AisysClientEvent =
   /** `actions`: how many actions this client sent the run (0 for a run it only abandoned). */
   | { kind: 'run-finished'; run: string; outcome: JsonValue; actions: number }
   | { kind: 'retry'; attempt: number; delayMs: number }
+  /**
+   * The server refused `action` (JSON) for `run` `refusals` times in a row and the policy gives it again:
+   * the next request waits `delayMs`.
+   */
+  | { kind: 'refused-again'; run: string; actNo: number; action: string; refusals: number; delayMs: number }
   | { kind: 'policy-logs'; logs: PolicyLogLine[] };
 
 /** How a client's session ended. */
@@ -92,7 +117,8 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
   readonly #ended: Promise<AisysClientOutcome>;
   #lastRequest: HttpMessage | undefined;
   #retries = 0;
-  #cancelRetry: (() => void) | undefined;
+  /** Cancels the pause under way (a 503 retry, or a refused action sent again). */
+  #cancelPause: (() => void) | undefined;
   /** Active runs after the last response. */
   #ongoing = new Set<string>();
   /** Runs under way at the first response (undefined before it). */
@@ -100,6 +126,11 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
   #runsLeft = 0;
   /** Actions sent per run (its last action number + 1). */
   readonly #actionsSent = new Map<string, number>();
+  /**
+   * Per active run, the last action sent: its number, its JSON, how many times in a row the server has
+   * refused it, and the server's last error about the run.
+   */
+  readonly #lastActions = new Map<string, SentAction>();
 
   constructor(options: AisysClientOptions) {
     this.#options = options;
@@ -206,6 +237,8 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
     const active = new Set(response.active_runs);
     for (const run of this.#ongoing) if (!active.has(run)) this.#runsLeft++;
     this.#ongoing = active;
+    for (const run of this.#lastActions.keys()) if (!active.has(run)) this.#lastActions.delete(run);
+    this.#noteRefusals(response);
     const { runLimit } = this.#options;
     if (runLimit !== undefined && this.#runsLeft >= runLimit)
       return this.#finish({ kind: 'finished', reason: 'run-limit' });
@@ -234,11 +267,73 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
     if (this.#outcome) return;
     if (reply.logs.length) onEvent?.({ kind: 'policy-logs', logs: reply.logs });
     if (!reply.ok) return this.#finish({ kind: 'policy-error', message: reply.fault.message });
+    const actions = requests.map((r, i) => ({ run: r.run, act_no: r.act_no, action: reply.actions[i]! }));
+    for (const { run, act_no, action } of actions) {
+      const problem = unwritableJson(action);
+      if (problem !== undefined)
+        return this.#finish({
+          kind: 'policy-error',
+          message: `the action for run ${run} (act_no ${act_no}) cannot be written as JSON: ${describeAction(action, problem)}; it was not sent (an action is a number, a string, true, false, null, or a list or plain object of these)`,
+        });
+    }
+    const repeated = this.#repeatedRefusal(actions);
+    if (repeated && repeated.refusals >= (this.#options.maxRefusals ?? DEFAULT_MAX_REFUSALS))
+      return this.#finish({
+        kind: 'policy-error',
+        message: `the server refused the action ${repeated.text} for run ${repeated.run} (act_no ${repeated.actNo}) ${repeated.refusals} times in a row${repeated.reason === undefined ? '' : ` (${repeated.reason})`}, and the policy gives it again: stopping instead of sending it forever`,
+      });
     for (const r of requests) this.#actionsSent.set(r.run, r.act_no + 1);
-    this.#send({
-      actions: requests.map((r, i) => ({ run: r.run, act_no: r.act_no, action: reply.actions[i] ?? null })),
-      to_abandon: toAbandon,
+    const send = () => this.#send({ actions, to_abandon: toAbandon });
+    if (!repeated) return send();
+    const delayMs = this.#pause(repeated.refusals);
+    onEvent?.({
+      kind: 'refused-again',
+      run: repeated.run,
+      actNo: repeated.actNo,
+      action: repeated.text,
+      refusals: repeated.refusals,
+      delayMs,
     });
+    this.#cancelPause = this.#schedule(delayMs, () => {
+      this.#cancelPause = undefined;
+      if (!this.#outcome) send();
+    });
+  }
+
+  /** Counts a refusal for every run whose last action the server asks for again. */
+  #noteRefusals(response: AisysResponse): void {
+    for (const request of response.action_requests) {
+      const last = this.#lastActions.get(request.run);
+      if (last?.actNo !== request.act_no) continue;
+      last.refusals++;
+      const error = response.messages.findLast(
+        (message) => message.run === request.run && message.type === 'error',
+      );
+      if (error) last.reason = error.content;
+    }
+  }
+
+  /**
+   * Remembers the actions about to be sent; returns the one the server has refused most often in a row and
+   * the policy gives again unchanged, if any.
+   */
+  #repeatedRefusal(actions: readonly { run: string; act_no: number; action: JsonValue }[]) {
+    let repeated: (SentAction & { run: string }) | undefined;
+    for (const { run, act_no: actNo, action } of actions) {
+      const text = pythonJsonDumps(action);
+      const last = this.#lastActions.get(run);
+      const same = last !== undefined && last.actNo === actNo && last.text === text;
+      const sent: SentAction = same ? last : { actNo, text, refusals: 0 };
+      this.#lastActions.set(run, sent);
+      if (sent.refusals > 0 && sent.refusals > (repeated?.refusals ?? 0)) repeated = { ...sent, run };
+    }
+    return repeated;
+  }
+
+  /** The pause before the `attempt`-th retry (a 503) or resent refused action: 3 s, 6 s... up to 30 s. */
+  #pause(attempt: number): number {
+    const { initialDelayMs, factor, maxDelayMs } = this.#retry;
+    return Math.min(maxDelayMs, initialDelayMs * factor ** (attempt - 1));
   }
 
   #retryLater(): void {
@@ -251,11 +346,10 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
       });
       return;
     }
-    const { initialDelayMs, factor, maxDelayMs } = this.#retry;
-    const delayMs = Math.min(maxDelayMs, initialDelayMs * factor ** (attempt - 1));
+    const delayMs = this.#pause(attempt);
     this.#options.onEvent?.({ kind: 'retry', attempt, delayMs });
-    this.#cancelRetry = this.#schedule(delayMs, () => {
-      this.#cancelRetry = undefined;
+    this.#cancelPause = this.#schedule(delayMs, () => {
+      this.#cancelPause = undefined;
       if (this.#outcome || !this.#lastRequest) return;
       this.#sink?.send(this.#lastRequest);
     });
@@ -269,10 +363,29 @@ export class AisysClient implements SansIoEndpoint<HttpMessage, HttpMessage> {
   #finish(outcome: AisysClientOutcome): void {
     if (this.#outcome) return;
     this.#outcome = outcome;
-    this.#cancelRetry?.();
+    this.#cancelPause?.();
     this.#settle(outcome);
     this.#sink?.close(outcome.kind === 'finished' ? 'run limit reached' : outcomeText(outcome));
   }
+}
+
+/** The last action sent for a run. */
+interface SentAction {
+  actNo: number;
+  /** The action as the body writes it. */
+  text: string;
+  /** Times in a row the server asked for `actNo` again after this action. */
+  refusals: number;
+  /** The server's last error message about the run. */
+  reason?: string;
+}
+
+/** An action that cannot be sent, in words: the value, and where the problem is when it is inside. */
+function describeAction(action: unknown, problem: string): string {
+  if (action === undefined) return 'undefined (act returned nothing; return null to send null)';
+  const shown = formatValue(action);
+  const value = shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+  return problem === shown ? value : `${value} (${problem})`;
 }
 
 /** The path of a base URL (`http://host:5000/prefix/` -> `/prefix/`); a bare path stays as it is. */

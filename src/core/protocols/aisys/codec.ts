@@ -71,6 +71,66 @@ export function encodeRequestBody(request: AisysRequest, protocolVersion = 1): s
   });
 }
 
+/**
+ * What keeps a value (an action) from being written as JSON, e.g. `NaN at .take`, or undefined when it
+ * can be written. JSON has no NaN or Infinity: Python's `json.dumps` would write them as bare tokens, which
+ * `requests` (the course client's HTTP library) refuses to send; the real server refuses a NaN action and
+ * fails with a 500 on an infinite one. Nor has it anything for undefined, functions, symbols, bigints,
+ * class instances (a `Map`, a `Date`) or cycles.
+ */
+export function unwritableJson(value: unknown, path = '', seen: Set<object> = new Set()): string | undefined {
+  const at = path ? ` at ${path}` : '';
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${value}${at}`;
+    case 'undefined':
+      return `undefined${at}`;
+    case 'bigint':
+      return `the bigint ${value}n${at}`;
+    case 'symbol':
+      return `a symbol${at}`;
+    case 'function':
+      return `a function${at}`;
+  }
+  if (value === null) return undefined;
+  const object = value as object;
+  const prototype = Object.getPrototypeOf(object) as object | null;
+  // A plain object's prototype is some realm's Object.prototype, whose own prototype is null.
+  if (!Array.isArray(object) && prototype !== null && Object.getPrototypeOf(prototype) !== null)
+    return `${describeClass(object)}${at}`;
+  if (seen.has(object)) return `a circular reference${at}`;
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) {
+      // A hole of a sparse array is undefined too; `forEach` would skip it.
+      for (let index = 0; index < object.length; index++) {
+        const problem = unwritableJson(object[index], `${path}[${index}]`, seen);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    for (const [key, item] of Object.entries(object)) {
+      const problem = unwritableJson(
+        item,
+        /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`,
+        seen,
+      );
+      if (problem) return problem;
+    }
+    return undefined;
+  } finally {
+    seen.delete(object);
+  }
+}
+
+function describeClass(object: object): string {
+  const name = (object.constructor as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name ? `an object of class ${name}` : 'an object that is not plain data';
+}
+
 /** The `/act` request of a body, as the course client sends it (PUT, JSON). */
 export function actRequest(env: string, body: string, basePath = '/'): HttpMessage {
   const prefix = basePath.endsWith('/') ? basePath : `${basePath}/`;

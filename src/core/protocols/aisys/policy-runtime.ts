@@ -51,7 +51,8 @@ export class AisysPolicyRuntime {
       const outcome = await this.#runtime.call('act', [request.percept, info], context);
       logs.push(...outcome.logs);
       if (!outcome.ok) return { ...outcome, logs, ms: elapsed() };
-      actions.push(outcome.value === undefined ? null : (outcome.value as JsonValue));
+      // Undefined stays undefined: the client refuses it (JSON has none) rather than send null for it.
+      actions.push(outcome.value as JsonValue);
     }
     const active = new Set(batch.active);
     for (const run of this.#runs.keys()) if (!active.has(run)) this.#runs.delete(run);

@@ -40,6 +40,27 @@ describe('protoplay run aisys', () => {
     expect(result.stdout).toContain('mean reward     1.0');
   });
 
+  it('tells the runs past --runs apart, as extra runs of the answer that reached the limit', async () => {
+    const result = await runInProcess(['run', 'aisys', '--env', 'nim', '--runs', '12']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    // Seed 0, five runs in parallel: the answer that finishes the 12th finishes the 13th to the 15th.
+    expect(lines.slice(11, 15)).toEqual([
+      'round  12/12  reward          1.0  turns 3',
+      'round  13  reward          1.0  turns 3  (extra run: finished in the answer that reached --runs 12)',
+      'round  14  reward          1.0  turns 3  (extra run: finished in the answer that reached --runs 12)',
+      'round  15  reward          1.0  turns 3  (extra run: finished in the answer that reached --runs 12)',
+    ]);
+    expect(lines).toContain('rounds          15');
+    expect(lines).toContain(
+      'extra runs      3 of the 15 (they finished in the answer that reached --runs 12)',
+    );
+    const json = await runInProcess(['run', 'aisys', '--env', 'nim', '--runs', '12', '--json']);
+    const report = JSON.parse(json.stdout) as { runLimit: number; rounds: { pastTotal?: string }[] };
+    expect(report.runLimit).toBe(12);
+    expect(report.rounds.filter((round) => round.pastTotal !== undefined)).toHaveLength(3);
+  });
+
   it('prints one JSON document with --json and writes a transcript both machines accept', async () => {
     const file = join(dir, 'run.json');
     const result = await runInProcess(

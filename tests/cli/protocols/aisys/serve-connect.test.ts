@@ -2,7 +2,9 @@
  * `protoplay serve aisys` and `protoplay connect aisys` over real HTTP on 127.0.0.1: the server as a child
  * process of the package's binary, clients in this process and as a child. Both sides record the same
  * exchanges; a wrong password gets the real server's 401 body; abandoning old runs, one run at a time,
- * a method the server does not take, and a server that is not there.
+ * a method the server does not take, and a server that is not there. What a faulty policy must not do to a
+ * shared server: an action that is not JSON is never sent, a refused action given again waits as for a
+ * busy server, an environment without a built-in needs --policy; and runs past --runs are told apart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -15,6 +17,9 @@ import { aisysProtocol } from '../../../../src/core/protocols/aisys/protocol';
 import { validate } from '../../../../src/core/protocols/machine';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../../src/core/transcript/model';
+import { runCommandLine } from '../../../../cli/command-line/dispatch';
+import { PROTOCOL_COMMANDS } from '../../../../cli/protocols';
+import { TOOL_COMMANDS } from '../../../../cli/tools';
 import { BIN, runChild, runInProcess } from '../../run-cli';
 
 let dir: string;
@@ -195,6 +200,98 @@ describe('serve and connect over HTTP', () => {
     expect(await response.text()).toContain('<title>405 Method Not Allowed</title>');
   });
 
+  it.each([
+    ['NaN', 'return NaN;', /NaN/],
+    ['Infinity', 'return Infinity;', /Infinity/],
+    ['nothing', 'return;', /undefined \(act returned nothing; return null to send null\)/],
+  ])(
+    'an action of %s is never sent: the command stops as a policy error naming the run',
+    async (name, body, shown) => {
+      const policy = join(dir, `unsendable-${name}.ts`);
+      await writeFile(policy, `export function act(): any {\n  ${body}\n}\n`);
+      const file = join(dir, `unsendable-${name}.json`);
+      const result = await runInProcess(
+        ['connect', 'aisys', '--config', config, '--policy', policy, '--runs', '3', '--transcript', file],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(3);
+      const [line, ...more] = result.stderr.split('\n');
+      expect(more).toEqual(['']);
+      expect(line).toMatch(/^error: the action for run \d+ \(act_no \d+\) cannot be written as JSON: /);
+      expect(line).toMatch(shown);
+      expect(line).toContain(`it was not sent`);
+      const sent = parseTranscriptJson(await readFile(file, 'utf8')).messages.filter(
+        (message) => message.dir === 'c2s',
+      );
+      // Only the first request, which answers nothing, went out; every body is JSON.
+      expect(sent).toHaveLength(1);
+      expect(JSON.parse(sent[0]!.text!)).toMatchObject({ actions: [] });
+    },
+  );
+
+  it('a refused action the policy gives again waits as for a busy server instead of flooding it', async () => {
+    const policy = join(dir, 'five.ts');
+    await writeFile(policy, 'export function act() {\n  return 5;\n}\n');
+    const file = join(dir, 'five.json');
+    const stop = new AbortController();
+    // Stopped 1 s after it says it waits (3 s), or after 10 s when it never does.
+    const giveUp = setTimeout(() => stop.abort(), 10_000);
+    let stderr = '';
+    const code = await runCommandLine(
+      ['connect', 'aisys', '--config', config, '--policy', policy, '--transcript', file],
+      PROTOCOL_COMMANDS,
+      {
+        io: {
+          stdout: { isTTY: false, write: () => true },
+          stderr: {
+            isTTY: false,
+            write: (text: string) => {
+              if (!stderr.includes('waits') && text.includes('waits')) setTimeout(() => stop.abort(), 1000);
+              stderr += text;
+              return true;
+            },
+          },
+          cwd: dir,
+        },
+        signal: stop.signal,
+      },
+      TOOL_COMMANDS,
+    );
+    clearTimeout(giveUp);
+    expect(code).toBe(130);
+    expect(stderr).toContain('You have to remove 1, 2, or 3 objects');
+    expect(stderr).toMatch(
+      /^run \d+: the server refused the action 5 once and the policy gives it again: the request waits 3 s$/m,
+    );
+    const sent = parseTranscriptJson(await readFile(file, 'utf8')).messages.filter(
+      (message) => message.dir === 'c2s',
+    );
+    // The first request and the refused actions; the same actions again only after 3 s.
+    expect(sent).toHaveLength(2);
+  });
+
+  it('runs past --runs that finish in the same answer are told as extra runs, not as a larger total', async () => {
+    const result = await runInProcess(['connect', 'aisys', '--config', config, '--runs', '12']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n').filter((line) => line.startsWith('round '));
+    const finished = Number(/^rounds +(\d+)$/m.exec(result.stdout)?.[1]);
+    expect(lines).toHaveLength(finished);
+    // Five runs play in parallel: the answer that finishes the 12th finishes others too.
+    expect(finished).toBeGreaterThan(12);
+    for (const [index, line] of lines.entries()) {
+      if (index < 12) expect(line).toMatch(new RegExp(`^round +${index + 1}/12  reward`));
+      else
+        expect(line).toMatch(
+          new RegExp(
+            `^round +${index + 1}  reward +\\S+  turns \\d+  \\(extra run: finished in the answer that reached --runs 12\\)$`,
+          ),
+        );
+    }
+    expect(result.stdout).toContain(
+      `extra runs      ${finished - 12} of the ${finished} (they finished in the answer that reached --runs 12)\n`,
+    );
+  });
+
   it('serve records what the clients recorded when it stops', async () => {
     server.kill('SIGINT');
     expect(await serverExit).toBe(0);
@@ -228,6 +325,26 @@ describe('connect without a server', () => {
     ]);
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(`error: cannot reach http://127.0.0.1:${port}/: connection refused\n`);
+  });
+
+  it('asks for --policy on an environment no built-in is made for, before any request', async () => {
+    const result = await runInProcess([
+      'connect',
+      'aisys',
+      '--url',
+      'http://127.0.0.1:1/',
+      '--env',
+      'probe',
+      '--agent',
+      'a',
+      '--pwd',
+      'p',
+    ]);
+    expect(result).toMatchObject({
+      code: 2,
+      stderr:
+        "error: there is no built-in policy for the environment 'probe' (the built-ins are made for nim, nim-strong, wumpus-cave, halma, halma-3, halma-rhombus): give --policy FILE with your policy, or a built-in's name if the environment is a variant of one of these\n",
+    });
   });
 
   it('asks for the agent when there is no config', async () => {

@@ -1,7 +1,8 @@
 /**
  * The client against the emulated server in memory: the run limit as the course client counts it, one run
  * at a time, abandoning old runs, per-run memory, 503 retries with a growing pause, and how errors, policy
- * faults and `stop` end it.
+ * faults and `stop` end it; actions that are not JSON never sent, and a refused action given again paced
+ * and then given up.
  */
 import { describe, expect, it } from 'vitest';
 import type { HttpMessage } from '../../../../src/core/protocols/contract';
@@ -12,7 +13,7 @@ import {
 } from '../../../../src/core/protocols/aisys/client';
 import { localDecide } from '../../../../src/core/protocols/aisys/decide';
 import { AisysHost } from '../../../../src/core/protocols/aisys/host';
-import { readResponse } from '../../../../src/core/protocols/aisys/codec';
+import { readResponse, unwritableJson } from '../../../../src/core/protocols/aisys/codec';
 
 const perfect = localDecide((percept) => (percept as number) % 4 || 1);
 
@@ -215,5 +216,122 @@ describe('the client', () => {
     }));
     expect(outcome.kind).toBe('protocol-error');
     expect(readResponse({ meta: {}, body: '{"action_requests": []}' })).toMatchObject({ kind: 'unreadable' });
+  });
+});
+
+/**
+ * The host's answers, until a client has sent 100 requests: then a 401 ends it, so a client that floods
+ * the server fails a test instead of looping in it for ever.
+ */
+function unlessFlooded(host: AisysHost): (request: HttpMessage) => HttpMessage {
+  let requests = 0;
+  return (request) =>
+    ++requests > 100
+      ? {
+          meta: { status: 401, headers: { 'content-type': 'application/json' } },
+          body: '{"errorcode": 401, "errorname": "Unauthorized", "description": "flooded"}',
+        }
+      : host.handle(request);
+}
+
+describe('actions that cannot be written as JSON', () => {
+  const circular: Record<string, unknown> = { take: 1 };
+  circular.self = circular;
+  it.each([
+    ['NaN', NaN, 'NaN'],
+    ['Infinity', Infinity, 'Infinity'],
+    ['-Infinity', -Infinity, '-Infinity'],
+    ['undefined', undefined, 'undefined (act returned nothing; return null to send null)'],
+    ['a bigint', 3n, '3n (the bigint 3n)'],
+    ['a function', function take() {}, '[Function take] (a function)'],
+    ['a NaN inside', { take: [1, NaN] }, '{ take: [ 1, NaN ] } (NaN at .take[1])'],
+    ['a cycle', circular, '{ take: 1, self: [Circular] } (a circular reference at .self)'],
+    ['a Map', new Map(), 'Map(0) {} (an object of class Map)'],
+  ])('%s is a policy error naming the run and the value, and is never sent', async (_name, action, shown) => {
+    const { host, pwd } = setUp();
+    const decide = localDecide(() => action as never);
+    const { outcome, sent } = await play({ pwd, decide }, unlessFlooded(host));
+    expect(outcome).toEqual({
+      kind: 'policy-error',
+      message: `the action for run 1 (act_no 0) cannot be written as JSON: ${shown}; it was not sent (an action is a number, a string, true, false, null, or a list or plain object of these)`,
+    });
+    // Only the first request (no actions yet) went out.
+    expect(sent).toHaveLength(1);
+    expect(bodies(sent)[0]!.actions).toEqual([]);
+  });
+
+  it('lets every JSON value through, null and -0 included', () => {
+    for (const value of [null, 0, -0, 1.5, 'x', true, [], {}, { a: [null, { b: 'c' }] }, Object.create(null)])
+      expect(unwritableJson(value)).toBeUndefined();
+    // A hole of a sparse array, which `forEach` would skip.
+    expect(unwritableJson(new Array<number>(2))).toBe('undefined at [0]');
+    expect(unwritableJson({ 'a b': new Date(0) })).toBe('an object of class Date at ["a b"]');
+  });
+});
+
+describe('an action the server refuses', () => {
+  /** A client whose pauses are recorded and taken at once. */
+  function paced(pwd: string, decide: AisysClientOptions['decide'], maxRefusals?: number) {
+    const pauses: number[] = [];
+    const options: Partial<AisysClientOptions> & { pwd: string } = {
+      pwd,
+      decide,
+      parallelRuns: false,
+      ...(maxRefusals ? { maxRefusals } : {}),
+      schedule: (ms, callback) => {
+        pauses.push(ms);
+        queueMicrotask(callback);
+        return () => undefined;
+      },
+    };
+    return { options, pauses };
+  }
+
+  it('given again unchanged, is sent after the pauses of a busy server, then given up', async () => {
+    const { host, pwd } = setUp();
+    const { options, pauses } = paced(
+      pwd,
+      localDecide(() => 5),
+      4,
+    );
+    const { outcome, sent, events } = await play(options, unlessFlooded(host));
+    expect(outcome).toEqual({
+      kind: 'policy-error',
+      message:
+        'the server refused the action 5 for run 1 (act_no 0) 4 times in a row (You have to remove 1, 2, or 3 objects), and the policy gives it again: stopping instead of sending it forever',
+    });
+    // The first request, the action, then three resends, each after a longer pause.
+    expect(sent).toHaveLength(5);
+    expect(pauses).toEqual([3000, 6000, 12_000]);
+    expect(events.filter((event) => event.kind === 'refused-again')).toEqual([
+      { kind: 'refused-again', run: '1', actNo: 0, action: '5', refusals: 1, delayMs: 3000 },
+      { kind: 'refused-again', run: '1', actNo: 0, action: '5', refusals: 2, delayMs: 6000 },
+      { kind: 'refused-again', run: '1', actNo: 0, action: '5', refusals: 3, delayMs: 12_000 },
+    ]);
+  });
+
+  it('stops after ten refusals by default, the pauses growing up to 30 s', async () => {
+    const { host, pwd } = setUp();
+    const { options, pauses } = paced(
+      pwd,
+      localDecide(() => null),
+    );
+    const { outcome, sent } = await play(options, unlessFlooded(host));
+    expect(outcome.kind).toBe('policy-error');
+    expect(sent).toHaveLength(11);
+    expect(pauses).toEqual([3000, 6000, 12_000, 24_000, 30_000, 30_000, 30_000, 30_000, 30_000]);
+  });
+
+  it('answered with another action, is sent at once, as the course client sends it', async () => {
+    const { host, pwd } = setUp();
+    let tries = 0;
+    const { options, pauses } = paced(
+      pwd,
+      // Every action is refused once, then perfect play.
+      localDecide((percept) => (tries++ % 2 === 0 ? 7 : (percept as number) % 4 || 1)),
+    );
+    const { outcome } = await play({ ...options, runLimit: 3 }, unlessFlooded(host));
+    expect(outcome.kind).toBe('finished');
+    expect(pauses).toEqual([]);
   });
 });

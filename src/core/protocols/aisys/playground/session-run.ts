@@ -298,6 +298,10 @@ class AisysSessionRun extends GatedRun implements PlaygroundSession {
           this.#recorder.annotate('note', {
             text: `the server is busy (503): the same request again in ${event.delayMs / 1000} s (retry ${event.attempt})`,
           });
+        if (event.kind === 'refused-again')
+          this.#recorder.annotate('note', {
+            text: `run ${event.run}: the server refused the action ${event.action} ${event.refusals === 1 ? 'once' : `${event.refusals} times in a row`} and the policy gives it again: the request waits ${event.delayMs / 1000} s`,
+          });
       },
     });
     this.#client = client;
@@ -391,7 +395,8 @@ class AisysSessionRun extends GatedRun implements PlaygroundSession {
       case 'stopped':
         return this.#end('stopped', {});
       case 'policy-error':
-        return this.#failPolicy(this.#fault ?? { kind: 'call', message: outcome.message, hook: 'act' });
+        // Without a fault of the policy's own, the client refused its action (not JSON, or refused again).
+        return this.#failPolicy(this.#fault ?? { kind: 'result', message: outcome.message, hook: 'act' });
       case 'http-error':
         return this.#end('failed', { error: `The server answered ${outcome.status}: ${outcome.message}` });
       default:

@@ -216,6 +216,22 @@ describe('aisys playground runner', () => {
     expect(last('fault')?.message).toContain('no idea');
   });
 
+  it('fails a policy whose action is not JSON without sending it, as the command line does', async () => {
+    const { status, last, messages } = await play(
+      {},
+      { policy: policy('export function act(): number { return Infinity; }') },
+    );
+    expect(status).toBe('failed');
+    expect(last('fault')).toMatchObject({
+      kind: 'result',
+      message: expect.stringMatching(
+        /^the action for run \d+ \(act_no 0\) cannot be written as JSON: Infinity; it was not sent/,
+      ) as unknown,
+    });
+    // The first request only: nothing with the action went out.
+    expect(messages().filter((message) => message.dir === 'c2s')).toHaveLength(1);
+  });
+
   it('keeps the real server bugs by default and fixes them when asked', async () => {
     // Acting on a run again after it finished: the real server asks the environment again.
     const code = `
