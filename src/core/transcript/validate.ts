@@ -26,7 +26,9 @@ export interface TranscriptValidation {
 /**
  * The conversations of a transcript: one per connection, or one per agent (`channel`) for protocols that
  * validate per channel, whatever connections the agent's messages came over (an HTTP client opens many).
- * A connection event without a channel belongs to every agent seen on that connection.
+ * A connection event without a channel belongs to every agent seen on that connection; a record with an
+ * exchange's `http` (a half whose body a recording did not keep) is no connection event, and goes where
+ * its exchange's data would.
  */
 function conversations(
   transcript: Transcript,
@@ -46,7 +48,7 @@ function conversations(
       seen.add(key);
       continue;
     }
-    if (perChannel && message.kind !== 'data') {
+    if (perChannel && message.kind !== 'data' && !message.http) {
       for (const key of channelsOn.get(message.conn) ?? []) byKey.get(key)!.messages.push(message);
       continue;
     }
@@ -139,7 +141,7 @@ export class ValidationFold {
       this.#step(key, message.conn, message.channel, message);
       return;
     }
-    if (perChannel && message.kind !== 'data') {
+    if (perChannel && message.kind !== 'data' && !message.http) {
       for (const key of this.#channelsOn.get(message.conn) ?? [])
         this.#step(key, message.conn, undefined, message);
       return;

@@ -20,6 +20,8 @@ export interface PendingRequest {
   /** The actions sent: run as the client spelled it, its id as a number (NaN if none), action number. */
   actions: { run: string; id: number; actNo: number }[];
   abandoned: string[];
+  /** True when the request's body was not recorded: what it did is unknown, and its answer is not judged against it. */
+  notRecorded?: boolean;
 }
 
 /**
@@ -63,7 +65,10 @@ export interface ConversationState {
   asked: ReadonlyMap<number, number>;
   /** The active runs of the last response. */
   active: number[];
-  /** After a crash (500) what was applied is unknown: nothing is judged that depends on it until a 200. */
+  /**
+   * After a crash (500), or a body that was not recorded, what was applied or asked is unknown: nothing is
+   * judged that depends on it until a 200 whose body was recorded.
+   */
   uncertain: boolean;
 }
 
@@ -98,11 +103,22 @@ export function aisysViolation(index: number, rule: string, expected: string, go
  */
 let lastStep: { state: ConversationState; message: TranscriptMessage; step: ConversationStep } | undefined;
 
-/** Feeds one message to the conversation. */
+/**
+ * Feeds one message to the conversation. An `error` record with an exchange's `http` is a half whose body
+ * a recording did not keep (a HAR export without the bodies): it is not judged, and what depends on it is
+ * not judged until it is known again.
+ */
 export function advanceConversation(state: ConversationState, message: TranscriptMessage): ConversationStep {
-  if (message.kind !== 'data' || !message.http) return { state };
+  if (!message.http || (message.kind !== 'data' && message.kind !== 'error')) return { state };
   if (lastStep?.state === state && lastStep.message === message) return lastStep.step;
-  const step = message.dir === 'c2s' ? afterRequest(state, message) : afterResponse(state, message);
+  const step =
+    message.kind === 'error'
+      ? message.dir === 'c2s'
+        ? afterUnrecordedRequest(state, message)
+        : afterUnrecordedResponse(state, message)
+      : message.dir === 'c2s'
+        ? afterRequest(state, message)
+        : afterResponse(state, message);
   lastStep = { state, message, step };
   return step;
 }
@@ -171,12 +187,63 @@ function withRequest(
   return step;
 }
 
+/** Whether a request is part of the conversation: a CORS preflight (OPTIONS) or HEAD is plain HTTP. */
+function isActRequest(message: TranscriptMessage): boolean {
+  const method = (message.http!.method ?? 'GET').toUpperCase();
+  return actPathEnvironment(message.http!.path) !== undefined && method !== 'OPTIONS' && method !== 'HEAD';
+}
+
+/** The request of `exchange` waiting for its response, if any. */
+function pendingFor(state: ConversationState, exchange: number): PendingRequest | undefined {
+  for (let at = state.pending; at; at = at.older) if (at.request.exchange === exchange) return at.request;
+  return undefined;
+}
+
+/** A request whose body was not recorded: its actions are unknown, so are the runs the server asks next. */
+function afterUnrecordedRequest(state: ConversationState, message: TranscriptMessage): ConversationStep {
+  const act = isActRequest(message);
+  const pending: PendingRequest = {
+    exchange: message.http!.exchange,
+    act,
+    actions: [],
+    abandoned: [],
+    notRecorded: true,
+  };
+  return withRequest(act ? { ...state, uncertain: true } : state, pending);
+}
+
+/**
+ * A response whose body was not recorded: the runs it asked for are unknown until a recorded answer. The
+ * runs its request acted on or abandoned are no longer waited for (a refused action's run is asked for
+ * again, so a later answer brings it back).
+ */
+function afterUnrecordedResponse(state: ConversationState, message: TranscriptMessage): ConversationStep {
+  const exchange = message.http!.exchange;
+  const request = pendingFor(state, exchange);
+  if (!request)
+    return {
+      state,
+      responseViolation: aisysViolation(
+        message.index,
+        'aisys.response.unsolicited',
+        'a response to a request',
+        `a response to exchange ${exchange}`,
+      ),
+    };
+  const pending = withoutRequest(state.pending, request);
+  if (!request.act) return { state: { ...state, pending } };
+  const done = [...request.actions.map((action) => action.id), ...request.abandoned.map(runId)];
+  const asked = new Map<number, number>();
+  state.asked.forEach((actNo, id) => {
+    if (!holds(done, id)) asked.set(id, actNo);
+  });
+  return { state: { pending, asked, active: state.active, uncertain: true } };
+}
+
 function afterRequest(state: ConversationState, message: TranscriptMessage): ConversationStep {
   const exchange = message.http!.exchange;
   const method = (message.http!.method ?? 'GET').toUpperCase();
-  // A CORS preflight (OPTIONS) or HEAD is plain HTTP, not part of the conversation.
-  const isAct =
-    actPathEnvironment(message.http!.path) !== undefined && method !== 'OPTIONS' && method !== 'HEAD';
+  const isAct = isActRequest(message);
   const pending: PendingRequest = { exchange, act: isAct, actions: [], abandoned: [] };
   if (!isAct) return withRequest(state, pending);
   const at = message.index;
@@ -291,12 +358,7 @@ const KNOWN_STATUSES = new Set([200, 400, 401, 404, 405, 413, 415, 500, 503]);
 function afterResponse(state: ConversationState, message: TranscriptMessage): ConversationStep {
   const at = message.index;
   const exchange = message.http!.exchange;
-  let request: PendingRequest | undefined;
-  for (let at = state.pending; at; at = at.older)
-    if (at.request.exchange === exchange) {
-      request = at.request;
-      break;
-    }
+  const request = pendingFor(state, exchange);
   if (!request)
     return {
       state,
@@ -341,6 +403,17 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
         next,
       );
     return { state: next };
+  }
+  if (request.notRecorded) {
+    // What was sent is unknown: the answer is judged by its shape alone, and says what is asked now.
+    if (reading.kind !== 'v0' && reading.kind !== 'v1')
+      return fail('aisys.response.shape', 'an answer (version 0 or 1)', describeReading(reading));
+    const requests = reading.kind === 'v1' ? reading.response.action_requests : reading.requests;
+    const asked = new Map<number, number>();
+    for (const r of requests) asked.set(runId(r.run), r.act_no);
+    const active =
+      reading.kind === 'v1' ? reading.response.active_runs.map(runId) : requests.map((r) => runId(r.run));
+    return { state: { pending: rest.pending, asked, active, uncertain: false } };
   }
   if (request.version === 0) {
     if (reading.kind !== 'v0')

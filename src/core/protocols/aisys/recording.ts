@@ -15,7 +15,7 @@ import type {
   RecordingStreamReader,
   RecordingStreamSink,
 } from '../contract';
-import { aisysChannel } from './codec';
+import { actPathEnvironment, aisysChannel } from './codec';
 
 /** One HTTP exchange as a recording holds it. */
 export interface RecordedExchange {
@@ -23,10 +23,26 @@ export interface RecordedExchange {
   conn: string;
   /** When the request was sent, in ms since the Unix epoch, when known. */
   at?: number;
-  request: { method: string; target: string; headers: readonly (readonly [string, string])[]; body: string };
-  response?: { status: number; headers: readonly (readonly [string, string])[]; body: string };
+  request: RecordedMessage & { method: string; target: string };
+  response?: RecordedMessage & { status: number };
   /** A label the recording gave the exchange (the conformance recordings' `X-Case` header). */
   label?: string;
+  /**
+   * The agent (`env/agent`) of a request whose body, which names it, was not recorded, when the
+   * recording's other requests to that environment all name this one (`attributeUnrecorded`).
+   */
+  channel?: string;
+}
+
+/** One half of a recorded exchange. */
+export interface RecordedMessage {
+  headers: readonly (readonly [string, string])[];
+  body: string;
+  /**
+   * Why the body is unknown, when the recording did not keep it (a HAR entry without `content.text`): the
+   * half becomes an `error` record saying so, never an empty body (`exchangeMessages`).
+   */
+  notRecorded?: string;
 }
 
 /** The headers a transcript keeps: what the protocol reads (and the recorder's case label in a note). */
@@ -39,7 +55,13 @@ function keptHeaders(headers: readonly (readonly [string, string])[]): Record<st
   return kept;
 }
 
-/** The request and response messages of one exchange, from message `index` on. */
+/**
+ * The request and response messages of one exchange, from message `index` on. A half whose body was not
+ * recorded is an `error` record with the exchange's `http` and why as its text: the machines judge
+ * neither it nor what depends on it (`conversation.ts`), and nothing reads it as a body. A request not
+ * recorded names no agent: unless the exchange was given one (`channel`), its response, even recorded,
+ * belongs to no agent's conversation and is such a record too.
+ */
 function exchangeMessages(
   exchange: RecordedExchange,
   index: number,
@@ -55,19 +77,23 @@ function exchangeMessages(
     },
     body: exchange.request.body,
   };
-  const channel = aisysChannel(requestMessage);
+  const requestKnown = exchange.request.notRecorded === undefined;
+  const channel = requestKnown ? aisysChannel(requestMessage) : exchange.channel;
   const request: TranscriptMessage = {
     index,
     conn: exchange.conn,
     dir: 'c2s',
     t,
-    kind: 'data',
-    text: exchange.request.body,
-    framing: 'frame',
+    ...(requestKnown
+      ? { kind: 'data', text: exchange.request.body, framing: 'frame' }
+      : { kind: 'error', text: exchange.request.notRecorded }),
     ...(channel ? { channel } : {}),
     http: { exchange: index, ...requestMessage.meta },
   };
   if (!exchange.response) return [request];
+  const responseNotRecorded =
+    exchange.response.notRecorded ??
+    (requestKnown || channel ? undefined : 'not judged: the body of its request was not recorded');
   return [
     request,
     {
@@ -75,9 +101,9 @@ function exchangeMessages(
       conn: exchange.conn,
       dir: 's2c',
       t,
-      kind: 'data',
-      text: exchange.response.body,
-      framing: 'frame',
+      ...(responseNotRecorded === undefined
+        ? { kind: 'data', text: exchange.response.body, framing: 'frame' }
+        : { kind: 'error', text: responseNotRecorded }),
       ...(channel ? { channel } : {}),
       http: {
         exchange: index,
@@ -355,6 +381,68 @@ function responseBody(afterHead: string, length: number | undefined): string {
   return afterHead.endsWith('\n\n') ? afterHead.slice(0, -2) : afterHead;
 }
 
+/** Whether a message's body is sent in chunks (`Transfer-Encoding: chunked`, which wins over `Content-Length`). */
+function isChunked(headers: readonly (readonly [string, string])[]): boolean {
+  const value = headers.find(([name]) => name.toLowerCase() === 'transfer-encoding')?.[1];
+  return value !== undefined && /(?:^|,)\s*chunked\s*$/i.test(value);
+}
+
+/**
+ * A chunked body (`Transfer-Encoding: chunked`) decoded as Werkzeug decodes it: hexadecimal sizes (an
+ * extension after `;` ignored), each chunk's bytes followed by a line break, a last chunk of size 0 and
+ * then trailer lines up to an empty one. Gives the body and the text after it, or what is wrong and on
+ * which line of `text` (from 0). Line breaks may be CRLF, as on the wire, or LF.
+ */
+function readChunked(text: string): { body: string; rest: string } | { problem: string; line: number } {
+  const bytes = encoder.encode(text);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  let line = 0;
+  /** The line starting at `at`, without its line break; undefined when none ends there. */
+  const nextLine = (): string | undefined => {
+    const end = bytes.indexOf(0x0a, at);
+    if (end < 0) return undefined;
+    const read = decoder.decode(bytes.subarray(at, end > at && bytes[end - 1] === 0x0d ? end - 1 : end));
+    at = end + 1;
+    line++;
+    return read;
+  };
+  for (;;) {
+    const sizeLine = nextLine();
+    if (sizeLine === undefined) return { problem: 'the chunked body ends before its last chunk', line };
+    const size = /^([0-9a-fA-F]{1,8})[ \t]*(?:;.*)?$/.exec(sizeLine);
+    if (!size) return { problem: `not a chunk size: ${JSON.stringify(sizeLine)}`, line: line - 1 };
+    const length = parseInt(size[1]!, 16);
+    if (length === 0) break;
+    if (at + length > bytes.length)
+      return { problem: `a chunk of ${length} bytes, but the body ends first`, line: line - 1 };
+    parts.push(bytes.subarray(at, at + length));
+    at += length;
+    const end = bytes[at] === 0x0d && bytes[at + 1] === 0x0a ? 2 : bytes[at] === 0x0a ? 1 : 0;
+    if (end === 0)
+      return { problem: `a chunk of ${length} bytes is not followed by a line break`, line: line - 1 };
+    for (const byte of bytes.subarray(at - length, at)) if (byte === 0x0a) line++;
+    at += end;
+    line++;
+  }
+  for (let trailer = nextLine(); trailer !== ''; trailer = nextLine())
+    if (trailer === undefined) return { problem: 'the chunked body ends inside its trailer', line };
+  const body = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let filled = 0;
+  for (const part of parts) {
+    body.set(part, filled);
+    filled += part.length;
+  }
+  return { body: decoder.decode(body), rest: decoder.decode(bytes.subarray(at)) };
+}
+
+/** How many line breaks `text` holds. */
+function lineBreaks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
 /** The conformance recordings' `.http`: each exchange's bytes as text under `#### conn N exchange M`. */
 export const aisysHttpTextFormat: RecordingFormat = {
   id: 'aisys-http-text',
@@ -369,7 +457,8 @@ export const aisysHttpTextFormat: RecordingFormat = {
       (input, problems) => {
         const all = text(input);
         const exchanges: RecordedExchange[] = [];
-        const marker = /^#### conn (\S+) exchange (\S+)\n/gm;
+        // A file saved with CRLF line ends (git's autocrlf, a Windows editor) has them on its marker lines too.
+        const marker = /^#### conn (\S+) exchange (\S+)\r?\n/gm;
         const starts = [...all.matchAll(marker)];
         // Lines counted from the previous exchange on: counting from the start each time was quadratic.
         let line = 1;
@@ -382,7 +471,10 @@ export const aisysHttpTextFormat: RecordingFormat = {
           )
             line++;
           counted = start.index;
-          const chunk = all.slice(start.index + start[0].length, starts[i + 1]?.index ?? all.length);
+          let chunk = all.slice(start.index + start[0].length, starts[i + 1]?.index ?? all.length);
+          // Every line break of such a file became CRLF, the bodies' too: as LF again, each body is the bytes
+          // its Content-Length counts, as in the file recorded (heads read with either).
+          if (start[0].endsWith('\r\n')) chunk = chunk.replace(/\r\n/g, '\n');
           const { head, rest: afterHead } = splitHead(chunk);
           const request = readHead(head);
           const requestLine = /^(\S+) (\S+) HTTP\/\d\.\d$/.exec(request.first);
@@ -394,7 +486,24 @@ export const aisysHttpTextFormat: RecordingFormat = {
             });
             return;
           }
-          const { body, rest } = splitRequestBody(afterHead, contentLength(request.headers));
+          // The line the request's body starts on, and the response's head.
+          const bodyLine = line + 1 + lineBreaks(head) + 2;
+          let body: string;
+          let rest: string;
+          if (isChunked(request.headers)) {
+            const chunked = readChunked(afterHead);
+            if ('problem' in chunked) {
+              problems.push({
+                file: input.name,
+                line: bodyLine + chunked.line,
+                message: `the request body: ${chunked.problem}`,
+              });
+              return;
+            }
+            body = chunked.body;
+            rest = chunked.rest.replace(/^\n\n/, '');
+          } else ({ body, rest } = splitRequestBody(afterHead, contentLength(request.headers)));
+          const responseLine = bodyLine + lineBreaks(afterHead.slice(0, afterHead.length - rest.length));
           const exchange: RecordedExchange = {
             conn: `conn ${start[1]}`,
             request: { method: requestLine[1]!, target: requestLine[2]!, headers: request.headers, body },
@@ -408,12 +517,24 @@ export const aisysHttpTextFormat: RecordingFormat = {
             if (!status) {
               problems.push({
                 file: input.name,
-                line: line + 1,
+                line: responseLine,
                 message: `not a status line: ${response.first}`,
               });
               return;
             }
-            const body = responseBody(split.rest, contentLength(response.headers));
+            let body: string;
+            if (isChunked(response.headers)) {
+              const chunked = readChunked(split.rest);
+              if ('problem' in chunked) {
+                problems.push({
+                  file: input.name,
+                  line: responseLine + lineBreaks(split.head) + 2 + chunked.line,
+                  message: `the response body: ${chunked.problem}`,
+                });
+                return;
+              }
+              body = chunked.body;
+            } else body = responseBody(split.rest, contentLength(response.headers));
             exchange.response = { status: Number(status[1]), headers: response.headers, body };
             const date = response.headers.find(([name]) => name.toLowerCase() === 'date')?.[1];
             const at = date === undefined ? NaN : Date.parse(date);
@@ -457,23 +578,77 @@ export const aisysHarFormat: RecordingFormat = {
           return [];
         }
         const exchanges: RecordedExchange[] = [];
+        let explained = false;
         entries.forEach((entry, i) => {
           const read = readHarEntry(entry);
-          if (typeof read === 'string')
+          if (typeof read === 'string') {
             problems.push({ file: input.name, message: `log.entries[${i}]: ${read}` });
-          else exchanges.push(read);
+            return;
+          }
+          exchanges.push(read);
+          // Only what the protocol judges: a page's own files may well be left out.
+          if (actPathEnvironment(read.request.target) === undefined) return;
+          for (const half of [read.request, read.response])
+            if (half?.notRecorded !== undefined) {
+              const consequence = explained ? '' : `: ${NOT_RECORDED_CONSEQUENCE}`;
+              explained = true;
+              problems.push({
+                file: input.name,
+                message: `log.entries[${i}]: ${half.notRecorded}${consequence}`,
+              });
+            }
         });
+        attributeUnrecorded(exchanges);
         return exchanges;
       },
       'HAR file',
     ),
 };
 
+/**
+ * Gives each `/act` exchange whose request body was not recorded the agent of the others to the same
+ * environment, when they all name one (a student's own session): its recorded answer then says what that
+ * agent is asked next. With several agents, or none, the exchange belongs to none.
+ */
+function attributeUnrecorded(exchanges: RecordedExchange[]): void {
+  const agents = new Map<string, Set<string>>();
+  for (const exchange of exchanges) {
+    const env = actPathEnvironment(exchange.request.target);
+    if (env === undefined || exchange.request.notRecorded !== undefined) continue;
+    const channel = aisysChannel({ meta: { path: exchange.request.target }, body: exchange.request.body });
+    if (channel === undefined) continue;
+    let named = agents.get(env);
+    if (!named) agents.set(env, (named = new Set()));
+    named.add(channel);
+  }
+  for (const exchange of exchanges) {
+    const env = actPathEnvironment(exchange.request.target);
+    if (env === undefined || exchange.request.notRecorded === undefined) continue;
+    const named = agents.get(env);
+    if (named?.size === 1) exchange.channel = [...named][0]!;
+  }
+}
+
 /** HAR files are common: sure only when one names an `/act/` URL. */
 function input0HasAct(inputs: readonly ImportInput[]): number {
   return inputs.some((input) => /\/act\//.test(text(input))) ? 0.8 : 0.3;
 }
 
+/** What a body not recorded means for the judging, said once per file. */
+const NOT_RECORDED_CONSEQUENCE =
+  'it is not judged as a body, and the runs it may have asked for or acted on are not judged until the next answer that was recorded';
+
+/** A size a HAR entry gives (`-1` or absent when unknown), for saying what was not recorded. */
+function harSize(value: unknown): string {
+  return typeof value === 'number' && value > 0 ? ` (${value} bytes)` : '';
+}
+
+/**
+ * One HAR entry as an exchange. HAR 1.2 leaves out `response.content.text` when the body "is not
+ * available" (browsers export a body they did not keep so, `content.size` still giving its size), and
+ * `request.postData` likewise: such a body is not recorded (`notRecorded`), not empty; only a size of 0
+ * (or a request with no size, or a GET) says that there was none.
+ */
 function readHarEntry(entry: unknown): RecordedExchange | string {
   if (!isRecord(entry) || !isRecord(entry.request)) return 'an entry needs a request';
   const { request, response } = entry;
@@ -497,13 +672,21 @@ function readHarEntry(entry: unknown): RecordedExchange | string {
       body: typeof postData?.text === 'string' ? postData.text : '',
     },
   };
+  // Browsers send no body with GET, HEAD or OPTIONS, whatever size an export gives.
+  if (
+    typeof postData?.text !== 'string' &&
+    !/^(?:GET|HEAD|OPTIONS)$/i.test(request.method) &&
+    (postData !== undefined || (typeof request.bodySize === 'number' && request.bodySize > 0))
+  )
+    exchange.request.notRecorded = `the request body was not recorded${harSize(request.bodySize)}`;
   const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
   if (Number.isFinite(started)) exchange.at = started;
   if (isRecord(response) && typeof response.status === 'number' && response.status > 0) {
     const responseHeaders = headerPairs(response.headers ?? []) ?? [];
     const content = isRecord(response.content) ? response.content : {};
     let body = typeof content.text === 'string' ? content.text : '';
-    if (content.encoding === 'base64') {
+    const notRecorded = typeof content.text !== 'string' && content.size !== 0;
+    if (content.encoding === 'base64' && !notRecorded) {
       try {
         body = decoder.decode(Uint8Array.from(atob(body), (char) => char.charCodeAt(0)));
       } catch {
@@ -515,6 +698,8 @@ function readHarEntry(entry: unknown): RecordedExchange | string {
       headers: withType(responseHeaders, content.mimeType),
       body,
     };
+    if (notRecorded)
+      exchange.response.notRecorded = `the response body was not recorded${harSize(content.size)}`;
   }
   return exchange;
 }

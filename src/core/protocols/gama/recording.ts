@@ -2,8 +2,11 @@
  * The GAMA frame log, a recording format of Protoplay's own: a text file with one WebSocket frame per line,
  * in the order they crossed the socket. A line starting with `{` is a frame GAMA sent (its JSON never
  * spans lines); any other line is the API's reply text (`Scav. 3;idle`). Empty lines and lines starting
- * with `#` are comments. A `{ "scenario": ... }` line after other frames starts a new episode (a new
- * connection). Times are not kept. Replies containing a line break cannot be written in this format.
+ * with `#` are comments, except the connection events the writer puts there: `# open`, `# close: why` and
+ * `# error: why` (` s2c` after the kind when the API's side did it), read back as events of the episode, so
+ * that an episode closed in the log has its total as it had in the session. A `{ "scenario": ... }` line
+ * after other frames, or any line after a close, starts a new episode (a new connection). Times are not
+ * kept. Replies containing a line break cannot be written in this format.
  */
 import type {
   ImportInput,
@@ -21,6 +24,8 @@ const FORMAT_ID = 'gama-frame-log';
 const SCENARIO_LINE = /^\{\s*"scenario"\s*:/;
 const SCAVENGER_LINE = /^\{\s*"id"\s*:/;
 const CR = 0x0d;
+/** A connection event as the writer comments it: kind, the direction when the API's side did it, detail. */
+const EVENT_LINE = /^# (open|close|error)( s2c)?(?:: (.*))?$/;
 
 /** Writes a transcript's frames as a GAMA frame log (connection events become comments). */
 export function writeGamaFrameLog(transcript: Transcript): string {
@@ -32,7 +37,8 @@ export function writeGamaFrameLog(transcript: Transcript): string {
       lines.push(`# connection ${conn}`);
     }
     if (message.kind !== 'data') {
-      lines.push(`# ${message.kind}${message.text ? `: ${message.text.replace(/\s+/g, ' ')}` : ''}`);
+      const by = message.dir === 's2c' ? ' s2c' : '';
+      lines.push(`# ${message.kind}${by}${message.text ? `: ${message.text.replace(/\s+/g, ' ')}` : ''}`);
       continue;
     }
     lines.push((message.text ?? '').replace(/\r?\n/g, ' '));
@@ -51,14 +57,37 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
   let episode = 0;
   let conn = '';
   let framesInEpisode = 0;
+  /** Events and frames of the episode so far; a new episode starts when a closed one gets more. */
+  let messagesInEpisode = 0;
+  let closed = false;
   let index = 0;
   let broken = false;
+  const startEpisode = () => {
+    conn = `episode ${++episode}`;
+    framesInEpisode = 0;
+    messagesInEpisode = 0;
+    closed = false;
+  };
+  const readEvent = (event: RegExpExecArray) => {
+    const kind = event[1] as 'open' | 'close' | 'error';
+    if (messagesInEpisode === 0 || closed || kind === 'open') startEpisode();
+    const message: TranscriptMessage = { index: index++, conn, dir: event[2] ? 's2c' : 'c2s', t: 0, kind };
+    if (event[3]) message.text = event[3];
+    sink.message(message);
+    messagesInEpisode++;
+    if (kind === 'close') closed = true;
+  };
   const readLine = (line: string) => {
     lineNumber++;
-    if (line.trim() === '' || line.startsWith('#')) return;
+    if (line.startsWith('#')) {
+      const event = EVENT_LINE.exec(line);
+      if (event) readEvent(event);
+      return;
+    }
+    if (line.trim() === '') return;
     const fromGama = line.startsWith('{');
-    if (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0) framesInEpisode = 0;
-    if (framesInEpisode === 0) conn = `episode ${++episode}`;
+    if (messagesInEpisode === 0 || closed || (fromGama && SCENARIO_LINE.test(line) && framesInEpisode > 0))
+      startEpisode();
     const dir = fromGama ? 'c2s' : 's2c';
     const channel = channelOf(line, dir);
     const message: TranscriptMessage = {
@@ -85,6 +114,7 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
     }
     sink.message(message);
     framesInEpisode++;
+    messagesInEpisode++;
   };
   const take = (decode: () => string, last: boolean) => {
     if (broken) return;

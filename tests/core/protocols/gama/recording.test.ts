@@ -63,6 +63,39 @@ describe('the GAMA frame log', () => {
     expect(streamed).toEqual({ ...read, transcripts: [] });
   });
 
+  it("gives each episode the total the session's own transcript gives, from the close the log keeps", async () => {
+    const { transcript } = await playRecorded(() => 'move_left', {
+      scenario: 'A',
+      maxCycles: 20,
+      episodes: 2,
+    });
+    const text = writeGamaFrameLog(transcript);
+    expect(text).toContain('\n# close: episode over\n');
+    const json = new TextEncoder().encode(JSON.stringify(transcript));
+    const fromTranscript = inspectRecording([{ name: 'g.json', bytes: json }], PROTOCOLS);
+    const fromLog = inspectRecording([{ name: 'g.log', bytes: bytes(text) }], PROTOCOLS);
+    expect(fromLog.format).toBe('gama-frame-log');
+    const rounds = fromTranscript.sessions[0]!.rounds;
+    expect(rounds).toHaveLength(2);
+    expect(rounds.every((round) => typeof round.reward === 'number')).toBe(true);
+    expect(fromLog.sessions[0]!.rounds).toEqual(rounds);
+    expect(fromLog.sessions[0]!.violations).toEqual(fromTranscript.sessions[0]!.violations);
+    // The events come back where they were, with their direction; a close by the API's side too.
+    const events = (messages: readonly TranscriptMessage[]) =>
+      messages
+        .filter((m) => m.kind !== 'data')
+        .map(({ conn, dir, kind, text }) => ({ conn, dir, kind, text }));
+    expect(events(fromLog.transcripts[0]!.messages)).toEqual(events(transcript.messages));
+    const closedByApi = gamaFrameLogFormat.read([
+      { name: 'c.log', bytes: bytes('{ "scenario": "A_small" }\n# close s2c: gone\nScav. 1;idle\n') },
+    ]).transcripts[0]!.messages;
+    expect(closedByApi.map(({ conn, dir, kind }) => `${conn} ${dir} ${kind}`)).toEqual([
+      'episode 1 c2s data',
+      'episode 1 s2c close',
+      'episode 2 s2c data',
+    ]);
+  });
+
   it('reports lines it cannot read with their number, and keeps the rest', () => {
     const text = [
       '# a hand-written log',
