@@ -34,7 +34,8 @@ export const inspectCommand: ToolCommandSpec = {
   usage: 'protoplay inspect FILE... [options]',
   description: [
     'Reads Protoplay JSON transcripts and every recording format of the registered protocols; several',
-    'files of one recording go together (e.g. a .c2s.raw and its .s2c.raw).',
+    'files of one recording go together (e.g. a .c2s.raw and its .s2c.raw), and several Protoplay JSON',
+    'transcripts of one protocol are one session each.',
     'Exit 0 when everything was read and no rule was broken; 1 when there are violations or unreadable',
     'parts (all that could be read is still printed); 2 on usage errors.',
   ].join('\n'),

@@ -14,6 +14,11 @@ import {
   type InspectionReport,
 } from '../../src/core/protocols/inspection';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
+import {
+  ImportRefusedError,
+  PROTOPLAY_JSON_FORMAT,
+  type ImportChoice,
+} from '../../src/core/transcript/import';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import type { CliOutput } from '../command-line/io';
@@ -44,14 +49,65 @@ export async function runInspect(
   const format = typeof values.format === 'string' ? values.format : undefined;
   if (protocol && !PROTOCOLS.some((p) => p.id === protocol))
     throw usageError(`unknown protocol '${protocol}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
+  if (format) checkFormatChoice(format, protocol);
   const choice = { ...(protocol ? { protocol } : {}), ...(format ? { format } : {}) };
   const files = await expandFolders(positionals, io.cwd);
+  const json = values.json === true;
   const report =
     (await inspectInChunks(files, io.cwd, choice, values.stream === true, loadRoundEnds)) ??
-    (await inspectRecordingWithRoundEnds(await readWhole(files, io.cwd), PROTOCOLS, choice));
-  if (values.json === true) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+    (await inspectWhole(files, io.cwd, choice, json));
+  if (json) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
   else printReport(report, io.stdout);
   return inspectionIsClean(report) ? ExitCode.ok : ExitCode.failure;
+}
+
+/**
+ * `--format F` is a usage error unless F is Protoplay JSON or a format of the chosen protocol (of any
+ * protocol when none is chosen), as an unknown `--protocol` is.
+ */
+export function checkFormatChoice(format: string, protocolId: string | undefined): void {
+  const protocols = PROTOCOLS.filter((p) => protocolId === undefined || p.id === protocolId);
+  const ids = [PROTOPLAY_JSON_FORMAT, ...protocols.flatMap((p) => p.recordingFormats.map((f) => f.id))];
+  if (ids.includes(format)) return;
+  const owner = PROTOCOLS.find((p) => p.recordingFormats.some((f) => f.id === format));
+  throw usageError(
+    owner
+      ? `${protocolId} has no format '${format}' (it is a format of ${owner.id}); one of ${ids.join(', ')}`
+      : `unknown format '${format}'; one of ${ids.join(', ')}`,
+  );
+}
+
+/**
+ * The files read whole and inspected. With `--json` (`document`), files that cannot be read, or that no
+ * format reads, give a report of nothing but those errors, so that one document is printed all the same;
+ * without, they are an error (exit 1).
+ */
+async function inspectWhole(
+  files: readonly string[],
+  cwd: string,
+  choice: ImportChoice,
+  document: boolean,
+): Promise<InspectionReport> {
+  const { inputs, unreadable } = await readFiles(files, cwd);
+  const nothingRead = (problems: readonly ImportProblem[]): InspectionReport => ({
+    protocol: choice.protocol ?? '',
+    format: choice.format ?? '',
+    description: '',
+    confidence: 0,
+    sessions: [],
+    problems: [...problems],
+    transcripts: [],
+  });
+  if (unreadable.length > 0) {
+    if (document) return nothingRead(unreadable);
+    throw new CliError(ExitCode.failure, `cannot read '${unreadable[0]!.file}': ${unreadable[0]!.code}`);
+  }
+  try {
+    return await inspectRecordingWithRoundEnds(inputs, PROTOCOLS, choice);
+  } catch (error) {
+    if (document && error instanceof ImportRefusedError) return nothingRead(error.problems);
+    throw error;
+  }
 }
 
 /**
@@ -87,18 +143,29 @@ async function filesUnder(folder: string, prefix = ''): Promise<string[]> {
   return files;
 }
 
-export async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
+/** The files' bytes, and the files that could not be read, each with why (`ENOENT`...). */
+async function readFiles(
+  paths: readonly string[],
+  cwd: string,
+): Promise<{ inputs: ImportInput[]; unreadable: (ImportProblem & { code: string })[] }> {
   const inputs: ImportInput[] = [];
+  const unreadable: (ImportProblem & { code: string })[] = [];
   for (const path of paths) {
     try {
       inputs.push({ name: path, bytes: new Uint8Array(await readFile(resolve(cwd, path))) });
     } catch (error) {
-      throw new CliError(
-        ExitCode.failure,
-        `cannot read '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      unreadable.push({ file: path, message: `cannot read the file: ${code}`, code });
     }
   }
+  return { inputs, unreadable };
+}
+
+/** The files' bytes; throws (exit 1) at the first file that cannot be read. */
+export async function readWhole(paths: readonly string[], cwd: string): Promise<ImportInput[]> {
+  const { inputs, unreadable } = await readFiles(paths, cwd);
+  const first = unreadable[0];
+  if (first) throw new CliError(ExitCode.failure, `cannot read '${first.file}': ${first.code}`);
   return inputs;
 }
 

@@ -5,7 +5,7 @@
  */
 import {
   PROTOPLAY_JSON_FORMAT,
-  detectFormats,
+  chosenFormats,
   importRecording,
   type ImportChoice,
   type ImportResult,
@@ -212,19 +212,18 @@ export async function inspectStreamed(
   choice: ImportChoice = {},
   roundEnds?: RoundEndLoader,
 ): Promise<InspectionReport | undefined> {
-  let candidates = detectFormats(
+  const best = chosenFormats(
     inputs.map((input) => ({ name: input.name, bytes: input.start })),
     protocols,
-  );
-  if (choice.protocol) candidates = candidates.filter((c) => c.protocol === choice.protocol);
-  if (choice.format) candidates = candidates.filter((c) => c.format === choice.format);
-  const best = candidates[0];
+    choice,
+  )[0];
   const protocol = protocols.find((candidate) => candidate.id === best?.protocol);
   const format = protocol?.recordingFormats.find((candidate) => candidate.id === best?.format);
-  // Protoplay JSON is read in chunks when laid out as its writer lays it out (one message per line).
-  const json = best?.format === PROTOPLAY_JSON_FORMAT;
+  // Protoplay JSON is read in chunks when each file's start names its protocol and is laid out as the
+  // writer lays it out (one message per line), one session per file; else it is read whole.
+  const json = best?.format === PROTOPLAY_JSON_FORMAT && best.confidence > 0;
   const streamer =
-    json && inputs.length === 1 && transcriptJsonStreams(inputs[0]!.start)
+    json && inputs.every((input) => transcriptJsonStreams(input.start))
       ? streamTranscriptJson
       : format?.stream?.bind(format);
   if (!best || !protocol || !streamer) return undefined;

@@ -30,9 +30,145 @@ export function serialiseTranscript(transcript: Transcript): string {
   return transcriptJson(plainTranscriptSource(transcript));
 }
 
-/** True when the text looks like a Protoplay JSON transcript (cheap test for format detection). */
-export function looksLikeProtoplayJson(text: string): boolean {
-  return /^\s*\{/.test(text) && /"format"\s*:\s*"protoplay-transcript"/.test(text.slice(0, 2000));
+/** What the start of a text says of a Protoplay JSON transcript (format detection). */
+export interface TranscriptJsonDetection {
+  /** 1 when the start names the format; less when it ends before `format` and its fields tell. */
+  confidence: number;
+  /** The protocol the start names (absent when it ends before `protocol`). */
+  protocol?: string;
+}
+
+/** The top-level fields of a transcript, and what the first item of each of its lists shows. */
+const TRANSCRIPT_FIELDS = [
+  'format',
+  'version',
+  'protocol',
+  'startedAt',
+  'meta',
+  'connections',
+  'messages',
+  'annotations',
+];
+const LIST_ITEM_SIGNS: Record<string, RegExp> = {
+  connections: /"id"\s*:\s*"/,
+  messages: /"dir"\s*:\s*"(?:c2s|s2c)"/,
+  annotations: /"type"\s*:\s*"(?:world|policy-log|error|violation|note|reward)"/,
+};
+
+/**
+ * Whether the start of a text (a file's first KiB) is a Protoplay JSON transcript, judged from its
+ * top-level fields alone, in any order and layout, after a byte order mark: a `format` field says so.
+ * When the start ends before it (keys sorted by `jq -S`, so a long `annotations` list comes first), every
+ * field seen must be a transcript's and the list the start ends in must show an item of its kind.
+ * Undefined when it is not.
+ */
+export function detectTranscriptJson(start: string): TranscriptJsonDetection | undefined {
+  const head = readJsonHead(start);
+  if (!head || head.fields.length === 0) return undefined;
+  if (head.format !== undefined)
+    return head.format === 'protoplay-transcript'
+      ? { confidence: 1, ...(head.protocol !== undefined ? { protocol: head.protocol } : {}) }
+      : undefined;
+  const sign = head.cutIn && LIST_ITEM_SIGNS[head.cutIn.field];
+  if (!sign || !head.fields.every((field) => TRANSCRIPT_FIELDS.includes(field))) return undefined;
+  if (!sign.test(start.slice(head.cutIn!.at))) return undefined;
+  return { confidence: 0.9, ...(head.protocol !== undefined ? { protocol: head.protocol } : {}) };
+}
+
+/** The top-level fields of a JSON object begun in a text, without their values (but `format`'s and `protocol`'s). */
+interface JsonHead {
+  fields: string[];
+  format?: string;
+  protocol?: string;
+  /** The field whose value the text ends in, and where that value starts. */
+  cutIn?: { field: string; at: number };
+}
+
+/**
+ * Reads the top-level fields of the JSON object a text starts with, skipping their values (nested values
+ * are only counted through, never parsed). Undefined when the text is not the start of a JSON object.
+ */
+function readJsonHead(text: string): JsonHead | undefined {
+  const head: JsonHead = { fields: [] };
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const skipBlank = () => {
+    while (pos < text.length && blankCode(text.charCodeAt(pos))) pos++;
+  };
+  /** The index of the quote that ends the string starting at `from`, or -1 when the text ends first. */
+  const stringEnd = (from: number): number => {
+    for (let i = from + 1; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 0x5c) i++;
+      else if (code === 0x22) return i;
+    }
+    return -1;
+  };
+  skipBlank();
+  if (text[pos] !== '{') return undefined;
+  pos++;
+  for (;;) {
+    skipBlank();
+    if (pos >= text.length || text[pos] === '}') return head;
+    if (text[pos] !== '"') return undefined;
+    const keyEnd = stringEnd(pos);
+    if (keyEnd === -1) return head;
+    const field = parseJsonString(text.slice(pos, keyEnd + 1));
+    if (field === undefined) return undefined;
+    pos = keyEnd + 1;
+    skipBlank();
+    if (pos >= text.length) return head;
+    if (text[pos] !== ':') return undefined;
+    pos++;
+    skipBlank();
+    head.fields.push(field);
+    const at = pos;
+    if (text[pos] === '"') {
+      const end = stringEnd(pos);
+      if (end === -1) {
+        head.cutIn = { field, at };
+        return head;
+      }
+      const value = parseJsonString(text.slice(pos, end + 1));
+      if ((field === 'format' || field === 'protocol') && head[field] === undefined) head[field] = value;
+      pos = end + 1;
+    } else {
+      // A number, a literal, or a list or object: read up to the `,` or `}` that ends it.
+      let depth = 0;
+      for (; pos < text.length; pos++) {
+        const char = text[pos];
+        if (char === '"') {
+          const end = stringEnd(pos);
+          if (end === -1) break;
+          pos = end;
+        } else if (char === '[' || char === '{') depth++;
+        else if (char === ']' || char === '}') {
+          if (depth === 0) break;
+          depth--;
+        } else if (char === ',' && depth === 0) break;
+      }
+      if (pos >= text.length || depth > 0 || text[pos] === '"') {
+        head.cutIn = { field, at };
+        return head;
+      }
+    }
+    skipBlank();
+    if (pos >= text.length) return head;
+    if (text[pos] === '}') return head;
+    if (text[pos] !== ',') return undefined;
+    pos++;
+  }
+}
+
+function parseJsonString(quoted: string): string | undefined {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+function blankCode(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 }
 
 /**

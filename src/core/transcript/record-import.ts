@@ -14,13 +14,16 @@ export interface RecordImportOptions {
   /** The protocol whose connection was recorded, and how its byte streams divide into messages. */
   protocol: ProtocolId;
   framing: StreamFraming;
-  /** Connection id given to the single connection of the file (default `session-1`). */
-  conn?: string;
+  /**
+   * Number of the file's first session (default 1): its connection is `session-<n>`, and the sessions
+   * after it in the file (record files joined end to end) are numbered on.
+   */
+  firstSession?: number;
   /** File name, for error locations and `meta.source`. */
   name?: string;
   /**
    * Called with the error at a malformed record instead of throwing it: reading stops there and the
-   * transcript keeps every message before it.
+   * transcripts keep every message before it.
    */
   onDamage?: (error: unknown) => void;
 }
@@ -32,6 +35,8 @@ const latin1 = new TextDecoder('latin1');
 
 /** One record of the file: a chunk of bytes as it travelled, or a side closing. */
 export interface RecordedChunk {
+  /** The record's sequence number, from 1 in each recorded connection. */
+  seq: number;
   dir: Direction;
   /** Milliseconds since the connection was accepted. */
   ms: number;
@@ -47,33 +52,48 @@ export function looksLikeRecordFile(start: string): boolean {
 }
 
 /**
- * Reads a record file into a transcript; throws a located ProtoplayError on a malformed record unless
- * `onDamage` takes it.
+ * Reads a record file into one transcript per connection it recorded; throws a located ProtoplayError on a
+ * malformed record unless `onDamage` takes it. A file records one connection, but record files joined end
+ * to end (`cat a.transcript b.transcript`) record several: a record after both directions have closed, or
+ * one numbered 1 again, starts the next connection, which is a session of its own.
  */
-export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions): Transcript {
-  const { protocol } = options;
-  const conn = options.conn ?? 'session-1';
-  const builder = new FrameCollector(options.framing, conn);
+export function importRecordFile(bytes: Uint8Array, options: RecordImportOptions): Transcript[] {
+  const firstSession = options.firstSession ?? 1;
+  const sessions: FrameCollector[] = [];
+  const startSession = () => {
+    sessions.at(-1)?.finish();
+    sessions.push(new FrameCollector(options.framing, `session-${firstSession + sessions.length}`));
+  };
+  let records = 0;
+  const closed = new Set<Direction>();
+  startSession();
   try {
     for (const record of readRecordFile(bytes, options.name ?? 'transcript')) {
+      if (records > 0 && (closed.size === 2 || record.seq === 1)) {
+        startSession();
+        closed.clear();
+      }
+      records++;
+      const builder = sessions.at(-1)!;
       if (record.kind === 'data') builder.data(record.dir, record.ms, record.bytes!);
       else builder.event(record.dir, record.ms, record.kind, record.detail);
+      if (record.kind === 'close') closed.add(record.dir);
     }
   } catch (error) {
     if (!options.onDamage) throw error;
     options.onDamage(error);
   }
-  builder.finish();
-  return {
+  sessions.at(-1)!.finish();
+  return sessions.map((session, i) => ({
     format: 'protoplay-transcript',
     version: 2,
-    protocol,
+    protocol: options.protocol,
     startedAt: 0,
     meta: { source: options.name ?? 'record file', imported: 'record-file' },
-    connections: [{ id: conn, label: 'session 1' }],
-    messages: builder.messages,
+    connections: [{ id: session.conn, label: `session ${firstSession + i}` }],
+    messages: session.messages,
     annotations: [],
-  };
+  }));
 }
 
 /**
@@ -97,14 +117,14 @@ export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generat
         offset,
       });
     }
-    const [, , dirText, ms, length, errorDetail] = match;
+    const [, seq, dirText, ms, length, errorDetail] = match;
     const dir: Direction = dirText === 'C>S' ? 'c2s' : 's2c';
     const headerLine = line;
     offset = end + 1;
     line++;
     if (length === undefined) {
       const kind = header.includes(' CLOSE') ? 'close' : 'error';
-      yield { dir, ms: Number(ms), kind, ...(errorDetail ? { detail: errorDetail } : {}) };
+      yield { seq: Number(seq), dir, ms: Number(ms), kind, ...(errorDetail ? { detail: errorDetail } : {}) };
       continue;
     }
     const size = Number(length);
@@ -141,7 +161,7 @@ export function* readRecordFile(bytes: Uint8Array, name = 'transcript'): Generat
         );
       }
     }
-    yield { dir, ms: Number(ms), kind: 'data', bytes: body };
+    yield { seq: Number(seq), dir, ms: Number(ms), kind: 'data', bytes: body };
   }
 }
 

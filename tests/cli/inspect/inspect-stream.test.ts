@@ -65,10 +65,12 @@ describe('protoplay inspect reads big files in chunks', () => {
     expect(report.rounds.every((round) => round.reward === roundReward)).toBe(true);
     const text = await readFile(big);
     const lastStart = text.lastIndexOf(0) + 1;
+    let line = 1;
+    for (let at = text.indexOf(0x0a); at >= 0 && at < lastStart; at = text.indexOf(0x0a, at + 1)) line++;
     expect(report.errors).toEqual([
       {
         file: big,
-        line: null,
+        line,
         byte: lastStart,
         message: expect.stringContaining('ends in the middle of a message'),
       },

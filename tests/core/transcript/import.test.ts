@@ -1,16 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormats, importRecording } from '../../../src/core/transcript/import';
+import { ImportRefusedError, detectFormats, importRecording } from '../../../src/core/transcript/import';
 import { serialiseTranscript } from '../../../src/core/transcript/json-format';
 import { exportWireStreams } from '../../../src/core/transcript/wire-export';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
+import { inspectRecording } from '../../../src/core/protocols/inspection';
 import type { ImportInput } from '../../../src/core/protocols/contract';
 import { loadRecording, recordingBytes } from '../protocols/rddlsim/recordings';
+import {
+  loadRecording as loadAisysRecording,
+  recordingBytes as aisysBytes,
+} from '../protocols/aisys/recordings';
 
 const encoder = new TextEncoder();
 const input = (name: string, content: string | Uint8Array): ImportInput => ({
   name,
   bytes: typeof content === 'string' ? encoder.encode(content) : content,
 });
+
+/** A JSON text with every object's keys in alphabetical order, as `jq -S .` writes it. */
+function sortedKeys(text: string): string {
+  const sort = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sort)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sort((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+  return JSON.stringify(sort(JSON.parse(text)), null, 2);
+}
+
+/** What `importRecording` refused the inputs with. */
+function refusalOf(inputs: ImportInput[], choice = {}): ImportRefusedError {
+  try {
+    importRecording(inputs, PROTOCOLS, choice);
+  } catch (error) {
+    if (error instanceof ImportRefusedError) return error;
+    throw error;
+  }
+  throw new Error('the inputs were read');
+}
 
 describe('detectFormats and importRecording', () => {
   const recorded = loadRecording('game_of_life_inst_mdp__1');
@@ -25,6 +56,123 @@ describe('detectFormats and importRecording', () => {
     const result = importRecording([json], PROTOCOLS);
     expect(result.problems).toEqual([]);
     expect(result.transcripts).toEqual([recorded]);
+  });
+
+  it('reads several Protoplay JSON transcripts as one session each, and refuses a mix of protocols', () => {
+    const game = input('game.json', serialiseTranscript(recorded));
+    const sysadmin = loadRecording('sysadmin_inst_mdp__1');
+    const other = input('sysadmin.json', serialiseTranscript(sysadmin));
+    expect(detectFormats([game, other], PROTOCOLS)[0]).toMatchObject({
+      protocol: 'rddlsim',
+      format: 'protoplay-json',
+      confidence: 1,
+    });
+    const both = importRecording([game, other], PROTOCOLS);
+    expect(both).toMatchObject({ protocol: 'rddlsim', format: 'protoplay-json', problems: [] });
+    expect(both.transcripts).toEqual([recorded, sysadmin]);
+
+    // A recording of the real aisysprojserver, as Protoplay JSON: the files are of two protocols.
+    const aisys = input('aisys.json', serialiseTranscript(loadAisysRecording('14-curl-canonical-serial')));
+    const mixed = refusalOf([game, aisys]);
+    expect(mixed.message).toBe(
+      'game.json, aisys.json are of different protocols, which are read apart: rddlsim: game.json; aisys: aisys.json',
+    );
+    expect(mixed.problems).toEqual([
+      {
+        file: 'game.json',
+        message:
+          "a Protoplay JSON transcript of rddlsim, beside files of aisys: read each protocol's files on their own",
+      },
+      {
+        file: 'aisys.json',
+        message:
+          "a Protoplay JSON transcript of aisys, beside files of rddlsim: read each protocol's files on their own",
+      },
+    ]);
+    // The same when the protocols are only seen once the files are read (keys sorted, as `jq -S`).
+    const sorted = (file: ImportInput) => input(file.name, sortedKeys(new TextDecoder().decode(file.bytes)));
+    expect(refusalOf([sorted(game), sorted(aisys)]).message).toBe(mixed.message);
+    // With a protocol chosen, the files of that protocol are read, the others reported.
+    const chosen = importRecording([game, aisys], PROTOCOLS, {
+      protocol: 'rddlsim',
+      format: 'protoplay-json',
+    });
+    expect(chosen.transcripts).toEqual([recorded]);
+    expect(chosen.problems).toEqual([
+      { file: 'aisys.json', message: "the transcript is of protocol 'aisys', not 'rddlsim' as chosen" },
+    ]);
+    // Other formats of different protocols are refused alike.
+    const record = input('r.transcript', recordingBytes('sysadmin_inst_mdp__1.transcript'));
+    expect(refusalOf([record, input('a.jsonl', aisysBytes('14-curl-canonical-serial.jsonl'))]).message).toBe(
+      'r.transcript, a.jsonl are of different protocols, which are read apart: rddlsim: r.transcript; aisys: a.jsonl',
+    );
+    expect(refusalOf([record, game]).message).toBe(
+      'r.transcript, game.json are of different formats, which are read apart: rddlsim-record-file: r.transcript; protoplay-json: game.json',
+    );
+  });
+
+  it('recognises Protoplay JSON after a byte order mark, and with its fields in any order', () => {
+    const text = serialiseTranscript(recorded);
+    const withBom = input('bom.json', `\uFEFF${text}`);
+    expect(withBom.bytes.subarray(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
+    expect(detectFormats([withBom], PROTOCOLS)[0]).toMatchObject({ protocol: 'rddlsim', confidence: 1 });
+    expect(importRecording([withBom], PROTOCOLS).transcripts).toEqual([recorded]);
+
+    const sorted = input('sorted.json', sortedKeys(text));
+    expect(importRecording([sorted], PROTOCOLS)).toMatchObject({
+      protocol: 'rddlsim',
+      format: 'protoplay-json',
+      transcripts: [recorded],
+      problems: [],
+    });
+    // `format` and `protocol` last, after 171 messages: the fields seen and the first message tell.
+    const { format, protocol, ...rest } = JSON.parse(text) as Record<string, unknown>;
+    const last = input('last.json', JSON.stringify({ ...rest, protocol, format }, null, 2));
+    expect(new TextDecoder().decode(last.bytes.subarray(0, 4096))).not.toContain('"format"');
+    expect(detectFormats([last], PROTOCOLS)[0]).toEqual({
+      protocol: '',
+      format: 'protoplay-json',
+      description: 'a Protoplay JSON transcript',
+      confidence: 0.9,
+    });
+    expect(importRecording([last], PROTOCOLS)).toMatchObject({
+      protocol: 'rddlsim',
+      transcripts: [recorded],
+      problems: [],
+    });
+    expect(importRecording([last, withBom], PROTOCOLS).transcripts).toEqual([recorded, recorded]);
+    // Other JSON whose start does not show a transcript's fields is not taken for one.
+    expect(
+      detectFormats([input('chat.json', '{"messages": [{"role": "user", "text": "hi"}')], PROTOCOLS),
+    ).toEqual([]);
+  });
+
+  it('reads a file as Protoplay JSON when that format is chosen, whatever its start shows', () => {
+    // A long `meta` first: nothing in the first KiB says what the file is.
+    const { meta, ...rest } = JSON.parse(serialiseTranscript(recorded)) as Record<string, unknown>;
+    const padded = { meta: { ...(meta as object), note: 'x'.repeat(5000) }, ...rest };
+    const file = input('padded.json', JSON.stringify(padded));
+    expect(detectFormats([file], PROTOCOLS)).toEqual([]);
+    const read = importRecording([file], PROTOCOLS, { format: 'protoplay-json' });
+    expect(read).toMatchObject({
+      protocol: 'rddlsim',
+      format: 'protoplay-json',
+      confidence: 0,
+      problems: [],
+    });
+    expect(read.transcripts[0]!.messages).toEqual(recorded.messages);
+  });
+
+  it('says a file is empty rather than listing every format', () => {
+    const empty = refusalOf([input('empty.json', '')]);
+    expect(empty.message).toBe('empty.json is empty: there is nothing to read');
+    expect(empty.problems).toEqual([
+      { file: 'empty.json', message: 'the file is empty: there is nothing to read' },
+    ]);
+    const json = input('t.json', serialiseTranscript(recorded));
+    expect(refusalOf([json, input('e.json', '')]).problems).toEqual([
+      { file: 'e.json', message: 'the file is empty: there is nothing to read' },
+    ]);
   });
 
   it('reports Protoplay JSON of an unknown protocol, or broken JSON, as a located problem', () => {
@@ -92,14 +240,23 @@ describe('detectFormats and importRecording', () => {
     expect(half.problems[0]!.message).toContain('half of the conversation is missing: no sysadmin.s2c.raw');
   });
 
-  it('recognises rddlsim messages pasted from a log, NULs lost, and orders them as pasted', () => {
-    const streams = exportWireStreams(recorded, 'nul');
-    const serverText = new TextDecoder().decode(streams[1]!.bytes);
-    const firstServerMessage = serverText.slice(0, serverText.indexOf('\0'));
-    const pasted = `\n<?xml version="1.0" encoding="UTF-8"?>\n<round-request/>\n${firstServerMessage}\n`;
-    const result = importRecording([input('pasted text', pasted)], PROTOCOLS);
+  it('recognises rddlsim messages pasted from a log, NULs lost, and orders and checks them as pasted', () => {
+    const [client, server] = exportWireStreams(recorded, 'nul').map((stream) =>
+      new TextDecoder().decode(stream.bytes).split('\0'),
+    );
+    const pasted = `\n${client![0]}\n${server![0]}\n`;
+    const result = inspectRecording([input('pasted text', pasted)], PROTOCOLS);
     expect(result.format).toBe('rddlsim-wire-text');
-    expect(result.transcripts[0]!.messages.map((m) => m.dir)).toEqual(['c2s', 's2c']);
+    expect(result.problems).toEqual([]);
+    // The newlines between the messages belong to none of them: both are read as sent, and sound.
+    expect(result.transcripts[0]!.messages.map((m) => [m.dir, m.text])).toEqual([
+      ['c2s', client![0]],
+      ['s2c', server![0]],
+    ]);
+    expect(result.sessions[0]!.unreadable).toEqual([]);
+    expect(result.sessions[0]!.violations.map((v) => [v.index, v.rule])).toEqual([
+      [1, 'rddlsim.session.unfinished'],
+    ]);
   });
 
   it('lets the user force a protocol and format', () => {

@@ -4,6 +4,8 @@ import { readRecordFile } from '../../../src/core/transcript/record-import';
 import { importRddlsimRecordFile } from '../../../src/core/protocols/rddlsim/recording-formats';
 import { exportWireStreams } from '../../../src/core/transcript/wire-export';
 import { EDGE_CASES, MAIN_SESSIONS, loadRecording, recordingBytes } from '../protocols/rddlsim/recordings';
+import { inspectRecording } from '../../../src/core/protocols/inspection';
+import { PROTOCOLS } from '../../../src/core/protocols/registry';
 
 const encoder = new TextEncoder();
 
@@ -58,6 +60,53 @@ describe('importRecordFile on the recorded sessions', () => {
   });
 });
 
+describe('record files joined end to end', () => {
+  const joined = (...names: string[]) =>
+    new Uint8Array(names.flatMap((name) => [...recordingBytes(`${name}.transcript`)]));
+  const sessionOf = (name: string, session: number) => {
+    const conn = `session-${session}`;
+    return loadRecording(name).messages.map((message) => ({ ...message, conn }));
+  };
+
+  it('reads each connection as a session of its own, as the files given apart', () => {
+    const file = joined('sysadmin_inst_mdp__1', 'elevators_inst_mdp__1');
+    const report = inspectRecording([{ name: 'two.transcript', bytes: file }], PROTOCOLS);
+    expect(report.format).toBe('rddlsim-record-file');
+    expect(report.problems).toEqual([]);
+    expect(report.transcripts.map((t) => t.messages)).toEqual([
+      sessionOf('sysadmin_inst_mdp__1', 1),
+      sessionOf('elevators_inst_mdp__1', 2),
+    ]);
+    expect(report.transcripts[1]!.connections).toEqual([{ id: 'session-2', label: 'session 2' }]);
+    expect(report.sessions.map((s) => [s.violations, s.unreadable, s.rounds.length])).toEqual([
+      [[], [], 3],
+      [[], [], 2],
+    ]);
+    // Sessions are numbered on over several files.
+    const more = inspectRecording(
+      [
+        { name: 'two.transcript', bytes: file },
+        { name: 'one.transcript', bytes: joined('game_of_life_inst_mdp__1') },
+      ],
+      PROTOCOLS,
+    );
+    expect(more.transcripts.map((t) => t.messages[0]!.conn)).toEqual(['session-1', 'session-2', 'session-3']);
+    expect(() => importRddlsimRecordFile(file, { name: 'two.transcript' })).toThrow(
+      'two.transcript records 2 sessions, one after the other; expected one',
+    );
+  });
+
+  it('starts a new session where the records are numbered from 1 again, even when the server did not close', () => {
+    const file = joined('edge-cases/pddl', 'sysadmin_inst_mdp__1');
+    const report = inspectRecording([{ name: 'two.transcript', bytes: file }], PROTOCOLS);
+    expect(report.transcripts.map((t) => t.messages)).toEqual([
+      sessionOf('edge-cases/pddl', 1),
+      sessionOf('sysadmin_inst_mdp__1', 2),
+    ]);
+    expect(report.sessions[1]!.violations).toEqual([]);
+  });
+});
+
 describe('readRecordFile', () => {
   it('yields the records with their bytes untouched', () => {
     const records = [
@@ -66,9 +115,9 @@ describe('readRecordFile', () => {
       ),
     ];
     expect(records).toEqual([
-      { dir: 'c2s', ms: 5, kind: 'data', bytes: encoder.encode('a\0b') },
-      { dir: 's2c', ms: 7, kind: 'close' },
-      { dir: 's2c', ms: 8, kind: 'error', detail: 'ECONNRESET' },
+      { seq: 1, dir: 'c2s', ms: 5, kind: 'data', bytes: encoder.encode('a\0b') },
+      { seq: 2, dir: 's2c', ms: 7, kind: 'close' },
+      { seq: 3, dir: 's2c', ms: 8, kind: 'error', detail: 'ECONNRESET' },
     ]);
   });
 
