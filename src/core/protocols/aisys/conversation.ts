@@ -220,16 +220,7 @@ function afterUnrecordedRequest(state: ConversationState, message: TranscriptMes
 function afterUnrecordedResponse(state: ConversationState, message: TranscriptMessage): ConversationStep {
   const exchange = message.http!.exchange;
   const request = pendingFor(state, exchange);
-  if (!request)
-    return {
-      state,
-      responseViolation: aisysViolation(
-        message.index,
-        'aisys.response.unsolicited',
-        'a response to a request',
-        `a response to exchange ${exchange}`,
-      ),
-    };
+  if (!request) return unsolicited(state, message.index, exchange);
   const pending = withoutRequest(state.pending, request);
   if (!request.act) return { state: { ...state, pending } };
   const done = [...request.actions.map((action) => action.id), ...request.abandoned.map(runId)];
@@ -352,6 +343,19 @@ function requestRule(status: number, description: string | undefined): string {
   return 'aisys.request.json';
 }
 
+/** A response at `index` to an exchange no pending request is waiting for. */
+function unsolicited(state: ConversationState, index: number, exchange: number): ConversationStep {
+  return {
+    state,
+    responseViolation: aisysViolation(
+      index,
+      'aisys.response.unsolicited',
+      'a response to a request',
+      `a response to exchange ${exchange}`,
+    ),
+  };
+}
+
 /** Statuses the real server answers `/act` with (503 comes from a proxy in front of it). */
 const KNOWN_STATUSES = new Set([200, 400, 401, 404, 405, 413, 415, 500, 503]);
 
@@ -359,16 +363,7 @@ function afterResponse(state: ConversationState, message: TranscriptMessage): Co
   const at = message.index;
   const exchange = message.http!.exchange;
   const request = pendingFor(state, exchange);
-  if (!request)
-    return {
-      state,
-      responseViolation: aisysViolation(
-        at,
-        'aisys.response.unsolicited',
-        'a response to a request',
-        `a response to exchange ${exchange}`,
-      ),
-    };
+  if (!request) return unsolicited(state, at, exchange);
   const rest: ConversationState = {
     pending: withoutRequest(state.pending, request),
     asked: state.asked,
