@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectInChunks } from '../../../cli/inspect/inspect-stream';
 import { runInProcess } from '../run-cli';
 import { sharedPath } from '../shared-folder';
+import { sortedKeys } from '../../core/transcript/sorted-keys';
 
 const rddl = (name: string) => sharedPath(`rddl/ippc2011/${name}`);
 
@@ -158,17 +159,7 @@ describe('protoplay inspect on several files, and its usage and --json outcomes'
       expect(result.report).toEqual(plain);
     }
     // `jq -S .`: the reward annotations come first, `format` and `protocol` far beyond the first KiB.
-    const sort = (value: unknown): unknown =>
-      Array.isArray(value)
-        ? value.map(sort)
-        : value !== null && typeof value === 'object'
-          ? Object.fromEntries(
-              Object.keys(value)
-                .sort()
-                .map((key) => [key, sort((value as Record<string, unknown>)[key])]),
-            )
-          : value;
-    const sortedText = JSON.stringify(sort(JSON.parse(text)), null, 2);
+    const sortedText = sortedKeys(text);
     expect(sortedText.slice(0, 4096)).not.toContain('"format"');
     const sorted = join(dir, 'sorted.json');
     await writeFile(sorted, sortedText);

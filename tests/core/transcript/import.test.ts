@@ -10,27 +10,13 @@ import {
   loadRecording as loadAisysRecording,
   recordingBytes as aisysBytes,
 } from '../protocols/aisys/recordings';
+import { sortedKeys } from './sorted-keys';
 
 const encoder = new TextEncoder();
 const input = (name: string, content: string | Uint8Array): ImportInput => ({
   name,
   bytes: typeof content === 'string' ? encoder.encode(content) : content,
 });
-
-/** A JSON text with every object's keys in alphabetical order, as `jq -S .` writes it. */
-function sortedKeys(text: string): string {
-  const sort = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sort)
-      : value !== null && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((key) => [key, sort((value as Record<string, unknown>)[key])]),
-          )
-        : value;
-  return JSON.stringify(sort(JSON.parse(text)), null, 2);
-}
 
 /** What `importRecording` refused the inputs with. */
 function refusalOf(inputs: ImportInput[], choice = {}): ImportRefusedError {
