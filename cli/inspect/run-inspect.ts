@@ -176,6 +176,7 @@ export function reportJson(report: InspectionReport) {
     format: report.format,
     confidence: report.confidence,
     sessions: report.sessions.length,
+    sources: report.sessions.map((session) => ({ session: session.session, files: session.files })),
     unchecked: report.sessions.flatMap((session) =>
       session.unchecked ? [{ session: session.session, reason: session.unchecked }] : [],
     ),
@@ -215,9 +216,12 @@ function printReport(report: InspectionReport, out: CliOutput): void {
   const confidence = `${Math.round(report.confidence * 100)}%`;
   out.write(`${report.protocol}: ${report.description} (${report.format}, confidence ${confidence})\n`);
   out.write(`${report.sessions.length} session${report.sessions.length === 1 ? '' : 's'}\n`);
+  // Read from several files, each session says which.
+  const severalFiles = new Set(report.sessions.flatMap((session) => session.files)).size > 1;
   for (const session of report.sessions) {
+    const from = severalFiles && session.files.length > 0 ? ` (from ${fileNames(session.files)})` : '';
     out.write(
-      `session ${session.session}: ${session.connections} connection${session.connections === 1 ? '' : 's'}, ${session.messages} messages, ${session.rounds.length} rounds, ${session.violations.length} violations\n`,
+      `session ${session.session}: ${session.connections} connection${session.connections === 1 ? '' : 's'}, ${session.messages} messages, ${session.rounds.length} rounds, ${session.violations.length} violations${from}\n`,
     );
     if (session.unchecked) out.write(`  rules not checked: ${session.unchecked}\n`);
     const earlyEnds = new EarlyEndWords();
@@ -233,6 +237,20 @@ function printReport(report: InspectionReport, out: CliOutput): void {
     for (const part of session.unreadable) out.write(`  unreadable message ${part.index}: ${part.reason}\n`);
   }
   writeProblems(report.problems, out);
+}
+
+/**
+ * A session's files for its line: all of them when few, else the folder they share and how many (a MASSim
+ * replay folder), or how many and the first.
+ */
+function fileNames(files: readonly string[]): string {
+  if (files.length <= 3) return files.join(', ');
+  const folderOf = (file: string) =>
+    file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const folder = folderOf(files[0]!);
+  if (folder !== '' && files.every((file) => folderOf(file) === folder))
+    return `${folder}: ${files.length} files`;
+  return `${files.length} files: ${files[0]}, ...`;
 }
 
 /** An unreadable part as `--json` gives it: its file, line (or null) and byte when known, and why. */

@@ -23,7 +23,13 @@ import type { Transcript } from '../../src/core/transcript/model';
 import type { CommandContext, OptionValues } from '../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../command-line/exit-codes';
 import type { CliIo, CliOutput } from '../command-line/io';
-import { expandFolders, problemJson, readWhole, writeProblems } from '../inspect/run-inspect';
+import {
+  checkFormatChoice,
+  expandFolders,
+  problemJson,
+  readWhole,
+  writeProblems,
+} from '../inspect/run-inspect';
 
 /** What became of one session. */
 type SessionOutcome =
@@ -43,6 +49,7 @@ export async function runReplay(
   const format = typeof values.format === 'string' ? values.format : undefined;
   if (protocolId && !PROTOCOLS.some((p) => p.id === protocolId))
     throw usageError(`unknown protocol '${protocolId}'; one of ${PROTOCOLS.map((p) => p.id).join(', ')}`);
+  if (format) checkFormatChoice(format, protocolId);
   const setup = await setupOf(values, io.cwd);
   const files = await expandFolders(positionals, io.cwd);
   const imported = importRecording(await readWhole(files, io.cwd), PROTOCOLS, {

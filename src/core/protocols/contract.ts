@@ -220,6 +220,12 @@ export interface ImportProblem {
 export interface ImportOutcome {
   transcripts: Transcript[];
   problems: ImportProblem[];
+  /**
+   * For each transcript, in the same order, the names of the inputs it was read from, when the format
+   * tells them apart (one session per file, per pair of streams, per replay folder); without it, each
+   * transcript was read from all the inputs.
+   */
+  sources?: string[][];
 }
 
 /** A recording format a protocol can import. */

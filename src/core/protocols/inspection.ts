@@ -23,6 +23,8 @@ export const READER_BATCH = 1000;
 export interface InspectedSession {
   /** 1-based. */
   session: number;
+  /** The names of the inputs the session was read from (one file, a pair of streams, a replay folder's files...). */
+  files: string[];
   connections: number;
   messages: number;
   /**
@@ -123,6 +125,7 @@ function inspectImported(
     const synthesised = transcript.meta.wire === 'synthesised';
     return {
       session: i + 1,
+      files: result.sources[i] ?? [],
       connections: new Set(transcript.messages.map((message) => message.conn)).size,
       messages: transcript.messages.length,
       rounds: inspectedRounds(reader?.rounds ?? [], ends),
@@ -271,6 +274,7 @@ export async function inspectStreamed(
     if ('session' in stream && !stream.session) continue;
     sessions.push({
       session: sessions.length + 1,
+      files: [input.name],
       connections: connections.size,
       messages,
       rounds: inspectedRounds(reader.rounds, ends),

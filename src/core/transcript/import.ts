@@ -33,6 +33,8 @@ export interface ImportResult extends ImportOutcome {
   format: string;
   description: string;
   confidence: number;
+  /** For each transcript, the names of the inputs it was read from. */
+  sources: string[][];
 }
 
 /** What the user may force instead of detection. */
@@ -183,18 +185,34 @@ export function importRecording(
   const best = chosenFormats(inputs, protocols, choice)[0];
   if (choice.protocol && choice.format && choice.format !== PROTOPLAY_JSON_FORMAT && !best) {
     const format = findFormat(protocols, choice.protocol, choice.format);
-    return {
-      protocol: choice.protocol,
-      format: format.id,
-      description: format.description,
-      confidence: 0,
-      ...format.read(inputs),
-    };
+    return withSources(
+      {
+        protocol: choice.protocol,
+        format: format.id,
+        description: format.description,
+        confidence: 0,
+        ...format.read(inputs),
+      },
+      inputs,
+    );
   }
   if (!best) throw refusal(inputs, protocols, choice);
   if (best.format === PROTOPLAY_JSON_FORMAT) return readProtoplayJsonFiles(inputs, best, protocols, choice);
   const format = findFormat(protocols, best.protocol, best.format);
-  return { ...best, ...format.read(inputs) };
+  return withSources({ ...best, ...format.read(inputs) }, inputs);
+}
+
+/**
+ * The result with the inputs each transcript was read from: as the format said, else all the inputs (a
+ * format that reads its inputs together into one session, as MASSim's timelines).
+ */
+function withSources(
+  result: Omit<ImportResult, 'sources'> & { sources?: string[][] },
+  inputs: readonly ImportInput[],
+): ImportResult {
+  const all = inputs.map((input) => input.name);
+  const sources = result.transcripts.map((_, i) => result.sources?.[i] ?? all);
+  return { ...result, sources };
 }
 
 /** Names of files for a message: all of them when few, else how many and the first. */
@@ -308,6 +326,7 @@ function readProtoplayJsonFiles(
     throw mixedFilesError(fileList(inputs.map((input) => input.name)), files, 'protocol');
   }
   const transcripts: Transcript[] = [];
+  const sources: string[][] = [];
   const problems: ImportProblem[] = [];
   for (const file of read) {
     const transcript = file.transcripts[0];
@@ -316,10 +335,13 @@ function readProtoplayJsonFiles(
         file: file.input.name,
         message: `the transcript is of protocol '${transcript.protocol}', not '${protocol}' as chosen`,
       });
-    else if (transcript) transcripts.push(transcript);
+    else if (transcript) {
+      transcripts.push(transcript);
+      sources.push([file.input.name]);
+    }
     problems.push(...file.problems);
   }
-  return { ...candidate, protocol, transcripts, problems };
+  return { ...candidate, protocol, transcripts, problems, sources };
 }
 
 function readProtoplayJson(input: ImportInput, protocols: readonly Protocol[]): ImportOutcome {

@@ -6,11 +6,15 @@
  * cut short keeps the messages before the cut). Annotations are handed over as they come, after the
  * messages they hang off. The messages and annotations lists may come several times, in turn (a file written
  * while its session runs, cut short by a kill): they are read as one list each, as the whole-file reader
- * reads them. Files laid out otherwise (the whole JSON on one line) are read whole.
+ * reads them. Files laid out otherwise (the whole JSON on one line) are read whole. A line longer than the
+ * limit (`MAX_LINE_CHARACTERS`) is not held: a message or annotation on such a line is reported, located,
+ * and skipped, and the reading goes on at the next line, so a file cut inside a line that never ends is
+ * read in bounded memory.
  */
 import type { ImportProblem, RecordingStreamReader, RecordingStreamSink } from '../protocols/contract';
 import { ProtoplayError } from '../errors';
 import { importProblem } from './import';
+import { describeLineLimit, MAX_LINE_CHARACTERS, type LineLimit } from './line-limit';
 import type { Annotation } from './model';
 import {
   checkTranscriptAnnotation,
@@ -52,7 +56,11 @@ export interface TranscriptJsonStreamReader extends RecordingStreamReader {
 }
 
 /** Reads a Protoplay JSON file fed in chunks; see the module's comment. */
-export function streamTranscriptJson(name: string, sink: RecordingStreamSink): TranscriptJsonStreamReader {
+export function streamTranscriptJson(
+  name: string,
+  sink: RecordingStreamSink,
+  { maxLineCharacters = MAX_LINE_CHARACTERS }: LineLimit = {},
+): TranscriptJsonStreamReader {
   const decoder = new TextDecoder();
   let partial = '';
   /** Number of the next line (from 1). */
@@ -95,6 +103,16 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
   };
   let truncated = false;
   let session = true;
+  /**
+   * While skipping a line longer than the limit: where it starts, the item of a list it holds (none when
+   * the line is skipped with the rest of a damaged file), how long it is so far and its last character
+   * that is not blank.
+   */
+  let long: { line: number; list?: List; item: number; length: number; last: number } | undefined;
+  /** Messages skipped for their length before any message of the wrong shape. */
+  let skippedMessages = 0;
+  /** Messages read in order so far (handed over or skipped), which the annotations read hang off. */
+  const passed = () => kept + skippedMessages;
 
   const report = (problem: ImportProblem) => sink.problem(problem);
 
@@ -119,7 +137,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
     if (wrong) return true;
     try {
       const annotation = checkTranscriptAnnotation(value, i, messages, name);
-      if (annotation.index < kept && early.length === 0) handAnnotation(annotation);
+      if (annotation.index < passed() && early.length === 0) handAnnotation(annotation);
       else early.push({ i, value, annotation });
       return true;
     } catch (error) {
@@ -138,7 +156,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
   /** Hands over the early annotations whose message has come, in order. */
   function handEarly(): void {
     let handed = 0;
-    while (handed < early.length && early[handed]!.annotation.index < kept)
+    while (handed < early.length && early[handed]!.annotation.index < passed())
       handAnnotation(early[handed++]!.annotation);
     if (handed > 0) early = early.slice(handed);
   }
@@ -301,15 +319,95 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
     }
   }
 
+  /** From line `number`, longer than the limit, on (its start is `partial`, dropped here): what it is. */
+  function startLong(number: number): void {
+    const start = partial;
+    partial = '';
+    switch (phase) {
+      case 'messages':
+      case 'annotations':
+        long = {
+          line: number,
+          list: phase,
+          item: phase === 'messages' ? messages : annotations,
+          length: start.length,
+          last: lastNotBlank(start, 0, start.length),
+        };
+        return;
+      case 'head':
+        // As any header too long: what it says is left to the whole-file reader.
+        report({ file: name, line: number, message: 'the transcript header is too long to read in chunks' });
+        phase = 'done';
+        return;
+      case 'damagedHead':
+        finishWhole([...head, start].join('\n'));
+        return;
+      case 'between':
+      case 'closing':
+        startTail(held!.list, false, held!.line, held!.lines);
+        truncated = true;
+        break;
+      case 'tail':
+        truncated = true;
+        break;
+      case 'done':
+        return;
+    }
+    // The rest of a damaged file: too long to say more of than that it does not make one value.
+    long = { line: number, item: 0, length: start.length, last: 0 };
+  }
+
+  /** More of the line being skipped: `text` from `from` to `end`. */
+  function continueLong(text: string, from: number, end: number): void {
+    long!.length += end - from;
+    const last = lastNotBlank(text, from, end);
+    if (last !== 0) long!.last = last;
+  }
+
+  /** The line being skipped has ended: the item it held is reported and passed over. */
+  function endLong(): void {
+    const skipped = long;
+    long = undefined;
+    if (!skipped?.list || phase !== skipped.list) return;
+    const what = skipped.list === 'messages' ? 'message' : 'annotation';
+    report({
+      file: name,
+      line: skipped.line,
+      message: `${what} ${skipped.item.toLocaleString('en-US')} is on a line longer than ${describeLineLimit(maxLineCharacters)} (${skipped.length.toLocaleString('en-US')} characters): skipped; the reading goes on at the next line`,
+    });
+    if (skipped.list === 'messages') {
+      messages++;
+      if (!wrong) skippedMessages++;
+    } else annotations++;
+    comma = skipped.last === COMMA;
+    fresh = false;
+  }
+
   function lines(text: string): void {
     let from = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
-      const piece = partial + text.slice(from, end);
-      partial = '';
-      line(piece.endsWith('\r') ? piece.slice(0, -1) : piece, lineNumber++);
+      const number = lineNumber++;
+      if (long) {
+        continueLong(text, from, end);
+        endLong();
+      } else {
+        const piece = partial + text.slice(from, end);
+        partial = '';
+        if (piece.length > maxLineCharacters && phase !== 'done') {
+          partial = piece;
+          startLong(number);
+          endLong();
+        } else line(piece.endsWith('\r') ? piece.slice(0, -1) : piece, number);
+      }
       from = end + 1;
     }
+    if (long) {
+      continueLong(text, from, text.length);
+      return;
+    }
     partial += text.slice(from);
+    // A line that never ends is not gathered whole: from the limit on it is skipped.
+    if (partial.length > maxLineCharacters && phase !== 'done') startLong(lineNumber);
   }
 
   return {
@@ -319,6 +417,9 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
     end() {
       if (phase === 'done') return;
       lines(decoder.decode());
+      // The file ends inside a line too long to hold.
+      const cutLong = long;
+      long = undefined;
       const last = partial;
       const lastNumber = lineNumber;
       if (last !== '') line(last, lastNumber);
@@ -329,7 +430,17 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       }
       if ((phase as string) === 'done') return;
       let scan: ReturnType<typeof scanTranscriptTail>;
-      if (phase === 'tail') {
+      if (cutLong?.list && phase === cutLong.list) {
+        const what = cutLong.list === 'messages' ? 'message' : 'annotation';
+        scan = {
+          root: {},
+          damage: {
+            what: `the file ends inside ${what} ${cutLong.item.toLocaleString('en-US')}, on a line longer than ${describeLineLimit(maxLineCharacters)}`,
+            line: cutLong.line,
+            column: 1,
+          },
+        };
+      } else if (phase === 'tail') {
         if (last === '') tail.text.push('');
         scan = scanTranscriptTail(tail.text.join('\n'), tail.list, tail.counts, tail.line, tail.atItem);
         if (truncated && scan.damage && scan.damage.what.startsWith('the file ends')) {
@@ -361,7 +472,7 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       }
       if (scan.damage) {
         // Cut short: the annotations of messages kept go with them, as in the whole-file reading.
-        for (const { annotation } of early) if (annotation.index < kept) handAnnotation(annotation);
+        for (const { annotation } of early) if (annotation.index < passed()) handAnnotation(annotation);
         early = [];
       }
       if (scan.damage)
@@ -381,6 +492,14 @@ export function streamTranscriptJson(name: string, sink: RecordingStreamSink): T
       return session;
     },
   };
+}
+
+const COMMA = 0x2c;
+
+/** The code of the last character of `text` from `from` to `end` that is not blank, or 0 when there is none. */
+function lastNotBlank(text: string, from: number, end: number): number {
+  while (end > from && blank(text.charCodeAt(end - 1))) end--;
+  return end > from ? text.charCodeAt(end - 1) : 0;
 }
 
 function blank(code: number): boolean {

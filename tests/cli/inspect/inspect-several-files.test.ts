@@ -6,7 +6,7 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectInChunks } from '../../../cli/inspect/inspect-stream';
 import { runInProcess } from '../run-cli';
@@ -21,6 +21,7 @@ interface Report {
   format: string;
   confidence: number;
   sessions: number;
+  sources: { session: number; files: string[] }[];
   connections: number;
   messages: number;
   rounds: { session: number; round: number; reward: number | null }[];
@@ -29,11 +30,15 @@ interface Report {
   errors: { file: string; line: number | null; message: string }[];
 }
 
+/** A text matched as it is in a regular expression. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const DOCUMENT_KEYS = [
   'protocol',
   'format',
   'confidence',
   'sessions',
+  'sources',
   'unchecked',
   'connections',
   'messages',
@@ -118,6 +123,58 @@ describe('protoplay inspect on several files, and its usage and --json outcomes'
     expect(await runInProcess(['inspect', students, '--stream'])).toEqual(folder);
   });
 
+  it('says which files each session was read from, in the text and in --json, whole and in chunks', async () => {
+    // Protoplay JSON transcripts, one session each.
+    const together = await runInProcess(['inspect', first, second]);
+    expect(together.code).toBe(0);
+    const sessionLines = together.stdout.split('\n').filter((line) => line.startsWith('session '));
+    expect(sessionLines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^session 1: 1 connection, \\d+ messages, 2 rounds, 0 violations \\(from ${escaped(first)}\\)$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^session 2: 1 connection, \\d+ messages, 3 rounds, 0 violations \\(from ${escaped(second)}\\)$`,
+        ),
+      ),
+    ]);
+    expect(await runInProcess(['inspect', first, second, '--stream'])).toEqual(together);
+    for (const stream of [[], ['--stream']])
+      expect((await report(first, second, ...stream)).report.sources).toEqual([
+        { session: 1, files: [first] },
+        { session: 2, files: [second] },
+      ]);
+    // One file: its session line is as it was, and --json names the file all the same.
+    const alone = await runInProcess(['inspect', first]);
+    expect(alone.stdout).not.toContain('(from');
+    expect((await report(first)).report.sources).toEqual([{ session: 1, files: [first] }]);
+    // The two byte streams of one rddlsim connection are one session, read from both.
+    const c2s = sharedPath('conformance/rddlsim/sysadmin_inst_mdp__1.c2s.raw');
+    const s2c = sharedPath('conformance/rddlsim/sysadmin_inst_mdp__1.s2c.raw');
+    const pair = await runInProcess(['inspect', c2s, s2c]);
+    expect(pair.stdout).toContain(`0 violations (from ${c2s}, ${s2c})\n`);
+    expect((await report(c2s, s2c)).report.sources).toEqual([{ session: 1, files: [c2s, s2c] }]);
+    // Record files of rddlsim sessions: each session its own file.
+    const records = ['sysadmin_inst_mdp__1', 'elevators_inst_mdp__1'].map((name) =>
+      sharedPath(`conformance/rddlsim/${name}.transcript`),
+    );
+    expect((await report(...records)).report.sources).toEqual([
+      { session: 1, files: [records[0]] },
+      { session: 2, files: [records[1]] },
+    ]);
+    // A MASSim replay folder: its static.json and step files, shortened on the session's line.
+    const replays = sharedPath('conformance/massim/basic/server-run/replays');
+    const replay = await report(replays);
+    const [folder] = replay.report.sources;
+    expect(folder!.files.length).toBeGreaterThan(3);
+    expect(folder!.files).toContain(join(dirname(folder!.files[0]!), 'static.json'));
+    expect((await runInProcess(['inspect', replays])).stdout).toContain(
+      ` (from ${dirname(folder!.files[0]!)}/: ${folder!.files.length} files)\n`,
+    );
+  });
+
   it('refuses transcripts of different protocols together, naming each file and its protocol', async () => {
     const expected = `${first}, ${gama} are of different protocols, which are read apart: rddlsim: ${first}; gama: ${gama}`;
     for (const stream of [[], ['--stream']]) {
@@ -156,7 +213,7 @@ describe('protoplay inspect on several files, and its usage and --json outcomes'
     ]) {
       const result = await report(...args);
       expect(result.code).toBe(0);
-      expect(result.report).toEqual(plain);
+      expect(result.report).toEqual({ ...plain, sources: [{ session: 1, files: [bom] }] });
     }
     // `jq -S .`: the reward annotations come first, `format` and `protocol` far beyond the first KiB.
     const sortedText = sortedKeys(text);
@@ -167,7 +224,11 @@ describe('protoplay inspect on several files, and its usage and --json outcomes'
       const result = await report(...args);
       expect(result.code).toBe(0);
       // Detected from the fields the start shows and the first annotation: less sure than a named format.
-      expect(result.report).toEqual({ ...plain, confidence: 0.9 });
+      expect(result.report).toEqual({
+        ...plain,
+        confidence: 0.9,
+        sources: [{ session: 1, files: [sorted] }],
+      });
     }
   });
 

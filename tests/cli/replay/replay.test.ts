@@ -178,6 +178,38 @@ describe('protoplay replay', () => {
     expect(config.stderr).toContain('cannot read --config');
   });
 
+  it('refuses an unknown --format, or one the chosen protocol does not have, as a usage error (exit 2)', async () => {
+    const file = rddlsim('sysadmin_inst_mdp__1.transcript');
+    const typo = await runInProcess(['replay', file, '--format', 'har']);
+    expect(typo.code).toBe(2);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toMatch(
+      /^error: unknown format 'har'; one of protoplay-json, rddlsim-record-file, .*massim-timeline, .*aisys-har, gama-frame-log\n$/,
+    );
+    const other = await runInProcess([
+      'replay',
+      file,
+      '--protocol',
+      'massim',
+      '--format',
+      'rddlsim-record-file',
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toBe(
+      "error: massim has no format 'rddlsim-record-file' (it is a format of rddlsim); one of protoplay-json, massim-timeline, massim-replay, massim-streams\n",
+    );
+    // A format the chosen protocol has reads as before.
+    const chosen = await runInProcess([
+      'replay',
+      file,
+      '--protocol',
+      'rddlsim',
+      '--format',
+      'rddlsim-record-file',
+    ]);
+    expect(chosen.code).toBe(0);
+  });
+
   it('keeps what it read of a file cut off mid-line, names the damage, exit 1', async () => {
     const text = await readFile(rddlsim('sysadmin_inst_mdp__1.transcript'), 'latin1');
     const cut = join(dir, 'cut.transcript');

@@ -15,6 +15,7 @@ import type {
   RecordingStreamReader,
   RecordingStreamSink,
 } from '../contract';
+import { describeLineLimit, MAX_LINE_CHARACTERS, type LineLimit } from '../../transcript/line-limit';
 import { actPathEnvironment, aisysChannel } from './codec';
 
 /** One HTTP exchange as a recording holds it. */
@@ -168,15 +169,17 @@ function readEach(
   source: string,
 ): ImportOutcome {
   const transcripts: Transcript[] = [];
+  const sources: string[][] = [];
   const problems: ImportProblem[] = [];
   for (const input of inputs) {
     const exchanges = readOne(input, problems);
-    if (exchanges.length > 0)
+    if (exchanges.length > 0) {
       transcripts.push(exchangesToTranscript(exchanges, { source, file: input.name }));
-    else if (!problems.some((problem) => problem.file === input.name))
+      sources.push([input.name]);
+    } else if (!problems.some((problem) => problem.file === input.name))
       problems.push({ file: input.name, message: 'no HTTP exchange found' });
   }
-  return { transcripts, problems };
+  return { transcripts, problems, sources };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -277,17 +280,40 @@ export const aisysJsonlFormat: RecordingFormat = {
   stream: streamAisysJsonl,
 };
 
-/** The `.jsonl` recording fed in chunks: each exchange's messages as soon as its line is complete. */
-function streamAisysJsonl(name: string, sink: RecordingStreamSink): RecordingStreamReader {
+/**
+ * The `.jsonl` recording fed in chunks: each exchange's messages as soon as its line is complete. A line
+ * longer than the limit (`MAX_LINE_CHARACTERS`) is reported with its number as soon as it is that long, and
+ * skipped up to the next line, so a file cut inside a line that never ends is read in bounded memory.
+ */
+export function streamAisysJsonl(
+  name: string,
+  sink: RecordingStreamSink,
+  { maxLineCharacters = MAX_LINE_CHARACTERS }: LineLimit = {},
+): RecordingStreamReader {
   const lines = new TextDecoder('utf-8');
+  /** The start of the line not ended yet. */
   let rest = '';
+  /** Set while skipping the rest of a line longer than the limit. */
+  let skipping = false;
   let lineNumber = 0;
   let index = 0;
   let startedAt: number | undefined;
   let previousT = 0;
   let problems = 0;
+  const tooLong = (line: number) => {
+    problems++;
+    sink.problem({
+      file: name,
+      line,
+      message: `a line longer than ${describeLineLimit(maxLineCharacters)} is not an exchange; skipped to the next line`,
+    });
+  };
   const readLine = (line: string) => {
     lineNumber++;
+    if (line.length > maxLineCharacters) {
+      tooLong(lineNumber);
+      return;
+    }
     if (!line.trim()) return;
     const read = readJsonlExchange(line);
     if (typeof read === 'string') {
@@ -303,14 +329,26 @@ function streamAisysJsonl(name: string, sink: RecordingStreamSink): RecordingStr
     }
   };
   const take = (text: string, last: boolean) => {
-    // A line longer than a chunk waits whole: splitting what came so far again at every chunk was quadratic.
-    if (!last && !text.includes('\n')) {
-      rest += text;
-      return;
+    // Only the new text is searched for line ends: a line longer than a chunk is gathered, never split again.
+    let from = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
+      if (skipping) {
+        skipping = false;
+        lineNumber++;
+      } else readLine(rest + text.slice(from, end));
+      rest = '';
+      from = end + 1;
     }
-    const split = (rest + text).split('\n');
-    rest = last ? '' : split.pop()!;
-    for (const line of split) readLine(line);
+    if (skipping) return;
+    rest += text.slice(from);
+    if (last) {
+      readLine(rest);
+      rest = '';
+    } else if (rest.length > maxLineCharacters) {
+      tooLong(lineNumber + 1);
+      rest = '';
+      skipping = true;
+    }
   };
   return {
     push: (chunk) => take(lines.decode(chunk, { stream: true }), false),

@@ -17,6 +17,7 @@ import type {
   RecordingStreamSink,
 } from '../contract';
 import { TRANSCRIPT_FORMAT_VERSION, type Transcript, type TranscriptMessage } from '../../transcript/model';
+import { describeLineLimit, MAX_LINE_CHARACTERS, type LineLimit } from '../../transcript/line-limit';
 import { channelOf } from './codec';
 import { outlineOfMessage } from './outline';
 
@@ -48,11 +49,20 @@ export function writeGamaFrameLog(transcript: Transcript): string {
 
 /**
  * Reads a GAMA frame log fed in chunks: each complete line becomes a message as soon as it is read; lines
- * it cannot read are reported with their number, and bytes that are not UTF-8 end the reading there.
+ * it cannot read are reported with their number, and bytes that are not UTF-8 end the reading there. A
+ * line longer than the limit (`MAX_LINE_CHARACTERS`) is reported as soon as it is that long and skipped up
+ * to the next line, so a file cut inside a line that never ends is read in bounded memory.
  */
-export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): RecordingStreamReader {
+export function streamGamaFrameLog(
+  name: string,
+  sink: RecordingStreamSink,
+  { maxLineCharacters = MAX_LINE_CHARACTERS }: LineLimit = {},
+): RecordingStreamReader {
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  /** The start of the line not ended yet. */
   let rest = '';
+  /** Set while skipping the rest of a line longer than the limit. */
+  let skipping = false;
   let lineNumber = 0;
   let episode = 0;
   let conn = '';
@@ -77,8 +87,18 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
     messagesInEpisode++;
     if (kind === 'close') closed = true;
   };
+  const tooLong = (line: number) =>
+    sink.problem({
+      file: name,
+      line,
+      message: `a line longer than ${describeLineLimit(maxLineCharacters)} is not a frame; skipped to the next line`,
+    });
   const readLine = (line: string) => {
     lineNumber++;
+    if (line.length > maxLineCharacters) {
+      tooLong(lineNumber);
+      return;
+    }
     if (line.startsWith('#')) {
       const event = EVENT_LINE.exec(line);
       if (event) readEvent(event);
@@ -120,21 +140,34 @@ export function streamGamaFrameLog(name: string, sink: RecordingStreamSink): Rec
     if (broken) return;
     let text: string;
     try {
-      text = rest + decode();
+      text = decode();
     } catch {
       broken = true;
       sink.problem({ file: name, line: lineNumber + 1, message: 'not UTF-8 text' });
       return;
     }
+    // Only the new text is searched for line ends: a line longer than a chunk is gathered, never split again.
     let start = 0;
     for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      readLine(text.slice(start, text.charCodeAt(end - 1) === CR && end > start ? end - 1 : end));
+      if (skipping) {
+        skipping = false;
+        lineNumber++;
+      } else {
+        const line = rest + text.slice(start, end);
+        readLine(line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line);
+      }
+      rest = '';
       start = end + 1;
     }
-    rest = text.slice(start);
+    if (skipping) return;
+    rest += text.slice(start);
     if (last) {
       readLine(rest);
       rest = '';
+    } else if (rest.length > maxLineCharacters) {
+      tooLong(lineNumber + 1);
+      rest = '';
+      skipping = true;
     }
   };
   return {
@@ -193,6 +226,7 @@ export const gamaFrameLogFormat: RecordingFormat = {
     return {
       transcripts: outcomes.flatMap((o) => o.transcripts),
       problems: outcomes.flatMap((o) => o.problems),
+      sources: outcomes.flatMap((o, i) => o.transcripts.map(() => [inputs[i]!.name])),
     };
   },
 };

@@ -125,6 +125,7 @@ export function importMassimReplays(inputs: readonly ImportInput[]): ImportOutco
     folders.set(folder, [...(folders.get(folder) ?? []), input]);
   }
   const transcripts: Transcript[] = [];
+  const sources: string[][] = [];
   const problems: ImportProblem[] = [];
   const sorted = [...folders].sort(([a], [b]) => a.localeCompare(b));
   for (const [folder, files] of sorted) {
@@ -138,11 +139,14 @@ export function importMassimReplays(inputs: readonly ImportInput[]): ImportOutco
       continue;
     }
     const transcript = readReplayFolder(staticFile, files, problems);
-    if (transcript) transcripts.push(transcript);
+    if (transcript) {
+      transcripts.push(transcript);
+      sources.push(files.map((file) => file.name));
+    }
   }
   if (transcripts.length === 0 && problems.length === 0)
     problems.push({ file: inputs[0]?.name ?? 'input', message: 'no MASSim replay folder found' });
-  return { transcripts, problems };
+  return { transcripts, problems, sources };
 }
 
 function parseJson(input: ImportInput): unknown {

@@ -7,11 +7,12 @@
  * (binary garbage without a newline) is reported and skipped up to the next newline.
  */
 import { ProtoplayError } from '../../errors';
+import { MAX_LINE_CHARACTERS } from '../../transcript/line-limit';
 import type { RecordingStreamReader, RecordingStreamSink } from '../contract';
 import { parseTimelineLine, readEvent, timelineConnection } from './timeline-import';
 
-/** Longer lines are refused: a percept is kilobytes, a megabyte-long line is not a frame. */
-export const MAX_LINE_CHARACTERS = 16 * 1024 * 1024;
+/** Longer lines are refused: a percept is kilobytes, a megabyte-long line is not a frame (the limit every streaming reader keeps). */
+export { MAX_LINE_CHARACTERS };
 
 /** A streaming reader of one timeline file (see the file comment). */
 export function streamMassimTimeline(name: string, sink: RecordingStreamSink): RecordingStreamReader {

@@ -31,17 +31,18 @@ export const rddlsimRecordFileFormat: RecordingFormat = {
   detect: (inputs) =>
     inputs.length > 0 && inputs.every((input) => looksLikeRecordFile(start(input))) ? 0.95 : 0,
   read: (inputs) => {
-    const outcome: ImportOutcome = { transcripts: [], problems: [] };
-    for (const input of inputs)
-      outcome.transcripts.push(
-        ...importRecordFile(input.bytes, {
-          protocol: 'rddlsim',
-          framing: rddlsimStreamFraming,
-          name: input.name,
-          firstSession: outcome.transcripts.length + 1,
-          onDamage: (error) => outcome.problems.push(importProblem(error, input.name)),
-        }),
-      );
+    const outcome: Required<ImportOutcome> = { transcripts: [], problems: [], sources: [] };
+    for (const input of inputs) {
+      const sessions = importRecordFile(input.bytes, {
+        protocol: 'rddlsim',
+        framing: rddlsimStreamFraming,
+        name: input.name,
+        firstSession: outcome.transcripts.length + 1,
+        onDamage: (error) => outcome.problems.push(importProblem(error, input.name)),
+      });
+      outcome.transcripts.push(...sessions);
+      outcome.sources.push(...sessions.map(() => [input.name]));
+    }
     return outcome;
   },
 };
@@ -58,7 +59,7 @@ export const rddlsimRawStreamsFormat: RecordingFormat = {
       ? 0.9
       : 0,
   read: (inputs) => {
-    const outcome: ImportOutcome = { transcripts: [], problems: [] };
+    const outcome: Required<ImportOutcome> = { transcripts: [], problems: [], sources: [] };
     const pairs = new Map<string, { c2s?: ImportInput; s2c?: ImportInput }>();
     for (const input of inputs) {
       const match = rawSuffix.exec(input.name)!;
@@ -87,6 +88,7 @@ export const rddlsimRawStreamsFormat: RecordingFormat = {
             },
           ),
         );
+        outcome.sources.push([pair.c2s, pair.s2c].flatMap((half) => (half ? [half.name] : [])));
       } catch (error) {
         outcome.problems.push(importProblem(error, stem));
       }
@@ -95,19 +97,41 @@ export const rddlsimRawStreamsFormat: RecordingFormat = {
   },
 };
 
+/**
+ * Whether a text opens with a log's own lines and then an rddlsim message: the lines before the first
+ * element hold no markup and no NUL (they are text, not another format's bytes), and the first element is an
+ * rddlsim message's root. The message may start a line or follow a log line's prefix on it
+ * (`10:00:01 sent <round-request/>`).
+ */
+function startsWithLogThenRddlsimMessage(text: string): boolean {
+  const element = text.search(/<[A-Za-z_?]/);
+  if (element <= 0) return false;
+  const before = text.slice(0, element);
+  return (
+    !/[\0<>{]/.test(before) &&
+    /\S/.test(before) &&
+    directionOfRoot(rootName(text.slice(element))) !== undefined
+  );
+}
+
 /** XML messages pasted from a log (NULs possibly lost), both directions mixed. */
 export const rddlsimWireTextFormat: RecordingFormat = {
   id: 'rddlsim-wire-text',
   description: 'rddlsim XML messages',
-  detect: (inputs) =>
-    inputs.length === 1 && !rawSuffix.test(inputs[0]!.name) && startsWithRddlsimMessage(start(inputs[0]!))
-      ? 0.8
-      : 0,
+  detect: (inputs) => {
+    if (inputs.length !== 1 || rawSuffix.test(inputs[0]!.name)) return 0;
+    const text = start(inputs[0]!);
+    if (startsWithRddlsimMessage(text)) return 0.8;
+    // A log's own lines first (skipped and reported when read): less sure than a text that opens with a message.
+    return startsWithLogThenRddlsimMessage(text) ? 0.6 : 0;
+  },
   read: (inputs) => {
     // The same reader as a file read in chunks, so both report alike.
-    const outcome: ImportOutcome = { transcripts: [], problems: [] };
-    for (const input of inputs)
+    const outcome: Required<ImportOutcome> = { transcripts: [], problems: [], sources: [] };
+    for (const input of inputs) {
       outcome.transcripts.push(readRddlsimWireText(input.bytes, input.name, outcome.problems));
+      outcome.sources.push([input.name]);
+    }
     return outcome;
   },
   stream: (name, sink) => streamRddlsimWireText(name, sink),

@@ -116,6 +116,7 @@ describe('the GAMA frame log', () => {
     expect(gamaFrameLogFormat.read([binary])).toEqual({
       transcripts: [],
       problems: [{ file: 'x.bin', line: 1, message: 'not UTF-8 text' }],
+      sources: [],
     });
     expect(
       gamaFrameLogFormat.read([{ name: 'e', bytes: bytes('\n# only a comment\n') }]).problems[0]!.message,

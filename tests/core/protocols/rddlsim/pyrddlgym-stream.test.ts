@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { detectFormats, importRecording } from '../../../../src/core/transcript/import';
 import { inspectRecording } from '../../../../src/core/protocols/inspection';
 import { PROTOCOLS } from '../../../../src/core/protocols/registry';
-import { TerminatorSplitter } from '../../../../src/core/protocols/rddlsim/recording-pyrddlgym';
+import {
+  rddlsimPyrddlgymStreamFormat,
+  TerminatorSplitter,
+} from '../../../../src/core/protocols/rddlsim/recording-pyrddlgym';
 import type { ImportInput } from '../../../../src/core/protocols/contract';
 import { loadRecording } from './recordings';
 
@@ -98,6 +101,36 @@ describe("pyRDDLGym's \\n\\n\\n-separated rddlsim streams", () => {
         message: expect.stringContaining('ends in the middle of a message'),
       },
     ]);
+  });
+
+  it('reads a last message that no \\n\\n\\n follows as sound when it is whole, whole and in chunks', () => {
+    // pyRDDLGym's own server writes no terminator after its messages, and an editor ends a file with one
+    // newline: a whole last message is no cut.
+    const sound = importRecording([input('session.log', handWritten)], PROTOCOLS);
+    const texts = sound.transcripts[0]!.messages.map((m) => m.text);
+    expect(texts).toHaveLength(10);
+    const body = handWritten.replace(/\n\n\n$/, '');
+    expect(body).not.toBe(handWritten);
+    for (const ending of ['', '\n', '\n\n', '\r\n']) {
+      const log = `${body}${ending}`;
+      const result = importRecording([input('session.log', log)], PROTOCOLS);
+      expect(result.format).toBe('rddlsim-pyrddlgym-stream');
+      expect(result.problems).toEqual([]);
+      expect(result.transcripts[0]!.messages.map((m) => m.text)).toEqual(texts);
+      const bytes = encoder.encode(log);
+      for (const size of [1, 2, 7, bytes.length]) {
+        const messages: (string | undefined)[] = [];
+        const problems: unknown[] = [];
+        const reader = rddlsimPyrddlgymStreamFormat.stream!('session.log', {
+          message: (message) => messages.push(message.text),
+          problem: (problem) => problems.push(problem),
+        });
+        for (let at = 0; at < bytes.length; at += size) reader.push(bytes.slice(at, at + size));
+        reader.end();
+        expect(problems).toEqual([]);
+        expect(messages).toEqual(texts);
+      }
+    }
   });
 
   it('skips garbage and messages in the wrong stream, each with its line, keeping the rest', () => {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   importRawStreams,
@@ -8,7 +10,17 @@ import { inspectRecording } from '../../../../src/core/protocols/inspection';
 import { PROTOCOLS } from '../../../../src/core/protocols/registry';
 import type { ImportProblem } from '../../../../src/core/protocols/contract';
 import type { Transcript, TranscriptMessage } from '../../../../src/core/transcript/model';
-import { MAIN_SESSIONS, loadRecording, recordingBytes } from './recordings';
+import { detectFormats } from '../../../../src/core/transcript/import';
+import { MAIN_SESSIONS, SHARED, loadRecording, recordingBytes } from './recordings';
+
+const SHARED_CONFORMANCE = join(SHARED, 'conformance');
+
+/** Every file under a folder. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(folder, entry.name)) : [join(folder, entry.name)],
+  );
+}
 
 const encoder = new TextEncoder();
 
@@ -175,6 +187,41 @@ describe('rddlsim wire text (messages copied from a log)', () => {
     expect(report.transcripts[0]!.messages.map((m) => m.text)).toEqual(texts);
     expect(report.sessions[0]).toMatchObject({ violations: [], unreadable: [] });
     expect(readInChunks(log, 5).problems).toEqual(report.problems);
+  });
+
+  it('detects a log that opens with its own lines, less sure, and skips them located, losing no message', () => {
+    const noise = '2024-05-01 10:00:00 INFO client starting\n2024-05-01 10:00:01 INFO connected';
+    for (const log of [
+      `${noise}\n${texts.join('\n')}\n`,
+      // The first message on a log line of its own, after the line's prefix.
+      `${noise}\n2024-05-01 10:00:02 INFO sent ${texts.join('\n')}\n`,
+    ]) {
+      const file = { name: 'log.txt', bytes: encoder.encode(log) };
+      expect(detectFormats([file], PROTOCOLS)[0]).toMatchObject({
+        protocol: 'rddlsim',
+        format: 'rddlsim-wire-text',
+        confidence: 0.6,
+      });
+      const report = inspectRecording([file], PROTOCOLS);
+      const skipped = log.slice(0, log.indexOf('<')).trim().replace(/\s+/g, ' ').slice(0, 60);
+      expect(report.problems).toEqual([
+        { file: 'log.txt', line: 1, byte: 0, message: `not an rddlsim message, skipped: '${skipped}'` },
+      ]);
+      expect(report.transcripts[0]!.messages.map((m) => m.text)).toEqual(texts);
+      expect(report.sessions[0]!.rounds.map((r) => r.reward)).toEqual([261.5, 207.25, 254.5]);
+      expect(readInChunks(log, 100).problems).toEqual(report.problems);
+    }
+  });
+
+  it('takes no other file for wire text: every conformance recording, record file and server log', () => {
+    const files = filesUnder(SHARED_CONFORMANCE);
+    expect(files.length).toBeGreaterThan(200);
+    const taken = files.filter((path) =>
+      detectFormats([{ name: path, bytes: new Uint8Array(readFileSync(path)) }], PROTOCOLS).some(
+        (candidate) => candidate.format === 'rddlsim-wire-text',
+      ),
+    );
+    expect(taken).toEqual([]);
   });
 
   it('reports a last message cut off by the end of the file once, at the line and byte it starts at', () => {
