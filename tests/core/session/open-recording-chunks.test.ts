@@ -7,6 +7,8 @@ import {
   type ChunkedFile,
   type ReadingProgress,
 } from '../../../src/core/session/open-recording';
+import { serialiseTranscript } from '../../../src/core/transcript/json-format';
+import type { Transcript } from '../../../src/core/transcript/model';
 import { loadRecording } from '../protocols/rddlsim/recordings';
 import { sharedPath } from '../../cli/shared-folder';
 
@@ -174,6 +176,72 @@ describe('opening a big recording in chunks', () => {
     expect(reads.length).toBe(Math.floor(whole.messages / 1000) + 1);
     expect(reads.slice(0, -1).every((read) => !read.done && read.messages % 1000 === 0)).toBe(true);
     expect(reads.at(-1)).toEqual({ messages: whole.messages, done: false });
+  });
+
+  /** A real rddlsim session as Protoplay writes it, a few times over, with notes and policy output. */
+  function protoplayJson(copies: number, change: (t: Transcript) => Transcript = (t) => t): Uint8Array {
+    const one = loadRecording('sysadmin_inst_mdp__1');
+    const messages = Array.from({ length: copies }, () => one.messages)
+      .flat()
+      .map((message, index) => ({ ...message, index }));
+    const annotations = messages
+      .filter((message) => message.index % 7 === 0)
+      .map((message) => ({
+        index: message.index,
+        type: message.index % 2 ? ('note' as const) : ('policy-log' as const),
+        data: { text: `said at ${message.index}` },
+      }));
+    return new TextEncoder().encode(serialiseTranscript(change({ ...one, messages, annotations })));
+  }
+
+  it('reads Protoplay JSON laid out as Protoplay writes it in chunks, messages and annotations as a whole read', async () => {
+    const bytes = protoplayJson(12);
+    const whole = readRecording([{ name: 'session.json', bytes }], PROTOCOLS);
+    expect(whole.transcript.messages.length).toBeGreaterThan(2000);
+    const file = chunked('session.json', bytes, 4096);
+    // Smaller than the size from which the page reads Protoplay JSON in chunks: left to the whole read.
+    await expect(readRecordingInChunks(file, PROTOCOLS)).resolves.toBeUndefined();
+    const opened = await readRecordingInChunks(chunked('session.json', bytes, 4096), PROTOCOLS, undefined, {
+      jsonChunkedFromBytes: bytes.length,
+    });
+    expect(opened).toBeDefined();
+    expect(opened!.growing.done).toBe(false);
+    expect(opened!.transcript.messages.length).toBeLessThan(whole.transcript.messages.length);
+    const summary = await opened!.summary;
+    expect(opened!.transcript).toEqual(whole.transcript);
+    const wholeSummary = whole.summarise();
+    // One session read again and again: each copy's session-init after the first breaks a rule.
+    expect(wholeSummary.violations.length).toBeGreaterThan(0);
+    expect(summary).toEqual(wholeSummary);
+  });
+
+  it('does not check a Protoplay JSON transcript rebuilt without its wire traffic, as a whole read', async () => {
+    const bytes = protoplayJson(12, (t) => ({ ...t, meta: { ...t.meta, wire: 'synthesised' } }));
+    const whole = readRecording([{ name: 'rebuilt.json', bytes }], PROTOCOLS).summarise();
+    const summary = await (await readRecordingInChunks(
+      chunked('rebuilt.json', bytes, 4096),
+      PROTOCOLS,
+      undefined,
+      { jsonChunkedFromBytes: 0 },
+    ))!.summary;
+    expect(whole.violations).toEqual([]);
+    expect(summary).toEqual(whole);
+  });
+
+  it('keeps the messages of a Protoplay JSON file before a damaged line and says where it is', async () => {
+    const text = new TextDecoder().decode(protoplayJson(12));
+    const lines = text.split('\n');
+    const damaged = lines.findIndex((line) => line.includes('"index":2500,'));
+    lines[damaged] = lines[damaged]!.slice(0, 40);
+    const bytes = new TextEncoder().encode(lines.join('\n'));
+    const opened = await readRecordingInChunks(chunked('damaged.json', bytes, 4096), PROTOCOLS, undefined, {
+      jsonChunkedFromBytes: 0,
+    });
+    const summary = await opened!.summary;
+    expect(summary.messages).toBe(2500);
+    expect(summary.problems).toContainEqual(
+      expect.objectContaining({ file: 'damaged.json', line: damaged + 1 }),
+    );
   });
 
   it('leaves formats that need their files whole to the whole read', async () => {
