@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { serialiseTranscript } from '../../src/core/transcript/json-format';
 import { loadRecording } from '../core/protocols/rddlsim/recordings';
 import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
 import { status } from './playground-page';
@@ -63,4 +64,60 @@ test('a big recording is shown while it is read, then summed up whole with its b
   const count = page.locator('footer.status .count');
   await expect(count).toHaveText(`${kept.toLocaleString('en')} messages`);
   await expect(count).toHaveAttribute('aria-busy', 'false');
+});
+
+/**
+ * A Protoplay JSON transcript bigger than the page reads whole (from 128 MiB, 134 MB: a real rddlsim session
+ * written by Protoplay, its messages repeated, one message line near the end cut short): it is read in
+ * chunks as it is shown, and the summary keeps every message before the damaged line and says where it is.
+ */
+test('a Protoplay JSON transcript of 140 MB is read in chunks and its damaged line located', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const one = serialiseTranscript(loadRecording('sysadmin_inst_mdp__1')).split('\n');
+  // The writer's layout: the header lines, one line per message, then the end of the lists.
+  const first = one.findIndex((line) => line.startsWith('    {"index":'));
+  const last = one.findLastIndex((line) => line.startsWith('    {"index":'));
+  const items = one.slice(first, last + 1).map((line) => line.replace(/,$/, ''));
+  const lines: string[] = [];
+  let size = 0;
+  while (size < 140e6) {
+    for (const item of items) {
+      const line = item.replace(/^ {4}\{"index":\d+,/, `    {"index":${lines.length},`);
+      lines.push(line);
+      size += line.length + 2;
+    }
+  }
+  // A message line near the end cut short: what follows it is not read.
+  const damaged = lines.length - 500;
+  lines[damaged] = lines[damaged]!.slice(0, 60);
+  const header = one.slice(0, first);
+  const file = testInfo.outputPath('big.json');
+  writeFileSync(file, [...header, lines.join(',\n'), ...one.slice(last + 1)].join('\n'));
+
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  // Read in chunks: the page says how far it has read and checked while it is shown.
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Opening big\.json: .* read and checked…/ })
+      .first(),
+  ).toBeVisible({ timeout: 120_000 });
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Opened big\.json/ })
+      .first(),
+  ).toBeVisible({ timeout: 240_000 });
+  await expect(page.getByRole('group', { name: 'Total reward per round' })).toBeVisible({ timeout: 120_000 });
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  await expect(summary).toContainText(`${damaged.toLocaleString('en')} messages`);
+  await expect(summary).toContainText('1 unreadable part');
+  await expect(summary).toContainText(new RegExp(`big\\.json:${header.length + damaged + 1}: `));
+  const count = page.locator('footer.status .count');
+  await expect(count).toHaveText(`${damaged.toLocaleString('en')} messages`, { timeout: 120_000 });
 });
