@@ -15,7 +15,12 @@ import type {
   RecordingStreamReader,
   RecordingStreamSink,
 } from '../contract';
-import { describeLineLimit, MAX_LINE_CHARACTERS, type LineLimit } from '../../transcript/line-limit';
+import {
+  CappedLines,
+  describeLineLimit,
+  MAX_LINE_CHARACTERS,
+  type LineLimit,
+} from '../../transcript/line-limit';
 import { actPathEnvironment, aisysChannel } from './codec';
 
 /** One HTTP exchange as a recording holds it. */
@@ -290,30 +295,22 @@ export function streamAisysJsonl(
   sink: RecordingStreamSink,
   { maxLineCharacters = MAX_LINE_CHARACTERS }: LineLimit = {},
 ): RecordingStreamReader {
-  const lines = new TextDecoder('utf-8');
-  /** The start of the line not ended yet. */
-  let rest = '';
-  /** Set while skipping the rest of a line longer than the limit. */
-  let skipping = false;
+  const decoder = new TextDecoder('utf-8');
   let lineNumber = 0;
   let index = 0;
   let startedAt: number | undefined;
   let previousT = 0;
   let problems = 0;
-  const tooLong = (line: number) => {
+  const tooLong = () => {
     problems++;
     sink.problem({
       file: name,
-      line,
+      line: ++lineNumber,
       message: `a line longer than ${describeLineLimit(maxLineCharacters)} is not an exchange; skipped to the next line`,
     });
   };
   const readLine = (line: string) => {
     lineNumber++;
-    if (line.length > maxLineCharacters) {
-      tooLong(lineNumber);
-      return;
-    }
     if (!line.trim()) return;
     const read = readJsonlExchange(line);
     if (typeof read === 'string') {
@@ -328,32 +325,11 @@ export function streamAisysJsonl(
       index++;
     }
   };
-  const take = (text: string, last: boolean) => {
-    // Only the new text is searched for line ends: a line longer than a chunk is gathered, never split again.
-    let from = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
-      if (skipping) {
-        skipping = false;
-        lineNumber++;
-      } else readLine(rest + text.slice(from, end));
-      rest = '';
-      from = end + 1;
-    }
-    if (skipping) return;
-    rest += text.slice(from);
-    if (last) {
-      readLine(rest);
-      rest = '';
-    } else if (rest.length > maxLineCharacters) {
-      tooLong(lineNumber + 1);
-      rest = '';
-      skipping = true;
-    }
-  };
+  const lines = new CappedLines({ line: readLine, tooLong }, { maxLineCharacters });
   return {
-    push: (chunk) => take(lines.decode(chunk, { stream: true }), false),
+    push: (chunk) => lines.push(decoder.decode(chunk, { stream: true })),
     end() {
-      take(lines.decode(), true);
+      lines.push(decoder.decode(), true);
       if (index === 0 && problems === 0) sink.problem({ file: name, message: 'no HTTP exchange found' });
     },
   };

@@ -17,7 +17,12 @@ import type {
   RecordingStreamSink,
 } from '../contract';
 import { TRANSCRIPT_FORMAT_VERSION, type Transcript, type TranscriptMessage } from '../../transcript/model';
-import { describeLineLimit, MAX_LINE_CHARACTERS, type LineLimit } from '../../transcript/line-limit';
+import {
+  CappedLines,
+  describeLineLimit,
+  MAX_LINE_CHARACTERS,
+  type LineLimit,
+} from '../../transcript/line-limit';
 import { channelOf } from './codec';
 import { outlineOfMessage } from './outline';
 
@@ -59,10 +64,6 @@ export function streamGamaFrameLog(
   { maxLineCharacters = MAX_LINE_CHARACTERS }: LineLimit = {},
 ): RecordingStreamReader {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  /** The start of the line not ended yet. */
-  let rest = '';
-  /** Set while skipping the rest of a line longer than the limit. */
-  let skipping = false;
   let lineNumber = 0;
   let episode = 0;
   let conn = '';
@@ -87,18 +88,14 @@ export function streamGamaFrameLog(
     messagesInEpisode++;
     if (kind === 'close') closed = true;
   };
-  const tooLong = (line: number) =>
+  const tooLong = () =>
     sink.problem({
       file: name,
-      line,
+      line: ++lineNumber,
       message: `a line longer than ${describeLineLimit(maxLineCharacters)} is not a frame; skipped to the next line`,
     });
   const readLine = (line: string) => {
     lineNumber++;
-    if (line.length > maxLineCharacters) {
-      tooLong(lineNumber);
-      return;
-    }
     if (line.startsWith('#')) {
       const event = EVENT_LINE.exec(line);
       if (event) readEvent(event);
@@ -136,6 +133,10 @@ export function streamGamaFrameLog(
     framesInEpisode++;
     messagesInEpisode++;
   };
+  const lines = new CappedLines(
+    { line: (line) => readLine(line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line), tooLong },
+    { maxLineCharacters },
+  );
   const take = (decode: () => string, last: boolean) => {
     if (broken) return;
     let text: string;
@@ -146,29 +147,7 @@ export function streamGamaFrameLog(
       sink.problem({ file: name, line: lineNumber + 1, message: 'not UTF-8 text' });
       return;
     }
-    // Only the new text is searched for line ends: a line longer than a chunk is gathered, never split again.
-    let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      if (skipping) {
-        skipping = false;
-        lineNumber++;
-      } else {
-        const line = rest + text.slice(start, end);
-        readLine(line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line);
-      }
-      rest = '';
-      start = end + 1;
-    }
-    if (skipping) return;
-    rest += text.slice(start);
-    if (last) {
-      readLine(rest);
-      rest = '';
-    } else if (rest.length > maxLineCharacters) {
-      tooLong(lineNumber + 1);
-      rest = '';
-      skipping = true;
-    }
+    lines.push(text, last);
   };
   return {
     push: (chunk) => take(() => decoder.decode(chunk, { stream: true }), false),
