@@ -4,7 +4,9 @@
  * `HttpMessage` and each message the endpoint sends written as the response to the oldest request still
  * unanswered on that connection (HTTP/1.1 answers in order). It binds 127.0.0.1 unless told otherwise,
  * caps what it reads of a body (a client that sends more gets the endpoint's answer to the cut body and the
- * connection closed: an endless chunked body cannot hold it), closes connections idle for too long and
+ * connection closed: an endless chunked body cannot hold it), hands over at once, unread, a request that
+ * declares a body over the endpoint's limit when one is set (`maxDeclaredBodyBytes`, as Werkzeug answers
+ * one over `MAX_CONTENT_LENGTH`), closes connections idle for too long and
  * refuses those beyond a limit, with one log line each, records every exchange in a transcript (`http`
  * meta pairing each request with its response), and never lets an exception from the endpoint escape:
  * that request gets a plain 500.
@@ -25,10 +27,26 @@ export const RECORDED_HEADERS: readonly string[] = [
   'retry-after',
 ];
 
+/**
+ * A request as the server hands it to the endpoint. `unreadBodyBytes` is set when the body was not read at
+ * all, because the Content-Length it declares (this number) is over `maxDeclaredBodyBytes`: `body` is empty.
+ */
+export interface ServedHttpRequest extends HttpMessage {
+  unreadBodyBytes?: number;
+}
+
+/**
+ * An endpoint may say how large a body it reads at most (`maxDeclaredBodyBytes`, the emulated aisysprojserver's
+ * `MAX_CONTENT_LENGTH`): the server then applies it unless its options say otherwise.
+ */
+export type HttpServerEndpoint = SansIoEndpoint<HttpMessage, HttpMessage> & {
+  readonly maxDeclaredBodyBytes?: number;
+};
+
 /** Options of a server. */
 export interface HttpServerOptions {
   /** What serves each connection. */
-  endpoint: SansIoEndpoint<HttpMessage, HttpMessage>;
+  endpoint: HttpServerEndpoint;
   /** Address to bind (default 127.0.0.1: only this machine). */
   host?: string;
   /** Port; 0 picks a free one. */
@@ -39,6 +57,15 @@ export interface HttpServerOptions {
    * connection is closed once that answer is written (one log line).
    */
   maxBodyBytes?: number;
+  /**
+   * A request whose Content-Length is over this many bytes is handed to the endpoint as soon as its head
+   * has arrived, before any of its body is read, with an empty body and `unreadBodyBytes` set to the
+   * declared length (`ServedHttpRequest`); the body is never read, and the connection is closed once the
+   * answer is written (one log line). A client that waits for the answer before sending its body (or with
+   * `Expect: 100-continue`) gets it at once. Default: the endpoint's own `maxDeclaredBodyBytes`, and
+   * without one none (every body is read up to `maxBodyBytes`).
+   */
+  maxDeclaredBodyBytes?: number;
   /** Connections open at once; more are refused with a log line (default 512). */
   maxConnections?: number;
   /** A connection with no byte in either direction for this long is closed, in ms; 0 = never (default 1 h). */
@@ -66,8 +93,11 @@ interface Waiting {
   /** Transcript index of the recorded request. */
   exchange?: number;
   channel?: string;
-  /** The request's body went past the cap: the connection closes after this answer. */
-  overflowed?: boolean;
+  /**
+   * The request's body was not read to its end (it went past the cap, or was not read at all): the
+   * connection closes after this answer.
+   */
+  bodyLeft?: boolean;
 }
 
 /** One TCP connection and the endpoint connection it carries. */
@@ -224,6 +254,19 @@ export class HttpServer {
       connection.socket.destroy();
       return;
     }
+    const meta = { method: request.method ?? 'GET', path: request.url ?? '/', headers: headersOf(request) };
+    const declared = declaredLength(meta.headers['content-length']);
+    const unreadOver = this.#options.maxDeclaredBodyBytes ?? this.#options.endpoint.maxDeclaredBodyBytes;
+    if (unreadOver !== undefined && declared !== undefined && declared > unreadOver) {
+      // Answered from its head: the body is not read (what arrives of it waits, then is thrown away as
+      // the connection closes after the answer).
+      request.pause();
+      this.#options.log(
+        `${connection.id}: sent a body over ${unreadOver.toLocaleString('en-US')} bytes (Content-Length ${declared}, ${meta.method} ${meta.path}); answering without reading it and closing the connection`,
+      );
+      this.#hand(connection, response, { meta, body: '', unreadBodyBytes: declared });
+      return;
+    }
     const cap = this.#options.maxBodyBytes ?? 1024 * 1024;
     const chunks: Buffer[] = [];
     let kept = 0;
@@ -231,38 +274,15 @@ export class HttpServer {
     const hand = (overflowed: boolean) => {
       if (handed) return;
       handed = true;
-      const message: HttpMessage = {
-        meta: { method: request.method ?? 'GET', path: request.url ?? '/', headers: headersOf(request) },
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
+      const message: HttpMessage = { meta, body: Buffer.concat(chunks).toString('utf8') };
       if (overflowed) {
         // Stop reading: the rest of the body waits in the peer's socket until the connection closes.
         request.pause();
-        connection.closed = true;
         this.#options.log(
-          `${connection.id}: sent a body over ${describeByteCount(cap)} (${message.meta.method} ${message.meta.path}); answering it cut and closing the connection`,
+          `${connection.id}: sent a body over ${describeByteCount(cap)} (${meta.method} ${meta.path}); answering it cut and closing the connection`,
         );
       }
-      const waiting: Waiting = { response, ...(overflowed ? { overflowed } : {}) };
-      const { recorder, channelOf } = this.#options;
-      if (recorder) {
-        const channel = channelOf?.(message);
-        const recorded = recorder.httpRequest(connection.id, this.#recordable(message), channel);
-        waiting.exchange = recorded.index;
-        if (channel !== undefined) waiting.channel = channel;
-      }
-      connection.waiting.push(waiting);
-      try {
-        connection.peer!.receive(message);
-      } catch (error) {
-        this.#options.log(
-          `${connection.id}: the endpoint failed on ${message.meta.method} ${message.meta.path}: ${describeError(error)}`,
-        );
-        this.#respond(connection, {
-          meta: { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } },
-          body: 'internal error of the emulated server\n',
-        });
-      }
+      this.#hand(connection, response, message, overflowed);
     };
     request.on('data', (chunk: Buffer) => {
       if (handed) return;
@@ -273,6 +293,39 @@ export class HttpServer {
     });
     request.on('error', (error) => this.#options.log(`${connection.id}: ${describeError(error)}`));
     request.on('end', () => hand(false));
+  }
+
+  /**
+   * Hands a request to the endpoint and queues its response; `bodyLeft` (a body cut, or not read at all)
+   * closes the connection after the answer.
+   */
+  #hand(
+    connection: ServedConnection,
+    response: ServerResponse,
+    message: ServedHttpRequest,
+    bodyLeft = message.unreadBodyBytes !== undefined,
+  ): void {
+    if (bodyLeft) connection.closed = true;
+    const waiting: Waiting = { response, ...(bodyLeft ? { bodyLeft } : {}) };
+    const { recorder, channelOf } = this.#options;
+    if (recorder) {
+      const channel = channelOf?.(message);
+      const recorded = recorder.httpRequest(connection.id, this.#recordable(message), channel);
+      waiting.exchange = recorded.index;
+      if (channel !== undefined) waiting.channel = channel;
+    }
+    connection.waiting.push(waiting);
+    try {
+      connection.peer!.receive(message);
+    } catch (error) {
+      this.#options.log(
+        `${connection.id}: the endpoint failed on ${message.meta.method} ${message.meta.path}: ${describeError(error)}`,
+      );
+      this.#respond(connection, {
+        meta: { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } },
+        body: 'internal error of the emulated server\n',
+      });
+    }
   }
 
   #respond(connection: ServedConnection, message: HttpMessage): void {
@@ -301,7 +354,7 @@ export class HttpServer {
       if (!connection.closed || connection.waiting.length > 0) return;
       connection.socket.end();
       // A peer still sending a body it was told is too large does not get to keep the connection.
-      if (waiting.overflowed) setTimeout(() => connection.socket.destroy(), 5_000).unref();
+      if (waiting.bodyLeft) setTimeout(() => connection.socket.destroy(), 5_000).unref();
     });
   }
 
@@ -313,6 +366,11 @@ export class HttpServer {
       if (keep.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
     return { meta: { ...message.meta, headers }, body: message.body };
   }
+}
+
+/** A Content-Length header's value as a number (Node has checked it is digits), or undefined. */
+function declaredLength(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** A request's headers, names in lower case, repeated ones joined as HTTP joins them. */

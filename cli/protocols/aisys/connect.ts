@@ -13,10 +13,16 @@ import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { RoundReporter } from '../../report/round-report';
 import { dialPlay } from '../../play/transports';
 import { writeTranscriptFile } from '../../transcript-file';
 import { extraRunsRows, pastLimitWords } from './extra-runs';
+import {
+  AisysRoundReporter,
+  fetchServerRating,
+  serverRatingJson,
+  serverRatingRow,
+  type ServerRatingReading,
+} from './outcome-report';
 import { aisysPolicyArgument, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
@@ -52,7 +58,7 @@ export async function connectAisys(values: OptionValues, context: CommandContext
     },
   });
   for (const line of policy.loadLogs) recorder.annotate('policy-log', line);
-  const reporter = new RoundReporter({
+  const reporter = new AisysRoundReporter({
     io,
     json,
     label: `${config.env}/${config.agent}`,
@@ -124,6 +130,17 @@ export async function connectAisys(values: OptionValues, context: CommandContext
   const written = transcriptPath
     ? await writeTranscriptFile(transcriptPath, recorder.transcript, io.cwd)
     : undefined;
+  // Once the run limit is reached, the rating the server shows for the agent (its /act answers carry none).
+  const rating: ServerRatingReading | undefined =
+    outcome.kind === 'finished'
+      ? await fetchServerRating({
+          url: config.url,
+          env: config.env,
+          agent: config.agent,
+          timeoutMs: timeoutSeconds * 1000,
+          signal: context.signal,
+        })
+      : undefined;
   reporter.finish(
     {
       protocol: 'aisys',
@@ -136,9 +153,10 @@ export async function connectAisys(values: OptionValues, context: CommandContext
       ...(outcome.kind === 'finished' || outcome.kind === 'stopped' ? {} : { error: outcomeText(outcome) }),
       runs: played,
       ...(written ? { transcript: written } : {}),
+      ...(rating ? serverRatingJson(rating) : {}),
     },
     undefined,
-    extraRunsRows(played.length, runLimit),
+    [...extraRunsRows(played.length, runLimit), ...(rating ? [serverRatingRow(rating, played.length)] : [])],
   );
   const kept = written ? ` (transcript written to ${transcriptPath})` : '';
   switch (outcome.kind) {

@@ -9,9 +9,9 @@ import type { AisysDecide } from '../../../src/core/protocols/aisys/policy-api';
 import type { CommandContext, OptionValues } from '../../command-line/command-spec';
 import { CliError, ExitCode, usageError } from '../../command-line/exit-codes';
 import { OptionReader } from '../../command-line/option-values';
-import { RoundReporter } from '../../report/round-report';
 import { TranscriptFileStream } from '../../transcript-stream';
 import { extraRunsRows, pastLimitWords } from './extra-runs';
+import { AisysRoundReporter } from './outcome-report';
 import { aisysPolicyArgument, prepareAisysPolicy } from './policies';
 import { readParallelRuns } from './shared-options';
 
@@ -37,7 +37,7 @@ export async function runAisys(values: OptionValues, context: CommandContext): P
     budgetMs,
     env,
   });
-  const reporter = new RoundReporter({ io, json, totalRounds: runs, label: env });
+  const reporter = new AisysRoundReporter({ io, json, totalRounds: runs, label: env });
   // Each run is listed in the JSON document; otherwise only counted.
   const played: { run: string; outcome: unknown; actions: number }[] = [];
   let finishedRuns = 0;

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpMessage, SansIoEndpoint, WireSink } from '../../../src/core/protocols/contract';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { runHttpClient } from '../../../cli/net/http-client';
-import { HttpServer } from '../../../cli/net/http-server';
+import { HttpServer, type ServedHttpRequest } from '../../../cli/net/http-server';
 
 /** An endpoint that answers each request with its method, path and body length; `/boom` throws. */
 const echo: SansIoEndpoint<HttpMessage, HttpMessage> = {
@@ -30,6 +30,47 @@ const echo: SansIoEndpoint<HttpMessage, HttpMessage> = {
     };
   },
 };
+
+/** An endpoint that tells the request's method, path, body length and `unreadBodyBytes`. */
+const unread: SansIoEndpoint<HttpMessage, HttpMessage> = {
+  connect(sink: WireSink<HttpMessage>) {
+    return {
+      receive(request: ServedHttpRequest) {
+        sink.send({
+          meta: { status: 200, headers: { 'content-type': 'text/plain' } },
+          body: `${request.meta.method} ${request.meta.path} body ${request.body.length}, unread ${request.unreadBodyBytes ?? '-'}`,
+        });
+      },
+      end: () => undefined,
+    };
+  },
+};
+
+/** Waits until `test` holds (checked every 10 ms). */
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/**
+ * Sends `bytes` on a new connection and sends nothing more: what came back once the server closed it, or
+ * after `ms` if it did not.
+ */
+async function exchange(port: number, bytes: string, ms = 5_000): Promise<{ text: string; closed: boolean }> {
+  const socket = connect({ host: '127.0.0.1', port });
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.write(bytes);
+  const closed = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  socket.destroy();
+  return { text, closed };
+}
 
 let server: HttpServer | undefined;
 afterEach(async () => {
@@ -89,6 +130,49 @@ describe('the HTTP server', () => {
     const { base } = await start({ maxBodyBytes: 10 });
     const response = await fetch(`${base}/big`, { method: 'POST', body: 'x'.repeat(1000) });
     expect(await response.text()).toBe('POST /big 10 text/plain;charset=UTF-8');
+  });
+
+  it('hands a request declaring a body over the limit to the endpoint at once, unread, and closes after the answer', async () => {
+    const { logs } = await start({ endpoint: unread, maxDeclaredBodyBytes: 10 });
+    const port = server!.address.port;
+    // Only the head: the answer comes without the body, and the connection closes after it.
+    const over = await exchange(port, 'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n');
+    expect(over.closed).toBe(true);
+    expect(over.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(over.text).toMatch(/\r\nconnection: close\r\n/);
+    expect(over.text.endsWith('\r\n\r\nPUT /big body 0, unread 11')).toBe(true);
+    expect(logs).toEqual([
+      'http1: sent a body over 10 bytes (Content-Length 11, PUT /big); answering without reading it and closing the connection',
+    ]);
+    // The limit itself is allowed: the request waits for its body, then is answered on a kept connection.
+    const limit = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    limit.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    limit.write('PUT /ten HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answer).toBe('');
+    limit.write('0123456789');
+    await until(() => answer.endsWith('PUT /ten body 10, unread -'));
+    expect(answer).toMatch(/\r\nconnection: keep-alive\r\n/i);
+    limit.destroy();
+  });
+
+  it("takes the endpoint's own limit, and reads every body without one (the default)", async () => {
+    const limited = Object.assign(Object.create(unread) as typeof unread, { maxDeclaredBodyBytes: 10 });
+    await start({ endpoint: limited });
+    const over = await exchange(
+      server!.address.port,
+      'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n',
+    );
+    expect(over.text.endsWith('PUT /big body 0, unread 11')).toBe(true);
+    await server!.close();
+    await start({ endpoint: unread });
+    const waiting = await exchange(
+      server!.address.port,
+      'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n',
+      300,
+    );
+    expect(waiting).toEqual({ text: '', closed: false });
   });
 
   it('answers 500 when the endpoint throws, and keeps serving', async () => {

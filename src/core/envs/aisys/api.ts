@@ -64,6 +64,15 @@ export type ActResult<S> =
   | { ok: true; state: S; message?: string; extra?: JsonValue; outcome?: JsonValue }
   | { ok: false; message?: string };
 
+/** An action as the server received it, for the messages that show it. */
+export interface ReceivedAction {
+  /**
+   * Python's `repr()` of the action as the real server holds it: `[100000.0]`, `{'b': 1, '1': 2.0}`,
+   * where the `action` handed over is what `JSON.parse` made of it (`[100000]`, `{'1': 2, 'b': 1}`).
+   */
+  repr(): string;
+}
+
 /** One configured environment (a plugin class with its JSON config). */
 export interface AisysEnvironment<S = JsonValue> {
   readonly settings: AisysEnvSettings;
@@ -71,8 +80,11 @@ export interface AisysEnvironment<S = JsonValue> {
   newRun(random: EnvRandom): S;
   /** What the agent is shown of a run (the action request's `percept`). */
   percept(run: RunView<S>): JsonValue;
-  /** Applies an action. May throw an `EnvironmentCrash`: the server then answers 500 for the request. */
-  act(action: JsonValue, run: RunView<S>, random: EnvRandom): ActResult<S>;
+  /**
+   * Applies an action. May throw an `EnvironmentCrash`: the server then answers 500 for the request. A
+   * message that shows the action shows `received.repr()` (the server always passes it).
+   */
+  act(action: JsonValue, run: RunView<S>, random: EnvRandom, received?: ReceivedAction): ActResult<S>;
   /** The outcome of a run the agent abandons; needed only when `settings.canAbandonRuns`. */
   abandonOutcome?(run: RunView<S>): JsonValue;
 }

@@ -47,14 +47,15 @@ export function createNim(config: JsonValue): AisysEnvironment<NimState> {
 
     percept: (run) => run.state.remaining,
 
-    act(action, run, random) {
+    act(action, run, random, received) {
       const { remaining, initial } = run.state;
       const move = pythonInt(action);
       if (!move.ok) {
-        if (move.error === 'ValueError')
-          return { ok: false, message: `Invalid action: ${pythonRepr(action)}` };
+        // The action as Python holds it: `[100000.0]`, not `[100000]`.
+        const shown = received?.repr() ?? pythonRepr(action);
+        if (move.error === 'ValueError') return { ok: false, message: `Invalid action: ${shown}` };
         if (move.error === 'TypeError')
-          return { ok: false, message: `Invalid action (expected a string, got ${pythonRepr(action)})` };
+          return { ok: false, message: `Invalid action (expected a string, got ${shown})` };
         throw new EnvironmentCrash('OverflowError', 'cannot convert float infinity to integer');
       }
       const taken = move.value;

@@ -128,11 +128,17 @@ export function createWumpusCave(config: JsonValue): AisysEnvironment<CaveState>
 
     percept: (run) => percept(run.state),
 
-    act(action, run, random) {
+    act(action, run, random, received) {
       const state = run.state;
+      // The action as Python holds it, for the messages that show it.
+      const shown = () => received?.repr() ?? pythonRepr(action);
       if (state.phase === 'skills') {
         const skills = readSkills(action, skillPoints);
-        if (typeof skills === 'string') return { ok: false, message: skills };
+        if (!skills)
+          return {
+            ok: false,
+            message: `Bad action: ${shown()} (first spend your ${skillPoints} skill points: {"agility": a, "fighting": f})`,
+          };
         return {
           ok: true,
           state: {
@@ -156,7 +162,7 @@ export function createWumpusCave(config: JsonValue): AisysEnvironment<CaveState>
         );
       }
       const move = typeof action === 'string' ? MOVES[action] : undefined;
-      if (!move) return { ok: false, message: `Bad action: ${pythonRepr(action)}` };
+      if (!move) return { ok: false, message: `Bad action: ${shown()}` };
       const [x, y] = [state.position[0] + move[0], state.position[1] + move[1]];
       const target = state.cleared.includes(`${x},${y}`) ? '.' : cell(x, y);
       const next: CaveState = { ...state, steps: state.steps + 1 };
@@ -248,14 +254,16 @@ function finish(state: CaveState, action: JsonValue, outcome: CaveOutcome, gold:
   };
 }
 
-/** The first action: `{agility, fighting}`, whole numbers from 0 adding up to at most the points. */
-function readSkills(action: JsonValue, points: number): { agility: number; fighting: number } | string {
-  const bad = `Bad action: ${pythonRepr(action)} (first spend your ${points} skill points: {"agility": a, "fighting": f})`;
-  if (action === null || typeof action !== 'object' || Array.isArray(action)) return bad;
+/**
+ * The first action: `{agility, fighting}`, whole numbers from 0 adding up to at most the points
+ * (undefined for anything else).
+ */
+function readSkills(action: JsonValue, points: number): { agility: number; fighting: number } | undefined {
+  if (action === null || typeof action !== 'object' || Array.isArray(action)) return undefined;
   const { agility = 0, fighting = 0 } = action;
-  if (!Number.isInteger(agility) || !Number.isInteger(fighting)) return bad;
+  if (!Number.isInteger(agility) || !Number.isInteger(fighting)) return undefined;
   const [a, f] = [agility as number, fighting as number];
-  if (a < 0 || f < 0 || a + f > points) return bad;
+  if (a < 0 || f < 0 || a + f > points) return undefined;
   return { agility: a, fighting: f };
 }
 

@@ -22,7 +22,14 @@ import type { AisysEnvironmentClass, EnvRandom, JsonValue } from '../../envs/ais
 import { pythonRepr, pythonTruthy } from '../../envs/aisys/python';
 import { Rng } from '../../random';
 import type { HttpMessage, SansIoEndpoint, WirePeer, WireSink } from '../contract';
-import { readActRequest, readJsonBody } from './act-request';
+import {
+  loadsFailure,
+  MAX_CONTENT_LENGTH,
+  readActRequest,
+  readJsonBody,
+  receivedActionReprs,
+  type JsonBodyReading,
+} from './act-request';
 import { AISYS_ENVIRONMENT_CLASSES } from './environments';
 import {
   crashResponse,
@@ -33,6 +40,7 @@ import {
 } from './http-responses';
 import type { AisysResponse, AisysResponseV0, ProtocolVersion } from './messages';
 import { PythonFloat } from './python-json';
+import { pythonJsonLoads, type PythonJson } from './python-loads';
 import { describeSchemaProblem, readMakeEnvBody } from './request-schema';
 import { AisysServer, HttpProblem } from './server';
 
@@ -131,6 +139,13 @@ export class AisysHost implements SansIoEndpoint<HttpMessage, HttpMessage> {
   readonly server: AisysServer;
   /** The tracebacks `/errors` shows, oldest first. */
   readonly errors: string[] = [];
+  /**
+   * The largest body the server reads (Werkzeug's `MAX_CONTENT_LENGTH`). A request declaring a longer one
+   * is answered from its head alone, whatever its body (413 where the body would be read, the usual answer
+   * where it would not), so a transport may hand it over before its body, and without it, as the real
+   * server answers it (the command line's HTTP server does).
+   */
+  readonly maxDeclaredBodyBytes = MAX_CONTENT_LENGTH;
   readonly #options: AisysHostOptions;
   readonly #classes: readonly AisysEnvironmentClass[];
   readonly #passwords: Rng;
@@ -222,7 +237,7 @@ export class AisysHost implements SansIoEndpoint<HttpMessage, HttpMessage> {
     const event = { kind: 'act' as const, env: envId, agent: request.agent, version };
     let response: AisysResponse;
     try {
-      response = this.server.act(envId, request);
+      response = this.server.act(envId, request, receivedActionReprs(call.request, request));
     } catch (error) {
       const status = error instanceof HttpProblem ? error.status : 500;
       const crash = error instanceof HttpProblem ? {} : { crash: exceptionName(error) };
@@ -239,7 +254,7 @@ export class AisysHost implements SansIoEndpoint<HttpMessage, HttpMessage> {
     if (!pythonTruthy(content)) throw new HttpProblem(400, 'Expected JSON body');
     if (!/^[a-zA-Z0-9-.]+$/.test(envId))
       throw new HttpProblem(400, `Illegal environment name ${pythonRepr(envId)}`);
-    const reading = readMakeEnvBody(content);
+    const reading = readMakeEnvBody(content, () => call.exact());
     if (!reading.ok) throw new HttpProblem(400, describeSchemaProblem(reading.loc, reading.msg));
     const body = reading.value;
     const known = this.#findClass(body.env_class);
@@ -389,9 +404,21 @@ export class AisysHost implements SansIoEndpoint<HttpMessage, HttpMessage> {
   }
 }
 
+/** A body's reading, or the HTTP error or crash `get_json()` raises. */
+function readOrThrow(reading: JsonBodyReading): JsonBodyReading & { ok: true } {
+  if (reading.ok) return reading;
+  throw bodyError(reading);
+}
+
+/** What `get_json()` raises for a body it cannot read: an HTTP error, or a Python exception. */
+function bodyError(reading: JsonBodyReading & { ok: false }): Error {
+  if ('crash' in reading) return new PythonException(reading.crash.name, reading.crash.message);
+  return new HttpProblem(reading.status, reading.description);
+}
+
 /** One request being served: its headers and its JSON body, read once as Werkzeug's `get_json()`. */
 class RequestCall {
-  #json: { value: JsonValue } | undefined;
+  #json: (JsonBodyReading & { ok: true }) | undefined;
 
   constructor(readonly request: HttpMessage) {}
 
@@ -402,10 +429,21 @@ class RequestCall {
   /** Werkzeug's `get_json()`, read once. */
   json(): JsonValue {
     if (this.#json) return this.#json.value;
-    const reading = readJsonBody(this.request);
-    if (!reading.ok) throw new HttpProblem(reading.status, reading.description);
-    this.#json = { value: reading.value };
+    const reading = readOrThrow(readJsonBody(this.request));
+    this.#json = reading;
     return reading.value;
+  }
+
+  /** Python's reading of the JSON body (its ints exact, its floats floats), read when first asked for. */
+  exact(): PythonJson {
+    this.json();
+    const json = this.#json!;
+    if (json.python === undefined) {
+      const loaded = pythonJsonLoads(json.text);
+      if (!loaded.ok) throw bodyError(loadsFailure(loaded));
+      json.python = loaded.value;
+    }
+    return json.python;
   }
 }
 

@@ -23,10 +23,12 @@ import {
   type EnvRandom,
   type HistoryEntry,
   type JsonValue,
+  type ReceivedAction,
   type RunView,
 } from '../../envs/aisys/api';
-import { pythonIntText } from '../../envs/aisys/python';
+import { pythonRepr } from '../../envs/aisys/python';
 import type { AisysActionRequest, AisysMessage, AisysRequest, AisysResponse } from './messages';
+import { actionNumberText } from './request-schema';
 
 /** An HTTP error the server raises (Werkzeug's `BadRequest`, `Unauthorized`...), with its description. */
 export class HttpProblem extends Error {
@@ -150,9 +152,11 @@ export class AisysServer {
   /**
    * Serves one `/act` request (already read and upgraded to version 1). Raises `HttpProblem` for the
    * errors the real server answers with an HTTP status; anything else thrown (an `EnvironmentCrash`) is a
-   * crash of the request, after which what was applied before it stays applied.
+   * crash of the request, after which what was applied before it stays applied. `actionRepr` shows the
+   * action at an index as the body wrote it (`receivedActionReprs`), for the environment's messages;
+   * without it they show the actions as read.
    */
-  act(envId: string, request: AisysRequest): AisysResponse {
+  act(envId: string, request: AisysRequest, actionRepr?: (index: number) => string): AisysResponse {
     const record = this.environments.get(envId);
     if (!record) throw new HttpProblem(400, `No such environment ${envId}`);
     const agentKey = `${envId}/${request.agent}`;
@@ -166,7 +170,10 @@ export class AisysServer {
 
     const answer = new ActAnswer();
     for (const run of request.to_abandon) this.#abandon(run, agentKey, environment, answer);
-    for (const action of request.actions) this.#apply(action, agentKey, environment, answer);
+    request.actions.forEach((action, index) => {
+      const received = { repr: () => actionRepr?.(index) ?? pythonRepr(action.action) };
+      this.#apply(action, received, agentKey, environment, answer);
+    });
     const perResponse = request.parallel_runs ? environment.settings.actionRequestsPerResponse : 1;
     const { requests, active } = this.#schedule(agentKey, envId, agent.name, environment, perResponse);
     return {
@@ -217,6 +224,7 @@ export class AisysServer {
 
   #apply(
     action: AisysRequest['actions'][number],
+    received: ReceivedAction,
     agentKey: string,
     environment: AisysEnvironment,
     answer: ActAnswer,
@@ -227,11 +235,11 @@ export class AisysServer {
       answer.message(
         action.run,
         'error',
-        `Wrong action number ${pythonIntText(action.act_no)} (the action might have been for an earlier action request)`,
+        `Wrong action number ${actionNumberText(action)} (the action might have been for an earlier action request)`,
       );
       return;
     }
-    const result = environment.act(action.action, view(run), this.#random(run));
+    const result = environment.act(action.action, view(run), this.#random(run), received);
     if (!result.ok) {
       const text = result.message || 'Internal server error when trying to update the state';
       answer.message(action.run, 'error', text);

@@ -8,6 +8,7 @@ import type { HttpMessage } from '../../../../src/core/protocols/contract';
 import { AisysHost } from '../../../../src/core/protocols/aisys/host';
 import { PROBE_CLASS } from './probe-env';
 import { NIM_CLASS } from '../../../../src/core/envs/aisys/nim';
+import { WUMPUS_CAVE_CLASS } from '../../../../src/core/envs/aisys/wumpus-cave';
 
 function request(
   method: string,
@@ -264,6 +265,41 @@ describe('results', () => {
     expect(results()).toMatch(/^\{"ann":\{"fully-evaluated":false,"rating":0\.0,"total-runs":1\}\}\n$/);
     expect(host.handle(request('GET', '/results', '')).body).toContain('"nim":{"ann"');
     expect(host.handle(request('GET', '/results/chess', '')).meta.status).toBe(404);
+  });
+});
+
+describe("environments' messages", () => {
+  it('show an action as Python holds what the body wrote, each at its place in the request', () => {
+    const host = new AisysHost({ environmentClasses: [NIM_CLASS, WUMPUS_CAVE_CLASS] });
+    host.addEnvironment('cave', 'wumpus-cave', {});
+    const pwd = host.addAgent('cave', 'ann');
+    const act = (actions: string) =>
+      bodyOf(
+        host.handle(
+          request(
+            'PUT',
+            '/act/cave',
+            `{"protocol_version":1,"agent":"ann","pwd":"${pwd}","actions":${actions}}`,
+          ),
+        ),
+      );
+    const first = act('[]') as { action_requests: { run: string }[] };
+    const [a, b] = first.action_requests.map(({ run }) => run);
+    const said = (actions: string) =>
+      (act(actions).messages as { content: string }[]).map(({ content }) => content);
+    const skills = '(first spend your 4 skill points: {"agility": a, "fighting": f})';
+    expect(
+      said(
+        `[{"run":"${a}","act_no":0,"action":[1.0, 2.5]},{"run":"${b}","act_no":0,"action":[{"b":1,"1":2e0}]}]`,
+      ),
+    ).toEqual([`Bad action: [1.0, 2.5] ${skills}`, `Bad action: [{'b': 1, '1': 2.0}] ${skills}`]);
+    // What needs no reading of its own (no integral number, no integer-like key), and what does, with NaN.
+    expect(said(`[{"run":"${a}","act_no":0,"action":[2.5, "x", null]}]`)).toEqual([
+      `Bad action: [2.5, 'x', None] ${skills}`,
+    ]);
+    expect(said(`[{"run":"${a}","act_no":0,"action":[NaN, 3.0]}]`)).toEqual([
+      `Bad action: [nan, 3.0] ${skills}`,
+    ]);
   });
 });
 
