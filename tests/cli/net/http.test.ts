@@ -11,6 +11,7 @@ import type { HttpMessage, SansIoEndpoint, WireSink } from '../../../src/core/pr
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { runHttpClient } from '../../../cli/net/http-client';
 import { HttpServer, type ServedHttpRequest } from '../../../cli/net/http-server';
+import { rawExchange } from './raw-exchange';
 
 /** An endpoint that answers each request with its method, path and body length; `/boom` throws. */
 const echo: SansIoEndpoint<HttpMessage, HttpMessage> = {
@@ -49,27 +50,6 @@ const unread: SansIoEndpoint<HttpMessage, HttpMessage> = {
 /** Waits until `test` holds (checked every 10 ms). */
 async function until(test: () => boolean): Promise<void> {
   while (!test()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
-/**
- * Sends `bytes` on a new connection and sends nothing more: what came back once the server closed it, or
- * after `ms` if it did not.
- */
-async function exchange(port: number, bytes: string, ms = 5_000): Promise<{ text: string; closed: boolean }> {
-  const socket = connect({ host: '127.0.0.1', port });
-  let text = '';
-  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  socket.write(bytes);
-  const closed = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-  socket.destroy();
-  return { text, closed };
 }
 
 let server: HttpServer | undefined;
@@ -136,7 +116,7 @@ describe('the HTTP server', () => {
     const { logs } = await start({ endpoint: unread, maxDeclaredBodyBytes: 10 });
     const port = server!.address.port;
     // Only the head: the answer comes without the body, and the connection closes after it.
-    const over = await exchange(port, 'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n');
+    const over = await rawExchange(port, 'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n');
     expect(over.closed).toBe(true);
     expect(over.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(over.text).toMatch(/\r\nconnection: close\r\n/);
@@ -160,14 +140,14 @@ describe('the HTTP server', () => {
   it("takes the endpoint's own limit, and reads every body without one (the default)", async () => {
     const limited = Object.assign(Object.create(unread) as typeof unread, { maxDeclaredBodyBytes: 10 });
     await start({ endpoint: limited });
-    const over = await exchange(
+    const over = await rawExchange(
       server!.address.port,
       'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n',
     );
     expect(over.text.endsWith('PUT /big body 0, unread 11')).toBe(true);
     await server!.close();
     await start({ endpoint: unread });
-    const waiting = await exchange(
+    const waiting = await rawExchange(
       server!.address.port,
       'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n',
       300,

@@ -6,13 +6,11 @@
  * shared server: an action that is not JSON is never sent, a refused action given again waits as for a
  * busy server, an environment without a built-in needs --policy; and runs past --runs are told apart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveAisys, type ServedAisys } from './serve-child';
 import { aisysProtocol } from '../../../../src/core/protocols/aisys/protocol';
 import { validate } from '../../../../src/core/protocols/machine';
 import { parseTranscriptJson } from '../../../../src/core/transcript/json-format';
@@ -20,52 +18,20 @@ import type { Transcript } from '../../../../src/core/transcript/model';
 import { runCommandLine } from '../../../../cli/command-line/dispatch';
 import { PROTOCOL_COMMANDS } from '../../../../cli/protocols';
 import { TOOL_COMMANDS } from '../../../../cli/tools';
-import { BIN, runChild, runInProcess } from '../../run-cli';
+import { runChild, runInProcess } from '../../run-cli';
 
+let served: ServedAisys;
 let dir: string;
-let server: ChildProcess;
 let serverExit: Promise<number | null>;
 let url: string;
 let config: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'protoplay-aisys-pair-'));
-  config = join(dir, 'agent.json');
-  server = spawn(
-    process.execPath,
-    [
-      BIN,
-      'serve',
-      'aisys',
-      '--port',
-      '0',
-      '--env',
-      'nim',
-      '--agent',
-      'ann',
-      '--agent-config',
-      config,
-      '--record',
-      join(dir, 'served.json'),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  serverExit = new Promise((resolve) => server.once('exit', resolve));
-  // The config file is written right after the listening line: wait for both.
-  url = await new Promise<string>((resolve, reject) => {
-    let listening: string | undefined;
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      listening ??= /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(line)?.[1];
-      if (listening && line.includes('agent config written')) resolve(listening);
-    });
-    void serverExit.then((code) => reject(new Error(`serve exited early with ${code}`)));
-  });
+  served = await serveAisys('nim', { more: (folder) => ['--record', join(folder, 'served.json')] });
+  ({ dir, url, config, exited: serverExit } = served);
 });
 
-afterAll(async () => {
-  server.kill();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => served.stop());
 
 /** Request and response bodies in order, with status: what both sides must agree on. */
 function exchanges(transcript: Transcript) {
@@ -293,13 +259,13 @@ describe('serve and connect over HTTP', () => {
   });
 
   it('serve records what the clients recorded when it stops', async () => {
-    server.kill('SIGINT');
+    served.process.kill('SIGINT');
     expect(await serverExit).toBe(0);
-    const served = parseTranscriptJson(await readFile(join(dir, 'served.json'), 'utf8'));
+    const recorded = parseTranscriptJson(await readFile(join(dir, 'served.json'), 'utf8'));
     const first = exchanges(clientTranscript!);
-    const ofServer = exchanges(served);
+    const ofServer = exchanges(recorded);
     expect(ofServer.slice(0, first.length)).toEqual(first);
-    expect(served.messages[0]).toMatchObject({ conn: 'http1', channel: 'nim/ann' });
+    expect(recorded.messages[0]).toMatchObject({ conn: 'http1', channel: 'nim/ann' });
   });
 });
 

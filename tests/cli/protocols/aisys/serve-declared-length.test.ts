@@ -5,68 +5,30 @@
  * aisysprojserver 0.1.3 (Flask 3.1, Werkzeug 3.1) answered to the same head alone, its reason phrases and
  * header names aside (Protoplay's are Node's).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../../run-cli';
+import { rawExchange } from '../../net/raw-exchange';
+import { serveAisys, type ServedAisys } from './serve-child';
 
-let dir: string;
-let server: ChildProcess;
+let served: ServedAisys;
 let port: number;
 let pwd: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'protoplay-aisys-length-'));
-  const config = join(dir, 'agent.json');
-  server = spawn(
-    process.execPath,
-    [BIN, 'serve', 'aisys', '--port', '0', '--env', 'nim', '--agent', 'ann', '--agent-config', config],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  port = await new Promise<number>((resolve, reject) => {
-    let listening: string | undefined;
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      listening ??= /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(line)?.[1];
-      if (listening && line.includes('agent config written')) resolve(Number(listening));
-    });
-    void exited.then((code) => reject(new Error(`serve exited early with ${code}`)));
-  });
-  pwd = (JSON.parse(await readFile(config, 'utf8')) as { pwd: string }).pwd;
+  served = await serveAisys('nim', { quiet: true });
+  ({ port, pwd } = served);
 });
 
-afterAll(async () => {
-  server.kill();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => served.stop());
 
 /** A request head declaring a body of `length` bytes. */
 function head(method: string, path: string, length: number, headers = 'Content-Type: application/json\r\n') {
   return `${method} ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${length}\r\n\r\n`;
 }
 
-/**
- * Sends `bytes` (a head, without its body) and nothing more: what came back, without the Date header, once
- * the server closed the connection, or after `ms` if it did not.
- */
+/** Sends `bytes` (a head, without its body) and nothing more: what came back, without the Date header. */
 async function headOnly(bytes: string, ms = 5_000): Promise<{ text: string; closed: boolean }> {
-  const socket = connect({ host: '127.0.0.1', port });
-  let text = '';
-  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  socket.write(bytes);
-  const closed = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-  socket.destroy();
+  const { text, closed } = await rawExchange(port, bytes, ms);
   return { text: text.replace(/\r\nDate: [^\r]*/, ''), closed };
 }
 

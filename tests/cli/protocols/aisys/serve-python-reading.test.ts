@@ -6,16 +6,14 @@
  * expected answer below is what aisysprojserver 0.1.3 (Flask 3.1, Werkzeug 3.1, pydantic 2.13, Python
  * 3.11) answered to the same bytes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runInProcess } from '../../run-cli';
+import { serveAisys, type ServedAisys } from './serve-child';
+import { runInProcess } from '../../run-cli';
 
+let served: ServedAisys;
 let dir: string;
-let server: ChildProcess;
 let url: string;
 let config: string;
 let pwd: string;
@@ -23,31 +21,13 @@ let pwd: string;
 let run: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'protoplay-aisys-python-'));
-  config = join(dir, 'agent.json');
-  server = spawn(
-    process.execPath,
-    [BIN, 'serve', 'aisys', '--port', '0', '--env', 'nim-strong', '--agent', 'ann', '--agent-config', config],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  url = await new Promise<string>((resolve, reject) => {
-    let listening: string | undefined;
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      listening ??= /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(line)?.[1];
-      if (listening && line.includes('agent config written')) resolve(listening);
-    });
-    void exited.then((code) => reject(new Error(`serve exited early with ${code}`)));
-  });
-  pwd = (JSON.parse(await readFile(config, 'utf8')) as { pwd: string }).pwd;
+  served = await serveAisys('nim-strong');
+  ({ dir, url, config, pwd } = served);
   const first = await put(body(''));
   run = (JSON.parse(first.text) as { action_requests: { run: string }[] }).action_requests[0]!.run;
 });
 
-afterAll(async () => {
-  server.kill();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => served.stop());
 
 /** A version 1 request of the agent, with more fields written as they are (`rest` starts with a comma). */
 function body(rest: string): string {
