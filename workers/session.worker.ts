@@ -161,10 +161,33 @@ function throttledProgress(
 }
 
 /** Dedicated workers have requestAnimationFrame in Chromium and Firefox; elsewhere a frame's worth of time. */
-const nextFrame: (callback: () => void) => void =
+const animationFrame: (callback: () => void) => void =
   typeof requestAnimationFrame === 'function'
     ? (callback) => requestAnimationFrame(() => callback())
     : (callback) => setTimeout(callback, 16);
+
+/**
+ * The longest a live session's update waits for a frame: Chromium gives a dedicated worker that keeps busy
+ * (a session at full speed, a GAMA batch) its animation frames rarely, and the page would see its moves and
+ * its progress only once it is done.
+ */
+const FRAME_AT_MOST_MS = 100;
+
+/** The next animation frame, or `FRAME_AT_MOST_MS` if that comes first: for live sessions. */
+const liveFrame: (callback: () => void) => void =
+  typeof requestAnimationFrame === 'function'
+    ? (callback) => {
+        let frame = 0;
+        const timer = setTimeout(() => {
+          cancelAnimationFrame(frame);
+          callback();
+        }, FRAME_AT_MOST_MS);
+        frame = requestAnimationFrame(() => {
+          clearTimeout(timer);
+          callback();
+        });
+      }
+    : animationFrame;
 
 /** The first bytes of a file, enough to tell its format. */
 async function firstBytes(content: Uint8Array | ReadableFile): Promise<Uint8Array> {
@@ -197,11 +220,17 @@ async function loadRoundEnds(protocol: Protocol): Promise<(() => RoundEndReading
   }
 }
 
-function services(protocol: Protocol, listener: SessionListener): PlaygroundServices {
+/**
+ * What a runner is given. A live session's updates wait for a frame at most `FRAME_AT_MOST_MS`; an opened
+ * file's slices wait for a real frame (`shown`), so a big file's reading keeps the worker to itself and the
+ * views catch up once it is read (measured: a 140 MB stream read in 4.9 s instead of 6.5 s when its slices
+ * went out while it was read).
+ */
+function services(protocol: Protocol, listener: SessionListener, shown = false): PlaygroundServices {
   return {
     spawnPolicy: () => spawnPolicyWorker(protocol),
     listener,
-    nextFrame,
+    nextFrame: shown ? animationFrame : liveFrame,
     keepTranscript: async (json, how) => {
       const blob = new Blob([...json], { type: 'application/json' });
       notKept = await keepLastTranscript(blob, MAX_STORED_TRANSCRIPT_BYTES, how?.unfinished ?? false);
@@ -320,7 +349,7 @@ const api: SessionWorkerApi = {
         // The session is on screen from its first chunk on; its summary comes once all of it is read.
         current = runner.show(
           { transcript: chunked.transcript, origin, name: name!, growing: chunked.growing },
-          services(chunked.protocol, listener),
+          services(chunked.protocol, listener, true),
         );
         return chunked.summary;
       }
@@ -352,7 +381,7 @@ const api: SessionWorkerApi = {
     // screen (log and charts) while its violations are still being looked for.
     current = runner.show(
       { transcript: opened.transcript, origin, ...(name ? { name } : {}) },
-      services(opened.protocol, listener),
+      services(opened.protocol, listener, true),
     );
     await new Promise((resolve) => setTimeout(resolve, 0));
     return opened.summarise(await loadRoundEnds(opened.protocol));
