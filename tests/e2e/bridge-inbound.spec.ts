@@ -342,13 +342,18 @@ test('a course client plays the page’s emulated aisys server through the bridg
     messages: { dir: string; http?: { method?: string; path?: string; status?: number }; channel?: string }[];
   };
   expect(transcript.meta.source).toBe('bridge');
-  const requests = transcript.messages.filter((m) => m.dir === 'c2s' && m.http);
+  const all = transcript.messages.filter((m) => m.dir === 'c2s' && m.http);
   const responses = transcript.messages.filter((m) => m.dir === 's2c' && m.http);
+  expect(responses).toHaveLength(all.length);
+  expect(responses.every((m) => m.http!.status === 200)).toBe(true);
+  // Once its runs are played, the client asks the server's public results for its rating: the last request.
+  const last = all.at(-1)!;
+  expect(last.http).toMatchObject({ method: 'GET' });
+  expect(last.http!.path).toMatch(new RegExp(`/results/${config.env}$`));
+  const requests = all.slice(0, -1);
   expect(requests.length).toBeGreaterThan(1);
-  expect(responses).toHaveLength(requests.length);
   expect(
     requests.every((m) => m.http!.method === 'PUT' && m.http!.path!.endsWith(`/act/${config.env}`)),
   ).toBe(true);
-  expect(responses.every((m) => m.http!.status === 200)).toBe(true);
   expect(requests.every((m) => m.channel === `${config.env}/${config.agent}`)).toBe(true);
 });
