@@ -4,10 +4,9 @@
  * heap, and the same match keeping its whole transcript in memory, as `run massim` did before, aborts out
  * of memory there. No figure here depends on the machine's speed.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, type CliResult } from './run-cli';
+import { runChild, type CliResult } from './run-cli';
 
 // In a 16 MB heap the match that keeps its transcript aborts between 1,500 and 2,000 steps here, and the
 // one that keeps nothing plays 3,000 steps even in 12 MB: 3,000 steps leave room on both sides.
@@ -17,21 +16,12 @@ const MATCH = resolve(import.meta.dirname, 'fixtures/massim-long-match.mts');
 
 /** The long match in a child with a small heap. */
 function playWithSmallHeap(args: string[]): Promise<CliResult> {
-  return runWithHeap(HEAP_MB, ['--import', 'tsx', MATCH, ...args]);
+  return runChild(args, { bin: MATCH, nodeArgs: [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx'] });
 }
 
+/** `protoplay ...args` in a child with a heap of `heapMb`. */
 function runWithHeap(heapMb: number, args: string[]): Promise<CliResult> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', failed);
-    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
+  return runChild(args, { nodeArgs: [`--max-old-space-size=${heapMb}`] });
 }
 
 describe('run massim memory', () => {
@@ -50,7 +40,6 @@ describe('run massim memory', () => {
     // test above shows the growth failing; this one that the command, with its policy threads, holds up.
     // At 6,000 steps it aborted out of memory before; 1,500 keeps the test short on a shared machine.)
     const result = await runWithHeap(32, [
-      BIN,
       'run',
       'massim',
       ...[

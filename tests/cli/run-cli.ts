@@ -56,10 +56,21 @@ export async function runInProcess(
 /** Runs `node BIN ...args` (or `node <bin> ...args`) to its end. */
 export function runChild(
   args: string[],
-  { cwd = process.cwd(), env, bin = BIN }: { cwd?: string; env?: Record<string, string>; bin?: string } = {},
+  {
+    cwd = process.cwd(),
+    env,
+    bin = BIN,
+    nodeArgs = [],
+  }: {
+    cwd?: string;
+    env?: Record<string, string>;
+    bin?: string;
+    /** Node's own options, before the script (`--max-old-space-size=64`, `--import ...`). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<CliResult> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },

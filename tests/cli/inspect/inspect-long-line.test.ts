@@ -5,7 +5,6 @@
  * files are a real session as Protoplay's writer lays it out, and a real aisysprojserver recording, each
  * followed by the start of a line that runs to the end of the file.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -14,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serialiseTranscript } from '../../../src/core/transcript/json-format';
 import { loadRecording } from '../../core/protocols/rddlsim/recordings';
-import { BIN, runInProcess } from '../run-cli';
+import { runChild, runInProcess } from '../run-cli';
 import { sharedPath } from '../shared-folder';
 
 /** Prints the process's peak resident memory (KiB) on stderr as it exits. */
@@ -22,22 +21,11 @@ const REPORT_PEAK =
   'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(2,`\\npeak-rss ${process.resourceUsage().maxRSS}\\n`))';
 
 /** Runs `protoplay ...args` in a child: its exit code, what it printed, and its peak memory in MiB. */
-function runMeasured(args: string[]): Promise<{ code: number; stdout: string; peakMiB: number }> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, ['--import', REPORT_PEAK, BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', failed);
-    child.once('close', (code) => {
-      const peak = /peak-rss (\d+)/.exec(stderr);
-      if (!peak) failed(new Error(`no peak memory reported: ${stderr}`));
-      else done({ code: code ?? -1, stdout, peakMiB: Number(peak[1]) / 1024 });
-    });
-  });
+async function runMeasured(args: string[]): Promise<{ code: number; stdout: string; peakMiB: number }> {
+  const { code, stdout, stderr } = await runChild(args, { nodeArgs: ['--import', REPORT_PEAK] });
+  const peak = /peak-rss (\d+)/.exec(stderr);
+  if (!peak) throw new Error(`no peak memory reported: ${stderr}`);
+  return { code, stdout, peakMiB: Number(peak[1]) / 1024 };
 }
 
 /** Writes `head`, then `x` up to `size` bytes: a line that runs to the end of the file. */

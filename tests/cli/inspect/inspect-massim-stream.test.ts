@@ -1,25 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBigMassimTimeline } from '../../../bench/inspect/big-massim-timeline';
-import { BIN, runInProcess, type CliResult } from '../run-cli';
+import { runChild, runInProcess, type CliResult } from '../run-cli';
 import { sharedPath } from '../shared-folder';
 
 /** Runs `protoplay` in a child whose JS heap is capped: reading a big file whole would exhaust it. */
 function runCapped(args: string[], heapMiB: number): Promise<CliResult> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMiB}`, BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', failed);
-    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
+  return runChild(args, { nodeArgs: [`--max-old-space-size=${heapMiB}`] });
 }
 
 const timeline = (run: string) => sharedPath(`conformance/massim/${run}/all.timeline.jsonl`);

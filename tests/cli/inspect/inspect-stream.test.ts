@@ -1,25 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBigRddlsimStream } from '../../../bench/inspect/big-recording';
 import { loadRecording } from '../../core/protocols/rddlsim/recordings';
-import { BIN, runInProcess, type CliResult } from '../run-cli';
+import { runChild, runInProcess, type CliResult } from '../run-cli';
 
 /** Runs `protoplay` in a child whose JS heap is capped: reading a big file whole would exhaust it. */
 function runCapped(args: string[], heapMiB: number): Promise<CliResult> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMiB}`, BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', failed);
-    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
+  return runChild(args, { nodeArgs: [`--max-old-space-size=${heapMiB}`] });
 }
 
 describe('protoplay inspect reads big files in chunks', () => {

@@ -5,14 +5,13 @@
  * child with the same small heap. Before, every message stayed in memory (about 1.6 MB per round on
  * crossing_traffic_inst_mdp__10) and such a session aborted with an out-of-memory error. No figure here depends on the machine's speed.
  */
-import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runChild, type CliResult } from '../../run-cli';
+import { runChild, type CliResult } from '../../run-cli';
 import { sharedPath } from '../../shared-folder';
 
 const DOMAIN = sharedPath('rddl/ippc2011/crossing_traffic_mdp.rddl');
@@ -58,17 +57,7 @@ function runWithSmallHeap(args: string[]): Promise<CliResult> {
 
 /** `protoplay ...args` in a child with a small heap. */
 function smallHeap(args: string[]): Promise<CliResult> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', failed);
-    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
+  return runChild(args, { nodeArgs: [`--max-old-space-size=${HEAP_MB}`] });
 }
 
 describe('protoplay run rddlsim memory', () => {
