@@ -8,11 +8,20 @@ export async function ready(page: Page): Promise<void> {
   await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 30_000 });
 }
 
+/** The Protoplay JSON export of what is on show: its messages and annotations. */
+export async function exportedTranscript(page: Page): Promise<{
+  messages: { type?: string; text?: string }[];
+  annotations: { type: string; data?: { source?: string; message?: string } }[];
+}> {
+  const [file] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
+  return JSON.parse(readFileSync(await file.path(), 'utf8')) as Awaited<
+    ReturnType<typeof exportedTranscript>
+  >;
+}
+
 /** The messages of the Protoplay JSON export of what is on show. */
 export async function exportedMessages(page: Page): Promise<{ type?: string; text?: string }[]> {
-  const [file] = await Promise.all([page.waitForEvent('download'), exportAs(page, 'Protoplay JSON')]);
-  const json = JSON.parse(readFileSync(await file.path(), 'utf8')) as { messages: { text?: string }[] };
-  return json.messages;
+  return (await exportedTranscript(page)).messages;
 }
 
 /** The shown message count of the status line. */
