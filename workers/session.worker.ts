@@ -322,11 +322,12 @@ const api: SessionWorkerApi = {
     return bridge.connect(address);
   },
   bridgeDisconnect: () => bridge.disconnect(),
-  async open(files, origin, listener, progress) {
+  async open(files, origin, listener, progress, { session = 1 } = {}) {
     const opening = ++openings;
     const name = files.length === 1 ? files[0]!.name : undefined;
     const big = files.length === 1 ? files[0]!.content : undefined;
-    if (big && !(big instanceof Uint8Array) && big.size >= CHUNKED_FROM_BYTES) {
+    // Read in chunks, a file is one session: another one chosen is read whole (and said to be missing).
+    if (big && !(big instanceof Uint8Array) && big.size >= CHUNKED_FROM_BYTES && session === 1) {
       let chunked;
       try {
         const start = new Uint8Array(await big.slice(0, DETECTION_BYTES).arrayBuffer());
@@ -371,16 +372,18 @@ const api: SessionWorkerApi = {
     );
     let opened;
     try {
-      opened = readRecording(inputs, PROTOCOLS);
+      opened = readRecording(inputs, PROTOCOLS, { session });
     } catch (error) {
       throw new Error(describeError(error), { cause: error });
     }
     const runner = await runnerOf(opened.protocol);
     replaceCurrent();
+    // The file's name for the status line: the one opened, or the one the session shown was read from.
+    const shownName = name ?? (opened.files.length === 1 ? opened.files[0] : undefined);
     // The first slice of the session goes to the page before it is validated: a big recording is on
     // screen (log and charts) while its violations are still being looked for.
     current = runner.show(
-      { transcript: opened.transcript, origin, ...(name ? { name } : {}) },
+      { transcript: opened.transcript, origin, ...(shownName ? { name: shownName } : {}) },
       services(opened.protocol, listener, true),
     );
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -110,6 +110,11 @@ export class Session {
   workerStopped = $state<string | undefined>();
   /** What the last import found: counts, broken rules, unreadable parts. */
   imported = $state.raw<ImportSummary | undefined>();
+  /**
+   * The files of the import on show, to open again with another of their sessions shown; undefined when
+   * nothing imported is shown (a restored transcript is one session).
+   */
+  importedFiles = $state.raw<readonly OpenedFile[] | undefined>();
   readonly transcript = new TranscriptState();
 
   /** Where runs go instead of the emulated server, when the Connect panel says so (undefined: emulated). */
@@ -167,7 +172,7 @@ export class Session {
   async run(config: SessionConfig): Promise<void> {
     this.#forget();
     this.runs++;
-    this.imported = undefined;
+    this.imported = this.importedFiles = undefined;
     const route = this.bridgeRoute();
     // Answering real clients on a listen port, "Running" is the worker's word, said in the turn the port is
     // served: an agent started as soon as the page says so must find it answered, not the policy still
@@ -220,14 +225,25 @@ export class Session {
   /**
    * Opens the files of a recording (or a stored transcript) in every view, stopping any running session:
    * the worker reads, validates and shows it (a big file from its first chunk on, while the rest is read:
-   * `onProgress` hears how far). Resolves with what it found; rejects with a one-line, located reason when
-   * the files hold no session.
+   * `onProgress` hears how far). Shows the session `choice.session` (from 1; the first by default) of
+   * those the files hold. Resolves with what it found; rejects with a one-line, located reason when the
+   * files hold no session, or none of that number. The files of an import are kept (`importedFiles`), so
+   * that another of their sessions can be shown.
    */
   async open(
     files: readonly OpenedFile[],
     origin: 'imported' | 'restored',
     onProgress?: (bytes: number, total: number) => void,
+    choice: { session?: number } = {},
   ): Promise<ImportSummary> {
+    // Bytes are handed over to the worker (no longer readable here): an import keeps a copy to open again.
+    const kept =
+      origin === 'imported'
+        ? files.map(({ name, content }) => ({
+            name,
+            content: content instanceof Uint8Array ? new Blob([content as Uint8Array<ArrayBuffer>]) : content,
+          }))
+        : undefined;
     // Files go as they are: the worker reads them (a File crosses without its bytes being copied).
     const inputs: FileToOpen[] = files.map(({ name, content }) => ({ name, content }));
     const listener = this.#listener();
@@ -235,8 +251,15 @@ export class Session {
       content instanceof Uint8Array ? [content.buffer as ArrayBuffer] : [],
     );
     const progress = onProgress && Comlink.proxy({ progress: onProgress });
-    const summary = await this.#worker().open(Comlink.transfer(inputs, buffers), origin, listener, progress);
+    const summary = await this.#worker().open(
+      Comlink.transfer(inputs, buffers),
+      origin,
+      listener,
+      progress,
+      choice.session === undefined ? {} : { session: choice.session },
+    );
     this.imported = origin === 'imported' ? summary : undefined;
+    this.importedFiles = kept;
     return summary;
   }
 
@@ -245,7 +268,7 @@ export class Session {
     ++this.#generation;
     this.#forget();
     this.protocol = undefined;
-    this.imported = undefined;
+    this.imported = this.importedFiles = undefined;
     this.keptInWorker = false;
     this.views = undefined;
     this.phase = 'idle';

@@ -226,8 +226,12 @@ export interface ImportSummary {
   protocol: ProtocolId;
   /** The recording format that read the files. */
   format: string;
-  /** How many sessions the files held (the first is shown). */
+  /** How many sessions the files held (`shown` is the one on show). */
   sessions: number;
+  /** Which session is shown, from 1; the figures below are its own. */
+  shown: number;
+  /** Every session the files held, in order: what the page offers to show instead. */
+  sessionList: ImportedSession[];
   messages: number;
   connections: number;
   rounds: number;
@@ -237,6 +241,15 @@ export interface ImportSummary {
   earlyRoundEnds: EarlyRoundEnd[];
   /** Parts of the files that could not be read, located. */
   problems: { file: string; line?: number; byte?: number; message: string }[];
+}
+
+/** One session of an opened recording, for choosing which is shown. */
+export interface ImportedSession {
+  /** Its number, from 1. */
+  session: number;
+  /** The names of the files it was read from (all of them when the format cannot tell). */
+  files: string[];
+  messages: number;
 }
 
 /** A broken rule of an opened recording, for the console. */

@@ -13,7 +13,12 @@ import type {
 } from '../protocols/contract';
 import { forEachBatch, forgetRows, READER_BATCH } from '../protocols/inspection';
 import type { RoundSummary } from '../protocols/reading';
-import type { ImportSummary, SharedReading, TranscriptGrowth } from '../protocols/session-contract';
+import type {
+  ImportedSession,
+  ImportSummary,
+  SharedReading,
+  TranscriptGrowth,
+} from '../protocols/session-contract';
 import { detectFormats, importRecording, PROTOPLAY_JSON_FORMAT } from '../transcript/import';
 import { streamTranscriptJson, transcriptJsonStreams } from '../transcript/json-stream';
 import type { Annotation, Transcript, TranscriptMessage } from '../transcript/model';
@@ -33,10 +38,12 @@ export function problemPlace(problem: ImportProblem): string {
   return problem.file;
 }
 
-/** A recording read but not yet validated: the session to show first, and what sums it up afterwards. */
+/** A recording read but not yet validated: the session to show, and what sums it up afterwards. */
 export interface ReadRecording {
   transcript: Transcript;
   protocol: Protocol;
+  /** The names of the files the session shown was read from (all of them when the format cannot tell). */
+  files: readonly string[];
   /**
    * Validates the session and sums it up (the longer part of opening a big recording); with `roundEnds`
    * (the protocol's `roundEnds`, loaded), the rounds that ended early say why.
@@ -44,27 +51,49 @@ export interface ReadRecording {
   summarise(roundEnds?: () => RoundEndReading): ImportSummary;
 }
 
+/** Which of the sessions a recording holds to show. */
+export interface SessionChoice {
+  /** Its number, from 1 (default 1). */
+  session?: number;
+}
+
 /**
  * Reads a recording, leaving its validation for later: the page can be shown the session while it is
- * validated. Throws a located ProtoplayError when the files hold no session at all (the first problem
- * says why).
+ * validated. Shows the chosen session (the first by default); the summary's figures are its own, and it
+ * lists every session the files held. Throws a located ProtoplayError when the files hold no session at
+ * all (the first problem says why), and a ProtoplayError when they hold no session of the chosen number.
  */
-export function readRecording(inputs: readonly ImportInput[], protocols: readonly Protocol[]): ReadRecording {
+export function readRecording(
+  inputs: readonly ImportInput[],
+  protocols: readonly Protocol[],
+  { session = 1 }: SessionChoice = {},
+): ReadRecording {
   const result = importRecording(inputs, protocols);
-  const transcript = result.transcripts[0];
+  const names = inputs.map((input) => input.name).join(', ') || 'nothing';
+  const count = result.transcripts.length;
+  if (count > 0 && !(Number.isInteger(session) && session >= 1 && session <= count))
+    throw new ProtoplayError(
+      'transcript.import.session',
+      `there is no session ${String(session)}: ${names} ${inputs.length === 1 ? 'holds' : 'hold'} ${count === 1 ? 'one session' : `${count} sessions`}`,
+    );
+  const transcript = result.transcripts[session - 1];
   const protocol = transcript && protocols.find((p) => p.id === transcript.protocol);
   if (!transcript || !protocol) {
     const problem = result.problems[0];
-    const names = inputs.map((input) => input.name).join(', ') || 'nothing';
     throw new ProtoplayError(
       'transcript.import.damaged',
       problem ? `${problemPlace(problem)}: ${problem.message}` : `${names} holds no session`,
     );
   }
+  const sessionList = result.transcripts.map((each, i) => ({
+    session: i + 1,
+    files: [...(result.sources[i] ?? [])],
+    messages: each.messages.length,
+  }));
   const summarise = (roundEnds?: () => RoundEndReading): ImportSummary => {
     const { violations, rounds, earlyRoundEnds } = summariseTranscript(transcript, protocol, roundEnds);
     const connections = new Set(transcript.messages.map((message) => message.conn));
-    return summaryOf(protocol, result.description, result.transcripts.length, transcript, {
+    return summaryOf(protocol, result.description, { shown: session, sessionList }, transcript, {
       connections,
       rounds: rounds.length,
       violations,
@@ -72,7 +101,7 @@ export function readRecording(inputs: readonly ImportInput[], protocols: readonl
       problems: result.problems,
     });
   };
-  return { transcript, protocol, summarise };
+  return { transcript, protocol, files: result.sources[session - 1] ?? [], summarise };
 }
 
 /**
@@ -114,7 +143,7 @@ export function summariseTranscript(
 function summaryOf(
   protocol: Protocol,
   format: string,
-  sessions: number,
+  { shown, sessionList }: { shown: number; sessionList: readonly ImportedSession[] },
   transcript: Transcript,
   found: {
     connections: Set<string>;
@@ -128,7 +157,9 @@ function summaryOf(
   return {
     protocol: protocol.id,
     format,
-    sessions,
+    sessions: sessionList.length,
+    shown,
+    sessionList: sessionList.map((each) => ({ ...each, files: [...each.files] })),
     messages: transcript.messages.length,
     connections: found.connections.size,
     rounds: found.rounds,
@@ -337,7 +368,9 @@ export async function readRecordingInChunks(
     growing.done = true;
     grew();
     onProgress({ bytes, total: file.size, messages: transcript.messages.length });
-    return summaryOf(protocol, best.description, 1, transcript, {
+    // Read as it grows, the file is one session.
+    const sessionList = [{ session: 1, files: [file.name], messages: transcript.messages.length }];
+    return summaryOf(protocol, best.description, { shown: 1, sessionList }, transcript, {
       connections,
       rounds: shared ? shared.rounds() : reader.rounds.length,
       violations: checked ? validation.finish().violations : [],
@@ -368,13 +401,14 @@ export async function readRecordingInChunks(
 }
 
 /**
- * Reads, validates and sums up a recording. Throws a located ProtoplayError when the files hold no session
- * at all (the first problem says why).
+ * Reads, validates and sums up a recording (the chosen session, the first by default). Throws as
+ * `readRecording` does.
  */
 export function openRecording(
   inputs: readonly ImportInput[],
   protocols: readonly Protocol[],
+  choice: SessionChoice = {},
 ): OpenedRecording {
-  const read = readRecording(inputs, protocols);
+  const read = readRecording(inputs, protocols, choice);
   return { transcript: read.transcript, protocol: read.protocol, summary: read.summarise() };
 }

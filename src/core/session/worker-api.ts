@@ -29,13 +29,15 @@ export interface SessionWorkerApi {
   start(config: SessionConfig, listener: SessionListener): Promise<void>;
   /**
    * Opens the files of a recording (or a stored transcript) for the views, validated with its protocol's
-   * machines; rejects with a located one-line reason when they hold no session.
+   * machines: the session `options.session` (from 1; the first by default) of those they hold. Rejects with
+   * a located one-line reason when they hold no session, or none of that number.
    */
   open(
     files: FileToOpen[],
     origin: 'imported' | 'restored',
     listener: SessionListener,
     progress?: OpeningProgressListener,
+    options?: OpenOptions,
   ): Promise<ImportSummary>;
   pause(): void;
   resume(): void;
@@ -104,6 +106,12 @@ export interface SessionWorkerApi {
 export interface FileToOpen {
   name: string;
   content: Uint8Array | ReadableFile;
+}
+
+/** How `open` opens files. */
+export interface OpenOptions {
+  /** Which of the sessions the files hold to show, from 1 (default 1). */
+  session?: number;
 }
 
 /** The part of a Blob the worker reads. */
