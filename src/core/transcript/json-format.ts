@@ -190,16 +190,22 @@ export function parseTranscriptJson(text: string, source = 'transcript.json'): T
  * the reading stopped early, if it did. */
 export interface TranscriptJsonRead {
   transcript?: Transcript;
-  /** A located error: where the file is cut or damaged, and what was kept. */
+  /**
+   * A located error: where the file is cut or damaged, or where its first message or annotation of the
+   * wrong shape starts, and what was kept.
+   */
   damage?: ProtoplayError;
 }
 
 /**
  * Reads Protoplay JSON, salvaging a damaged file: when the text is not valid JSON (a file cut short by a
  * crash, a download stopped midway, garbage pasted in), the header and every complete message and
- * annotation before the damage are kept, and `damage` says where it is. A file whose header is itself
- * damaged keeps nothing. Throws only the errors `parseTranscriptJson` throws for valid JSON of the wrong
- * shape (a wrong field is not damage: it is reported as it is).
+ * annotation before the damage are kept, and `damage` says where it is. A file whose header is damaged keeps
+ * nothing. Valid JSON with a message or annotation of the wrong shape is read as far as that item: the
+ * header, the messages before a wrong message (with those of their annotations that come before the first
+ * wrong one), or every message and the annotations before a wrong annotation, and `damage` names the wrong
+ * field, located where the item starts. Throws only the errors `parseTranscriptJson` throws for a header
+ * of the wrong shape (a wrong header field, or a list that is not a list).
  */
 export function readTranscriptJson(text: string, source = 'transcript.json'): TranscriptJsonRead {
   let value: unknown;
@@ -219,7 +225,70 @@ export function readTranscriptJson(text: string, source = 'transcript.json'): Tr
       if (!(error instanceof Damage)) throw error;
     }
   }
-  return { transcript: checkTranscript(value, source) };
+  const { transcript, wrong } = checkKept(value, source, false);
+  if (!wrong) return { transcript };
+  const { line, column } = placeTranscriptItem(text, wrong) ?? { line: 1, column: 1 };
+  return {
+    transcript,
+    damage: wrongItemDamage(wrong.error, keptCounts(transcript), source, { line, column }),
+  };
+}
+
+/** A message or annotation of a transcript: its list and its number there (counted over all its lists). */
+export interface TranscriptItem {
+  list: 'messages' | 'annotations';
+  index: number;
+}
+
+/** The first message or annotation of the wrong shape in a transcript, and why. */
+interface WrongItem extends TranscriptItem {
+  error: ProtoplayError;
+}
+
+/**
+ * Checks a transcript (read whole, or what a salvaging scan read), keeping what comes before the first
+ * message or annotation of the wrong shape: a wrong message ends the messages kept (and the annotations of
+ * the messages after it go with them), and a wrong annotation ends the annotations kept, among those of the
+ * messages kept. Messages are checked before annotations, so a wrong message is the one named when both
+ * are wrong. `cut`: the messages read are not all the file's (it is damaged), so annotations of messages
+ * not read go too. A header of the wrong shape throws.
+ */
+function checkKept(
+  value: unknown,
+  source: string,
+  cut: boolean,
+): { transcript: Transcript; wrong?: WrongItem } {
+  const check = new ShapeChecker(source);
+  const root = check.record(value, 'transcript');
+  let wrong: WrongItem | undefined;
+  let transcript: Transcript;
+  try {
+    transcript = checkTranscript({ ...root, annotations: [] }, source);
+  } catch (error) {
+    const bad = error instanceof ProtoplayError ? /^messages\[(\d+)\]/.exec(error.message) : null;
+    if (!bad) throw error;
+    wrong = { error: error as ProtoplayError, list: 'messages', index: Number(bad[1]) };
+    const messages = (root.messages as unknown[]).slice(0, wrong.index);
+    transcript = checkTranscript({ ...root, messages, annotations: [] }, source);
+  }
+  const count = transcript.messages.length;
+  const annotations = check.array(root.annotations ?? [], 'annotations');
+  for (let i = 0; i < annotations.length; i++) {
+    const item = annotations[i];
+    if ((cut || wrong) && !hangsOffKept(item, count)) continue;
+    try {
+      transcript.annotations.push(checkAnnotation(check, item, i, count));
+    } catch (error) {
+      if (!(error instanceof ProtoplayError)) throw error;
+      wrong ??= { error, list: 'annotations', index: i };
+      break;
+    }
+  }
+  return wrong ? { transcript, wrong } : { transcript };
+}
+
+function keptCounts(transcript: Transcript): { messages: number; annotations: number } {
+  return { messages: transcript.messages.length, annotations: transcript.annotations.length };
 }
 
 /**
@@ -245,6 +314,11 @@ class Damage {
   ) {}
 }
 
+/** Where the item a scan looks for starts (a UTF-16 offset): the scan stops there. */
+class Found {
+  constructor(readonly at: number) {}
+}
+
 const LISTS = ['connections', 'messages', 'annotations'] as const;
 const LIST_ITEM: Record<(typeof LISTS)[number], string> = {
   connections: 'connection',
@@ -254,7 +328,9 @@ const LIST_ITEM: Record<(typeof LISTS)[number], string> = {
 
 /**
  * Walks the top-level object of a text `JSON.parse` refused, one field and one list item at a time (each
- * item is parsed alone, so memory stays that of the items kept), and stops at the first damage.
+ * item is parsed alone, so memory stays that of the items kept), and stops at the first damage. Given an
+ * item to `find`, it stops where that item starts instead, throwing `Found` (how the error for a message
+ * or annotation of the wrong shape is located).
  */
 class SalvageScanner {
   pos = 0;
@@ -266,7 +342,10 @@ class SalvageScanner {
   /** The next line end at or after the last item tried (Infinity when none). */
   #newline = -1;
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly find?: TranscriptItem,
+  ) {}
 
   read(): void {
     this.expect('{');
@@ -337,6 +416,10 @@ class SalvageScanner {
     }
     for (let skip = !atItem; ; skip = false) {
       if (!skip) {
+        if (this.find?.list === key && this.find.index === first + items.length) {
+          this.peek();
+          throw new Found(this.pos);
+        }
         this.where = `inside ${LIST_ITEM[key]} ${(first + items.length).toLocaleString('en-US')}`;
         items.push(this.item());
       }
@@ -483,29 +566,13 @@ function salvageTranscriptJson(text: string, parseError: unknown, source: string
   const what = damageWhat(damage, scanner.where, line, column);
   if (!['format', 'version', 'protocol', 'startedAt'].every((key) => key in root))
     return { damage: headerDamage(what, source, line, column) };
-  let messages: unknown[] = Array.isArray(root.messages) ? root.messages : [];
-  let wrong = '';
-  let transcript: Transcript;
-  for (;;) {
-    const count = messages.length;
-    try {
-      transcript = checkTranscript(
-        { ...root, messages, annotations: annotationsOf(root.annotations, count) },
-        source,
-      );
-      break;
-    } catch (error) {
-      // A message of the wrong shape before the damage ends what is kept there too.
-      const bad = error instanceof ProtoplayError ? /^messages\[(\d+)\]/.exec(error.message) : null;
-      if (!bad || Number(bad[1]) >= count) throw error;
-      messages = messages.slice(0, Number(bad[1]));
-      wrong = wrongBefore(error as ProtoplayError);
-    }
-  }
+  // A message or annotation of the wrong shape before the damage ends what is kept there too.
+  const messages: unknown[] = Array.isArray(root.messages) ? root.messages : [];
+  const { transcript, wrong } = checkKept({ ...root, messages }, source, true);
   return {
     transcript,
     damage: keptDamage(
-      what + wrong,
+      what + (wrong ? wrongBefore(wrong.error) : ''),
       transcript.messages.length,
       transcript.annotations.length,
       source,
@@ -545,20 +612,64 @@ function keptDamage(
   );
 }
 
-/** The words added to the damage when a message of the wrong shape came before it. */
+/** The words added to the damage when a message or annotation of the wrong shape came before it. */
 function wrongBefore(error: ProtoplayError): string {
   return `, and before it ${error.message}`;
 }
 
-/** Annotations of messages that were not kept go with them. */
-function annotationsOf(value: unknown, count: number): unknown[] {
-  return (Array.isArray(value) ? value : []).filter(
-    (item) =>
-      typeof item !== 'object' ||
-      item === null ||
-      typeof (item as { index?: unknown }).index !== 'number' ||
-      (item as { index: number }).index < count,
+/**
+ * Whether an annotation stays when the messages after the first `count` were not kept: annotations of
+ * messages that were not kept go with them (one whose `index` is not a number is checked, and is wrong).
+ */
+export function hangsOffKept(item: unknown, count: number): boolean {
+  return (
+    typeof item !== 'object' ||
+    item === null ||
+    typeof (item as { index?: unknown }).index !== 'number' ||
+    (item as { index: number }).index < count
   );
+}
+
+/**
+ * Where `item` starts in `text` (line and column from 1), found by a salvaging scan: of the whole file, or,
+ * with `tail`, of the rest of a file read line by line from the line where an item could not be read alone
+ * (as `scanTranscriptTail` reads it). Undefined when the scan does not get there.
+ */
+export function placeTranscriptItem(
+  text: string,
+  item: TranscriptItem,
+  tail?: {
+    list: 'messages' | 'annotations';
+    counts: { messages: number; annotations: number };
+    firstLine: number;
+    atItem: boolean;
+  },
+): { line: number; column: number } | undefined {
+  const scanner = new SalvageScanner(text, item);
+  try {
+    if (tail) scanner.resume(tail.list, tail.counts, tail.atItem);
+    else scanner.read();
+  } catch (error) {
+    if (error instanceof Found) {
+      const { line, column } = lineColumn(text, error.at);
+      return { line: line + (tail ? tail.firstLine - 1 : 0), column };
+    }
+    if (!(error instanceof Damage)) throw error;
+  }
+  return undefined;
+}
+
+/**
+ * The error of a file that is valid JSON (or read line by line to its end without damage) but holds a
+ * message or annotation of the wrong shape: what is wrong and what was kept, located where the item starts.
+ */
+export function wrongItemDamage(
+  wrong: ProtoplayError,
+  kept: { messages: number; annotations: number },
+  source: string,
+  place: { line: number; column: number },
+): ProtoplayError {
+  return keptDamage(wrong.message, kept.messages, kept.annotations, source, place.line, place.column);
 }
 
 /**

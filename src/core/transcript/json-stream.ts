@@ -3,7 +3,8 @@
  * writer produces (`json-export.ts`: the header fields each on a line, then one message or annotation per
  * line) is read line by line, each message handed over as soon as its line is complete. What it reports is
  * what `readTranscriptJson` reports for the whole file: the same checks, and the same located damage (a file
- * cut short keeps the messages before the cut). Annotations are handed over as they come, after the
+ * cut short keeps the messages before the cut; a message or annotation of the wrong shape ends what is kept,
+ * and is located at the line where it starts). Annotations are handed over as they come, after the
  * messages they hang off. The messages and annotations lists may come several times, in turn (a file written
  * while its session runs, cut short by a kill): they are read as one list each, as the whole-file reader
  * reads them. Files laid out otherwise (the whole JSON on one line) are read whole. A line longer than the
@@ -20,9 +21,12 @@ import {
   checkTranscriptAnnotation,
   checkTranscriptHeader,
   checkTranscriptMessage,
+  hangsOffKept,
+  placeTranscriptItem,
   readTranscriptJson,
   scanTranscriptTail,
   streamedDamage,
+  wrongItemDamage,
 } from './json-format';
 
 /** The header is kept until it is read; a longer one is read whole. */
@@ -41,6 +45,22 @@ export function transcriptJsonStreams(start: Uint8Array): boolean {
 
 type List = 'messages' | 'annotations';
 
+/** Where an item starts: line and column (from 1). */
+interface Place {
+  line: number;
+  column: number;
+}
+
+/**
+ * The first message (or annotation) of the wrong shape: why, its number, and where it starts (absent when
+ * the salvaging scan read it: it is found again in the scanned text when needed).
+ */
+interface Wrong {
+  error: ProtoplayError;
+  index: number;
+  place?: Place;
+}
+
 const MESSAGES_OPEN = /^\s*"messages"\s*:\s*\[\s*$/;
 const MESSAGES_EMPTY = /^\s*"messages"\s*:\s*\[\s*\]\s*,\s*$/;
 const ANNOTATIONS_OPEN = /^\s*"annotations"\s*:\s*\[\s*$/;
@@ -49,8 +69,9 @@ const ANNOTATIONS_EMPTY = /^\s*"annotations"\s*:\s*\[\s*\]\s*$/;
 /** A reader of Protoplay JSON in chunks, which says at the end whether the whole-file reader keeps a session. */
 export interface TranscriptJsonStreamReader extends RecordingStreamReader {
   /**
-   * False when `readTranscriptJson` keeps no transcript: the header could not be read, or the file is valid
-   * JSON with a message of the wrong shape (the messages before it were handed over all the same).
+   * False when `readTranscriptJson` keeps no transcript: the header could not be read. A message or
+   * annotation of the wrong shape does not drop the session: what came before it was handed over, and the
+   * problem reported says what was kept.
    */
   readonly session: boolean;
 }
@@ -71,14 +92,16 @@ export function streamTranscriptJson(
   /** Messages read (their lines), and those handed over (all before the first of the wrong shape). */
   let messages = 0;
   let kept = 0;
-  let wrong: ProtoplayError | undefined;
+  let wrong: Wrong | undefined;
+  /** The first annotation of the wrong shape: no annotation after it is handed over. */
+  let wrongAnnotation: Wrong | undefined;
   let annotations = 0;
   let keptAnnotations = 0;
   /**
    * Annotations read before the message they hang off (a file written while its session runs may hold one
    * before its first message), handed over once it comes: their number, value and reading.
    */
-  let early: { i: number; value: unknown; annotation: Annotation }[] = [];
+  let early: { i: number; value: unknown; annotation: Annotation; place?: Place }[] = [];
   /** Whether the last item line ended with a comma (the next item is expected). */
   let comma = false;
   /** Whether the list being read has no item yet (it may be a list that comes again). */
@@ -116,7 +139,8 @@ export function streamTranscriptJson(
 
   const report = (problem: ImportProblem) => sink.problem(problem);
 
-  function acceptMessage(value: unknown): void {
+  /** Message `messages` (`place`: where its line starts it; absent when the salvaging scan read it). */
+  function acceptMessage(value: unknown, place?: Place): void {
     const index = messages++;
     if (wrong) return;
     try {
@@ -127,24 +151,26 @@ export function streamTranscriptJson(
     } catch (error) {
       if (!(error instanceof ProtoplayError)) throw error;
       // A message of the wrong shape ends what is kept; the rest is still read for damage.
-      wrong = error;
+      wrong = { error, index, place };
     }
   }
 
-  function acceptAnnotation(value: unknown): boolean {
+  /** Annotation `annotations`, as `acceptMessage`. */
+  function acceptAnnotation(value: unknown, place?: Place): void {
     const i = annotations++;
-    // After a message of the wrong shape, that is what is reported.
-    if (wrong) return true;
+    // After an annotation of the wrong shape, none is kept.
+    if (wrongAnnotation) return;
+    // After a message of the wrong shape, only annotations of the messages before it are.
+    const count = wrong ? wrong.index : messages;
+    if (wrong && !hangsOffKept(value, count)) return;
     try {
-      const annotation = checkTranscriptAnnotation(value, i, messages, name);
+      const annotation = checkTranscriptAnnotation(value, i, count, name);
       if (annotation.index < passed() && early.length === 0) handAnnotation(annotation);
-      else early.push({ i, value, annotation });
-      return true;
+      else early.push({ i, value, annotation, place });
     } catch (error) {
-      report(importProblem(error, name));
-      phase = 'done';
-      session = false;
-      return false;
+      if (!(error instanceof ProtoplayError)) throw error;
+      // The rest is still read for messages and damage.
+      wrongAnnotation = { error, index: i, place };
     }
   }
 
@@ -163,20 +189,20 @@ export function streamTranscriptJson(
 
   /**
    * At the end of a file read to its end: annotations whose message never came are checked against all
-   * the messages, as the whole-file reader checks them (true when they are right).
+   * the messages, as the whole-file reader checks them. The first wrong one ends the annotations kept (it
+   * comes before any found wrong while reading: once one is, no annotation waits any more).
    */
-  function settleEarly(): boolean {
-    for (const { i, value } of early) {
+  function settleEarly(): void {
+    for (const { i, value, place } of early) {
       try {
         handAnnotation(checkTranscriptAnnotation(value, i, messages, name));
       } catch (error) {
-        report(importProblem(error, name));
-        session = false;
-        return false;
+        if (!(error instanceof ProtoplayError)) throw error;
+        wrongAnnotation = { error, index: i, place };
+        break;
       }
     }
     early = [];
-    return true;
   }
 
   function startTail(list: List, atItem: boolean, line: number, lines: string[]): void {
@@ -224,6 +250,7 @@ export function streamTranscriptJson(
       if (damage) report(importProblem(damage, name));
       session = transcript !== undefined;
       for (const message of transcript?.messages ?? []) sink.message(message);
+      for (const annotation of transcript?.annotations ?? []) sink.annotation?.(annotation);
     } catch (error) {
       report(importProblem(error, name));
       session = false;
@@ -262,7 +289,7 @@ export function streamTranscriptJson(
       }
       case 'messages':
       case 'annotations': {
-        const { item, endsInComma } = itemOf(text);
+        const { item, endsInComma, start } = itemOf(text);
         if (item === '') return;
         if (item === ']' && !comma) {
           held = { list: phase, line: number, lines: [text] };
@@ -281,8 +308,9 @@ export function streamTranscriptJson(
         }
         comma = endsInComma;
         fresh = false;
-        if (phase === 'messages') acceptMessage(value);
-        else acceptAnnotation(value);
+        const place = { line: number, column: start + 1 };
+        if (phase === 'messages') acceptMessage(value, place);
+        else acceptAnnotation(value, place);
         return;
       }
       case 'between': {
@@ -430,6 +458,8 @@ export function streamTranscriptJson(
       }
       if ((phase as string) === 'done') return;
       let scan: ReturnType<typeof scanTranscriptTail>;
+      /** The text the salvaging scan read from `tail`, where an item of the wrong shape it read is found. */
+      let tailText: string | undefined;
       if (cutLong?.list && phase === cutLong.list) {
         const what = cutLong.list === 'messages' ? 'message' : 'annotation';
         scan = {
@@ -442,7 +472,8 @@ export function streamTranscriptJson(
         };
       } else if (phase === 'tail') {
         if (last === '') tail.text.push('');
-        scan = scanTranscriptTail(tail.text.join('\n'), tail.list, tail.counts, tail.line, tail.atItem);
+        tailText = tail.text.join('\n');
+        scan = scanTranscriptTail(tailText, tail.list, tail.counts, tail.line, tail.atItem);
         if (truncated && scan.damage && scan.damage.what.startsWith('the file ends')) {
           scan.damage = {
             what: `not valid JSON at line ${tail.line} col 1 (inside ${tail.list === 'messages' ? 'message' : 'annotation'} ${tail.counts[tail.list].toLocaleString('en-US')}): more than ${TAIL_LIMIT / 1024 / 1024} MiB do not make one value`,
@@ -452,7 +483,7 @@ export function streamTranscriptJson(
         }
         for (const value of Array.isArray(scan.root.messages) ? scan.root.messages : []) acceptMessage(value);
         for (const value of Array.isArray(scan.root.annotations) ? scan.root.annotations : [])
-          if (!acceptAnnotation(value)) return;
+          acceptAnnotation(value);
       } else if (phase === 'closing' && held!.lines.some((l) => l.trim() === '}')) {
         scan = { root: {} };
       } else {
@@ -470,22 +501,30 @@ export function streamTranscriptJson(
         if (scan.damage && inList)
           scan.damage = { ...scan.damage, line: lastNumber, column: last.length + 1 };
       }
-      if (scan.damage) {
-        // Cut short: the annotations of messages kept go with them, as in the whole-file reading.
+      if (scan.damage || wrong) {
+        // Cut short, or ended by a wrong message: the annotations of messages kept go with them, as in the
+        // whole-file reading.
         for (const { annotation } of early) if (annotation.index < passed()) handAnnotation(annotation);
         early = [];
-      }
-      if (scan.damage)
-        report(
-          importProblem(
-            streamedDamage(scan.damage, { messages: kept, annotations: keptAnnotations, wrong }, name),
-            name,
-          ),
-        );
-      else if (wrong) {
-        report(importProblem(wrong, name));
-        session = false;
       } else settleEarly();
+      // A message of the wrong shape is the one named when an annotation is wrong too, as in the whole file.
+      const first = wrong ?? wrongAnnotation;
+      const counts = { messages: kept, annotations: keptAnnotations };
+      if (scan.damage)
+        report(importProblem(streamedDamage(scan.damage, { ...counts, wrong: first?.error }, name), name));
+      else if (first) {
+        // Where it starts: its line, or else found again in the text the salvaging scan read.
+        let place = first.place;
+        if (!place && tailText !== undefined)
+          place = placeTranscriptItem(
+            tailText,
+            { list: wrong ? 'messages' : 'annotations', index: first.index },
+            { list: tail.list, counts: tail.counts, firstLine: tail.line, atItem: tail.atItem },
+          );
+        report(
+          importProblem(wrongItemDamage(first.error, counts, name, place ?? { line: 1, column: 1 }), name),
+        );
+      }
       phase = 'done';
     },
     get session() {
@@ -506,8 +545,11 @@ function blank(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 }
 
-/** A list's line: its text without the white space around it and the comma that ends it. */
-function itemOf(line: string): { item: string; endsInComma: boolean } {
+/**
+ * A list's line: its text without the white space around it and the comma that ends it, and where that
+ * text starts.
+ */
+function itemOf(line: string): { item: string; endsInComma: boolean; start: number } {
   let start = 0;
   let end = line.length;
   while (start < end && blank(line.charCodeAt(start))) start++;
@@ -515,5 +557,5 @@ function itemOf(line: string): { item: string; endsInComma: boolean } {
   const endsInComma = end > start && line.charCodeAt(end - 1) === 0x2c;
   if (endsInComma) end--;
   while (end > start && blank(line.charCodeAt(end - 1))) end--;
-  return { item: line.slice(start, end), endsInComma };
+  return { item: line.slice(start, end), endsInComma, start };
 }

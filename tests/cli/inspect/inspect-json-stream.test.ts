@@ -74,6 +74,26 @@ describe('protoplay inspect reads Protoplay JSON in chunks', () => {
     );
   });
 
+  it('keeps the session before a message of the wrong shape, and says at which line it is (exit 1)', async () => {
+    const text = await readFile(file, 'utf8');
+    const wrong = text.replace(/("index":7,"t":[\d.]+,"conn":"[^"]+","dir":)"(c2s|s2c)"/, '$1"up"');
+    expect(wrong).not.toBe(text);
+    await writeFile(join(dir, 'wrong.json'), wrong);
+    const line = wrong.split('\n').findIndex((row) => /^ {4}\{"index":7,"t":/.test(row)) + 1;
+    expect(line).toBeGreaterThan(1);
+    const whole = await runInProcess(['inspect', 'wrong.json'], { cwd: dir });
+    const streamed = await runInProcess(['inspect', 'wrong.json', '--stream'], { cwd: dir });
+    expect(whole.code).toBe(1);
+    expect(streamed).toEqual(whole);
+    expect(whole.stdout).toContain('1 session\n');
+    expect(whole.stdout).toContain('session 1: 1 connection, 7 messages, ');
+    expect(whole.stdout).toMatch(
+      new RegExp(
+        `wrong\\.json:${line}: messages\\[7\\]\\.dir: expected "c2s" or "s2c", got "up"; kept the header, 7 complete messages and \\d+ annotations? before it\n`,
+      ),
+    );
+  });
+
   it('reads a transcript on one line whole, as before', async () => {
     const oneLine = join(dir, 'one-line.json');
     await writeFile(oneLine, JSON.stringify(JSON.parse(await readFile(file, 'utf8'))));

@@ -2,13 +2,19 @@
  * A Protoplay JSON transcript cut short or damaged keeps its header and every complete message and
  * annotation before the damage, with one located error; a file whose header is damaged keeps nothing and
  * says so. Cuts at every kind of offset (fixed seed), garbage in the middle, through the import path too.
+ * Valid JSON with a message or annotation of the wrong shape keeps what comes before it, with the error
+ * located where that item starts, in any layout; a header of the wrong shape keeps nothing.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtoplayError } from '../../../src/core/errors';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
 import { importRecording } from '../../../src/core/transcript/import';
-import { readTranscriptJson, serialiseTranscript } from '../../../src/core/transcript/json-format';
+import {
+  parseTranscriptJson,
+  readTranscriptJson,
+  serialiseTranscript,
+} from '../../../src/core/transcript/json-format';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { TranscriptRecorder } from '../../../src/core/transcript/recorder';
 import { loadRecording } from '../protocols/rddlsim/recordings';
@@ -204,6 +210,138 @@ describe('reading a damaged Protoplay JSON transcript', () => {
         line: 5,
         message:
           'the file ends inside "startedAt"; the header (format, version, protocol, startedAt) is not complete, so nothing could be kept',
+      },
+    ]);
+  });
+});
+
+/** `text` with message 5's direction made wrong. */
+const wrongDir = text.replace(/("index":5,"t":\d+,"conn":"session-1","dir":)"(c2s|s2c)"/, '$1"up"');
+const WRONG_DIR = 'messages[5].dir: expected "c2s" or "s2c", got "up"';
+
+/** The line (from 1) of the first row that starts with `start`. */
+function lineOf(lines: string, start: string): number {
+  const at = lines.split('\n').findIndex((row) => row.startsWith(start));
+  expect(at).toBeGreaterThan(0);
+  return at + 1;
+}
+
+describe('reading valid Protoplay JSON with a message or annotation of the wrong shape', () => {
+  it('keeps the header, the messages before a wrong one and their annotations, located at its line', () => {
+    expect(wrongDir).toContain('"dir":"up"');
+    const read = readTranscriptJson(wrongDir, 'wrong.json');
+    expect(read.transcript!.messages).toEqual(transcript.messages.slice(0, 5));
+    const annotations = transcript.annotations.filter((annotation) => annotation.index < 5);
+    expect(annotations).toHaveLength(1);
+    expect(read.transcript!.annotations).toEqual(annotations);
+    expect(read.transcript).toMatchObject({
+      protocol: 'rddlsim',
+      startedAt: transcript.startedAt,
+      meta: { seed: 9 },
+      connections: transcript.connections,
+    });
+    expect(read.damage).toBeInstanceOf(ProtoplayError);
+    expect(read.damage!.message).toBe(
+      `${WRONG_DIR}; kept the header, 5 complete messages and 1 annotation before it`,
+    );
+    expect(read.damage!.location).toEqual({
+      source: 'wrong.json',
+      line: lineOf(wrongDir, '    {"index":5,"t":'),
+      column: 5,
+    });
+    // The strict reader still refuses the file.
+    expect(() => parseTranscriptJson(wrongDir)).toThrow(WRONG_DIR);
+  });
+
+  it('keeps every message and the annotations before a wrong annotation, located at its line', () => {
+    const wrong = text.replace('{"index":14,"type":"note"', '{"index":14,"type":"remark"');
+    expect(wrong).not.toBe(text);
+    const read = readTranscriptJson(wrong, 'wrong.json');
+    expect(read.transcript!.messages).toEqual(transcript.messages);
+    expect(read.transcript!.annotations).toEqual(transcript.annotations.slice(0, 2));
+    expect(read.damage!.message).toBe(
+      `annotations[2].type: expected "world" or "policy-log" or "error" or "violation" or "note" or "reward", got "remark"; kept the header, ${transcript.messages.length} complete messages and 2 annotations before it`,
+    );
+    expect(read.damage!.location).toEqual({
+      source: 'wrong.json',
+      line: lineOf(wrong, '    {"index":14,"type":'),
+      column: 5,
+    });
+    // An annotation of a message that is not there is wrong too.
+    const beyond = text.replace('{"index":21,"type":"note"', '{"index":900,"type":"note"');
+    expect(readTranscriptJson(beyond).damage!.message).toMatch(
+      /^annotations\[3\]\.index: expected a message index from 0 to \d+, got 900; kept the header, \d+ complete messages and 3 annotations before it$/,
+    );
+  });
+
+  it('names the wrong message when an annotation of a message kept is wrong too, and keeps those before it', () => {
+    const both = wrongDir.replace('{"index":0,"type":"note"', '{"index":0,"type":"remark"');
+    const read = readTranscriptJson(both, 'both.json');
+    expect(read.transcript!.messages).toEqual(transcript.messages.slice(0, 5));
+    expect(read.transcript!.annotations).toEqual([]);
+    expect(read.damage!.message).toBe(
+      `${WRONG_DIR}; kept the header, 5 complete messages and 0 annotations before it`,
+    );
+    expect(read.damage!.location!.line).toBe(lineOf(both, '    {"index":5,"t":'));
+  });
+
+  it('locates the wrong message in other layouts: items over several lines, everything on one line', () => {
+    const value = JSON.parse(wrongDir) as unknown;
+    const pretty = JSON.stringify(value, null, 2);
+    const rows = pretty.split('\n');
+    // Message 5 is the sixth item of the messages list, each opened by `{` alone on its line.
+    const messagesAt = rows.indexOf('  "messages": [');
+    const opening = rows.map((row, i) => (i > messagesAt && row === '    {' ? i : -1)).filter((i) => i >= 0);
+    expect(rows[opening[5]! + 1]).toBe('      "index": 5,');
+    const readPretty = readTranscriptJson(pretty, 'pretty.json');
+    expect(readPretty.transcript!.messages).toEqual(transcript.messages.slice(0, 5));
+    expect(readPretty.damage!.message).toBe(
+      `${WRONG_DIR}; kept the header, 5 complete messages and 1 annotation before it`,
+    );
+    expect(readPretty.damage!.location).toEqual({ source: 'pretty.json', line: opening[5]! + 1, column: 5 });
+
+    const oneLine = JSON.stringify(value);
+    const readOne = readTranscriptJson(oneLine, 'one.json');
+    expect(readOne.transcript!.messages).toEqual(transcript.messages.slice(0, 5));
+    expect(readOne.damage!.message).toBe(readPretty.damage!.message);
+    expect(readOne.damage!.location).toEqual({
+      source: 'one.json',
+      line: 1,
+      column: oneLine.indexOf('{"index":5,"t":') + 1,
+    });
+  });
+
+  it('still keeps nothing from a file whose header is of the wrong shape', () => {
+    const wrong = text.replace('"version": 2,', '"version": 7,');
+    expect(wrong).not.toBe(text);
+    expect(() => readTranscriptJson(wrong, 'head.json')).toThrow('version: expected 1 or 2, got 7');
+  });
+
+  it('keeps the annotations before a wrong one when the file is also cut', () => {
+    const wrong = text.replace('{"index":14,"type":"note"', '{"index":14,"type":"remark"');
+    const cut = wrong.slice(0, wrong.indexOf('{"index":35,"type"') + 10);
+    const read = readTranscriptJson(cut, 'cut.json');
+    expect(read.transcript!.messages).toEqual(transcript.messages);
+    expect(read.transcript!.annotations).toEqual(transcript.annotations.slice(0, 2));
+    expect(read.damage!.message).toBe(
+      `the file ends inside annotation 5, and before it annotations[2].type: expected "world" or "policy-log" or "error" or "violation" or "note" or "reward", got "remark"; kept the header, ${transcript.messages.length} complete messages and 2 annotations before it`,
+    );
+    expect(read.damage!.location!.line).toBe(cut.split('\n').length);
+  });
+
+  it('gives the import one transcript of what was kept and one located problem', () => {
+    const result = importRecording(
+      [{ name: 'wrong.json', bytes: new TextEncoder().encode(wrongDir) }],
+      PROTOCOLS,
+    );
+    expect(result.format).toBe('protoplay-json');
+    expect(result.transcripts).toHaveLength(1);
+    expect(result.transcripts[0]!.messages).toEqual(transcript.messages.slice(0, 5));
+    expect(result.problems).toEqual([
+      {
+        file: 'wrong.json',
+        line: lineOf(wrongDir, '    {"index":5,"t":'),
+        message: `${WRONG_DIR}; kept the header, 5 complete messages and 1 annotation before it`,
       },
     ]);
   });

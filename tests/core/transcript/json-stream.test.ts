@@ -1,9 +1,9 @@
 /**
  * Protoplay JSON read in chunks gives what the whole-file reader gives: the same messages handed over and
  * the same located problems, for a sound file, a file cut at any offset (fixed seed), garbage in the
- * middle, a message of the wrong shape, items spread over several lines, and at any chunk size (chunks
- * that split lines and multi-byte characters). Files not laid out one field per line are left to the
- * whole-file reader.
+ * middle, a message or annotation of the wrong shape (what came before it kept, located at its line), items
+ * spread over several lines, and at any chunk size (chunks that split lines and multi-byte characters).
+ * Files not laid out one field per line are left to the whole-file reader.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ function expectSame(input: Uint8Array, chunk = 7): void {
   const got = streamed(input, chunk);
   expect(got.problems).toEqual(expected.problems);
   expect(got.session).toBe(expected.session);
-  // A file the whole reader keeps no session of may still hand over the messages before its wrong one.
+  // A file the whole reader keeps no session of (its header is damaged) may still hand over messages.
   if (expected.session) {
     expect(got.messages).toEqual(expected.messages);
     expect(got.annotations).toEqual(expected.annotations);
@@ -133,9 +133,84 @@ describe('Protoplay JSON read in chunks', () => {
     const wrong = text.replace('"dir":"s2c"', '"dir":"up"');
     expect(wrong).not.toBe(text);
     expectSame(new TextEncoder().encode(wrong));
+    // The messages before it stay a session, as in the whole-file reading.
+    expect(streamed(new TextEncoder().encode(wrong), 7)).toMatchObject({ session: true, messages: [{}] });
     const cut = new TextEncoder().encode(wrong.slice(0, text.length - 2000));
     expectSame(cut);
     expect(streamed(cut, 100).problems[0]!.message).toMatch(/and before it messages\[\d+\]\.dir/);
+  });
+
+  it('keeps the messages before one of the wrong shape and the session, located at its line', () => {
+    const wrong = text.replace(/("index":10,"t":\d+,"conn":"session-\d","dir":)"(c2s|s2c)"/, '$1"up"');
+    expect(wrong).toContain('"dir":"up"');
+    const input = new TextEncoder().encode(wrong);
+    for (const chunk of [1, 5, 64, 4096, input.length]) expectSame(input, chunk);
+    const got = streamed(input, 64);
+    expect(got.session).toBe(true);
+    expect(got.messages).toEqual(written().messages.slice(0, 10));
+    expect(got.annotations).toEqual(written().annotations.filter((annotation) => annotation.index < 10));
+    expect(got.annotations.length).toBeGreaterThan(0);
+    expect(got.problems).toEqual([
+      {
+        file: 't.json',
+        line: wrong.split('\n').findIndex((row) => row.startsWith('    {"index":10,"t":')) + 1,
+        message: `messages[10].dir: expected "c2s" or "s2c", got "up"; kept the header, 10 complete messages and ${got.annotations.length} annotations before it`,
+      },
+    ]);
+  });
+
+  it('keeps every message and the annotations before one of the wrong shape, located at its line', () => {
+    const wrong = text.replace('{"index":14,"type":"note"', '{"index":14,"type":"remark"');
+    expect(wrong).not.toBe(text);
+    const input = new TextEncoder().encode(wrong);
+    for (const chunk of [1, 7, 64, 4096, input.length]) expectSame(input, chunk);
+    const got = streamed(input, 64);
+    expect(got.session).toBe(true);
+    expect(got.messages).toEqual(written().messages);
+    expect(got.annotations).toEqual(written().annotations.slice(0, 2));
+    expect(got.problems).toEqual([
+      {
+        file: 't.json',
+        line: wrong.split('\n').findIndex((row) => row.startsWith('    {"index":14,"type":')) + 1,
+        message: expect.stringMatching(
+          /^annotations\[2\]\.type: expected "world" or .+, got "remark"; kept the header, \d+ complete messages and 2 annotations before it$/,
+        ),
+      },
+    ]);
+    // With both wrong, the message is named; a wrong annotation before damage, as a wrong message.
+    const both = wrong.replace(/("index":10,"t":\d+,"conn":"session-\d","dir":)"(c2s|s2c)"/, '$1"up"');
+    expectSame(new TextEncoder().encode(both), 64);
+    expect(streamed(new TextEncoder().encode(both), 64).problems[0]!.message).toMatch(/^messages\[10\]/);
+    const cut = new TextEncoder().encode(wrong.slice(0, wrong.indexOf('{"index":35,"type"') + 10));
+    for (const chunk of [3, 4096]) expectSame(cut, chunk);
+    expect(streamed(cut, 64).problems[0]!.message).toMatch(
+      /^the file ends inside annotation 5, and before it annotations\[2\]\.type: .+ and 2 annotations before it$/,
+    );
+  });
+
+  it('locates a wrong item of a file whose items are spread over several lines at the line it starts', () => {
+    const wrong = text
+      .replace(/("index":10,"t":\d+,"conn":"session-\d","dir":)"(c2s|s2c)"/, '$1"up"')
+      .replace('{"index":14,"type":"note"', '{"index":14,"type":"remark"');
+    const pretty = JSON.stringify(JSON.parse(wrong), null, 2);
+    const input = new TextEncoder().encode(pretty);
+    for (const chunk of [1, 64, 4096, input.length]) expectSame(input, chunk);
+    const got = streamed(input, 4096);
+    expect(got.session).toBe(true);
+    expect(got.messages).toHaveLength(10);
+    const rows = pretty.split('\n');
+    expect(rows[got.problems[0]!.line! - 1]).toBe('    {');
+    expect(rows[got.problems[0]!.line!]).toBe('      "index": 10,');
+    // A wrong annotation alone: located at its opening line too.
+    const annotation = JSON.stringify(
+      JSON.parse(text.replace('{"index":14,"type":"note"', '{"index":14,"type":"remark"')),
+      null,
+      2,
+    );
+    const annotationInput = new TextEncoder().encode(annotation);
+    for (const chunk of [64, 4096]) expectSame(annotationInput, chunk);
+    const line = streamed(annotationInput, 4096).problems[0]!.line!;
+    expect(annotation.split('\n').slice(line - 1, line + 1)).toEqual(['    {', '      "index": 14,']);
   });
 
   it('reads items spread over several lines, and leaves one-line files to the whole-file reader', () => {
