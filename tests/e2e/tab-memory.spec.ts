@@ -105,5 +105,7 @@ test('the tab opened again shows the turns played, and says the session was inte
     interrupted,
     `the reopened page says "${says}"; stored: ${JSON.stringify(kept)}`,
   ).toContainText('The last session was interrupted');
-  expect(messages.length).toBe(shown);
+  // The turns shown before, and any the page stored while the policy allocated (it stores a running
+  // session every few seconds, and a loaded machine may take that long to give up).
+  expect(messages.length).toBeGreaterThanOrEqual(shown);
 });
