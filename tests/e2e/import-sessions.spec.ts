@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { writeBigRddlsimStream } from '../../bench/inspect/big-recording';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { importRecording } from '../../src/core/transcript/import';
+import { loadRecording } from '../core/protocols/rddlsim/recordings';
 import { messageRows, status } from './playground-page';
 
 const recording = (name: string) => resolve(process.cwd(), '../shared/conformance/rddlsim', name);
@@ -64,4 +66,43 @@ test('an import of two sessions shows the one picked by keyboard, its figures an
   await page.keyboard.press('ArrowUp');
   await expect(summary.getByRole('button', { name: `${counts[0]} messages` })).toBeVisible();
   await expect(picker).toHaveValue('1');
+});
+
+/**
+ * One wire text of two runs, big enough to be read in chunks (a log of a server that served one client,
+ * then another): the page shows the first run as it reads, counts both in the summary, and picking the
+ * second reads the file again for it.
+ */
+test('a big wire text of two runs shows the first while it is read and offers the second', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const file = testInfo.outputPath('runs.log');
+  await writeBigRddlsimStream(loadRecording('sysadmin_inst_mdp__1').messages, file, 5e6);
+  const second = loadRecording('elevators_inst_mdp__1')
+    .messages.filter((m) => m.kind === 'data')
+    .map((m) => `${m.text}\0`);
+  appendFileSync(file, second.join(''));
+  const firstCount = readFileSync(file, 'latin1').split('\0').length - 1 - second.length;
+  const [one, two] = [firstCount, second.length].map((n) => n.toLocaleString('en'));
+
+  await page.goto('./');
+  await expect(page.locator('[data-restored="true"]')).toBeAttached({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await page.getByLabel('Open a file').setInputFiles(file);
+  const summary = page.getByRole('region', { name: 'Import summary' });
+  await expect(summary).toContainText('2 sessions', { timeout: 120_000 });
+  const picker = summary.getByRole('combobox', { name: 'Session shown' });
+  await expect(picker.getByRole('option')).toHaveText([
+    `Session 1 · ${one} messages`,
+    `Session 2 · ${two} messages`,
+  ]);
+  await expect(summary).toContainText('0 violations');
+  await expect(page.locator('footer.status .count')).toHaveText(`${one} messages`, { timeout: 60_000 });
+
+  await picker.selectOption('2');
+  await expect(summary.getByRole('button', { name: `${two} messages` })).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('footer.status .count')).toHaveText(`${two} messages`);
+  await summary.getByRole('button', { name: `${two} messages` }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Message text' })).toContainText('elevators_inst_mdp__1');
 });

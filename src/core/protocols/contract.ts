@@ -242,9 +242,10 @@ export interface RecordingFormat {
   /** Reads the inputs (all belonging to one recording). Never throws for bad content: it reports it. */
   read(inputs: readonly ImportInput[]): ImportOutcome;
   /**
-   * For formats whose one file is one session: reads a file fed in chunks, handing over each message as
-   * soon as it is complete, so a file too big to hold is read in bounded memory. Absent when the format
-   * needs its inputs whole.
+   * For formats whose one file is one session, or several one after the other: reads a file fed in
+   * chunks, handing over each message as soon as it is complete (and each next session, see
+   * `RecordingStreamSink.session`), so a file too big to hold is read in bounded memory. Absent when the
+   * format needs its inputs whole.
    */
   stream?(name: string, sink: RecordingStreamSink): RecordingStreamReader;
 }
@@ -259,6 +260,13 @@ export interface RecordingStreamSink {
    */
   annotation?(annotation: Annotation): void;
   problem(problem: ImportProblem): void;
+  /**
+   * The messages from here on are the next session of the same file, for formats that tell where one
+   * session ends and the next begins (an rddlsim wire text or pyRDDLGym log of several runs): their
+   * `index` counts from 0 again and their `conn` is the new session's. A sink without `session` gets
+   * them as more of the first session (indexes going on, its `conn`).
+   */
+  session?(): void;
 }
 
 /** A recording format's reader for one file fed in chunks. */

@@ -204,7 +204,8 @@ export interface StreamedInput {
 }
 
 /**
- * Inspects files too big to hold: each file is one session read in chunks by its format's streaming reader,
+ * Inspects files too big to hold: each file is read in chunks by its format's streaming reader (one session,
+ * or each of the sessions a format can tell apart in it: `RecordingStreamSink.session`),
  * validated and read message by message (with the annotations a format carries), keeping only what the
  * report prints (counts, rounds, violations, unreadable messages, problems). The report is the one `inspectRecording` gives, without transcripts.
  * Returns undefined when the detected (or chosen) format cannot read in chunks: the caller reads whole.
@@ -234,17 +235,22 @@ export async function inspectStreamed(
   const problems: ImportProblem[] = [];
   const sessions: InspectedSession[] = [];
   for (const input of inputs) {
-    const reader = protocol.createReader({ forgetMessages: true });
-    const validation = new ValidationFold(protocol);
-    const ends = createEnds?.();
-    const connections = new Set<string>();
-    const unreadable: InspectedSession['unreadable'] = [];
-    let messages = 0;
+    /** What one session of the file keeps while it is read. */
+    const sessionState = () => ({
+      reader: protocol.createReader({ forgetMessages: true }),
+      validation: new ValidationFold(protocol),
+      ends: createEnds?.(),
+      connections: new Set<string>(),
+      unreadable: [] as InspectedSession['unreadable'],
+      messages: 0,
+    });
+    let current = sessionState();
     let batch: TranscriptMessage[] = [];
     // Annotations go with the messages, each after the message it hangs off (already in the batch or
     // handed over before), as the whole-file reading hands them to the reader.
     let annotations: Annotation[] = [];
     const flush = () => {
+      const { reader, unreadable } = current;
       reader.append(batch, annotations);
       batch = [];
       annotations = [];
@@ -252,12 +258,24 @@ export async function inspectStreamed(
         if (row.unreadable !== undefined) unreadable.push({ index: row.index, reason: row.unreadable });
       forgetRows(reader);
     };
+    const close = () => {
+      flush();
+      sessions.push({
+        session: sessions.length + 1,
+        files: [input.name],
+        connections: current.connections.size,
+        messages: current.messages,
+        rounds: inspectedRounds(current.reader.rounds, current.ends),
+        violations: current.validation.finish().violations,
+        unreadable: current.unreadable,
+      });
+    };
     const stream = streamer(input.name, {
       message(message) {
-        messages++;
-        connections.add(message.conn);
-        validation.accept(message);
-        ends?.accept(message);
+        current.messages++;
+        current.connections.add(message.conn);
+        current.validation.accept(message);
+        current.ends?.accept(message);
         batch.push(message);
         if (batch.length >= READER_BATCH) flush();
       },
@@ -266,21 +284,20 @@ export async function inspectStreamed(
         if (annotations.length >= READER_BATCH) flush();
       },
       problem: (problem) => problems.push(problem),
+      // The file's next session (a log of several runs): the one read so far is complete.
+      session() {
+        close();
+        current = sessionState();
+      },
     });
     for await (const chunk of input.chunks) stream.push(chunk);
     stream.end();
-    flush();
     // What the whole-file reader would not keep as a session (a Protoplay JSON header that cannot be read).
-    if ('session' in stream && !stream.session) continue;
-    sessions.push({
-      session: sessions.length + 1,
-      files: [input.name],
-      connections: connections.size,
-      messages,
-      rounds: inspectedRounds(reader.rounds, ends),
-      violations: validation.finish().violations,
-      unreadable,
-    });
+    if ('session' in stream && !stream.session) {
+      flush();
+      continue;
+    }
+    close();
   }
   return {
     protocol: best.protocol,

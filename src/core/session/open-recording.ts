@@ -237,6 +237,8 @@ export interface ChunkedRecording {
  * reading rounds message by message: resolves once the first chunk is read, with a transcript that grows
  * as the rest is read (the views show it from its first messages on, instead of after the whole file).
  * The transcript's header (source, meta, connections) is the one the format gives the file's first bytes.
+ * A file of several sessions (a format that tells them apart: `RecordingStreamSink.session`) shows its
+ * first; the others are counted in the summary's `sessionList`, to be read whole when chosen.
  * A runner that reads every message for its views can take over the reading of rounds
  * (`TranscriptGrowth.share`): each batch is then read once, right after it was validated, while the
  * protocol's parses of it are still remembered.
@@ -310,8 +312,14 @@ export async function readRecordingInChunks(
     batch = [];
     annotations = [];
   };
+  // The message counts of the file's later sessions (a log of several runs): the first is the one shown.
+  const later: number[] = [];
   const stream = streamer(file.name, {
     message(message) {
+      if (later.length > 0) {
+        later[later.length - 1]!++;
+        return;
+      }
       transcript.messages.push(message);
       if (!connections.has(message.conn)) {
         connections.add(message.conn);
@@ -325,11 +333,13 @@ export async function readRecordingInChunks(
       if (batch.length >= READER_BATCH) readBatch();
     },
     annotation(annotation) {
+      if (later.length > 0) return;
       transcript.annotations.push(annotation);
       annotations.push(annotation);
       if (annotations.length >= READER_BATCH) readBatch();
     },
     problem: (problem) => problems.push(problem),
+    session: () => void later.push(0),
   });
   const listeners: (() => void)[] = [];
   const growing = {
@@ -368,8 +378,12 @@ export async function readRecordingInChunks(
     growing.done = true;
     grew();
     onProgress({ bytes, total: file.size, messages: transcript.messages.length });
-    // Read as it grows, the file is one session.
-    const sessionList = [{ session: 1, files: [file.name], messages: transcript.messages.length }];
+    // The first session is the one read as it grows; the others are counted.
+    const sessionList = [transcript.messages.length, ...later].map((messages, i) => ({
+      session: i + 1,
+      files: [file.name],
+      messages,
+    }));
     return summaryOf(protocol, best.description, { shown: 1, sessionList }, transcript, {
       connections,
       rounds: shared ? shared.rounds() : reader.rounds.length,

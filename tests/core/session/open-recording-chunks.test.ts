@@ -156,11 +156,14 @@ describe('opening a big recording in chunks', () => {
   });
 
   it("lets a runner take over the summary's reading: each batch as soon as it is validated, the rounds its count", async () => {
-    // Several sessions' streams one after the other: more messages than one batch.
-    const one = wireStream();
-    const bytes = new Uint8Array(one.length * 12);
-    for (let i = 0; i < 12; i++) bytes.set(one, i * one.length);
+    // Several sessions' streams one after the other, none ended but the last (one session that breaks
+    // the rules, then): more messages than one batch.
+    const one = new TextDecoder().decode(wireStream());
+    const unended = one.slice(0, one.lastIndexOf('<?xml'));
+    expect(one.slice(unended.length)).toContain('<session-end');
+    const bytes = new TextEncoder().encode(unended.repeat(11) + one);
     const whole = readRecording([{ name: 'session.log', bytes }], PROTOCOLS).summarise();
+    expect(whole.sessions).toBe(1);
     expect(whole.messages).toBeGreaterThan(2000);
     const opened = await readRecordingInChunks(chunked('session.log', bytes, 4096), PROTOCOLS);
     /** How many messages the transcript held at each call, and whether the file was read by then. */

@@ -9,6 +9,7 @@ import type { ImportProblem, RecordingStreamReader, RecordingStreamSink, StreamF
 import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
 import { decodeWireBytes } from '../../transcript/bytes';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
+import { RddlsimSessionBoundaries } from './session-boundaries';
 import { rddlsimStreamFraming } from './stream-framing';
 
 /** Options of the raw importers. */
@@ -71,11 +72,12 @@ function lineAndColumn(bytes: Uint8Array, byte: number): { line: number; column:
  * Reads rddlsim messages pasted as text: each message is found by its root element (a declaration before
  * it and a NUL after it are kept when present; blank space between messages belongs to none) and its
  * direction follows from its root. Throws the first problem `streamRddlsimWireText` reports, located.
+ * A text of several sessions gives the first (`readRddlsimWireText` gives them all).
  */
 export function importRddlsimWireText(text: string, options: RawImportOptions = {}): Transcript {
   const name = options.name ?? 'pasted text';
   const problems: ImportProblem[] = [];
-  const transcript = readRddlsimWireText(new TextEncoder().encode(text), name, problems);
+  const transcript = readRddlsimWireText(new TextEncoder().encode(text), name, problems)[0]!;
   const first = problems[0];
   if (first)
     throw new ProtoplayError('transcript.wire-text', first.message, {
@@ -87,25 +89,33 @@ export function importRddlsimWireText(text: string, options: RawImportOptions = 
   return options.conn ? renameConnection(transcript, options.conn) : transcript;
 }
 
-/** Reads a whole wire text with the reader of one fed in chunks, so both report alike. */
-export function readRddlsimWireText(bytes: Uint8Array, name: string, problems: ImportProblem[]): Transcript {
-  const messages: TranscriptMessage[] = [];
+/**
+ * Reads a whole wire text with the reader of one fed in chunks, so both report alike: one transcript per
+ * session the text holds (see `RddlsimSessionBoundaries`), their connections `session-1`, `session-2`...
+ */
+export function readRddlsimWireText(
+  bytes: Uint8Array,
+  name: string,
+  problems: ImportProblem[],
+): Transcript[] {
+  const sessions: TranscriptMessage[][] = [[]];
   const reader = streamRddlsimWireText(name, {
-    message: (message) => messages.push(message),
+    message: (message) => sessions[sessions.length - 1]!.push(message),
     problem: (problem) => problems.push(problem),
+    session: () => void sessions.push([]),
   });
   reader.push(bytes);
   reader.end();
-  return {
+  return sessions.map((messages, i) => ({
     format: 'protoplay-transcript',
     version: 2,
     protocol: 'rddlsim',
     startedAt: 0,
     meta: { source: name, imported: 'wire-text', timing: 'unknown' },
-    connections: [{ id: 'session-1', label: 'session 1' }],
+    connections: [{ id: `session-${i + 1}`, label: `session ${i + 1}` }],
     messages,
     annotations: [],
-  };
+  }));
 }
 
 /** Options of the wire-text reader. */
@@ -143,7 +153,8 @@ const ONE_BLANK = new Uint8Array([0x20]);
  * space between messages belongs to none of them, and other text before a message (a log's own lines) is
  * skipped and reported with its line and byte. A message longer than the limit keeps its first part and is
  * reported once, as is a last message cut off by the end of the file, with the line and byte it starts at
- * (that partial message is kept: the reader then says what is wrong with it).
+ * (that partial message is kept: the reader then says what is wrong with it). A text of several sessions
+ * goes to a sink that takes them (`RecordingStreamSink.session`) session by session.
  */
 export function streamRddlsimWireText(
   name: string,
@@ -152,6 +163,8 @@ export function streamRddlsimWireText(
 ): RecordingStreamReader {
   const splitter = new ServerStreamSplitter({ findEnd: 'root', maxMessageBytes });
   let index = 0;
+  // A sink that takes sessions gets each session of the text apart.
+  const sessions = sink.session ? new RddlsimSessionBoundaries() : undefined;
   let pushed = 0;
   /** Where the next frame starts. */
   let line = 1;
@@ -180,15 +193,20 @@ export function streamRddlsimWireText(
     const payload = decodeWireBytes(bytes);
     // Decoded once: strictly (what the transcript keeps), leniently only to name a piece that is not UTF-8.
     const text = 'text' in payload ? payload.text : utf8.decode(bytes);
-    const dir = directionOfRoot(rootName(text));
+    const root = rootName(text);
+    const dir = directionOfRoot(root);
     if (!dir) {
       report(at, `not an rddlsim message, skipped: '${preview(text, 60)}'`);
       return false;
     }
     if (cut) report(at, `the file ends in the middle of a message (${preview(text, 40)}...)`);
+    if (sessions && sessions.opens(dir, root)) {
+      index = 0;
+      sink.session!();
+    }
     sink.message({
       index: index++,
-      conn: 'session-1',
+      conn: sessions?.conn ?? 'session-1',
       dir,
       t: 0,
       kind: 'data',

@@ -129,8 +129,9 @@ export const rddlsimWireTextFormat: RecordingFormat = {
     // The same reader as a file read in chunks, so both report alike.
     const outcome: Required<ImportOutcome> = { transcripts: [], problems: [], sources: [] };
     for (const input of inputs) {
-      outcome.transcripts.push(readRddlsimWireText(input.bytes, input.name, outcome.problems));
-      outcome.sources.push([input.name]);
+      const sessions = readRddlsimWireText(input.bytes, input.name, outcome.problems);
+      outcome.transcripts.push(...sessions);
+      outcome.sources.push(...sessions.map(() => [input.name]));
     }
     return outcome;
   },

@@ -20,6 +20,7 @@ import { decodeWireBytes } from '../../transcript/bytes';
 import { describeLineLimit, MAX_LINE_CHARACTERS } from '../../transcript/line-limit';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
 import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
+import { RddlsimSessionBoundaries, splitRddlsimSessions } from './session-boundaries';
 import { parseXml } from './xml';
 
 /** pyRDDLGym's end-of-message marker. */
@@ -334,11 +335,14 @@ export const rddlsimPyrddlgymStreamFormat: RecordingFormat = {
   read: (inputs) => {
     const outcome: Required<ImportOutcome> = { transcripts: [], problems: [], sources: [] };
     if (!inputs.every((input) => rawSuffix.test(input.name))) {
-      inputs.forEach((input, i) => {
-        const messages = readPieces(input, undefined, outcome.problems);
-        outcome.transcripts.push(transcriptOf(messages, input.name, `session-${i + 1}`));
-        outcome.sources.push([input.name]);
-      });
+      // A log of both directions may hold several sessions, one after the other.
+      for (const input of inputs)
+        for (const messages of splitRddlsimSessions(readPieces(input, undefined, outcome.problems))) {
+          outcome.transcripts.push(
+            transcriptOf(messages, input.name, `session-${outcome.transcripts.length + 1}`),
+          );
+          outcome.sources.push([input.name]);
+        }
       return outcome;
     }
     const pairs = new Map<string, { c2s?: ImportInput; s2c?: ImportInput }>();
@@ -371,7 +375,8 @@ export const rddlsimPyrddlgymStreamFormat: RecordingFormat = {
 /**
  * One `\n\n\n`-separated file (a log of both directions) fed in chunks: each message as soon as its
  * terminator comes; a message longer than `maxMessageBytes` is reported and skipped (see
- * `TerminatorSplitter`).
+ * `TerminatorSplitter`). A log of several sessions goes to a sink that takes them
+ * (`RecordingStreamSink.session`) session by session.
  */
 export function streamPyrddlgymLog(
   name: string,
@@ -380,10 +385,17 @@ export function streamPyrddlgymLog(
 ): RecordingStreamReader {
   const splitter = new TerminatorSplitter({ maxMessageBytes });
   let index = 0;
+  // A sink that takes sessions gets each session of the log apart.
+  const sessions = sink.session ? new RddlsimSessionBoundaries() : undefined;
   const take = (pieces: TerminatedPiece[]) => {
     for (const piece of pieces) {
       const message = pieceMessage(piece, name, undefined, { push: (p) => sink.problem(p) }, maxMessageBytes);
-      if (message) sink.message(messageOf(message, index++, 'session-1'));
+      if (!message) continue;
+      if (sessions && sessions.opens(message.dir, rootName(message.text))) {
+        index = 0;
+        sink.session!();
+      }
+      sink.message(messageOf(message, index++, sessions?.conn ?? 'session-1'));
     }
   };
   return { push: (chunk) => take(splitter.push(chunk)), end: () => take(splitter.end()) };
