@@ -15,7 +15,7 @@ export class RddlsimSessionBoundaries {
 
   /**
    * Takes the next message (its direction and root element): true when it opens a session after the
-   * first, whose number `session` then is.
+   * first, whose connection `conn` then is.
    */
   opens(dir: Direction, root: string | undefined): boolean {
     if (dir === 's2c') {
@@ -26,11 +26,6 @@ export class RddlsimSessionBoundaries {
     this.#ended = false;
     this.#session++;
     return true;
-  }
-
-  /** The number of the session of the last message taken. */
-  get session(): number {
-    return this.#session;
   }
 
   /** The connection id of the session of the last message taken (`session-<n>`). */
