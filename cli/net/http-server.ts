@@ -11,6 +11,7 @@
  * meta pairing each request with its response), and never lets an exception from the endpoint escape:
  * that request gets a plain 500.
  */
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { describeError } from '../../src/core/errors';
@@ -274,7 +275,13 @@ export class HttpServer {
     const hand = (overflowed: boolean) => {
       if (handed) return;
       handed = true;
-      const message: HttpMessage = { meta, body: Buffer.concat(chunks).toString('utf8') };
+      const bytes = Buffer.concat(chunks);
+      // Bytes that are not UTF-8 travel too: a server that reads bytes reads them, not their U+FFFD.
+      const message: HttpMessage = {
+        meta,
+        body: bytes.toString('utf8'),
+        ...(isUtf8(bytes) ? {} : { bytes: new Uint8Array(bytes) }),
+      };
       if (overflowed) {
         // Stop reading: the rest of the body waits in the peer's socket until the connection closes.
         request.pause();
@@ -364,7 +371,7 @@ export class HttpServer {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(message.meta.headers ?? {}))
       if (keep.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
-    return { meta: { ...message.meta, headers }, body: message.body };
+    return { ...message, meta: { ...message.meta, headers } };
   }
 }
 

@@ -92,6 +92,11 @@ export type Transport =
 export interface HttpMessage {
   meta: Omit<HttpMessageMeta, 'exchange'>;
   body: string;
+  /**
+   * The body's bytes as received, when they are not UTF-8 (`body` then holds them decoded leniently, bad
+   * bytes as U+FFFD): a server that reads bytes (Python's `json.loads`) reads these.
+   */
+  bytes?: Uint8Array;
 }
 
 /** What one transport carries in each direction, as seen by a sans-IO endpoint. */

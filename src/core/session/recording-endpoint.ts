@@ -44,7 +44,7 @@ function directionRecorder(
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(message.meta.headers ?? {}))
         if (keep.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
-      return { meta: { ...message.meta, headers }, body: message.body };
+      return { ...message, meta: { ...message.meta, headers } };
     };
     // Requests go c2s, each response pairs with the oldest request not answered yet (HTTP answers in order)
     // and takes its request's channel.

@@ -11,7 +11,7 @@ import type {
   Transcript,
   TranscriptMessage,
 } from './model';
-import { decodeWireBytes } from './bytes';
+import { bytesToBase64, decodeWireBytes } from './bytes';
 import type { PhraseOutput } from './store/phrases';
 import { TranscriptStore, type TranscriptStoreOptions, type TranscriptStoreSink } from './store/store';
 
@@ -155,12 +155,13 @@ export class TranscriptRecorder {
   }
 
   /**
-   * Records an HTTP request: its body as the message's text, its method, path and headers in `http`. The
+   * Records an HTTP request: its body as the message's text (its bytes as base64 when they are not UTF-8),
+   * its method, path and headers in `http`. The
    * request's own index is its exchange number, which its response names.
    */
   httpRequest(
     conn: string,
-    request: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string },
+    request: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string; bytes?: Uint8Array },
     channel?: string,
   ): TranscriptMessage {
     const exchange = this.store.length;
@@ -168,7 +169,7 @@ export class TranscriptRecorder {
       conn,
       dir: 'c2s',
       kind: 'data',
-      text: request.body,
+      ...(request.bytes ? { base64: bytesToBase64(request.bytes) } : { text: request.body }),
       framing: 'frame',
       ...(channel !== undefined ? { channel } : {}),
       http: { exchange, ...request.meta },
@@ -179,14 +180,14 @@ export class TranscriptRecorder {
   httpResponse(
     conn: string,
     exchange: number,
-    response: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string },
+    response: { meta: Omit<HttpMessageMeta, 'exchange'>; body: string; bytes?: Uint8Array },
     channel?: string,
   ): TranscriptMessage {
     return this.#append({
       conn,
       dir: 's2c',
       kind: 'data',
-      text: response.body,
+      ...(response.bytes ? { base64: bytesToBase64(response.bytes) } : { text: response.body }),
       framing: 'frame',
       ...(channel !== undefined ? { channel } : {}),
       http: { exchange, ...response.meta },

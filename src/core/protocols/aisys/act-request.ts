@@ -11,6 +11,7 @@ import {
   fromPythonJson,
   hasLongDigitRun,
   pythonBodyText,
+  pythonBytesText,
   pythonJsonLoads,
   pythonReprOf,
   PYTHON_INT_MAX_DIGITS,
@@ -33,6 +34,11 @@ export type JsonBodyReading =
   /** Python's reading raised what the server does not catch (a `RecursionError`): a 500. */
   | { ok: false; status: 500; crash: { name: string; message: string } };
 
+/** The text `json.loads` reads from a request's body: from its bytes when they are not UTF-8. */
+function bodyText(request: HttpMessage): string | undefined {
+  return request.bytes ? pythonBytesText(request.bytes) : pythonBodyText(request.body);
+}
+
 /**
  * Werkzeug's `get_json()`: 415 without a JSON Content-Type, 413 over 1,000,000 bytes, 400 if Python's
  * `json.loads` cannot read it (see `python-loads.ts`: encodings, NaN, long integers).
@@ -50,10 +56,10 @@ export function readJsonBody(request: HttpMessage): JsonBodyReading {
   const declared = Number(headers['content-length']);
   if (
     (Number.isFinite(declared) && declared > MAX_CONTENT_LENGTH) ||
-    utf8Length(request.body) > MAX_CONTENT_LENGTH
+    (request.bytes?.length ?? utf8Length(request.body)) > MAX_CONTENT_LENGTH
   )
     return { ok: false, status: 413 };
-  const text = pythonBodyText(request.body);
+  const text = bodyText(request);
   if (text === undefined) return { ok: false, status: 400 };
   let value: JsonValue;
   try {
@@ -170,7 +176,7 @@ export function receivedActionReprs(message: HttpMessage, request: AisysRequest)
     if (readsAlike(action)) return pythonRepr(action);
     if (!read) {
       read = true;
-      const text = pythonBodyText(message.body);
+      const text = bodyText(message);
       const loaded = text === undefined ? undefined : pythonJsonLoads(text);
       if (loaded?.ok) exact = loaded.value;
     }

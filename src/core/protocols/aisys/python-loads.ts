@@ -13,10 +13,10 @@
  *
  * `JSON.parse` reads what clients send the same way, so it stays the fast path; this reading is for the
  * rest: a body `JSON.parse` refuses, and the fields whose value it cannot tell exactly (a huge integer, or
- * an integral float). The transport hands the body over as UTF-8 text (bytes that are not UTF-8 replaced
- * by U+FFFD), so the bytes are known again only when no U+FFFD is in it: then UTF-16 and UTF-32 bodies
- * read as on the real server. A byte order mark of UTF-16 or UTF-32 and bytes that are not UTF-8 reach
- * the server as U+FFFD, and are read as the text they became.
+ * an integral float). The transport hands the body over as UTF-8 text, and its bytes too when they are
+ * not UTF-8 (`HttpMessage.bytes`): a body that is UTF-8 is read from its text (`pythonBodyText`), any
+ * other from its bytes (`pythonBytesText`), so bodies in UTF-16 or UTF-32, with a byte order mark or
+ * without, and bytes that no encoding reads (a 400), go as on the real server.
  */
 import { pythonFloatRepr, pythonStringRepr } from '../../envs/aisys/python';
 import type { JsonValue } from '../../envs/aisys/api';
@@ -56,11 +56,67 @@ export function pythonBodyText(body: string): string | undefined {
   return decodeUnits(bytes, encoding);
 }
 
+/**
+ * The text `json.loads` reads from a body's bytes (`json.detect_encoding`, then decoding with
+ * `errors='surrogatepass'`): a byte order mark of UTF-32, UTF-16 or UTF-8 says the encoding and is left
+ * out; else NUL bytes among the first two mean UTF-16 or UTF-32; else UTF-8. Undefined when the bytes do
+ * not decode (a `UnicodeDecodeError`, which Flask answers with a 400).
+ */
+export function pythonBytesText(bytes: Uint8Array): string | undefined {
+  const [b0, b1, b2, b3] = bytes;
+  if (bytes.length >= 4 && b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff)
+    return decodeUnits(bytes.subarray(4), 'utf-32-be');
+  if (bytes.length >= 4 && b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0)
+    return decodeUnits(bytes.subarray(4), 'utf-32-le');
+  if (b0 === 0xfe && b1 === 0xff) return decodeUnits(bytes.subarray(2), 'utf-16-be');
+  if (b0 === 0xff && b1 === 0xfe) return decodeUnits(bytes.subarray(2), 'utf-16-le');
+  if (b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf) return decodeUtf8(bytes.subarray(3));
+  const encoding = detectEncoding(bytes);
+  return encoding === 'utf-8' ? decodeUtf8(bytes) : decodeUnits(bytes, encoding);
+}
+
+/**
+ * UTF-8 decoded as Python decodes it with `errors='surrogatepass'`: strictly (no overlong form, nothing
+ * past U+10FFFF, no sequence cut short), but an encoded surrogate (ED A0 80 to ED BF BF) passes.
+ */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  let text = '';
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) {
+      text += String.fromCharCode(lead);
+      i++;
+      continue;
+    }
+    const length =
+      lead >= 0xc2 && lead <= 0xdf
+        ? 2
+        : lead >= 0xe0 && lead <= 0xef
+          ? 3
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 4
+            : 0;
+    if (length === 0 || i + length > bytes.length) return undefined;
+    let point = lead & (0x7f >> length);
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k]!;
+      if ((next & 0xc0) !== 0x80) return undefined;
+      point = (point << 6) | (next & 0x3f);
+    }
+    // Overlong three- and four-byte forms, and code points past U+10FFFF.
+    if ((length === 3 && point < 0x800) || (length === 4 && (point < 0x10000 || point > 0x10ffff)))
+      return undefined;
+    text += String.fromCodePoint(point);
+    i += length;
+  }
+  return text;
+}
+
 type WideEncoding = 'utf-16-be' | 'utf-16-le' | 'utf-32-be' | 'utf-32-le';
 
 /**
- * Python's `json.detect_encoding` for bytes that are valid UTF-8 (no byte order mark of UTF-16 or UTF-32
- * can be among them; the UTF-8 one was taken off before).
+ * Python's `json.detect_encoding` for bytes without a byte order mark (taken off before, or impossible in
+ * bytes that are valid UTF-8).
  */
 function detectEncoding(b: Uint8Array): WideEncoding | 'utf-8' {
   if (b.length >= 4) {

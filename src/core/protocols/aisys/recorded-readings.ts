@@ -3,6 +3,7 @@
  * soon after: both roles' machines and the reader each need the JSON of every `/act` body, and parsing it
  * is most of what validating and summing up a big recording costs.
  */
+import { base64ToBytes } from '../../transcript/bytes';
 import type { TranscriptMessage } from '../../transcript/model';
 import { RecentReadings } from '../../transcript/recent-readings';
 import type { HttpMessage } from '../contract';
@@ -52,8 +53,20 @@ function remember(message: TranscriptMessage, reading: RecentReading['reading'])
  * (the exchange number comes along, and the readers, which keep nothing of it, pass it by).
  */
 export function httpOf(message: TranscriptMessage): HttpMessage {
-  return { meta: message.http!, body: message.text ?? '' };
+  return { meta: message.http!, ...bodyOf(message) };
 }
+
+/**
+ * The body of a transcript record as an HTTP message carries it: its text, or, for bytes that are not
+ * UTF-8 (kept as base64), the bytes and the text a UTF-8 reading makes of them.
+ */
+export function bodyOf(message: TranscriptMessage): Pick<HttpMessage, 'body' | 'bytes'> {
+  if (message.base64 === undefined) return { body: message.text ?? '' };
+  const bytes = base64ToBytes(message.base64);
+  return { body: lenientUtf8.decode(bytes), bytes };
+}
+
+const lenientUtf8 = new TextDecoder('utf-8');
 
 /**
  * A recorded `/act` request (a record with HTTP metadata) read as the real server reads it (faithful to

@@ -23,10 +23,11 @@ import {
 import { actPathEnvironment } from './codec';
 import { AISYS_ENVIRONMENTS, findAisysEnvironment } from './environments';
 import { AisysHost } from './host';
+import { bodyOf } from './recorded-readings';
 
 const requestOf = (message: TranscriptMessage): HttpMessage => {
   const { exchange: _exchange, ...meta } = message.http!;
-  return { meta, body: message.text ?? '' };
+  return { meta, ...bodyOf(message) };
 };
 
 /** The agents and passwords the recording's `/act` requests carry, by environment (the first password seen). */

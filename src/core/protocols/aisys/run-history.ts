@@ -9,6 +9,7 @@ import type { TranscriptMessage } from '../../transcript/model';
 import { readActRequest } from './act-request';
 import { readResponse } from './codec';
 import type { JsonValue } from './messages';
+import { bodyOf } from './recorded-readings';
 
 /** One action request of a run and what became of it. */
 export interface AisysRunStep {
@@ -43,7 +44,7 @@ export function readAisysRunHistory(messages: readonly TranscriptMessage[], run:
     const http = message.http;
     if (message.kind !== 'data' || !http) continue;
     const { exchange, ...meta } = http;
-    const halfExchange = { meta, body: message.text ?? '' };
+    const halfExchange = { meta, ...bodyOf(message) };
     if (message.dir === 'c2s') {
       const reading = readActRequest(halfExchange);
       if (!reading.ok || reading.version !== 1) continue;

@@ -198,6 +198,8 @@ describe('serve aisys decodes a body as json.loads decodes bytes', () => {
     return bytes;
   };
 
+  const withMark = (mark: number[], text: Uint8Array) => new Uint8Array([...mark, ...text]);
+
   it.each([
     ['with a UTF-8 byte order mark', () => `\ufeff${ascii()}`],
     ['in UTF-16, little-endian', () => utf16(ascii(), true)],
@@ -208,6 +210,22 @@ describe('serve aisys decodes a body as json.loads decodes bytes', () => {
     ['in UTF-16 with a character beyond ASCII', () => utf16(body(',"client":"\u4e2d"'), true)],
   ])('answers a body %s', async (_name, make) => {
     expect(await put(make())).toMatchObject({ status: 200 });
+  });
+
+  it.each([
+    ['in UTF-16 with its byte order mark, little-endian', () => withMark([0xff, 0xfe], utf16(ascii(), true))],
+    ['in UTF-16 with its byte order mark, big-endian', () => withMark([0xfe, 0xff], utf16(ascii(), false))],
+    ['in UTF-32 with its byte order mark', () => withMark([0xff, 0xfe, 0, 0], utf32(ascii(), true))],
+    // é is E9 00 in UTF-16LE: bytes that are not UTF-8.
+    ['in UTF-16 with é (E9 00)', () => utf16(body(',"client":"\u00e9"'), true)],
+  ])('answers a body %s, whose bytes are not UTF-8', async (_name, make) => {
+    expect(await put(make())).toMatchObject({ status: 200 });
+  });
+
+  it('refuses bytes that no encoding reads', async () => {
+    const text = new TextEncoder().encode(body(',"client":"X"'));
+    text[text.indexOf(0x58)] = 0xff;
+    expect(await answer(text)).toEqual({ status: 400, said: GENERIC_400 });
   });
 
   it('refuses two byte order marks, and UTF-16 of an odd length', async () => {

@@ -7,6 +7,7 @@ import {
   fromPythonJson,
   hasLongDigitRun,
   pythonBodyText,
+  pythonBytesText,
   pythonJsonLoads,
   pythonReprOf,
 } from '../../../../src/core/protocols/aisys/python-loads';
@@ -96,5 +97,43 @@ describe('the text json.loads decodes from the body', () => {
     expect(pythonBodyText('{"é": 1}')).toBe('{"é": 1}');
     expect(pythonBodyText('é\0\0\0')).toBe('é\0\0\0');
     expect(pythonBodyText('\0{\ufffd\0')).toBe('\0{\ufffd\0');
+  });
+});
+
+describe('the text json.loads decodes from bytes that are not UTF-8', () => {
+  const bytes = (...values: number[]) => new Uint8Array(values);
+  const units16 = (text: string, littleEndian: boolean) =>
+    [...text].flatMap((c) => {
+      const unit = c.charCodeAt(0);
+      return littleEndian ? [unit & 0xff, unit >> 8] : [unit >> 8, unit & 0xff];
+    });
+
+  it('reads UTF-16 and UTF-32 by their byte order marks, which it leaves out', () => {
+    // b'\xff\xfe[\x00\xe9\x00]\x00'.decode('utf-16') == '[é]'
+    expect(pythonBytesText(bytes(0xff, 0xfe, ...units16('[é]', true)))).toBe('[é]');
+    expect(pythonBytesText(bytes(0xfe, 0xff, ...units16('[é]', false)))).toBe('[é]');
+    // b'\xff\xfe\x00\x00' is UTF-32's mark (little-endian), not UTF-16's followed by a NUL.
+    expect(pythonBytesText(bytes(0xff, 0xfe, 0, 0, 0x31, 0, 0, 0))).toBe('1');
+    expect(pythonBytesText(bytes(0, 0, 0xfe, 0xff, 0, 0, 0, 0x31))).toBe('1');
+    // A mark then an odd number of bytes: 'utf-16' codec, truncated data.
+    expect(pythonBytesText(bytes(0xff, 0xfe, 0x31))).toBeUndefined();
+  });
+
+  it('reads UTF-16 without a mark from its NUL bytes, whatever its characters', () => {
+    // é is E9 00 in UTF-16LE: not UTF-8, read as Python reads it.
+    expect(pythonBytesText(bytes(...units16('["é"]', true)))).toBe('["é"]');
+  });
+
+  it('refuses bytes no encoding reads, and lets an encoded surrogate pass as Python does', () => {
+    expect(pythonBytesText(bytes(0x7b, 0x22, 0xff, 0x22, 0x7d))).toBeUndefined();
+    // Cut short, overlong, past U+10FFFF.
+    expect(pythonBytesText(bytes(0x5b, 0xc3))).toBeUndefined();
+    expect(pythonBytesText(bytes(0x5b, 0xe0, 0x80, 0xaf))).toBeUndefined();
+    expect(pythonBytesText(bytes(0x5b, 0xf4, 0x90, 0x80, 0x80))).toBeUndefined();
+    // b'"\xed\xa0\x80"'.decode('utf-8', 'surrogatepass') == '"\ud800"'
+    expect(pythonBytesText(bytes(0x22, 0xed, 0xa0, 0x80, 0x22))).toBe('"\ud800"');
+    // A UTF-8 mark is left out; the text after it is UTF-8.
+    expect(pythonBytesText(bytes(0xef, 0xbb, 0xbf, 0x5b, 0xc3, 0xa9, 0x5d))).toBe('[é]');
+    expect(pythonBytesText(bytes(0x5b, 0xf0, 0x9f, 0x98, 0x80, 0x5d))).toBe('[\u{1f600}]');
   });
 });

@@ -9,7 +9,7 @@ import { DEFAULT_ENV_SETTINGS, type AisysEnvSettings } from '../../../envs/aisys
 import type { TranscriptMessage } from '../../../transcript/model';
 import type { HttpMessage } from '../../contract';
 import { actPathEnvironment, aisysChannel, readResponse, type ResponseReading } from '../codec';
-import { readRecordedRequest, readRecordedResponse } from '../recorded-readings';
+import { bodyOf, readRecordedRequest, readRecordedResponse } from '../recorded-readings';
 import { AISYS_ENVIRONMENT_CLASSES, findAisysEnvironment } from '../environments';
 import type { AisysMessage, AisysRequest, JsonValue } from '../messages';
 
@@ -297,7 +297,7 @@ export class AisysRunBook {
     const http = message.http;
     if (message.kind !== 'data' || !http) return;
     const { exchange: _exchange, ...meta } = http;
-    const httpMessage: HttpMessage = { meta, body: message.text ?? '' };
+    const httpMessage: HttpMessage = { meta, ...bodyOf(message) };
     if (message.dir === 'c2s') {
       const row: AisysExchangeRow = {
         request: message.index,
