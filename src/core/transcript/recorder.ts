@@ -156,8 +156,8 @@ export class TranscriptRecorder {
 
   /**
    * Records an HTTP request: its body as the message's text (its bytes as base64 when they are not UTF-8),
-   * its method, path and headers in `http`. The
-   * request's own index is its exchange number, which its response names.
+   * its method, path and headers in `http`. The request's own index is its exchange number, which its
+   * response names.
    */
   httpRequest(
     conn: string,

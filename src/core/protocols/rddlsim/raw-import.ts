@@ -9,7 +9,7 @@ import type { ImportProblem, RecordingStreamReader, RecordingStreamSink, StreamF
 import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
 import { decodeWireBytes } from '../../transcript/bytes';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
-import { RddlsimSessionBoundaries } from './session-boundaries';
+import { numberRddlsimMessages } from './session-boundaries';
 import { rddlsimStreamFraming } from './stream-framing';
 
 /** Options of the raw importers. */
@@ -162,9 +162,7 @@ export function streamRddlsimWireText(
   { maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES }: WireTextOptions = {},
 ): RecordingStreamReader {
   const splitter = new ServerStreamSplitter({ findEnd: 'root', maxMessageBytes });
-  let index = 0;
-  // A sink that takes sessions gets each session of the text apart.
-  const sessions = sink.session ? new RddlsimSessionBoundaries() : undefined;
+  const numbered = numberRddlsimMessages(sink);
   let pushed = 0;
   /** Where the next frame starts. */
   let line = 1;
@@ -200,13 +198,8 @@ export function streamRddlsimWireText(
       return false;
     }
     if (cut) report(at, `the file ends in the middle of a message (${preview(text, 40)}...)`);
-    if (sessions && sessions.opens(dir, root)) {
-      index = 0;
-      sink.session!();
-    }
     sink.message({
-      index: index++,
-      conn: sessions?.conn ?? 'session-1',
+      ...numbered(dir, root),
       dir,
       t: 0,
       kind: 'data',

@@ -20,7 +20,7 @@ import { decodeWireBytes } from '../../transcript/bytes';
 import { describeLineLimit, MAX_LINE_CHARACTERS } from '../../transcript/line-limit';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
 import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
-import { RddlsimSessionBoundaries, splitRddlsimSessions } from './session-boundaries';
+import { numberRddlsimMessages, splitRddlsimSessions } from './session-boundaries';
 import { parseXml } from './xml';
 
 /** pyRDDLGym's end-of-message marker. */
@@ -384,18 +384,13 @@ export function streamPyrddlgymLog(
   { maxMessageBytes = MAX_LINE_CHARACTERS }: { maxMessageBytes?: number } = {},
 ): RecordingStreamReader {
   const splitter = new TerminatorSplitter({ maxMessageBytes });
-  let index = 0;
-  // A sink that takes sessions gets each session of the log apart.
-  const sessions = sink.session ? new RddlsimSessionBoundaries() : undefined;
+  const numbered = numberRddlsimMessages(sink);
   const take = (pieces: TerminatedPiece[]) => {
     for (const piece of pieces) {
       const message = pieceMessage(piece, name, undefined, { push: (p) => sink.problem(p) }, maxMessageBytes);
       if (!message) continue;
-      if (sessions && sessions.opens(message.dir, rootName(message.text))) {
-        index = 0;
-        sink.session!();
-      }
-      sink.message(messageOf(message, index++, sessions?.conn ?? 'session-1'));
+      const { index, conn } = numbered(message.dir, rootName(message.text));
+      sink.message(messageOf(message, index, conn));
     }
   };
   return { push: (chunk) => take(splitter.push(chunk)), end: () => take(splitter.end()) };

@@ -6,6 +6,7 @@
  * session it came in, where the machines report it.
  */
 import type { Direction } from '../../transcript/model';
+import type { RecordingStreamSink } from '../contract';
 import { rootName } from './interleave';
 
 /** Follows a stream of rddlsim messages in order, numbering the sessions they belong to from 1. */
@@ -45,4 +46,23 @@ export function splitRddlsimSessions<T extends { dir: Direction; text?: string |
     sessions[sessions.length - 1]!.push(message);
   }
   return sessions;
+}
+
+/**
+ * Numbers the messages a streaming reader hands `sink`, in order: from 0 within each session, each on its
+ * session's connection, `sink.session()` called where the next session begins. A sink that takes no
+ * sessions gets one session (`session-1`), numbered on.
+ */
+export function numberRddlsimMessages(
+  sink: RecordingStreamSink,
+): (dir: Direction, root: string | undefined) => { index: number; conn: string } {
+  const boundaries = sink.session ? new RddlsimSessionBoundaries() : undefined;
+  let index = 0;
+  return (dir, root) => {
+    if (boundaries?.opens(dir, root)) {
+      index = 0;
+      sink.session!();
+    }
+    return { index: index++, conn: boundaries?.conn ?? 'session-1' };
+  };
 }
