@@ -5,7 +5,7 @@
  * (pipelined) or part of one, so each direction's bytes go through the protocol's splitter.
  */
 import { ProtoplayError } from '../errors';
-import { decodeWireBytes } from './bytes';
+import { decodeWireBytes, setPayload } from './bytes';
 import type { Direction, ProtocolId, Transcript, TranscriptMessage } from './model';
 import type { StreamFraming, StreamFrame, StreamSplitter } from '../protocols/contract';
 
@@ -188,7 +188,9 @@ export class FrameCollector {
   /** A connection event; a close first ends the stream of its direction. */
   event(dir: Direction, t: number, kind: 'close' | 'error' | 'open', detail?: string): void {
     if (kind === 'close') this.#flush(dir, t);
-    this.#push({ conn: this.conn, dir, t, kind, ...(detail !== undefined ? { text: detail } : {}) });
+    const message: TranscriptMessage = { index: this.messages.length, conn: this.conn, dir, t, kind };
+    if (detail !== undefined) message.text = detail;
+    this.messages.push(message);
   }
 
   /** End of input: unterminated leftovers become messages without framing. */
@@ -208,17 +210,11 @@ export class FrameCollector {
   }
 
   #frame(dir: Direction, t: number, frame: StreamFrame): void {
-    this.#push({
-      conn: this.conn,
-      dir,
-      t,
-      kind: 'data',
-      ...decodeWireBytes(frame.bytes),
-      ...(frame.framing === 'none' ? { framing: 'none' as const } : {}),
-    });
-  }
-
-  #push(message: Omit<TranscriptMessage, 'index'>): void {
-    this.messages.push({ index: this.messages.length, ...message });
+    const message = setPayload<TranscriptMessage>(
+      { index: this.messages.length, conn: this.conn, dir, t, kind: 'data' },
+      decodeWireBytes(frame.bytes),
+    );
+    if (frame.framing === 'none') message.framing = 'none';
+    this.messages.push(message);
   }
 }

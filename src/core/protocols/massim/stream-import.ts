@@ -6,7 +6,7 @@
  * request-action whose id it names (or the latest one, when its id cannot be read). Times come from the
  * server's own clock in its frames (`meta.timing: "server-clock"`).
  */
-import { decodeWireBytes } from '../../transcript/bytes';
+import { decodeWireBytes, setPayload } from '../../transcript/bytes';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
 import { TRANSCRIPT_FORMAT_VERSION } from '../../transcript/model';
 
@@ -104,15 +104,15 @@ export function importMassimStreams(streams: readonly MassimStream[], source = '
   const known = timed.filter((frame) => !Number.isNaN(frame.at));
   const start = known.length ? Math.min(...known.map((frame) => frame.at)) : 0;
   timed.sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? 0 : a.at - b.at) || a.order - b.order);
-  const messages: TranscriptMessage[] = timed.map((frame, index) => ({
-    index,
-    conn: frame.conn,
-    dir: frame.dir,
-    t: Number.isNaN(frame.at) ? 0 : frame.at - start,
-    kind: 'data',
-    ...decodeWireBytes(frame.bytes),
-    framing: 'nul',
-  }));
+  const messages = timed.map((frame, index) => {
+    const t = Number.isNaN(frame.at) ? 0 : frame.at - start;
+    const read = setPayload<TranscriptMessage>(
+      { index, conn: frame.conn, dir: frame.dir, t, kind: 'data' },
+      decodeWireBytes(frame.bytes),
+    );
+    read.framing = 'nul';
+    return read;
+  });
   return {
     format: 'protoplay-transcript',
     version: TRANSCRIPT_FORMAT_VERSION,

@@ -7,7 +7,7 @@ import { ProtoplayError } from '../../errors';
 import { DEFAULT_MAX_MESSAGE_BYTES, ServerStreamSplitter } from './framing';
 import type { ImportProblem, RecordingStreamReader, RecordingStreamSink, StreamFrame } from '../contract';
 import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
-import { decodeWireBytes } from '../../transcript/bytes';
+import { decodeWireBytes, setPayload } from '../../transcript/bytes';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
 import { numberRddlsimMessages } from './session-boundaries';
 import { rddlsimStreamFraming } from './stream-framing';
@@ -198,14 +198,10 @@ export function streamRddlsimWireText(
       return false;
     }
     if (cut) report(at, `the file ends in the middle of a message (${preview(text, 40)}...)`);
-    sink.message({
-      ...numbered(dir, root),
-      dir,
-      t: 0,
-      kind: 'data',
-      ...payload,
-      ...(framing === 'none' ? { framing: 'none' as const } : {}),
-    });
+    const { index, conn } = numbered(dir, root);
+    const message = setPayload<TranscriptMessage>({ index, conn, dir, t: 0, kind: 'data' }, payload);
+    if (framing === 'none') message.framing = 'none';
+    sink.message(message);
     return true;
   };
 
@@ -344,15 +340,14 @@ function transcriptOf(
   imported: string,
 ): Transcript {
   const conn = options.conn ?? 'session-1';
-  const messages: TranscriptMessage[] = ordered.map((message, index) => ({
-    index,
-    conn,
-    dir: message.dir,
-    t: 0,
-    kind: 'data',
-    ...decodeWireBytes(message.bytes),
-    ...(message.framing === 'none' ? { framing: 'none' as const } : {}),
-  }));
+  const messages = ordered.map((message, index) => {
+    const read = setPayload<TranscriptMessage>(
+      { index, conn, dir: message.dir, t: 0, kind: 'data' },
+      decodeWireBytes(message.bytes),
+    );
+    if (message.framing === 'none') read.framing = 'none';
+    return read;
+  });
   return {
     format: 'protoplay-transcript',
     version: 2,

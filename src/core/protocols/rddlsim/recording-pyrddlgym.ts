@@ -16,7 +16,7 @@ import type {
   RecordingStreamReader,
   RecordingStreamSink,
 } from '../contract';
-import { decodeWireBytes } from '../../transcript/bytes';
+import { decodeWireBytes, setPayload } from '../../transcript/bytes';
 import { describeLineLimit, MAX_LINE_CHARACTERS } from '../../transcript/line-limit';
 import type { Direction, Transcript, TranscriptMessage } from '../../transcript/model';
 import { directionOfRoot, interleaveByCause, rootName, type DirectedText } from './interleave';
@@ -282,15 +282,12 @@ function readPieces(
 }
 
 function messageOf(message: DirectedText, index: number, conn: string): TranscriptMessage {
-  return {
-    index,
-    conn,
-    dir: message.dir,
-    t: 0,
-    kind: 'data',
-    ...decodeWireBytes(message.bytes),
-    framing: 'none',
-  };
+  const read = setPayload<TranscriptMessage>(
+    { index, conn, dir: message.dir, t: 0, kind: 'data' },
+    decodeWireBytes(message.bytes),
+  );
+  read.framing = 'none';
+  return read;
 }
 
 function transcriptOf(ordered: readonly DirectedText[], name: string, conn: string): Transcript {
