@@ -395,6 +395,15 @@ const api: SessionWorkerApi = {
   stop: () => control((session) => session.stop()),
   setDelay: (ms) => control((session) => session.setDelay(ms)),
   decide: (choice) => current?.decide(choice),
+  async prepareOpen() {
+    await Promise.all(
+      PROTOCOLS.map((protocol) =>
+        Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
+          () => undefined,
+        ),
+      ),
+    );
+  },
   prewarm(protocolId) {
     const protocol = findProtocol(protocolId);
     if (protocol && protocol.playground) prewarmPolicyWorker(protocol);

@@ -10,6 +10,7 @@ export type * from './api';
 export { checkRddl, listInstances, loadRddl, type CheckOptions, type LoadOptions } from './load';
 export type { CompiledModel } from './model';
 export { RDDLSIM_QUIRKS, type RddlsimQuirk } from './quirks';
+export { prepareRddlParser } from './parser';
 
 /** Parses one text: its syntax tree (possibly partial) and its syntax errors, with line:column. */
 export function parseRddl(source: RddlSource): { diagnostics: RddlDiagnostic[]; file: RddlFile } {

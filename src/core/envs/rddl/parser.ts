@@ -1966,7 +1966,6 @@ class RddlParser extends EmbeddedActionsParser {
 
 let sharedParser: RddlParser | undefined;
 
-/** The parser is expensive to build (grammar analysis) and stateless between runs, so one is shared. */
 /**
  * Builds the lexer and the parser with chevrotain's checks of the token definitions and of the grammar,
  * which the shared ones skip; throws chevrotain's description of the first problem found.
@@ -1976,9 +1975,18 @@ export function checkRddlGrammar(): void {
   new RddlParser({ validate: true });
 }
 
+/** The parser is expensive to build (grammar analysis) and stateless between runs, so one is shared. */
 function getParser(): RddlParser {
   sharedParser ??= new RddlParser();
   return sharedParser;
+}
+
+/**
+ * Builds the shared parser now (a grammar analysis of some 80 ms), so that the first text parsed later
+ * does not wait for it: for work that will parse RDDL soon (a recording's session-init task).
+ */
+export function prepareRddlParser(): void {
+  getParser();
 }
 
 /** A parsed text: its blocks (possibly partial when there are errors) and every problem found. */

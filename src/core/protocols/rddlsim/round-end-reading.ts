@@ -5,7 +5,7 @@
  * it a transcript. Only the last turn and actions of each connection are kept, and a turn is decoded into
  * an observation only for a round that did end early.
  */
-import { loadRddl } from '../../envs/rddl/index';
+import { loadRddl, prepareRddlParser } from '../../envs/rddl/index';
 import type { TranscriptMessage } from '../../transcript/model';
 import type { EarlyRoundEnd, RoundEndReading } from '../contract';
 import { decodeTask } from './client';
@@ -36,6 +36,15 @@ function modelOfTask(task: string, problemName: string | undefined): EarlyRoundE
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The reading's factory, with the RDDL parser it needs at a session's first task already built: loaded
+ * ahead of a file (the page's `prepareOpen`), the reading then starts at once.
+ */
+export function loadRddlsimRoundEndReading(): () => RoundEndReading {
+  prepareRddlParser();
+  return createRddlsimRoundEndReading;
 }
 
 /** A fresh reading of one rddlsim session (any number of connections, numbered as the reader numbers rounds). */
