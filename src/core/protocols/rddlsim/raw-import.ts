@@ -186,18 +186,21 @@ export function streamRddlsimWireText(
     long = undefined;
   };
 
-  /** One piece of a frame, at `at`: a message, or something else to skip. */
-  const piece = (bytes: Uint8Array, at: Place, framing: StreamFrame['framing'], cut: boolean) => {
+  /**
+   * One piece of a frame, at the place `at` tells: a message, or something else to skip. The place is
+   * reckoned only for a problem to report (counting the lines before a piece costs more than reading it).
+   */
+  const piece = (bytes: Uint8Array, at: () => Place, framing: StreamFrame['framing'], cut: boolean) => {
     const payload = decodeWireBytes(bytes);
     // Decoded once: strictly (what the transcript keeps), leniently only to name a piece that is not UTF-8.
     const text = 'text' in payload ? payload.text : utf8.decode(bytes);
     const root = rootName(text);
     const dir = directionOfRoot(root);
     if (!dir) {
-      report(at, `not an rddlsim message, skipped: '${preview(text, 60)}'`);
+      report(at(), `not an rddlsim message, skipped: '${preview(text, 60)}'`);
       return false;
     }
-    if (cut) report(at, `the file ends in the middle of a message (${preview(text, 40)}...)`);
+    if (cut) report(at(), `the file ends in the middle of a message (${preview(text, 40)}...)`);
     const { index, conn } = numbered(dir, root);
     const message = setPayload<TranscriptMessage>({ index, conn, dir, t: 0, kind: 'data' }, payload);
     if (framing === 'none') message.framing = 'none';
@@ -230,29 +233,30 @@ export function streamRddlsimWireText(
     }
     while (from < bytes.length && isBlank(bytes[from]!)) from++;
     if (from === bytes.length) return;
-    const startOf = (offset: number) => ({
+    const startOf = (offset: number) => () => ({
       line: at.line + countLines(bytes.subarray(0, offset)),
       byte: at.byte + offset,
     });
     // Text before the first element is a log's own, skipped (the literal null, a server message, excepted).
     let element = bytes.indexOf(LT, from);
     if (element < 0) element = bytes.length;
-    let last = startOf(from);
+    let lastOffset = from;
     let kept = false;
     if (element > from) {
       const framing = element === bytes.length ? frame.framing : 'none';
-      kept = piece(trimEnd(bytes.subarray(from, element)), last, framing, false);
+      kept = piece(trimEnd(bytes.subarray(from, element)), startOf(from), framing, false);
     }
     if (element < bytes.length) {
-      last = startOf(element);
+      lastOffset = element;
       kept = piece(
         bytes.subarray(element),
-        last,
+        startOf(element),
         frame.framing,
         atEnd && !closesItsRoot(bytes.subarray(element)),
       );
     }
     if (frame.oversize) {
+      const last = startOf(lastOffset)();
       const offset = last.byte - at.byte;
       const shown = preview(utf8.decode(bytes.subarray(offset, offset + 200)), 40);
       long = { ...last, kept, shown, length: bytes.length - offset + 1 };
