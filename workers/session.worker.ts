@@ -395,14 +395,17 @@ const api: SessionWorkerApi = {
   stop: () => control((session) => session.stop()),
   setDelay: (ms) => control((session) => session.setDelay(ms)),
   decide: (choice) => current?.decide(choice),
-  async prepareOpen() {
-    await Promise.all(
-      PROTOCOLS.map((protocol) =>
-        Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
-          () => undefined,
-        ),
-      ),
-    );
+  async prepareOpen(first) {
+    // One protocol at a time, the one on show first: once a file comes (or a session starts), no other
+    // load begins, so the file waits at most for the one under way, not for every protocol's.
+    const opening = openings;
+    const ordered = [...PROTOCOLS].sort((a, b) => Number(b.id === first) - Number(a.id === first));
+    for (const protocol of ordered) {
+      if (opening !== openings) return;
+      await Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
+        () => undefined,
+      );
+    }
   },
   prewarm(protocolId) {
     const protocol = findProtocol(protocolId);

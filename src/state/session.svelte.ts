@@ -172,8 +172,8 @@ export class Session {
    * Loads what opening a file needs in the worker while the user picks or drags it (the runners' modules,
    * the RDDL parser): on a big file that is about a fifth of a second the import does not wait for.
    */
-  prepareOpen(): void {
-    void this.#worker().prepareOpen();
+  prepareOpen(protocol?: string): void {
+    void this.#worker().prepareOpen(protocol);
   }
 
   /** Starts a new session; what is on screen is replaced as soon as the worker reports. */
