@@ -395,17 +395,14 @@ const api: SessionWorkerApi = {
   stop: () => control((session) => session.stop()),
   setDelay: (ms) => control((session) => session.setDelay(ms)),
   decide: (choice) => current?.decide(choice),
-  async prepareOpen(first) {
-    // One protocol at a time, the one on show first: once a file comes (or a session starts), no other
-    // load begins, so the file waits at most for the one under way, not for every protocol's.
-    const opening = openings;
-    const ordered = [...PROTOCOLS].sort((a, b) => Number(b.id === first) - Number(a.id === first));
-    for (const protocol of ordered) {
-      if (opening !== openings) return;
-      await Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
-        () => undefined,
-      );
-    }
+  async prepareOpen(protocolId) {
+    // The protocol on show only: loading the others too made a file of one of them picked soon after
+    // slower, not faster (their loads still under way when it came).
+    const protocol = findProtocol(protocolId);
+    if (!protocol) return;
+    await Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
+      () => undefined,
+    );
   },
   prewarm(protocolId) {
     const protocol = findProtocol(protocolId);

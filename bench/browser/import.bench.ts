@@ -28,7 +28,9 @@
  * some of `rddlsim,massim,aisys,gama` (default all four), `IMPORT_TRACE=0` leaves out the traced imports.
  * `IMPORT_VISIT=first` imports as on a first visit: a second after the page is up, without waiting for
  * the service worker (by default each page is measured once its service worker controls it, see
- * `quietPage`).
+ * `quietPage`). `IMPORT_PICK_MS` (default 0) is how long the user takes to pick the file once the Import
+ * dialog is open: the page loads what reading a file of the protocol on show needs meanwhile
+ * (`prepareOpen`), so 0 is the worst case, a file handed over the moment the dialog opens.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -52,6 +54,8 @@ const REPEATS = Number(process.env.IMPORT_REPEATS ?? 1);
 const PROTOCOLS = (process.env.IMPORT_PROTOCOLS ?? 'rddlsim,massim,aisys,gama').split(',');
 const TRACED = process.env.IMPORT_TRACE !== '0';
 const VISIT = process.env.IMPORT_VISIT === 'first' ? 'first' : 'later';
+/** How long the user takes to pick the file once the Import dialog is open (default 0: at once). */
+const PICK_MS = Number(process.env.IMPORT_PICK_MS ?? 0);
 /** The CPU time per task the page aims to stay under, so that a task lasts under 50 ms on a shared machine. */
 const SHORT_TASK_CPU_MS = 12;
 
@@ -148,6 +152,7 @@ const gama: Recording = {
 async function freshPage(browser: Browser, url: string): Promise<Page> {
   const page = await quietPage(browser, url, VISIT);
   await page.getByRole('button', { name: 'Import…' }).click();
+  if (PICK_MS > 0) await page.waitForTimeout(PICK_MS);
   return page;
 }
 

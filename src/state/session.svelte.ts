@@ -169,10 +169,10 @@ export class Session {
   }
 
   /**
-   * Loads what opening a file needs in the worker while the user picks or drags it (the runners' modules,
-   * the RDDL parser): on a big file that is about a fifth of a second the import does not wait for.
+   * Loads what opening a file of the protocol on show needs in the worker (its runner's modules, the RDDL
+   * parser) while the user picks or drags the file, instead of once it is handed over.
    */
-  prepareOpen(protocol?: string): void {
+  prepareOpen(protocol: string): void {
     void this.#worker().prepareOpen(protocol);
   }
 

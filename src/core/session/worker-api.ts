@@ -59,12 +59,11 @@ export interface SessionWorkerApi {
   /** Starts a policy worker for this protocol ahead of its first session. */
   prewarm(protocol: string): void;
   /**
-   * Loads what opening a file of any protocol needs (each protocol's runner and round-end reading, `first`'s
-   * first) ahead of the file: the page calls it when the user starts to pick or drop one. Stops starting
-   * loads once a file is opened or a session started. Resolves once done; what fails to load is left to
-   * the open, which says so.
+   * Loads what opening a file of this protocol (the one on show) needs, its runner and round-end reading,
+   * ahead of the file: the page calls it when the user starts to pick or drop one. Resolves once loaded;
+   * what fails to load is left to the open, which says so.
    */
-  prepareOpen(first?: string): Promise<void>;
+  prepareOpen(protocol: string): Promise<void>;
   /** A question of the protocol's views about what is on show (see the protocol's playground). */
   ask(question: string, args: unknown[]): unknown;
   /**
