@@ -106,6 +106,8 @@ function otherTasks(): Promise<void> {
 
 /** Counts the opened files: a file being read in chunks stops once another is opened. */
 let openings = 0;
+/** How long `prepareOpen` waits for a file (or a session) before it loads anything. */
+const PREPARE_OPEN_AFTER_MS = 250;
 /** Set by `cancelReplay`: the replay under way stops at its next pause. */
 let replayCancelled = false;
 
@@ -397,9 +399,12 @@ const api: SessionWorkerApi = {
   decide: (choice) => current?.decide(choice),
   async prepareOpen(protocolId) {
     // The protocol on show only: loading the others too made a file of one of them picked soon after
-    // slower, not faster (their loads still under way when it came).
+    // slower, not faster (their loads still under way when it came). And not at once: a file handed over
+    // within `PREPARE_OPEN_AFTER_MS` (a script's, no person's) loads only what it needs, undisturbed.
+    const opening = openings;
+    await new Promise((resolve) => setTimeout(resolve, PREPARE_OPEN_AFTER_MS));
     const protocol = findProtocol(protocolId);
-    if (!protocol) return;
+    if (!protocol || opening !== openings) return;
     await Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
       () => undefined,
     );

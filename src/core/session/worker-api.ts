@@ -60,8 +60,9 @@ export interface SessionWorkerApi {
   prewarm(protocol: string): void;
   /**
    * Loads what opening a file of this protocol (the one on show) needs, its runner and round-end reading,
-   * ahead of the file: the page calls it when the user starts to pick or drop one. Resolves once loaded;
-   * what fails to load is left to the open, which says so.
+   * ahead of the file: the page calls it when the user starts to pick or drop one. Loads nothing when a
+   * file is opened (or a session started) within a quarter of a second. Resolves once loaded; what fails
+   * to load is left to the open, which says so.
    */
   prepareOpen(protocol: string): Promise<void>;
   /** A question of the protocol's views about what is on show (see the protocol's playground). */
