@@ -405,9 +405,11 @@ const api: SessionWorkerApi = {
     await new Promise((resolve) => setTimeout(resolve, PREPARE_OPEN_AFTER_MS));
     const protocol = findProtocol(protocolId);
     if (!protocol || opening !== openings) return;
-    await Promise.all([protocol.playground && runnerOf(protocol), loadRoundEnds(protocol)]).catch(
-      () => undefined,
-    );
+    await Promise.all([
+      protocol.playground && runnerOf(protocol),
+      loadRoundEnds(protocol),
+      protocol.roundEnds?.prepare?.(),
+    ]).catch(() => undefined);
   },
   prewarm(protocolId) {
     const protocol = findProtocol(protocolId);

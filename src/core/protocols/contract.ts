@@ -352,8 +352,10 @@ export interface Protocol {
    * Why rounds ended before their planned length, read from a session's messages where they allow it
    * (rddlsim: the task's model and the actions sent in the state observed, see `EarlyRoundEnds`); loaded
    * on first use, since it may need the environment's interpreter. Absent: the protocol has nothing to say.
+   * `prepare` loads it and does ahead the work its first session would start with (rddlsim: building the
+   * RDDL parser), for a file that is coming (the page's `prepareOpen`).
    */
-  roundEnds?: { load(): Promise<() => RoundEndReading> };
+  roundEnds?: { load(): Promise<() => RoundEndReading>; prepare?(): Promise<void> };
 }
 
 /**

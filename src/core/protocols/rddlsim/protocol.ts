@@ -49,7 +49,10 @@ export const rddlsimProtocol: Protocol = {
   embeddedContent: rddlsimEmbeddedContent,
   policyTypes,
   replay: { load: async () => (await import('./replay')).rddlsimReplay },
-  roundEnds: { load: async () => (await import('./round-end-reading')).loadRddlsimRoundEndReading() },
+  roundEnds: {
+    load: async () => (await import('./round-end-reading')).createRddlsimRoundEndReading,
+    prepare: async () => (await import('./round-end-reading')).prepareRddlsimRoundEnds(),
+  },
   playground: {
     loadRunner: async () => (await import('./playground/runner')).rddlsimPlaygroundRunner,
     loadPolicyRuntime: async () => new (await import('../../policy/runtime')).PolicyRuntime(),

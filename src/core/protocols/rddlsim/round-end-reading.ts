@@ -39,12 +39,12 @@ function modelOfTask(task: string, problemName: string | undefined): EarlyRoundE
 }
 
 /**
- * The reading's factory, with the RDDL parser it needs at a session's first task already built: loaded
- * ahead of a file (the page's `prepareOpen`), the reading then starts at once.
+ * Builds the RDDL parser a session's first task needs, ahead of a file (the page's `prepareOpen`): the
+ * reading then starts at once. An open does not call it: the parser is built when the first task comes,
+ * after the file's first part is on show.
  */
-export function loadRddlsimRoundEndReading(): () => RoundEndReading {
+export function prepareRddlsimRoundEnds(): void {
   prepareRddlParser();
-  return createRddlsimRoundEndReading;
 }
 
 /** A fresh reading of one rddlsim session (any number of connections, numbered as the reader numbers rounds). */
