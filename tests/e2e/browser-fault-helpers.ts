@@ -24,6 +24,43 @@ export async function exportedMessages(page: Page): Promise<{ type?: string; tex
   return (await exportedTranscript(page)).messages;
 }
 
+/** The page's stored value under `key` (its IndexedDB key-value store), undefined when there is none. */
+export function storedValue(page: Page, key: string): Promise<unknown> {
+  return page.evaluate(
+    (key) =>
+      new Promise<unknown>((done) => {
+        const open = indexedDB.open('keyval-store');
+        open.onerror = () => done(undefined);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('keyval')) return done(undefined);
+          const read = db.transaction('keyval').objectStore('keyval').get(key);
+          read.onsuccess = () => done(read.result);
+          read.onerror = () => done(undefined);
+        };
+      }),
+    key,
+  );
+}
+
+/** Stores `value` under `key` in the page's IndexedDB key-value store, as the page itself stores. */
+export function storeValue(page: Page, key: string, value: unknown): Promise<void> {
+  return page.evaluate(
+    ({ key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('keyval-store');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('keyval', 'readwrite');
+          tx.objectStore('keyval').put(value, key);
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { key, value },
+  );
+}
+
 /** The shown message count of the status line. */
 export async function shownCount(page: Page): Promise<number> {
   const text = await page.getByText(/^[\d,.]+ messages$/).textContent();

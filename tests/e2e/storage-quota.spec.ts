@@ -7,6 +7,7 @@ import {
   shownMessages,
   setStorageFull,
   stored,
+  storedValue,
   storedWhileRunning,
   storeWhileRunningEvery,
   WITH_HOOKS,
@@ -123,17 +124,6 @@ test('IndexedDB full when the learner changes the settings: said, and stored aga
 });
 
 /** The rounds of the settings the page stored (read from its IndexedDB). */
-function storedRounds(page: Page): Promise<unknown> {
-  return page.evaluate(
-    () =>
-      new Promise<unknown>((done) => {
-        const open = indexedDB.open('keyval-store');
-        open.onerror = () => done(undefined);
-        open.onsuccess = () => {
-          const read = open.result.transaction('keyval').objectStore('keyval').get('protoplay:settings:v1');
-          read.onsuccess = () => done((read.result as { rounds?: unknown } | undefined)?.rounds);
-          read.onerror = () => done(undefined);
-        };
-      }),
-  );
+async function storedRounds(page: Page): Promise<unknown> {
+  return ((await storedValue(page, 'protoplay:settings:v1')) as { rounds?: unknown } | undefined)?.rounds;
 }

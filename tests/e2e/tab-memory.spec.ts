@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { exportedTranscript, ready, shownCount, stored } from './browser-fault-helpers';
+import {
+  exportedTranscript,
+  ready,
+  shownCount,
+  storeValue,
+  stored,
+  storedValue,
+} from './browser-fault-helpers';
 import { setPolicyCode, status } from './playground-page';
 
 /**
@@ -37,34 +44,9 @@ test('the tab opened again shows the turns played, and says the session was inte
   // settings a moment after it starts, which may overwrite what is written here before the reload: written
   // again until the page opened after the reload has kept it.
   const settingsKey = 'protoplay:settings:v1';
-  const writeBudget = () =>
-    page.evaluate(
-      (key) =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('keyval-store');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('keyval', 'readwrite');
-            tx.objectStore('keyval').put({ rounds: 1, speed: 'fast', budgetMs: 60_000 }, key);
-            tx.oncomplete = () => resolve();
-            tx.onerror = () => reject(tx.error);
-          };
-        }),
-      settingsKey,
-    );
-  const storedBudget = () =>
-    page.evaluate(
-      (key) =>
-        new Promise<unknown>((resolve, reject) => {
-          const open = indexedDB.open('keyval-store');
-          open.onsuccess = () => {
-            const request = open.result.transaction('keyval').objectStore('keyval').get(key);
-            request.onsuccess = () =>
-              resolve((request.result as { budgetMs?: unknown } | undefined)?.budgetMs);
-            request.onerror = () => reject(request.error);
-          };
-        }),
-      settingsKey,
-    );
+  const writeBudget = () => storeValue(page, settingsKey, { rounds: 1, speed: 'fast', budgetMs: 60_000 });
+  const storedBudget = async () =>
+    ((await storedValue(page, settingsKey)) as { budgetMs?: unknown } | undefined)?.budgetMs;
   for (let attempt = 1; ; attempt++) {
     await writeBudget();
     await page.reload();
